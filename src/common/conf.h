@@ -1,0 +1,156 @@
+/* conf.h - slurm.conf and gres.conf as parsed, validated structs.
+ *
+ * conf_load() reads a file (with Include, NodeName=DEFAULT, ranges) into a
+ * new struct sl_conf; nothing global changes, so reconfigure can parse,
+ * validate and only then swap (R23). Keys are case-insensitive. A key
+ * Slurm knows that we do not act on is kept (see conf_get_raw) and logged
+ * at debug; an unknown key or a malformed value is an error "file:line:
+ * text". Every key that appeared is kept raw for `scontrol show config`.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sl_error {
+	char text[512];
+};
+
+struct conf_node {
+	char *name;
+	char *node_addr;     /* defaults to name */
+	char *node_hostname; /* defaults to name */
+	uint16_t port;       /* defaults to SlurmdPort */
+	uint16_t cpus;       /* defaults to boards*sockets*cores*threads */
+	uint16_t boards;
+	uint16_t sockets;          /* total sockets (Boards x SocketsPerBoard) */
+	uint16_t cores_per_socket;
+	uint16_t threads_per_core;
+	uint64_t real_memory;      /* MB, default 1 */
+	uint32_t tmp_disk;         /* MB */
+	uint32_t weight;           /* default 1 */
+	char *features;            /* NULL when none */
+	char *gres;                /* "gpu:4" as written, NULL when none */
+	char *state;               /* configured State= (UNKNOWN, FUTURE, CLOUD...) */
+	char *reason;
+};
+
+struct conf_part {
+	char *name;
+	char *nodes;               /* hostlist expression as written ("ALL" expanded) */
+	bool is_default;
+	bool hidden;
+	bool root_only;
+	bool disable_root_jobs;
+	bool exclusive_user;
+	bool lln;
+	bool req_resv;
+	uint16_t state_up;         /* enum part_state from msg.h */
+	uint32_t max_time;         /* minutes; INFINITE when UNLIMITED/unset */
+	uint32_t default_time;     /* minutes; NO_VAL when unset */
+	uint32_t max_nodes;        /* INFINITE when unset */
+	uint32_t min_nodes;
+	uint32_t max_cpus_per_node;/* INFINITE */
+	uint32_t grace_time;
+	uint16_t priority_job_factor; /* 1 */
+	uint16_t priority_tier;       /* 1 */
+	uint16_t over_time_limit;     /* NO_VAL16 */
+	uint64_t def_mem_per_cpu;     /* MB; 0 unset */
+	uint64_t def_mem_per_node;    /* MB; 0 unset */
+	uint64_t max_mem_per_cpu;
+	uint64_t max_mem_per_node;
+	char *allow_groups;        /* NULL = ALL */
+	char *allow_accounts;
+	char *allow_qos;
+	char *alloc_nodes;
+	char *qos;
+	char *over_subscribe;      /* as written, NULL = NO */
+};
+
+struct gres_conf {               /* one gres.conf line that applies to a node */
+	char *node_name;         /* hostlist expression, NULL = every node */
+	char *name;              /* "gpu" */
+	char *type;              /* "a100" or NULL */
+	char *file;              /* "/dev/nvidia[0-3]" or NULL */
+	uint64_t count;          /* from Count= or the number of files */
+};
+
+struct conf_kv {                 /* a key as it appeared (last one wins) */
+	char *key;               /* canonical spelling, e.g. "SlurmctldPort" */
+	char *value;
+};
+
+struct sl_conf {
+	char *path;                      /* the slurm.conf that was read */
+	char *cluster_name;
+	char *control_machine;           /* SlurmctldHost name part */
+	char *control_addr;              /* SlurmctldHost "(addr)" part, or the name */
+	uint16_t slurmctld_port;         /* 6817 */
+	uint16_t slurmd_port;            /* 6818 */
+	char *slurm_user;                /* "root" */
+	uint32_t slurm_user_id;          /* resolved, 0 if unknown */
+	char *slurmd_user;
+	char *auth_type;
+	char *auth_info;
+	char *munge_socket;              /* from AuthInfo=socket=..., NULL = default */
+	char *state_save_location;       /* /var/spool */
+	char *slurmd_spool_dir;          /* /var/spool/slurmd; may hold %n / %h */
+	char *slurmctld_pidfile;         /* /var/run/slurmctld.pid */
+	char *slurmd_pidfile;            /* /var/run/slurmd.pid; may hold %n */
+	char *slurmctld_logfile;         /* NULL: stderr/syslog */
+	char *slurmd_logfile;            /* may hold %n / %h */
+	int slurmctld_debug;             /* enum log_level; info */
+	int slurmd_debug;
+	uint32_t slurmd_timeout;         /* 300 */
+	uint32_t slurmctld_timeout;      /* 120 */
+	uint32_t message_timeout;        /* 10 */
+	uint32_t max_message_size;       /* bytes; 64 MiB */
+	uint16_t return_to_service;      /* 0 */
+	bool config_overrides;           /* SlurmdParameters=config_overrides */
+	uint32_t max_job_count;          /* 10000 */
+	uint32_t max_array_size;         /* 1001 */
+	uint32_t first_job_id;           /* 1 */
+	uint32_t max_job_id;             /* 0x03ff0000 */
+	uint32_t min_job_age;            /* 300 */
+	uint32_t kill_wait;              /* 30 */
+	uint64_t def_mem_per_cpu;        /* MB; 0 unset */
+	uint64_t def_mem_per_node;       /* MB; 0 unset */
+	char *gres_types;
+	char *select_type;
+	char *select_type_params;
+	char *scheduler_type;
+	char *priority_type;
+	char *mail_prog;
+	char *private_data;
+
+	struct conf_node *nodes;         /* one per node, config order */
+	uint32_t node_count;
+	struct conf_part *parts;         /* config order */
+	uint32_t part_count;
+	struct gres_conf *gres;          /* from gres.conf beside slurm.conf */
+	uint32_t gres_count;
+	struct conf_kv *kv;              /* every key seen, in first-seen order */
+	uint32_t kv_count;
+};
+
+/* Parse path (and gres.conf in the same directory when present) into a
+ * new struct. On error returns a negative code, *ret untouched, and
+ * err->text holds "file:line: what is wrong". */
+int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err);
+struct sl_conf *conf_free(struct sl_conf *c); /* NULL-safe, returns NULL */
+
+/* Path of slurm.conf: $SLURM_CONF or the build's default (/etc/slurm/slurm.conf). */
+const char *conf_default_path(void);
+
+/* Lookups; NULL when absent. */
+const struct conf_node *conf_node_find(const struct sl_conf *c, const char *name);
+const struct conf_part *conf_part_find(const struct sl_conf *c, const char *name);
+const char *conf_get_raw(const struct sl_conf *c, const char *key); /* case-insensitive */
+
+/* Replace %n (node name) and %h (host name) in a path template; malloc'd. */
+char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name);
+
+/* Parse gres.conf alone (used by conf_load and by tests). Appends entries. */
+int conf_gres_load(const char *path, struct sl_conf *c, struct sl_error *err);
+
+/* errprintf: fill err->text and return r (R9). */
+int errprintf(struct sl_error *e, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

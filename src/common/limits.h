@@ -1,0 +1,13 @@
+/* limits.h - every cap on input from outside, with its reason (R13). */
+#pragma once
+
+#define SL_NAME_MAX 256                /* node, partition, user, job names */
+#define SL_STR_MAX (1u << 20)          /* any other string field in a message */
+#define SL_ARRAY_MAX (1u << 20)        /* element count of any packed array */
+#define SL_FRAME_MAX_DEFAULT (64u << 20) /* MaxMessageSize default: 64 MiB */
+#define SL_FRAME_PREAUTH (64u << 10)   /* bytes of header+cred read before auth */
+#define SL_CRED_MAX 4096               /* a munge credential is well under 1 KiB */
+#define SL_CONF_LINE_MAX (64u << 10)   /* one slurm.conf line after continuations */
+#define SL_CONF_INCLUDE_DEPTH 16       /* nested Include lines */
+#define SL_HOSTLIST_MAX 1000000        /* hosts one expression may expand to */
+#define SL_REASON_MAX 1024             /* node drain reason text */

@@ -1,0 +1,214 @@
+/* msg.h - wire structs of every message and the message table (R15, R16).
+ *
+ * Each message is a plain struct; msg_table.c maps its type number to its
+ * name, size and pack/unpack/free triple (in msg_<family>.c). Unpack writes
+ * into a zeroed struct and the free half is valid after a failed or
+ * partial unpack. Daemons and CLIs never see a pack_buf: they use
+ * msg_pack_body()/msg_unpack_body() or the rpc layer.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "msg_types.h"
+
+struct pack_buf;
+
+#define PROTOCOL_VERSION ((uint16_t)(38 << 8)) /* 22.05 numbering */
+
+/* ---- generic ---- */
+struct rc_msg {             /* RESPONSE_SLURM_RC */
+	uint32_t rc;        /* 0 or a positive sl_errno code */
+};
+struct empty_msg {          /* REQUEST_PING, REQUEST_RECONFIGURE, ... */
+	uint8_t unused;
+};
+struct shutdown_msg {       /* REQUEST_SHUTDOWN */
+	uint16_t options;   /* 0: all daemons, 1: slurmctld only */
+};
+
+/* ---- nodes ---- */
+struct node_reg_msg {       /* MESSAGE_NODE_REGISTRATION_STATUS, slurmd -> ctld */
+	char *node_name;
+	char *hostname;
+	char *arch;
+	char *os;
+	char *version;
+	char *gres;         /* "gpu:4" as detected or configured */
+	uint16_t cpus, boards, sockets, cores, threads;
+	uint64_t real_memory; /* MB */
+	uint32_t tmp_disk;    /* MB */
+	uint32_t cpu_load;    /* load average x 100 */
+	uint64_t free_mem;    /* MB */
+	time_t boot_time;
+	time_t slurmd_start_time;
+	uint16_t port;        /* where this slurmd listens */
+	uint32_t job_count;   /* running steps (later issues), 0 for now */
+};
+
+struct ping_slurmd_msg {    /* RESPONSE_PING_SLURMD */
+	uint32_t cpu_load;  /* x 100 */
+	uint64_t free_mem;  /* MB */
+};
+
+struct node_info_req {      /* REQUEST_NODE_INFO */
+	time_t last_update;
+	uint16_t show_flags;
+	char *node_name;    /* NULL: all nodes */
+};
+
+struct node_info {          /* one node as sinfo/scontrol see it */
+	char *name;
+	char *node_addr;
+	char *node_hostname;
+	char *arch;
+	char *os;
+	char *version;
+	char *features;     /* AvailableFeatures, NULL = (null) */
+	char *features_act;
+	char *gres;         /* configured, e.g. "gpu:4" */
+	char *gres_used;    /* e.g. "gpu:0" (indexes later) */
+	char *partitions;   /* comma list, configuration order */
+	char *reason;
+	char *cfg_tres;     /* "cpu=4,mem=4000M,billing=4,gres/gpu=4" */
+	char *alloc_tres;   /* NULL when nothing allocated */
+	char *comment;
+	char *extra;
+	uint32_t state;     /* base | flags, states.h */
+	uint32_t reason_uid;   /* NO_VAL when unset */
+	time_t reason_time;
+	uint16_t port;
+	uint16_t cpus, boards, sockets, cores, threads;
+	uint16_t alloc_cpus;
+	uint64_t real_memory;  /* MB */
+	uint64_t alloc_mem;    /* MB */
+	uint64_t free_mem;     /* MB, NO_VAL64 when unknown */
+	uint32_t tmp_disk;
+	uint32_t weight;
+	uint32_t cpu_load;     /* x 100, NO_VAL when unknown */
+	time_t boot_time;
+	time_t slurmd_start_time;
+	time_t last_busy;
+};
+
+struct node_info_msg {      /* RESPONSE_NODE_INFO */
+	time_t last_update;
+	uint32_t count;
+	struct node_info *nodes;
+};
+
+struct update_node_msg {    /* REQUEST_UPDATE_NODE */
+	char *node_names;   /* hostlist expression */
+	uint32_t state;     /* enum node_update_state, or 0: no change */
+	char *reason;
+	uint32_t weight;    /* NO_VAL: no change */
+	char *features;     /* NULL: no change */
+	char *comment;      /* NULL: no change */
+};
+
+/* ---- partitions ---- */
+#define PART_FLAG_DEFAULT 0x0001
+#define PART_FLAG_HIDDEN 0x0002
+#define PART_FLAG_NO_ROOT 0x0004 /* DisableRootJobs */
+#define PART_FLAG_ROOT_ONLY 0x0008
+#define PART_FLAG_REQ_RESV 0x0010
+#define PART_FLAG_LLN 0x0020
+#define PART_FLAG_EXCLUSIVE_USER 0x0040
+
+enum part_state {           /* Slurm's PARTITION_* values as sinfo prints them */
+	PART_STATE_DOWN = 0x01,     /* "down": accepts jobs, does not run them */
+	PART_STATE_UP = 0x03,
+	PART_STATE_DRAIN = 0x02,    /* "drain": runs, accepts none */
+	PART_STATE_INACTIVE = 0x00, /* "inact" */
+};
+
+struct part_info {
+	char *name;
+	char *nodes;        /* hostlist expression as configured */
+	char *allow_groups; /* NULL: ALL */
+	char *allow_accounts;
+	char *allow_qos;
+	char *alloc_nodes;
+	char *qos;          /* NULL: N/A */
+	char *tres;         /* "cpu=16,mem=16000M,node=4,billing=16" */
+	char *job_defaults;
+	uint16_t flags;     /* PART_FLAG_* */
+	uint16_t state_up;  /* enum part_state */
+	uint32_t max_time;  /* minutes, INFINITE */
+	uint32_t default_time; /* minutes, NO_VAL: NONE */
+	uint32_t max_nodes; /* INFINITE: UNLIMITED */
+	uint32_t min_nodes;
+	uint32_t max_cpus_per_node; /* INFINITE */
+	uint32_t total_cpus;
+	uint32_t total_nodes;
+	uint32_t grace_time;
+	uint16_t priority_job_factor;
+	uint16_t priority_tier;
+	uint16_t over_subscribe; /* 0: NO, else FORCE:n / YES:n later */
+	uint16_t over_time_limit; /* NO_VAL16: NONE */
+	uint16_t preempt_mode;    /* 0: OFF */
+	uint64_t def_mem_per_cpu;  /* MB; 0: unset */
+	uint64_t def_mem_per_node; /* MB; 0: UNLIMITED */
+	uint64_t max_mem_per_cpu;
+	uint64_t max_mem_per_node;
+};
+
+struct part_info_req {      /* REQUEST_PARTITION_INFO */
+	time_t last_update;
+	uint16_t show_flags;
+};
+
+struct part_info_msg {      /* RESPONSE_PARTITION_INFO */
+	time_t last_update;
+	uint32_t count;
+	struct part_info *parts;
+};
+
+/* ---- config ---- */
+struct key_pair {
+	char *key;
+	char *value;        /* NULL prints (null) */
+};
+
+struct build_info_msg {     /* RESPONSE_BUILD_INFO: scontrol show config */
+	time_t last_update;
+	time_t boot_time;
+	uint32_t count;
+	struct key_pair *pairs; /* in print order, already formatted */
+};
+
+/* ---- the table ---- */
+typedef void msg_pack_fn(const void *msg, struct pack_buf *b, uint16_t ver);
+typedef int msg_unpack_fn(void *msg, struct pack_buf *b, uint16_t ver);
+typedef void msg_free_fn(void *msg);
+
+struct msg_type {
+	uint16_t type;
+	const char *name;
+	size_t size;
+	msg_pack_fn *pack;
+	msg_unpack_fn *unpack;
+	msg_free_fn *free;
+};
+
+/* NULL when unknown. */
+const struct msg_type *msg_lookup(uint16_t type);
+/* "REQUEST_PING" or "MSG_<n>" in a static buffer. */
+const char *msg_type_name(uint16_t type);
+/* Zeroed struct of the type's size; NULL on ENOMEM. */
+void *msg_alloc(const struct msg_type *t);
+/* Frees contents and the struct; NULL-safe. */
+void msg_free(const struct msg_type *t, void *m);
+/* Unpack a whole body: leftover bytes are an error. On failure *ret is
+ * NULL and the partial message is freed. */
+int msg_unpack_body(uint16_t type, const void *data, size_t len, uint16_t ver, void **ret);
+
+/* Exposed for unit testing: the table, sorted by type. */
+extern const struct msg_type msg_table[];
+extern const size_t msg_table_len;
+
+/* Per-family free helpers used by callers that build messages by hand. */
+void node_info_done(struct node_info *n);
+void part_info_done(struct part_info *p);

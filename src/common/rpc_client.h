@@ -1,0 +1,27 @@
+/* rpc_client.h - blocking request/reply for CLIs and slurmd registration.
+ *
+ * One connection per request (as Slurm): connect, send one authenticated
+ * frame, read one authenticated reply frame, close. Timeouts come from
+ * MessageTimeout. The event-loop daemons use rpc_async.h instead.
+ */
+#pragma once
+#include <stdint.h>
+
+struct sl_conf;
+
+/* Send a request to host:port and wait for the reply. On success returns 0
+ * and sets *ret_type and *ret_msg (owned; free with msg_free(msg_lookup(type), m)).
+ * Errors: -SLURM_COMMUNICATIONS_CONNECTION_ERROR (connect failed),
+ * -SLURM_COMMUNICATIONS_SEND_ERROR, -SLURM_COMMUNICATIONS_RECEIVE_ERROR,
+ * -SLURM_PROTOCOL_AUTHENTICATION_ERROR, -SLURM_PROTOCOL_VERSION_ERROR. */
+int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
+		  const void *req, uint16_t *ret_type, void **ret_msg);
+
+/* Same to the controller (SlurmctldHost address and port); connection
+ * errors map to the SLURMCTLD_COMMUNICATIONS_* codes so that
+ * sl_strerror() gives "Unable to contact slurm controller (connect failure)". */
+int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, uint16_t *ret_type,
+		  void **ret_msg);
+
+/* For requests answered by RESPONSE_SLURM_RC: returns 0 or -rc. */
+int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req);
