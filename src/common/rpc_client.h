@@ -25,3 +25,7 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 
 /* For requests answered by RESPONSE_SLURM_RC: returns 0 or -rc. */
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req);
+
+struct sockaddr_in;
+/* host name or dotted quad -> address; -EHOSTUNREACH when unknown. */
+int rpc_resolve(const char *host, uint16_t port, struct sockaddr_in *ret);

@@ -1,0 +1,50 @@
+/* frame.h - one message on the wire:
+ *
+ *   u32 frame_len | u16 version | u16 flags | u16 msg_type | u32 body_len
+ *                 | str munge credential | body
+ *
+ * frame_len covers everything after itself. The credential's payload is
+ * the SHA-256 of the 10 header bytes followed by the body, so a credential
+ * cannot be moved onto another message (see auth.h).
+ */
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define FRAME_HDR_LEN 10u                  /* version, flags, type, body_len */
+#define FRAME_MIN (FRAME_HDR_LEN + 4u)     /* header + an empty credential */
+
+struct pack_buf;
+
+struct frame {
+	uint16_t version;
+	uint16_t flags;
+	uint16_t type;
+	uint32_t body_len;
+	const uint8_t *hdr;  /* the 10 header bytes, borrowed */
+	char *cred;          /* owned; NULL when the sender sent none */
+	const uint8_t *body; /* borrowed */
+};
+
+/* Pack msg (of type) and append the whole frame, length included, to out.
+ * Signs with munge through munge_socket (NULL: munge's default). */
+int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out);
+
+/* Split the bytes after the length into a frame. Checks the version
+ * (-SLURM_PROTOCOL_VERSION_ERROR), the credential's size and that
+ * body_len matches the bytes left. f->cred must be freed (frame_done). */
+int frame_parse(const uint8_t *data, size_t len, struct frame *f);
+void frame_done(struct frame *f);
+
+/* Verify the credential and its binding to header+body; sets the caller's
+ * uid/gid from the credential alone. -SLURM_PROTOCOL_AUTHENTICATION_ERROR
+ * with *ret_why set to a short static text on refusal. */
+int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
+		 const char **ret_why);
+
+/* Parse, verify and unpack a whole frame (bytes after the length) in one
+ * call, as reply readers need. On success *ret_msg is owned by the caller
+ * (free with msg_free(msg_lookup(*ret_type), m)). *ret_why as in frame_verify. */
+int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,
+	       void **ret_msg, uid_t *ret_uid, const char **ret_why);

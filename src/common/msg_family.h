@@ -1,0 +1,24 @@
+/* msg_family.h - the pack/unpack/free triples of every message, declared
+ * for msg_table.c. Internal to src/common and the unit tests.
+ */
+#pragma once
+#include <stdint.h>
+
+struct pack_buf;
+
+#define MSG_DECLARE(s)                                                                             \
+	void s##_pack(const void *msg, struct pack_buf *b, uint16_t ver);                          \
+	int s##_unpack(void *msg, struct pack_buf *b, uint16_t ver);                               \
+	void s##_free(void *msg)
+
+MSG_DECLARE(rc_msg);
+MSG_DECLARE(empty_msg);
+MSG_DECLARE(shutdown_msg);
+MSG_DECLARE(build_info_msg);
+MSG_DECLARE(node_reg_msg);
+MSG_DECLARE(ping_slurmd_msg);
+MSG_DECLARE(node_info_req);
+MSG_DECLARE(node_info_msg);
+MSG_DECLARE(update_node_msg);
+MSG_DECLARE(part_info_req);
+MSG_DECLARE(part_info_msg);

@@ -1,0 +1,94 @@
+/* msg_table.c - the one table of message types (R16): number -> name,
+ * struct size and pack/unpack/free triple. Sorted by number; a unit test
+ * checks the order, round-trips every entry and truncates every entry.
+ */
+#include "msg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "msg_family.h"
+#include "pack.h"
+
+#define MSG(t, s) { t, #t, sizeof(struct s), s##_pack, s##_unpack, s##_free }
+
+const struct msg_type msg_table[] = {
+	MSG(REQUEST_NODE_REGISTRATION_STATUS, empty_msg),
+	MSG(MESSAGE_NODE_REGISTRATION_STATUS, node_reg_msg),
+	MSG(REQUEST_RECONFIGURE, empty_msg),
+	MSG(REQUEST_SHUTDOWN, shutdown_msg),
+	MSG(REQUEST_PING, empty_msg),
+	MSG(RESPONSE_PING_SLURMD, ping_slurmd_msg),
+	MSG(REQUEST_BUILD_INFO, empty_msg),
+	MSG(RESPONSE_BUILD_INFO, build_info_msg),
+	MSG(REQUEST_NODE_INFO, node_info_req),
+	MSG(RESPONSE_NODE_INFO, node_info_msg),
+	MSG(REQUEST_PARTITION_INFO, part_info_req),
+	MSG(RESPONSE_PARTITION_INFO, part_info_msg),
+	MSG(REQUEST_UPDATE_NODE, update_node_msg),
+	MSG(RESPONSE_SLURM_RC, rc_msg),
+};
+const size_t msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
+
+static int msg_cmp(const void *key, const void *elem)
+{
+	uint16_t k = *(const uint16_t *)key;
+	const struct msg_type *t = elem;
+
+	return (int)k - (int)t->type;
+}
+
+const struct msg_type *msg_lookup(uint16_t type)
+{
+	return bsearch(&type, msg_table, msg_table_len, sizeof(msg_table[0]), msg_cmp);
+}
+
+const char *msg_type_name(uint16_t type)
+{
+	static __thread char buf[16];
+	const struct msg_type *t = msg_lookup(type);
+
+	if (t)
+		return t->name;
+	snprintf(buf, sizeof(buf), "MSG_%u", (unsigned)type);
+	return buf;
+}
+
+void *msg_alloc(const struct msg_type *t)
+{
+	return calloc(1, t->size);
+}
+
+void msg_free(const struct msg_type *t, void *m)
+{
+	if (!m)
+		return;
+	if (t)
+		t->free(m);
+	free(m);
+}
+
+int msg_unpack_body(uint16_t type, const void *data, size_t len, uint16_t ver, void **ret)
+{
+	const struct msg_type *t = msg_lookup(type);
+	struct pack_buf b = pack_buf_view(data, len);
+	void *m;
+	int r;
+
+	*ret = NULL;
+	if (!t)
+		return -EBADMSG;
+	m = msg_alloc(t);
+	if (!m)
+		return -ENOMEM;
+	r = t->unpack(m, &b, ver);
+	if (r == 0 && pack_remaining(&b) != 0)
+		r = -EBADMSG; /* leftover bytes: not the message we think it is */
+	if (r < 0) {
+		msg_free(t, m);
+		return r;
+	}
+	*ret = m;
+	return 0;
+}

@@ -1,0 +1,205 @@
+/* rpc_client.c - blocking request/reply for CLIs; see rpc_client.h.
+ *
+ * Every wait (connect, send, each read) is bounded by MessageTimeout with
+ * poll(), so a stalled peer costs a CLI at most that long.
+ */
+#include "rpc_client.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "frame.h"
+#include "log.h"
+#include "macros.h"
+#include "msg.h"
+#include "pack.h"
+#include "sl_errno.h"
+
+int rpc_resolve(const char *host, uint16_t port, struct sockaddr_in *ret)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL;
+
+	*ret = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(port) };
+	if (inet_pton(AF_INET, host, &ret->sin_addr) == 1)
+		return 0;
+	if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res)
+		return -EHOSTUNREACH;
+	ret->sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
+	freeaddrinfo(res);
+	return 0;
+}
+
+static int wait_fd(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int n;
+
+	do
+		n = poll(&p, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return -ETIMEDOUT;
+	return n < 0 ? -errno : 0;
+}
+
+static int connect_timeout(const struct sockaddr_in *sa, int timeout_ms, int *ret_fd)
+{
+	_cleanup_close_ int fd = -1;
+	socklen_t len = sizeof(int);
+	int err = 0, r;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0) {
+		if (errno != EINPROGRESS)
+			return -errno;
+		r = wait_fd(fd, POLLOUT, timeout_ms);
+		if (r < 0)
+			return r;
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+			return -errno;
+		if (err)
+			return -err;
+	}
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+static int send_all(int fd, const uint8_t *p, size_t n, int timeout_ms)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
+			int r = wait_fd(fd, POLLOUT, timeout_ms);
+
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int recv_all(int fd, uint8_t *p, size_t n, int timeout_ms)
+{
+	while (n > 0) {
+		ssize_t got = recv(fd, p, n, 0);
+
+		if (got < 0 && (errno == EAGAIN || errno == EINTR)) {
+			int r = wait_fd(fd, POLLIN, timeout_ms);
+
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return -ECONNRESET;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
+		  const void *req, uint16_t *ret_type, void **ret_msg)
+{
+	int timeout_ms = (int)(conf->message_timeout ? conf->message_timeout : 10) * 1000;
+	struct pack_buf out = { 0 };
+	_cleanup_free_ uint8_t *data = NULL;
+	_cleanup_close_ int fd = -1;
+	struct sockaddr_in sa;
+	const char *why;
+	uint32_t be_len, len;
+	int r;
+
+	r = rpc_resolve(host, port, &sa);
+	if (r < 0)
+		return -SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	r = connect_timeout(&sa, timeout_ms, &fd);
+	if (r < 0) {
+		debug("connect to %s:%u: %s", host, (unsigned)port, strerror(-r));
+		return -SLURM_COMMUNICATIONS_CONNECTION_ERROR;
+	}
+	r = frame_build(type, req, conf->munge_socket, &out);
+	if (r < 0) {
+		pack_buf_done(&out);
+		return r;
+	}
+	r = send_all(fd, out.data, out.len, timeout_ms);
+	pack_buf_done(&out);
+	if (r < 0)
+		return -SLURM_COMMUNICATIONS_SEND_ERROR;
+	r = recv_all(fd, (uint8_t *)&be_len, sizeof(be_len), timeout_ms);
+	if (r < 0)
+		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+	len = be32toh(be_len);
+	if (len < FRAME_MIN || len > (conf->max_message_size ? conf->max_message_size
+							   : (64u << 20)))
+		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+	data = malloc(len);
+	if (!data)
+		return -ENOMEM;
+	r = recv_all(fd, data, len, timeout_ms);
+	if (r < 0)
+		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
+	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, NULL, &why);
+	if (r < 0)
+		debug("reply from %s:%u refused: %s", host, (unsigned)port, why);
+	return r;
+}
+
+int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, uint16_t *ret_type,
+		  void **ret_msg)
+{
+	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
+	int r;
+
+	if (!host)
+		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
+	r = rpc_call_addr(conf, host, conf->slurmctld_port, type, req, ret_type, ret_msg);
+	switch (-r) {
+	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
+		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
+	case SLURM_COMMUNICATIONS_SEND_ERROR:
+		return -SLURMCTLD_COMMUNICATIONS_SEND_ERROR;
+	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
+		return -SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR;
+	default:
+		return r;
+	}
+}
+
+int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req)
+{
+	uint16_t rtype;
+	void *resp = NULL;
+	int r;
+
+	r = rpc_call_ctld(conf, type, req, &rtype, &resp);
+	if (r < 0)
+		return r;
+	if (rtype == RESPONSE_SLURM_RC)
+		r = -(int)((struct rc_msg *)resp)->rc;
+	else
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	msg_free(msg_lookup(rtype), resp);
+	return r;
+}

@@ -1,0 +1,48 @@
+/* rpc_server.h - accept authenticated requests on a libevent loop.
+ *
+ * One request per connection, as Slurm: the server reads one frame,
+ * verifies the munge credential and its binding to the message, unpacks
+ * the body and hands a struct rpc_req to the daemon's dispatch function.
+ * The daemon answers exactly once with rpc_reply() or rpc_reply_rc(), now
+ * or later (deferred); the connection closes after the reply is written.
+ * Malformed frames, oversized lengths, wrong versions and bad credentials
+ * are refused, logged at error with the peer address, and never reach
+ * the daemon.
+ */
+#pragma once
+#include <stdint.h>
+#include <sys/types.h>
+
+struct event_base;
+struct rpc_conn;
+struct rpc_server;
+
+struct rpc_req {
+	struct rpc_conn *conn; /* private */
+	uint16_t type;
+	void *body;            /* decoded message, freed with the req */
+	uid_t uid;             /* from the credential, never from the body */
+	gid_t gid;
+	char peer[64];         /* "127.0.0.1:45678" */
+};
+
+typedef void rpc_dispatch_fn(void *arg, struct rpc_req *req);
+
+struct rpc_server_opts {
+	const char *munge_socket; /* NULL: munge's default */
+	uint32_t max_frame;       /* MaxMessageSize */
+	uint32_t timeout_s;       /* MessageTimeout: a stalled peer is dropped */
+};
+
+/* Listen on addr:port (addr NULL: all IPv4 addresses). Returns -errno
+ * when the port cannot be bound. */
+int rpc_server_new(struct event_base *base, const char *addr, uint16_t port,
+		   const struct rpc_server_opts *opts, rpc_dispatch_fn *fn, void *arg,
+		   struct rpc_server **ret);
+struct rpc_server *rpc_server_free(struct rpc_server *s); /* NULL-safe; drops open conns */
+
+/* Send msg as the reply, then free req. Returns 0 or a negative code (req
+ * is freed either way). */
+int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg);
+/* RESPONSE_SLURM_RC with rc (0 or negative code). Frees req. */
+int rpc_reply_rc(struct rpc_req *req, int rc);

@@ -1,0 +1,94 @@
+/* admin.c - reconfigure and shutdown; see admin.h. */
+#include "admin.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include <event2/event.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/rpc_async.h"
+#include "ctld.h"
+#include "node.h"
+#include "node_state.h"
+#include "part.h"
+
+int ctld_reconfigure(struct ctld *c)
+{
+	struct sl_conf *old = c->conf, *conf = NULL;
+	struct sl_error err = { { 0 } };
+	int r;
+
+	r = conf_load(c->conf_path, &conf, &err);
+	if (r < 0) {
+		error("reconfigure: %s", err.text);
+		return r;
+	}
+	c->conf = conf;
+	r = node_table_rebuild(c);
+	if (r < 0) {
+		c->conf = old; /* node records still point at the old conf */
+		conf_free(conf);
+		return r;
+	}
+	r = part_table_build(c);
+	log_set_level(conf->slurmctld_debug);
+	conf_free(old);
+	info("Reconfigured from %s: %u nodes, %u partitions", c->conf_path, c->node_count,
+	     c->part_count);
+	return r;
+}
+
+static void ctld_exit_loop(struct ctld *c)
+{
+	node_state_save(c);
+	event_base_loopexit(c->base, NULL);
+}
+
+static void shutdown_reply_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	struct ctld *c = arg;
+
+	(void)rc;
+	(void)type;
+	(void)msg;
+	if (c->shutdown_pending > 0 && --c->shutdown_pending == 0)
+		ctld_exit_loop(c);
+}
+
+static void shutdown_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	ctld_exit_loop(arg);
+}
+
+void ctld_shutdown(struct ctld *c, bool also_slurmds)
+{
+	struct shutdown_msg m = { .options = 0 };
+	struct timeval tv = { .tv_sec = c->conf->message_timeout };
+
+	if (c->is_shutting_down)
+		return;
+	c->is_shutting_down = true;
+	info("Terminate signal or shutdown request received");
+	for (uint32_t i = 0; also_slurmds && i < c->node_count; i++) {
+		struct node *n = &c->nodes[i];
+
+		if (!n->is_registered)
+			continue;
+		if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port,
+				   REQUEST_SHUTDOWN, &m, c->conf->message_timeout,
+				   shutdown_reply_cb, c) == 0)
+			c->shutdown_pending++;
+	}
+	if (c->shutdown_pending == 0) {
+		ctld_exit_loop(c);
+		return;
+	}
+	c->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
+	if (c->shutdown_timer)
+		evtimer_add(c->shutdown_timer, &tv);
+}

@@ -1,0 +1,266 @@
+/* main.c - slurmctld: options, daemon setup, and the subsystem table that
+ * builds the controller in order and tears it down in reverse (R3).
+ *
+ *   slurmctld [-D] [-c] [-i] [-f slurm.conf] [-L logfile] [-v...] [-V] [-h]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "admin.h"
+#include "common/conf.h"
+#include "common/daemon.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/rpc_server.h"
+#include "ctld.h"
+#include "node.h"
+#include "node_ping.h"
+#include "node_state.h"
+#include "part.h"
+#include "rpc.h"
+
+static bool arg_foreground;
+static bool arg_clean;
+static bool arg_ignore_errors;
+static const char *arg_conf;
+static const char *arg_logfile;
+static int arg_verbose;
+
+bool ctld_is_admin(const struct ctld *c, uid_t uid)
+{
+	return uid == 0 || uid == c->conf->slurm_user_id;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: slurmctld [OPTIONS]\n"
+		   "  -c            Do not recover state from last checkpoint.\n"
+		   "  -D            Run daemon in foreground, with logging copied to stdout.\n"
+		   "  -f file       Use specified file for slurmctld configuration.\n"
+		   "  -h            Print this help message.\n"
+		   "  -i            Ignore errors found while reading in state files on startup.\n"
+		   "  -L logfile    Log messages to the specified file.\n"
+		   "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+		   "  -V            Print version information and exit.\n");
+}
+
+static void parse_args(int argc, char **argv)
+{
+	int ch;
+
+	while ((ch = getopt(argc, argv, "cDf:hiL:vV")) != -1) {
+		switch (ch) {
+		case 'c':
+			arg_clean = true;
+			break;
+		case 'D':
+			arg_foreground = true;
+			break;
+		case 'f':
+			arg_conf = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'i':
+			arg_ignore_errors = true;
+			break;
+		case 'L':
+			arg_logfile = optarg;
+			break;
+		case 'v':
+			arg_verbose++;
+			break;
+		case 'V':
+			printf("slurm %s\n", SL_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(1);
+		}
+	}
+}
+
+static int state_init(struct ctld *c)
+{
+	int r;
+
+	if (mkdir(c->conf->state_save_location, 0700) < 0 && errno != EEXIST)
+		return log_errno(-errno, "StateSaveLocation %s", c->conf->state_save_location);
+	if (c->is_clean_start) {
+		info("Clean start (-c): not recovering saved state");
+		return 0;
+	}
+	r = node_state_load(c);
+	if (r < 0 && c->ignore_state_errors) {
+		error("node_state unreadable, ignored (-i): %s", strerror(-r));
+		return 0;
+	}
+	if (r < 0)
+		return log_errno(r, "node_state in %s is unreadable (start with -i to ignore)",
+				 c->conf->state_save_location);
+	return 0;
+}
+
+static void state_fini(struct ctld *c)
+{
+	node_state_save(c);
+}
+
+static int nodes_init(struct ctld *c)
+{
+	return node_table_build(c);
+}
+
+static int parts_init(struct ctld *c)
+{
+	return part_table_build(c);
+}
+
+static int rpc_init(struct ctld *c)
+{
+	struct rpc_server_opts o = {
+		.munge_socket = c->conf->munge_socket,
+		.max_frame = c->conf->max_message_size,
+		.timeout_s = c->conf->message_timeout,
+	};
+	struct in_addr a;
+	const char *addr = c->conf->control_addr;
+	int r;
+
+	/* listen on the configured address when it is a literal one */
+	if (!addr || inet_pton(AF_INET, addr, &a) != 1)
+		addr = NULL;
+	r = rpc_server_new(c->base, addr, c->conf->slurmctld_port, &o, rpc_dispatch, c, &c->rpc);
+	if (r < 0)
+		return log_errno(r, "cannot listen on port %u", c->conf->slurmctld_port);
+	return 0;
+}
+
+static void rpc_fini(struct ctld *c)
+{
+	c->rpc = rpc_server_free(c->rpc);
+}
+
+static void sig_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct ctld *c = arg;
+
+	(void)what;
+	if (sig == SIGHUP)
+		ctld_reconfigure(c);
+	else
+		ctld_shutdown(c, false);
+}
+
+static int signals_init(struct ctld *c)
+{
+	c->sig_term = evsignal_new(c->base, SIGTERM, sig_cb, c);
+	c->sig_int = evsignal_new(c->base, SIGINT, sig_cb, c);
+	c->sig_hup = evsignal_new(c->base, SIGHUP, sig_cb, c);
+	if (!c->sig_term || !c->sig_int || !c->sig_hup)
+		return -ENOMEM;
+	evsignal_add(c->sig_term, NULL);
+	evsignal_add(c->sig_int, NULL);
+	evsignal_add(c->sig_hup, NULL);
+	return 0;
+}
+
+static void signals_fini(struct ctld *c)
+{
+	if (c->sig_term)
+		event_free(c->sig_term);
+	if (c->sig_int)
+		event_free(c->sig_int);
+	if (c->sig_hup)
+		event_free(c->sig_hup);
+	if (c->shutdown_timer)
+		event_free(c->shutdown_timer);
+}
+
+static int ping_init(struct ctld *c)
+{
+	return node_ping_start(c);
+}
+
+static const struct subsys {
+	const char *name;
+	int (*init)(struct ctld *c);
+	void (*fini)(struct ctld *c);
+} subsystems[] = {
+	{ "nodes", nodes_init, node_table_free },
+	{ "partitions", parts_init, part_table_free }, /* needs the node table */
+	{ "state", state_init, state_fini },          /* applies saved node states */
+	{ "signals", signals_init, signals_fini },
+	{ "rpc", rpc_init, rpc_fini },                /* accept once state is ready */
+	{ "ping", ping_init, node_ping_stop },        /* asks nodes to register */
+};
+
+int main(int argc, char **argv)
+{
+	struct ctld ctld = { 0 }, *c = &ctld;
+	struct sl_error err = { { 0 } };
+	_cleanup_free_ char *pidfile = NULL;
+	size_t done = 0;
+	int r, level;
+
+	parse_args(argc, argv);
+	log_init("slurmctld", LOG_LEVEL_INFO, NULL, 1);
+	c->conf_path = strdup(arg_conf ? arg_conf : conf_default_path());
+	r = conf_load(c->conf_path, &c->conf, &err);
+	if (r < 0) {
+		error("%s", err.text);
+		fprintf(stderr, "slurmctld: fatal: %s\n", err.text);
+		return 1;
+	}
+	level = c->conf->slurmctld_debug + arg_verbose;
+	if (level >= _LOG_LEVEL_MAX)
+		level = _LOG_LEVEL_MAX - 1;
+	if (log_init("slurmctld", level, arg_logfile ? arg_logfile : c->conf->slurmctld_logfile,
+		     1) < 0)
+		fprintf(stderr, "slurmctld: error: cannot open log file\n");
+	if (!arg_foreground && daemon_detach() < 0)
+		fatal("cannot daemonize");
+	pidfile = c->conf->slurmctld_pidfile ? strdup(c->conf->slurmctld_pidfile) : NULL;
+	if (pidfile && daemon_write_pidfile(pidfile) < 0)
+		error("cannot write pid file %s", pidfile);
+	signal(SIGPIPE, SIG_IGN);
+	c->is_clean_start = arg_clean;
+	c->ignore_state_errors = arg_ignore_errors;
+	c->boot_time = time(NULL);
+	c->base = event_base_new();
+	if (!c->base)
+		fatal("cannot create event loop");
+	for (; done < ARRAY_SIZE(subsystems); done++) {
+		r = subsystems[done].init(c);
+		if (r < 0) {
+			error("slurmctld: %s failed to start", subsystems[done].name);
+			break;
+		}
+	}
+	if (done == ARRAY_SIZE(subsystems)) {
+		info("slurmctld version %s started on cluster %s", SL_VERSION,
+		     c->conf->cluster_name ? c->conf->cluster_name : "(null)");
+		event_base_dispatch(c->base);
+	}
+	while (done-- > 0)
+		if (subsystems[done].fini)
+			subsystems[done].fini(c);
+	event_base_free(c->base);
+	conf_free(c->conf);
+	free(c->conf_path);
+	if (pidfile)
+		unlink(pidfile);
+	info("slurmctld exiting");
+	return r < 0 ? 1 : 0;
+}

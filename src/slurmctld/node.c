@@ -1,0 +1,422 @@
+/* node.c - node records and their state machine; see node.h.
+ *
+ * States follow Slurm: UNKNOWN (+NO_RESPOND) until the slurmd registers,
+ * then IDLE; admins add DRAIN/FAIL flags or set DOWN; the ping timer adds
+ * NO_RESPOND and after SlurmdTimeout sets DOWN "Not responding".
+ * ReturnToService decides whether a DOWN node comes back on registration:
+ * 0 never, 1 only when we downed it for not responding, 2 always.
+ */
+#include "node.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "common/hostlist.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/parse_mem.h"
+#include "common/sl_errno.h"
+#include "common/states.h"
+#include "ctld.h"
+
+#define REASON_NOT_RESPONDING "Not responding"
+
+static void node_done(struct node *n)
+{
+	free(n->reason);
+	free(n->arch);
+	free(n->os);
+	free(n->version);
+	free(n->gres_reported);
+	free(n->partitions);
+	*n = (struct node){ 0 };
+}
+
+const char *node_name(const struct node *n)
+{
+	return n->cfg->name;
+}
+
+static void node_init(struct node *n, const struct conf_node *cfg)
+{
+	*n = (struct node){
+		.cfg = cfg,
+		.state = NODE_STATE_UNKNOWN | NODE_STATE_NO_RESPOND,
+		.reason_uid = NO_VAL,
+		.cpu_load = NO_VAL,
+		.free_mem = NO_VAL64,
+	};
+	if (cfg->state && strcaseeq(cfg->state, "FUTURE"))
+		n->state = NODE_STATE_FUTURE;
+	else if (cfg->state && (strcaseeq(cfg->state, "DOWN") || strcaseeq(cfg->state, "DRAIN"))) {
+		n->state = strcaseeq(cfg->state, "DOWN") ? NODE_STATE_DOWN | NODE_STATE_NO_RESPOND
+							 : n->state | NODE_STATE_DRAIN;
+		n->reason = strdup(cfg->reason ? cfg->reason : "(null)");
+		n->reason_time = time(NULL);
+		n->reason_uid = 0;
+	}
+}
+
+int node_table_build(struct ctld *c)
+{
+	c->nodes = calloc(c->conf->node_count ? c->conf->node_count : 1, sizeof(*c->nodes));
+	if (!c->nodes)
+		return -ENOMEM;
+	c->node_count = c->conf->node_count;
+	for (uint32_t i = 0; i < c->node_count; i++)
+		node_init(&c->nodes[i], &c->conf->nodes[i]);
+	c->node_last_update = time(NULL);
+	return 0;
+}
+
+int node_table_rebuild(struct ctld *c)
+{
+	struct node *old = c->nodes;
+	uint32_t old_count = c->node_count;
+	struct node *nodes;
+
+	nodes = calloc(c->conf->node_count ? c->conf->node_count : 1, sizeof(*nodes));
+	if (!nodes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->conf->node_count; i++) {
+		const struct conf_node *cfg = &c->conf->nodes[i];
+		struct node *prev = NULL;
+
+		for (uint32_t j = 0; j < old_count; j++)
+			if (old[j].cfg && streq(old[j].cfg->name, cfg->name))
+				prev = &old[j];
+		if (prev) {
+			nodes[i] = *prev;   /* moves the strings */
+			nodes[i].cfg = cfg;
+			free(nodes[i].partitions);
+			nodes[i].partitions = NULL;
+			*prev = (struct node){ 0 };
+		} else {
+			node_init(&nodes[i], cfg);
+		}
+	}
+	for (uint32_t j = 0; j < old_count; j++)
+		node_done(&old[j]);
+	free(old);
+	c->nodes = nodes;
+	c->node_count = c->conf->node_count;
+	c->node_last_update = time(NULL);
+	return 0;
+}
+
+void node_table_free(struct ctld *c)
+{
+	for (uint32_t i = 0; c->nodes && i < c->node_count; i++)
+		node_done(&c->nodes[i]);
+	free(c->nodes);
+	c->nodes = NULL;
+	c->node_count = 0;
+}
+
+struct node *node_find(struct ctld *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->node_count; i++)
+		if (streq(c->nodes[i].cfg->name, name))
+			return &c->nodes[i];
+	return NULL;
+}
+
+static void node_set_reason(struct node *n, const char *reason, uint32_t uid, time_t now)
+{
+	free(n->reason);
+	n->reason = reason ? strdup(reason) : NULL;
+	n->reason_uid = reason ? uid : NO_VAL;
+	n->reason_time = reason ? now : 0;
+}
+
+static void replace_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? strdup(src) : NULL;
+}
+
+/* Without config_overrides a node reporting less than configured is
+ * drained with Slurm's reason text. Returns the reason or NULL. */
+static char *node_check_hw(const struct conf_node *cfg, const struct node_reg_msg *m)
+{
+	uint32_t want = (uint32_t)cfg->sockets * cfg->cores_per_socket * cfg->threads_per_core;
+	uint32_t have = (uint32_t)m->sockets * m->cores * m->threads;
+	char *reason = NULL;
+
+	if (have < want)
+		reason = strdup("Low socket*core*thread count");
+	else if (m->cpus < cfg->cpus)
+		reason = strdup("Low CPUs");
+	else if (m->real_memory < cfg->real_memory) {
+		if (asprintf(&reason, "Low RealMemory (reported:%llu < 100.00%% of configured:%llu)",
+			     (unsigned long long)m->real_memory,
+			     (unsigned long long)cfg->real_memory) < 0)
+			reason = NULL;
+	} else if (m->tmp_disk < cfg->tmp_disk)
+		reason = strdup("Low TmpDisk");
+	return reason;
+}
+
+static bool node_may_return(const struct ctld *c, const struct node *n)
+{
+	switch (c->conf->return_to_service) {
+	case 0:
+		return false;
+	case 1:
+		return n->is_down_no_respond;
+	default:
+		return true;
+	}
+}
+
+bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m, time_t now)
+{
+	uint32_t base = n->state & NODE_STATE_BASE;
+	bool changed = false;
+	char *bad = NULL;
+
+	replace_str(&n->arch, m->arch);
+	replace_str(&n->os, m->os);
+	replace_str(&n->version, m->version);
+	replace_str(&n->gres_reported, m->gres);
+	n->cpu_load = m->cpu_load;
+	n->free_mem = m->free_mem;
+	n->boot_time = m->boot_time;
+	n->slurmd_start_time = m->slurmd_start_time;
+	n->last_response = now;
+	n->state &= ~NODE_STATE_NO_RESPOND;
+
+	if (!c->conf->config_overrides)
+		bad = node_check_hw(n->cfg, m);
+	if (bad) {
+		if (!(n->state & NODE_STATE_DRAIN) || !n->reason || !streq(n->reason, bad)) {
+			error("Node %s has low hardware: %s", node_name(n), bad);
+			n->state |= NODE_STATE_DRAIN;
+			node_set_reason(n, bad, c->conf->slurm_user_id, now);
+			changed = true;
+		}
+		free(bad);
+	}
+	if (base == NODE_STATE_UNKNOWN) {
+		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
+		n->last_busy = now;
+	} else if (base == NODE_STATE_DOWN && node_may_return(c, n)) {
+		info("Node %s returned to service", node_name(n));
+		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
+		if (!(n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
+			node_set_reason(n, NULL, 0, now);
+		n->is_down_no_respond = false;
+		n->last_busy = now;
+		changed = true;
+	}
+	if (!n->is_registered)
+		info("Node %s now responding", node_name(n));
+	n->is_registered = true;
+	c->node_last_update = now;
+	return changed;
+}
+
+void node_responded(struct ctld *c, struct node *n, uint32_t cpu_load, uint64_t free_mem,
+		    time_t now)
+{
+	n->cpu_load = cpu_load;
+	n->free_mem = free_mem;
+	n->last_response = now;
+	if (n->state & NODE_STATE_NO_RESPOND) {
+		n->state &= ~NODE_STATE_NO_RESPOND;
+		c->node_last_update = now;
+	}
+}
+
+bool node_no_response(struct ctld *c, struct node *n, time_t now)
+{
+	uint32_t base = n->state & NODE_STATE_BASE;
+
+	if (!(n->state & NODE_STATE_NO_RESPOND)) {
+		n->state |= NODE_STATE_NO_RESPOND;
+		c->node_last_update = now;
+	}
+	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE || !c->conf->slurmd_timeout)
+		return false;
+	/* the clock starts at the last answer, or at our own start */
+	if (now - (n->last_response ? n->last_response : c->boot_time)
+	    < (time_t)c->conf->slurmd_timeout)
+		return false;
+	error("Nodes %s not responding, setting DOWN", node_name(n));
+	n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_DOWN;
+	n->is_down_no_respond = true;
+	n->is_registered = false;
+	if (!n->reason)
+		node_set_reason(n, REASON_NOT_RESPONDING, c->conf->slurm_user_id, now);
+	c->node_last_update = now;
+	return true;
+}
+
+/* Checked for every node before any is changed, so an update applies to
+ * all named nodes or to none. */
+static int node_update_check(const struct node *n, const struct update_node_msg *m)
+{
+	uint32_t base = n->state & NODE_STATE_BASE;
+
+	if (m->state == NODE_UPDATE_RESUME && base != NODE_STATE_DOWN
+	    && !(n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
+		return -ESLURM_INVALID_NODE_STATE; /* nothing to resume */
+	return 0;
+}
+
+static int node_update_one(struct node *n, const struct update_node_msg *m,
+			   uid_t uid, time_t now)
+{
+	uint32_t flags = n->state & NODE_STATE_FLAGS;
+	uint32_t base = n->state & NODE_STATE_BASE;
+
+	switch ((enum node_update_state)m->state) {
+	case NODE_UPDATE_DRAIN:
+		n->state |= NODE_STATE_DRAIN;
+		node_set_reason(n, m->reason, uid, now);
+		break;
+	case NODE_UPDATE_FAIL:
+		n->state |= NODE_STATE_FAIL;
+		node_set_reason(n, m->reason, uid, now);
+		break;
+	case NODE_UPDATE_DOWN:
+		n->state = flags | NODE_STATE_DOWN;
+		n->is_down_no_respond = false;
+		node_set_reason(n, m->reason, uid, now);
+		break;
+	case NODE_UPDATE_RESUME:
+	case NODE_UPDATE_IDLE:
+		n->state &= ~(NODE_STATE_DRAIN | NODE_STATE_FAIL);
+		if (base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN)
+			n->state = (n->state & NODE_STATE_FLAGS)
+				 | (n->is_registered ? NODE_STATE_IDLE : NODE_STATE_UNKNOWN);
+		n->is_down_no_respond = false;
+		node_set_reason(n, NULL, 0, now);
+		break;
+	case NODE_UPDATE_UNDRAIN:
+		n->state &= ~NODE_STATE_DRAIN;
+		if (!(n->state & NODE_STATE_FAIL) && base != NODE_STATE_DOWN)
+			node_set_reason(n, NULL, 0, now);
+		break;
+	case NODE_UPDATE_NORESP:
+		n->state |= NODE_STATE_NO_RESPOND;
+		break;
+	case NODE_UPDATE_FUTURE:
+		n->state = NODE_STATE_FUTURE;
+		break;
+	default:
+		if (m->state)
+			return -ESLURM_INVALID_NODE_STATE;
+		if (m->reason && (n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
+			node_set_reason(n, m->reason, uid, now);
+		break;
+	}
+	return 0;
+}
+
+int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time_t now)
+{
+	struct hostlist *hl = NULL;
+	struct node **todo;
+	size_t count;
+	int r = 0;
+
+	if (!m->node_names || hostlist_new(m->node_names, &hl) < 0)
+		return -ESLURM_INVALID_NODE_NAME;
+	if (m->state >= _NODE_UPDATE_MAX) {
+		hostlist_free(hl);
+		return -ESLURM_INVALID_NODE_STATE;
+	}
+	count = hostlist_count(hl);
+	todo = calloc(count ? count : 1, sizeof(*todo));
+	if (!todo) {
+		hostlist_free(hl);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count && r == 0; i++) {
+		todo[i] = node_find(c, hostlist_nth(hl, i));
+		if (!todo[i]) {
+			error("update_node: node %s does not exist", hostlist_nth(hl, i));
+			r = -ESLURM_INVALID_NODE_NAME;
+		}
+	}
+	for (size_t i = 0; i < count && r == 0; i++)
+		r = node_update_check(todo[i], m);
+	for (size_t i = 0; i < count && r == 0; i++)
+		r = node_update_one(todo[i], m, uid, now);
+	if (r == 0 && m->state)
+		info("update_node: node %s state set to %s by uid %u", m->node_names,
+		     node_update_state_to_string(m->state), (unsigned)uid);
+	c->node_last_update = now;
+	free(todo);
+	hostlist_free(hl);
+	return r;
+}
+
+static char *node_cfg_tres(const struct conf_node *cfg)
+{
+	char mem[32], *s = NULL;
+	const char *gres = cfg->gres;
+	unsigned long gpus = 0;
+
+	mem_mb2str(cfg->real_memory, mem, sizeof(mem));
+	/* "gpu:4" or "gpu:a100:4": the count is the last field */
+	if (gres && strncmp(gres, "gpu", 3) == 0) {
+		const char *colon = strrchr(gres, ':');
+
+		gpus = colon ? strtoul(colon + 1, NULL, 10) : 1;
+	}
+	if (gpus) {
+		if (asprintf(&s, "cpu=%u,mem=%s,billing=%u,gres/gpu=%lu", cfg->cpus, mem, cfg->cpus,
+			     gpus) < 0)
+			s = NULL;
+	} else if (asprintf(&s, "cpu=%u,mem=%s,billing=%u", cfg->cpus, mem, cfg->cpus) < 0) {
+		s = NULL;
+	}
+	return s;
+}
+
+#define DUP(x) ((x) ? strdup(x) : NULL)
+
+int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret)
+{
+	const struct conf_node *cfg = n->cfg;
+
+	(void)c;
+	*ret = (struct node_info){
+		.name = DUP(cfg->name),
+		.node_addr = DUP(cfg->node_addr),
+		.node_hostname = DUP(cfg->node_hostname),
+		.arch = DUP(n->arch),
+		.os = DUP(n->os),
+		.version = DUP(n->version),
+		.features = DUP(cfg->features),
+		.features_act = DUP(cfg->features),
+		.gres = DUP(cfg->gres),
+		.partitions = DUP(n->partitions),
+		.reason = DUP(n->reason),
+		.cfg_tres = node_cfg_tres(cfg),
+		.state = n->state,
+		.reason_uid = n->reason_uid,
+		.reason_time = n->reason_time,
+		.port = cfg->port,
+		.cpus = cfg->cpus,
+		.boards = cfg->boards,
+		.sockets = cfg->sockets,
+		.cores = cfg->cores_per_socket,
+		.threads = cfg->threads_per_core,
+		.real_memory = cfg->real_memory,
+		.free_mem = n->free_mem,
+		.tmp_disk = cfg->tmp_disk,
+		.weight = cfg->weight,
+		.cpu_load = n->cpu_load,
+		.boot_time = n->boot_time,
+		.slurmd_start_time = n->slurmd_start_time,
+		.last_busy = n->last_busy,
+	};
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* node.h - the controller's node records and their state machine.
+ *
+ * Domain logic only (no I/O): registration, responses and failures seen
+ * by the ping timer, admin updates, and the node_info view for sinfo and
+ * scontrol. Callers persist and reply.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct conf_node;
+struct ctld;
+struct node_info;
+struct node_reg_msg;
+struct update_node_msg;
+
+struct node {
+	const struct conf_node *cfg; /* in ctld->conf; re-pointed on reconfigure */
+	uint32_t state;              /* base | flags (states.h) */
+	char *reason;
+	uint32_t reason_uid;         /* NO_VAL when unset */
+	time_t reason_time;
+	bool is_registered;          /* since this controller started */
+	bool is_down_no_respond;     /* DOWN set by us for "Not responding" */
+	bool is_ping_in_flight;
+	time_t last_response;        /* 0: never */
+	/* what the slurmd reported */
+	char *arch, *os, *version, *gres_reported;
+	uint32_t cpu_load;           /* x100, NO_VAL unknown */
+	uint64_t free_mem;           /* MB, NO_VAL64 unknown */
+	time_t boot_time, slurmd_start_time, last_busy;
+	char *partitions;            /* "cpu-queue,gpu-queue", set by part.c */
+};
+
+/* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */
+int node_table_build(struct ctld *c);
+/* Re-point records at a new conf after reconfigure: nodes that still exist
+ * keep their state; new ones start UNKNOWN. Takes the new arrays from
+ * c->conf; frees the old records. */
+int node_table_rebuild(struct ctld *c);
+void node_table_free(struct ctld *c);
+struct node *node_find(struct ctld *c, const char *name);
+const char *node_name(const struct node *n);
+
+/* A registration arrived (or answered our request). Applies hardware
+ * checks (unless config_overrides) and ReturnToService; returns true when
+ * the node's admin-visible state changed and should be saved. */
+bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m, time_t now);
+/* The slurmd answered a ping. */
+void node_responded(struct ctld *c, struct node *n, uint32_t cpu_load, uint64_t free_mem,
+		    time_t now);
+/* A ping failed: mark not responding; after SlurmdTimeout set DOWN with
+ * reason "Not responding". Returns true when the state went DOWN. */
+bool node_no_response(struct ctld *c, struct node *n, time_t now);
+
+/* scontrol update NodeName=...: validates everything first, then applies
+ * to every node or to none. Returns 0 or a negative Slurm code. */
+int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time_t now);
+
+/* Fill an info record (owned strings) for sinfo/scontrol. */
+int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret);

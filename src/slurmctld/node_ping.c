@@ -1,0 +1,119 @@
+/* node_ping.c - see node_ping.h. Replies come back on the loop through
+ * rpc_async; a node with a ping in flight is not pinged again.
+ */
+#include "node_ping.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "common/conf.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/rpc_async.h"
+#include "common/states.h"
+#include "ctld.h"
+#include "node.h"
+#include "node_state.h"
+
+int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m); /* rpc_node.c */
+
+struct ping_arg {
+	struct ctld *c;
+	char name[SL_NAME_MAX]; /* by name: a reconfigure may move the record */
+};
+
+static unsigned ping_interval(const struct ctld *c)
+{
+	unsigned t = c->conf->slurmd_timeout ? c->conf->slurmd_timeout / 3 : 100;
+
+	return t ? t : 1;
+}
+
+static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	struct ping_arg *a = arg;
+	struct ctld *c = a->c;
+	struct node *n = node_find(c, a->name);
+	time_t now = time(NULL);
+
+	free(a);
+	if (!n)
+		return;
+	n->is_ping_in_flight = false;
+	if (c->is_shutting_down)
+		return;
+	if (rc < 0) {
+		debug("ping of node %s failed: %d", node_name(n), rc);
+		if (node_no_response(c, n, now))
+			node_state_save(c);
+		return;
+	}
+	if (type == RESPONSE_PING_SLURMD) {
+		const struct ping_slurmd_msg *p = msg;
+
+		node_responded(c, n, p->cpu_load, p->free_mem, now);
+	} else if (type == MESSAGE_NODE_REGISTRATION_STATUS) {
+		ctld_node_registered(c, msg);
+	} else {
+		node_responded(c, n, n->cpu_load, n->free_mem, now);
+	}
+}
+
+static void ping_node(struct ctld *c, struct node *n)
+{
+	struct empty_msg m = { 0 };
+	struct ping_arg *a;
+	uint16_t type = n->is_registered ? REQUEST_PING : REQUEST_NODE_REGISTRATION_STATUS;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	a->c = c;
+	snprintf(a->name, sizeof(a->name), "%s", node_name(n));
+	if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
+			   &m, c->conf->message_timeout, ping_done_cb, a) < 0) {
+		free(a);
+		if (node_no_response(c, n, time(NULL)))
+			node_state_save(c);
+		return;
+	}
+	n->is_ping_in_flight = true;
+}
+
+static void ping_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctld *c = arg;
+	struct timeval tv = { .tv_sec = ping_interval(c) };
+
+	(void)fd;
+	(void)what;
+	for (uint32_t i = 0; i < c->node_count && !c->is_shutting_down; i++) {
+		struct node *n = &c->nodes[i];
+
+		if ((n->state & NODE_STATE_BASE) == NODE_STATE_FUTURE || n->is_ping_in_flight)
+			continue;
+		ping_node(c, n);
+	}
+	evtimer_add(c->ping_timer, &tv);
+}
+
+int node_ping_start(struct ctld *c)
+{
+	struct timeval now = { 0 };
+
+	c->ping_timer = evtimer_new(c->base, ping_timer_cb, c);
+	if (!c->ping_timer)
+		return -1;
+	return evtimer_add(c->ping_timer, &now);
+}
+
+void node_ping_stop(struct ctld *c)
+{
+	if (c->ping_timer)
+		event_free(c->ping_timer);
+	c->ping_timer = NULL;
+}

@@ -1,0 +1,215 @@
+/* node_state.c - see node_state.h.
+ *
+ * File: str magic | u16 version | time saved | u32 count | count x
+ * { str name | u32 state | str reason | u32 reason_uid | time reason_time |
+ *   bool down_no_respond } | 32-byte SHA-256 of everything before it.
+ * Nodes no longer in slurm.conf are skipped on load.
+ */
+#include "node_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/pack.h"
+#include "common/sha256.h"
+#include "common/states.h"
+#include "ctld.h"
+#include "node.h"
+
+#define NODE_STATE_MAGIC "SL_NODE_STATE"
+#define NODE_STATE_VERSION 1
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* tmp + fsync + rename + fsync(dir): the file is either old or new. */
+static int save_atomic(const char *dir, const char *name, const struct pack_buf *b)
+{
+	_cleanup_free_ char *path = NULL, *tmp = NULL;
+	_cleanup_close_ int fd = -1, dfd = -1;
+	int r;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&tmp, "%s/%s.new", dir, name) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, b->data, b->len);
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		fsync(dfd);
+	return 0;
+}
+
+int node_state_save(struct ctld *c)
+{
+	struct pack_buf b = { 0 };
+	struct iovec iov;
+	uint8_t digest[32];
+	int r;
+
+	pack_str(&b, NODE_STATE_MAGIC);
+	pack_u16(&b, NODE_STATE_VERSION);
+	pack_time(&b, time(NULL));
+	pack_u32(&b, c->node_count);
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		const struct node *n = &c->nodes[i];
+
+		pack_str(&b, node_name(n));
+		pack_u32(&b, n->state);
+		pack_str(&b, n->reason);
+		pack_u32(&b, n->reason_uid);
+		pack_time(&b, n->reason_time);
+		pack_bool(&b, n->is_down_no_respond);
+	}
+	if (b.err == 0) {
+		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
+		sha256_iov(&iov, 1, digest);
+		pack_raw(&b, digest, sizeof(digest));
+	}
+	r = b.err ? b.err : save_atomic(c->conf->state_save_location, "node_state", &b);
+	pack_buf_done(&b);
+	if (r < 0)
+		error("node_state: cannot save to %s: %s", c->conf->state_save_location, strerror(-r));
+	return r;
+}
+
+static int read_file(const char *path, uint8_t **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *data;
+	size_t got = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size > (off_t)SL_FRAME_MAX_DEFAULT)
+		return -EFBIG;
+	data = malloc((size_t)st.st_size + 1);
+	if (!data)
+		return -ENOMEM;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(data);
+			return n < 0 ? -errno : -EIO;
+		}
+		got += (size_t)n;
+	}
+	*ret = data;
+	*ret_len = got;
+	return 0;
+}
+
+/* Apply one saved record; only admin-meaningful parts are restored. */
+static void node_state_apply(struct node *n, uint32_t state, char *reason, uint32_t reason_uid,
+			     time_t reason_time, bool down_no_respond)
+{
+	uint32_t keep = NODE_STATE_DRAIN | NODE_STATE_FAIL;
+
+	n->state |= state & keep;
+	if ((state & NODE_STATE_BASE) == NODE_STATE_DOWN)
+		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_DOWN;
+	else if ((state & NODE_STATE_BASE) == NODE_STATE_FUTURE)
+		n->state = NODE_STATE_FUTURE;
+	n->is_down_no_respond = down_no_respond;
+	free(n->reason);
+	n->reason = reason;
+	n->reason_uid = reason_uid;
+	n->reason_time = reason_time;
+}
+
+int node_state_load(struct ctld *c)
+{
+	_cleanup_free_ char *path = NULL, *magic = NULL;
+	_cleanup_free_ uint8_t *data = NULL;
+	struct pack_buf b;
+	struct iovec iov;
+	uint8_t digest[32];
+	size_t len = 0;
+	uint16_t version;
+	uint32_t count;
+	time_t saved;
+	int r;
+
+	if (asprintf(&path, "%s/node_state", c->conf->state_save_location) < 0)
+		return -ENOMEM;
+	r = read_file(path, &data, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	if (len < sizeof(digest))
+		return -EBADMSG;
+	iov = (struct iovec){ .iov_base = data, .iov_len = len - sizeof(digest) };
+	sha256_iov(&iov, 1, digest);
+	if (memcmp(digest, data + len - sizeof(digest), sizeof(digest)) != 0)
+		return -EBADMSG;
+	b = pack_buf_view(data, len - sizeof(digest));
+	unpack_str(&b, &magic, SL_NAME_MAX);
+	unpack_u16(&b, &version);
+	unpack_time(&b, &saved);
+	unpack_count(&b, &count, SL_ARRAY_MAX, 8);
+	if (b.err || !magic || !streq(magic, NODE_STATE_MAGIC) || version != NODE_STATE_VERSION)
+		return -EBADMSG;
+	for (uint32_t i = 0; i < count && !b.err; i++) {
+		char *name = NULL, *reason = NULL;
+		uint32_t state, reason_uid;
+		time_t reason_time;
+		bool down_no_respond;
+		struct node *n;
+
+		unpack_str(&b, &name, SL_NAME_MAX);
+		unpack_u32(&b, &state);
+		unpack_str(&b, &reason, SL_REASON_MAX);
+		unpack_u32(&b, &reason_uid);
+		unpack_time(&b, &reason_time);
+		unpack_bool(&b, &down_no_respond);
+		n = (b.err || !name) ? NULL : node_find(c, name);
+		if (n) {
+			node_state_apply(n, state, reason, reason_uid, reason_time, down_no_respond);
+			reason = NULL;
+		}
+		free(name);
+		free(reason);
+	}
+	if (b.err)
+		return -EBADMSG;
+	info("Recovered state of %u nodes", count);
+	return 0;
+}

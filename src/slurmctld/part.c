@@ -1,0 +1,153 @@
+/* part.c - partition records; see part.h. */
+#include "part.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/parse_mem.h"
+#include "ctld.h"
+#include "node.h"
+
+static uint64_t gres_gpus(const char *gres)
+{
+	const char *colon;
+
+	if (!gres || strncmp(gres, "gpu", 3) != 0)
+		return 0;
+	colon = strrchr(gres, ':');
+	return colon ? strtoull(colon + 1, NULL, 10) : 1;
+}
+
+static int append_name(char **list, const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", name) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = s;
+	return 0;
+}
+
+static int part_resolve(struct ctld *c, struct part *p)
+{
+	struct hostlist *hl = NULL;
+	int r;
+
+	r = hostlist_new(p->cfg->nodes, &hl);
+	if (r < 0)
+		return r;
+	p->node_idx = calloc(hostlist_count(hl) + 1, sizeof(*p->node_idx));
+	if (!p->node_idx) {
+		hostlist_free(hl);
+		return -ENOMEM;
+	}
+	/* node order follows the node table, as Slurm's bitmaps do */
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		struct node *n = &c->nodes[i];
+
+		if (hostlist_find(hl, node_name(n)) < 0)
+			continue;
+		p->node_idx[p->node_count++] = i;
+		p->total_cpus += n->cfg->cpus;
+		p->total_mem += n->cfg->real_memory;
+		p->total_gpus += gres_gpus(n->cfg->gres);
+		r = append_name(&n->partitions, p->cfg->name);
+		if (r < 0)
+			break;
+	}
+	hostlist_free(hl);
+	return r;
+}
+
+int part_table_build(struct ctld *c)
+{
+	int r = 0;
+
+	part_table_free(c);
+	c->parts = calloc(c->conf->part_count + 1, sizeof(*c->parts));
+	if (!c->parts)
+		return -ENOMEM;
+	c->part_count = c->conf->part_count;
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		free(c->nodes[i].partitions);
+		c->nodes[i].partitions = NULL;
+	}
+	for (uint32_t i = 0; i < c->part_count && r == 0; i++) {
+		c->parts[i].cfg = &c->conf->parts[i];
+		r = part_resolve(c, &c->parts[i]);
+	}
+	c->part_last_update = time(NULL);
+	return r;
+}
+
+void part_table_free(struct ctld *c)
+{
+	for (uint32_t i = 0; c->parts && i < c->part_count; i++)
+		free(c->parts[i].node_idx);
+	free(c->parts);
+	c->parts = NULL;
+	c->part_count = 0;
+}
+
+#define DUP(x) ((x) ? strdup(x) : NULL)
+
+int part_info_fill(const struct ctld *c, const struct part *p, struct part_info *ret)
+{
+	const struct conf_part *cfg = p->cfg;
+	char mem[32], *tres = NULL;
+	uint16_t flags = 0;
+	int n;
+
+	(void)c;
+	mem_mb2str(p->total_mem, mem, sizeof(mem));
+	if (p->total_gpus)
+		n = asprintf(&tres, "cpu=%u,mem=%s,node=%u,billing=%u,gres/gpu=%llu", p->total_cpus,
+			     mem, p->node_count, p->total_cpus, (unsigned long long)p->total_gpus);
+	else
+		n = asprintf(&tres, "cpu=%u,mem=%s,node=%u,billing=%u", p->total_cpus, mem,
+			     p->node_count, p->total_cpus);
+	if (n < 0)
+		return -ENOMEM;
+	flags |= cfg->is_default ? PART_FLAG_DEFAULT : 0;
+	flags |= cfg->hidden ? PART_FLAG_HIDDEN : 0;
+	flags |= cfg->disable_root_jobs ? PART_FLAG_NO_ROOT : 0;
+	flags |= cfg->root_only ? PART_FLAG_ROOT_ONLY : 0;
+	flags |= cfg->req_resv ? PART_FLAG_REQ_RESV : 0;
+	flags |= cfg->lln ? PART_FLAG_LLN : 0;
+	flags |= cfg->exclusive_user ? PART_FLAG_EXCLUSIVE_USER : 0;
+	*ret = (struct part_info){
+		.name = DUP(cfg->name),
+		.nodes = DUP(cfg->nodes),
+		.allow_groups = DUP(cfg->allow_groups),
+		.allow_accounts = DUP(cfg->allow_accounts),
+		.allow_qos = DUP(cfg->allow_qos),
+		.alloc_nodes = DUP(cfg->alloc_nodes),
+		.qos = DUP(cfg->qos),
+		.tres = tres,
+		.flags = flags,
+		.state_up = cfg->state_up,
+		.max_time = cfg->max_time,
+		.default_time = cfg->default_time,
+		.max_nodes = cfg->max_nodes,
+		.min_nodes = cfg->min_nodes,
+		.max_cpus_per_node = cfg->max_cpus_per_node,
+		.total_cpus = p->total_cpus,
+		.total_nodes = p->node_count,
+		.grace_time = cfg->grace_time,
+		.priority_job_factor = cfg->priority_job_factor,
+		.priority_tier = cfg->priority_tier,
+		.over_time_limit = cfg->over_time_limit,
+		.def_mem_per_cpu = cfg->def_mem_per_cpu,
+		.def_mem_per_node = cfg->def_mem_per_node,
+		.max_mem_per_cpu = cfg->max_mem_per_cpu,
+		.max_mem_per_node = cfg->max_mem_per_node,
+	};
+	return 0;
+}

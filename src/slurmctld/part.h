@@ -1,0 +1,24 @@
+/* part.h - partitions as the controller sees them: the configured record
+ * plus the resolved node set and totals.
+ */
+#pragma once
+#include <stdint.h>
+
+struct conf_part;
+struct ctld;
+struct part_info;
+
+struct part {
+	const struct conf_part *cfg; /* in ctld->conf */
+	uint32_t *node_idx;          /* into ctld->nodes, config order */
+	uint32_t node_count;
+	uint32_t total_cpus;
+	uint64_t total_mem;          /* MB */
+	uint64_t total_gpus;
+};
+
+/* Resolve every partition's nodes and set each node's partition list.
+ * Call after the node table is built or rebuilt. */
+int part_table_build(struct ctld *c);
+void part_table_free(struct ctld *c);
+int part_info_fill(const struct ctld *c, const struct part *p, struct part_info *ret);

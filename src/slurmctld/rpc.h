@@ -1,0 +1,25 @@
+/* rpc.h - the controller's RPC handlers (one file per area) and the
+ * dispatcher that checks privilege before any handler runs (R17).
+ */
+#pragma once
+
+struct ctld;
+struct rpc_req;
+
+/* A handler returns <0 to have the dispatcher reply RESPONSE_SLURM_RC
+ * with that code, or 0 when it replied (or deferred the reply) itself. */
+typedef int rpc_handler_fn(struct ctld *c, struct rpc_req *req);
+
+void rpc_dispatch(void *arg, struct rpc_req *req);
+
+/* rpc_node.c */
+int rpc_node_register(struct ctld *c, struct rpc_req *req);
+int rpc_node_info(struct ctld *c, struct rpc_req *req);
+int rpc_node_update(struct ctld *c, struct rpc_req *req);
+/* rpc_part.c */
+int rpc_part_info(struct ctld *c, struct rpc_req *req);
+/* rpc_admin.c */
+int rpc_ping(struct ctld *c, struct rpc_req *req);
+int rpc_build_info(struct ctld *c, struct rpc_req *req);
+int rpc_reconfigure(struct ctld *c, struct rpc_req *req);
+int rpc_shutdown(struct ctld *c, struct rpc_req *req);

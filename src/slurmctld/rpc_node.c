@@ -1,0 +1,81 @@
+/* rpc_node.c - node registration, node info and node update handlers:
+ * decode (done by the table) -> look up -> domain call -> reply (R18).
+ */
+#include "rpc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_server.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "node.h"
+#include "node_state.h"
+
+/* Shared by the registration RPC and the reply to our registration
+ * request (node_ping.c). */
+int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m);
+
+int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m)
+{
+	struct node *n = m->node_name ? node_find(c, m->node_name) : NULL;
+
+	if (!n) {
+		error("Node registration from unknown node %s", m->node_name ? m->node_name : "?");
+		return -ESLURM_INVALID_NODE_NAME;
+	}
+	if (node_register(c, n, m, time(NULL)))
+		node_state_save(c);
+	return 0;
+}
+
+int rpc_node_register(struct ctld *c, struct rpc_req *req)
+{
+	int r = ctld_node_registered(c, req->body);
+
+	if (r < 0)
+		return r;
+	rpc_reply_rc(req, 0);
+	return 0;
+}
+
+int rpc_node_info(struct ctld *c, struct rpc_req *req)
+{
+	const struct node_info_req *m = req->body;
+	struct node_info_msg resp = { .last_update = c->node_last_update };
+	int r = 0;
+
+	if (m->last_update && m->last_update >= c->node_last_update)
+		return -SLURM_NO_CHANGE_IN_DATA;
+	resp.nodes = calloc(c->node_count + 1, sizeof(*resp.nodes));
+	if (!resp.nodes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->node_count && r == 0; i++) {
+		if (m->node_name && !streq(m->node_name, node_name(&c->nodes[i])))
+			continue;
+		r = node_info_fill(c, &c->nodes[i], &resp.nodes[resp.count++]);
+	}
+	if (r == 0)
+		rpc_reply(req, RESPONSE_NODE_INFO, &resp);
+	for (uint32_t i = 0; i < resp.count; i++)
+		node_info_done(&resp.nodes[i]);
+	free(resp.nodes);
+	return r;
+}
+
+int rpc_node_update(struct ctld *c, struct rpc_req *req)
+{
+	int r = node_update(c, req->body, req->uid, time(NULL));
+
+	if (r < 0)
+		return r;
+	if (node_state_save(c) < 0)
+		return -ESLURM_WRITING_TO_FILE;
+	rpc_reply_rc(req, 0);
+	return 0;
+}

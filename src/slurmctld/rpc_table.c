@@ -1,0 +1,60 @@
+/* rpc_table.c - msg_type -> privilege + handler, and the dispatcher.
+ *
+ * Refusals by privilege are logged as Slurm does ("Security violation")
+ * and answered with ESLURM_USER_ID_MISSING ("Invalid user id"), which is
+ * what Slurm 22.05 returns for admin-only RPCs from a normal user.
+ */
+#include "rpc.h"
+
+#include <stddef.h>
+
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_server.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+
+static const struct rpc_handler {
+	uint16_t type;
+	enum priv priv;
+	rpc_handler_fn *fn;
+} ctld_handlers[] = {
+	{ MESSAGE_NODE_REGISTRATION_STATUS, PRIV_SLURMD, rpc_node_register },
+	{ REQUEST_RECONFIGURE, PRIV_ADMIN, rpc_reconfigure },
+	{ REQUEST_SHUTDOWN, PRIV_ADMIN, rpc_shutdown },
+	{ REQUEST_PING, PRIV_ANY, rpc_ping },
+	{ REQUEST_BUILD_INFO, PRIV_ANY, rpc_build_info },
+	{ REQUEST_NODE_INFO, PRIV_ANY, rpc_node_info },
+	{ REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info },
+	{ REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update },
+};
+
+static const struct rpc_handler *handler_find(uint16_t type)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ctld_handlers); i++)
+		if (ctld_handlers[i].type == type)
+			return &ctld_handlers[i];
+	return NULL;
+}
+
+void rpc_dispatch(void *arg, struct rpc_req *req)
+{
+	struct ctld *c = arg;
+	const struct rpc_handler *h = handler_find(req->type);
+	int r;
+
+	if (!h) {
+		error("%s: unexpected %s from uid=%u", req->peer, msg_type_name(req->type),
+		      (unsigned)req->uid);
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	} else if (h->priv != PRIV_ANY && !ctld_is_admin(c, req->uid)) {
+		error("Security violation, %s RPC from uid=%u", msg_type_name(req->type),
+		      (unsigned)req->uid);
+		r = -ESLURM_USER_ID_MISSING;
+	} else {
+		r = h->fn(c, req);
+	}
+	if (r < 0)
+		rpc_reply_rc(req, r);
+}

@@ -1,0 +1,233 @@
+/* test_msg_table.c - the message table is sorted; every message packs,
+ * unpacks and packs again to the same bytes; every truncated prefix of
+ * every message is refused cleanly (run under ASan/UBSan); leftover bytes
+ * are refused; hostile counts do not allocate.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/pack.h"
+
+static char *s(const char *v)
+{
+	return strdup(v);
+}
+
+static void sample_node_info(struct node_info *n, int i)
+{
+	*n = (struct node_info){
+		.name = s(i ? "n2" : "n1"), .node_addr = s("127.0.0.1"), .node_hostname = s("localhost"),
+		.arch = s("x86_64"), .os = s("Linux 6"), .version = s("22.05.8"), .features = s("f"),
+		.features_act = s("f"), .gres = s("gpu:4"), .gres_used = s("gpu:0"),
+		.partitions = s("cpu-queue"), .reason = s("maint"), .cfg_tres = s("cpu=4"),
+		.alloc_tres = s("cpu=1"), .comment = s("c"), .extra = s("e"), .state = 0x202,
+		.reason_uid = 1, .reason_time = 1700000000, .port = 17001, .cpus = 4, .boards = 1,
+		.sockets = 1, .cores = 4, .threads = 1, .alloc_cpus = 1, .real_memory = 4000,
+		.alloc_mem = 100, .free_mem = 2000, .tmp_disk = 7, .weight = 1, .cpu_load = 814,
+		.boot_time = 1, .slurmd_start_time = 2, .last_busy = 3,
+	};
+}
+
+static void sample_part_info(struct part_info *p)
+{
+	*p = (struct part_info){
+		.name = s("cpu-queue"), .nodes = s("n[1-4]"), .allow_groups = s("g"),
+		.allow_accounts = s("a"), .allow_qos = s("q"), .alloc_nodes = s("ALL"),
+		.qos = s("normal"), .tres = s("cpu=16"), .job_defaults = s("x"), .flags = 1,
+		.state_up = 3, .max_time = 1440, .default_time = 60, .max_nodes = 4, .min_nodes = 1,
+		.max_cpus_per_node = 4, .total_cpus = 16, .total_nodes = 4, .grace_time = 5,
+		.priority_job_factor = 1, .priority_tier = 1, .over_subscribe = 0,
+		.over_time_limit = 0, .preempt_mode = 0, .def_mem_per_cpu = 100,
+		.def_mem_per_node = 0, .max_mem_per_cpu = 0, .max_mem_per_node = 0,
+	};
+}
+
+/* A message of type t with every field set (strings non-NULL, counts > 0). */
+static void *sample_new(const struct msg_type *t)
+{
+	void *m = msg_alloc(t);
+
+	switch (t->type) {
+	case RESPONSE_SLURM_RC:
+		((struct rc_msg *)m)->rc = 2010;
+		break;
+	case REQUEST_SHUTDOWN:
+		((struct shutdown_msg *)m)->options = 1;
+		break;
+	case RESPONSE_BUILD_INFO: {
+		struct build_info_msg *b = m;
+
+		b->last_update = 5;
+		b->boot_time = 6;
+		b->count = 2;
+		b->pairs = calloc(2, sizeof(*b->pairs));
+		b->pairs[0] = (struct key_pair){ s("ClusterName"), s("anchor") };
+		b->pairs[1] = (struct key_pair){ s("SlurmctldPort"), s("6817") };
+		break;
+	}
+	case MESSAGE_NODE_REGISTRATION_STATUS: {
+		struct node_reg_msg *r = m;
+
+		*r = (struct node_reg_msg){
+			.node_name = s("n1"), .hostname = s("vm"), .arch = s("x86_64"),
+			.os = s("Linux"), .version = s("22.05.8"), .gres = s("gpu:4"), .cpus = 4,
+			.boards = 1, .sockets = 1, .cores = 4, .threads = 1, .real_memory = 4000,
+			.tmp_disk = 1, .cpu_load = 2, .free_mem = 3, .boot_time = 4,
+			.slurmd_start_time = 5, .port = 17001, .job_count = 0,
+		};
+		break;
+	}
+	case RESPONSE_PING_SLURMD:
+		*(struct ping_slurmd_msg *)m = (struct ping_slurmd_msg){ 814, 23188 };
+		break;
+	case REQUEST_NODE_INFO:
+		*(struct node_info_req *)m = (struct node_info_req){ 7, 1, s("n1") };
+		break;
+	case RESPONSE_NODE_INFO: {
+		struct node_info_msg *n = m;
+
+		n->last_update = 9;
+		n->count = 2;
+		n->nodes = calloc(2, sizeof(*n->nodes));
+		sample_node_info(&n->nodes[0], 0);
+		sample_node_info(&n->nodes[1], 1);
+		break;
+	}
+	case REQUEST_PARTITION_INFO:
+		*(struct part_info_req *)m = (struct part_info_req){ 7, 1 };
+		break;
+	case RESPONSE_PARTITION_INFO: {
+		struct part_info_msg *p = m;
+
+		p->last_update = 9;
+		p->count = 1;
+		p->parts = calloc(1, sizeof(*p->parts));
+		sample_part_info(&p->parts[0]);
+		break;
+	}
+	case REQUEST_UPDATE_NODE:
+		*(struct update_node_msg *)m = (struct update_node_msg){
+			s("n[1-2]"), 2, s("maintenance"), 5, s("feat"), s("comment"),
+		};
+		break;
+	default:
+		break; /* empty messages */
+	}
+	return m;
+}
+
+static void test_table_is_sorted_and_named(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < msg_table_len; i++) {
+		assert_non_null(msg_table[i].name);
+		assert_ptr_equal(msg_lookup(msg_table[i].type), &msg_table[i]);
+		if (i > 0)
+			assert_true(msg_table[i - 1].type < msg_table[i].type);
+	}
+	assert_null(msg_lookup(1));
+	assert_string_equal(msg_type_name(REQUEST_PING), "REQUEST_PING");
+	assert_string_equal(msg_type_name(4242), "MSG_4242");
+}
+
+static void test_every_message_round_trips_to_the_same_bytes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < msg_table_len; i++) {
+		const struct msg_type *t = &msg_table[i];
+		struct pack_buf out = { 0 }, again = { 0 };
+		void *sample = sample_new(t), *m = NULL;
+
+		t->pack(sample, &out, PROTOCOL_VERSION);
+		assert_int_equal(out.err, 0);
+		assert_int_equal(msg_unpack_body(t->type, out.data, out.len, PROTOCOL_VERSION, &m), 0);
+		t->pack(m, &again, PROTOCOL_VERSION);
+		assert_int_equal(again.len, out.len);
+		if (out.len)
+			assert_memory_equal(again.data, out.data, out.len);
+		msg_free(t, m);
+		msg_free(t, sample);
+		pack_buf_done(&out);
+		pack_buf_done(&again);
+	}
+}
+
+static void test_every_message_rejects_every_truncation(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < msg_table_len; i++) {
+		const struct msg_type *t = &msg_table[i];
+		struct pack_buf out = { 0 };
+		void *sample = sample_new(t);
+
+		t->pack(sample, &out, PROTOCOL_VERSION);
+		for (size_t n = 0; n < out.len; n++) {
+			/* a copy of exactly n bytes, so ASan sees any over-read */
+			uint8_t *copy = malloc(n ? n : 1);
+			void *m = (void *)1;
+
+			memcpy(copy, out.data, n);
+			assert_true(msg_unpack_body(t->type, copy, n, PROTOCOL_VERSION, &m) < 0);
+			assert_null(m);
+			free(copy);
+		}
+		msg_free(t, sample);
+		pack_buf_done(&out);
+	}
+}
+
+static void test_leftover_bytes_are_refused(void **state)
+{
+	struct pack_buf out = { 0 };
+	void *m = NULL;
+
+	(void)state;
+	pack_u32(&out, 0);
+	pack_u8(&out, 1);
+	assert_int_equal(msg_unpack_body(RESPONSE_SLURM_RC, out.data, out.len, PROTOCOL_VERSION, &m),
+			 -EBADMSG);
+	assert_null(m);
+	pack_buf_done(&out);
+}
+
+static void test_hostile_count_does_not_allocate(void **state)
+{
+	struct pack_buf out = { 0 };
+	void *m = NULL;
+
+	(void)state;
+	pack_time(&out, 1);
+	pack_u32(&out, 0xffffffffu); /* a count of 4 billion nodes in 12 bytes */
+	assert_true(msg_unpack_body(RESPONSE_NODE_INFO, out.data, out.len, PROTOCOL_VERSION, &m) < 0);
+	assert_null(m);
+	pack_buf_done(&out);
+}
+
+static void test_unknown_type_is_refused(void **state)
+{
+	void *m = NULL;
+
+	(void)state;
+	assert_int_equal(msg_unpack_body(4242, "", 0, PROTOCOL_VERSION, &m), -EBADMSG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_is_sorted_and_named),
+		cmocka_unit_test(test_every_message_round_trips_to_the_same_bytes),
+		cmocka_unit_test(test_every_message_rejects_every_truncation),
+		cmocka_unit_test(test_leftover_bytes_are_refused),
+		cmocka_unit_test(test_hostile_count_does_not_allocate),
+		cmocka_unit_test(test_unknown_type_is_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
