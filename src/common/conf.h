@@ -11,18 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct sl_error {
-	char text[512];
-};
+#include "errprintf.h" /* struct sl_error, errprintf(); were declared here */
 
 struct conf_node {
 	char *name;
-	char *node_addr;     /* defaults to name */
+	char *node_addr;     /* defaults to node_hostname */
 	char *node_hostname; /* defaults to name */
 	uint16_t port;       /* defaults to SlurmdPort */
-	uint16_t cpus;       /* defaults to boards*sockets*cores*threads */
+	uint16_t cpus;       /* defaults to sockets*cores*threads */
 	uint16_t boards;
-	uint16_t sockets;          /* total sockets (Boards x SocketsPerBoard) */
+	uint16_t sockets;          /* total: Boards x SocketsPerBoard, or Sockets= */
 	uint16_t cores_per_socket;
 	uint16_t threads_per_core;
 	uint64_t real_memory;      /* MB, default 1 */
@@ -30,7 +28,7 @@ struct conf_node {
 	uint32_t weight;           /* default 1 */
 	char *features;            /* NULL when none */
 	char *gres;                /* "gpu:4" as written, NULL when none */
-	char *state;               /* configured State= (UNKNOWN, FUTURE, CLOUD...) */
+	char *state;               /* configured State=, upper case; "UNKNOWN" when not given */
 	char *reason;
 };
 
@@ -133,8 +131,13 @@ struct sl_conf {
 };
 
 /* Parse path (and gres.conf in the same directory when present) into a
- * new struct. On error returns a negative code, *ret untouched, and
- * err->text holds "file:line: what is wrong". */
+ * new struct. On error returns a negative code (-EINVAL for bad input,
+ * -EEXIST for a duplicate node or partition, -ESLURM_INVALID_NODE_NAME for
+ * a partition naming an unknown node, -ELOOP for Include nested too deep,
+ * -errno when a file cannot be read), *ret untouched, nothing leaked, and
+ * err->text holds "file:line: what is wrong" (the file being the included
+ * one when the fault is there). "Key=" with an empty value gives a string
+ * key its default back. */
 int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err);
 struct sl_conf *conf_free(struct sl_conf *c); /* NULL-safe, returns NULL */
 
@@ -149,8 +152,7 @@ const char *conf_get_raw(const struct sl_conf *c, const char *key); /* case-inse
 /* Replace %n (node name) and %h (host name) in a path template; malloc'd. */
 char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name);
 
-/* Parse gres.conf alone (used by conf_load and by tests). Appends entries. */
+/* Parse gres.conf alone (used by conf_load and by tests). Appends entries;
+ * on error removes the ones this call added and fills err as conf_load. */
 int conf_gres_load(const char *path, struct sl_conf *c, struct sl_error *err);
 
-/* errprintf: fill err->text and return r (R9). */
-int errprintf(struct sl_error *e, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

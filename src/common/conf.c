@@ -1,0 +1,264 @@
+/* conf.c - conf_load(): slurm.conf (+ gres.conf beside it) into a new struct.
+ *
+ * Purpose: build a complete struct sl_conf or nothing. Defaults come from
+ * the key table, the file is read by conf_read.c, each logical line goes
+ * to the NodeName, PartitionName or top-level key parser, and then the
+ * whole is checked (partition node lists, SlurmctldHost present). Nothing
+ * global is touched, so a reconfigure can parse, check and then swap.
+ * Also: lookups, the default path and %n/%h path templates.
+ * Caveats: DownNodes=, FrontendName= and NodeSet= lines are accepted and
+ * ignored (logged at debug). A missing SlurmctldHost is reported at the
+ * last line of the top file, since no line is at fault.
+ */
+#include "conf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "conf_internal.h"
+#include "log.h"
+#include "macros.h"
+
+#ifndef SL_DEFAULT_CONF
+#define SL_DEFAULT_CONF "/etc/slurm/slurm.conf"
+#endif
+
+DEFINE_FREEP(struct sl_conf, conf_free)
+
+struct sl_conf *conf_free(struct sl_conf *c)
+{
+	if (!c)
+		return NULL;
+	free(c->path);
+	free(c->cluster_name);
+	free(c->control_machine);
+	free(c->control_addr);
+	free(c->slurm_user);
+	free(c->slurmd_user);
+	free(c->auth_type);
+	free(c->auth_info);
+	free(c->munge_socket);
+	free(c->state_save_location);
+	free(c->slurmd_spool_dir);
+	free(c->slurmctld_pidfile);
+	free(c->slurmd_pidfile);
+	free(c->slurmctld_logfile);
+	free(c->slurmd_logfile);
+	free(c->gres_types);
+	free(c->select_type);
+	free(c->select_type_params);
+	free(c->scheduler_type);
+	free(c->priority_type);
+	free(c->mail_prog);
+	free(c->private_data);
+	for (uint32_t i = 0; i < c->node_count; i++)
+		conf_node_done(&c->nodes[i]);
+	free(c->nodes);
+	for (uint32_t i = 0; i < c->part_count; i++)
+		conf_part_done(&c->parts[i]);
+	free(c->parts);
+	for (uint32_t i = 0; i < c->gres_count; i++) {
+		free(c->gres[i].node_name);
+		free(c->gres[i].name);
+		free(c->gres[i].type);
+		free(c->gres[i].file);
+	}
+	free(c->gres);
+	for (uint32_t i = 0; i < c->kv_count; i++) {
+		free(c->kv[i].key);
+		free(c->kv[i].value);
+	}
+	free(c->kv);
+	free(c);
+	return NULL;
+}
+
+static void conf_build_done(struct conf_build *b)
+{
+	if (!b->c)
+		return;
+	conf_part_build_done(b);
+	conf_node_build_done(b);
+}
+
+static int conf_line(void *arg, const struct conf_where *at, struct conf_tok *t, size_t n,
+		     struct sl_error *err)
+{
+	static const char *const ignored[] = {"DownNodes", "FrontendName", "NodeSet"};
+	struct conf_build *b = arg;
+	int r;
+
+	if (strcaseeq(t[0].key, "NodeName"))
+		return conf_node_line(b, at, t, n, err);
+	if (strcaseeq(t[0].key, "PartitionName"))
+		return conf_part_line(b, at, t, n, err);
+	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++) {
+		if (strcaseeq(t[0].key, ignored[i])) {
+			debug("%s:%u: %s=%s line accepted, not acted on", at->file, at->line,
+			      ignored[i], t[0].val);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		r = conf_keys_set(b->c, &t[i], at, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Whole-file checks and values that depend on keys read in any order. */
+static int conf_finish(struct sl_conf *c, const char *path, int lines, struct sl_error *err)
+{
+	if (!c->control_machine)
+		return errprintf(err, -EINVAL, "%s:%d: SlurmctldHost is not set", path, lines);
+	if (!c->control_addr) {
+		c->control_addr = strdup(c->control_machine);
+		if (!c->control_addr)
+			return errprintf(err, -ENOMEM, "%s: out of memory", path);
+	}
+	for (uint32_t i = 0; i < c->node_count; i++)
+		if (!c->nodes[i].port)
+			c->nodes[i].port = c->slurmd_port;
+	return 0;
+}
+
+/* gres.conf in the directory of path, if there is one. */
+static int conf_load_gres(struct sl_conf *c, const char *path, struct sl_error *err)
+{
+	_cleanup_free_ char *gres = NULL;
+	const char *slash = strrchr(path, '/');
+	int r;
+
+	if (slash)
+		r = asprintf(&gres, "%.*s/gres.conf", (int)(slash - path), path);
+	else
+		r = asprintf(&gres, "gres.conf");
+	if (r < 0) {
+		gres = NULL;
+		return errprintf(err, -ENOMEM, "%s: out of memory", path);
+	}
+	if (access(gres, F_OK) < 0)
+		return 0;
+	return conf_gres_load(gres, c, err);
+}
+
+int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
+{
+	/* c before b: cleanups run in reverse, and b's reads c's counts */
+	_cleanup_(conf_freep) struct sl_conf *c = NULL;
+	_cleanup_(conf_build_done) struct conf_build b = {0};
+	int r, lines;
+
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->path = strdup(path)))
+		return errprintf(err, -ENOMEM, "%s: out of memory", path);
+	b.c = c;
+	r = conf_keys_defaults(c, err);
+	if (r >= 0)
+		r = conf_node_build_init(&b);
+	if (r >= 0)
+		r = conf_part_build_init(&b);
+	if (r < 0)
+		return r;
+	lines = conf_read_file(path, conf_line, &b, err);
+	if (lines < 0)
+		return lines;
+	r = conf_part_finish(&b, err);
+	if (r >= 0)
+		r = conf_finish(c, path, lines, err);
+	if (r >= 0)
+		r = conf_load_gres(c, path, err);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(c);
+	return 0;
+}
+
+const char *conf_default_path(void)
+{
+	const char *env = getenv("SLURM_CONF");
+
+	return env && *env ? env : SL_DEFAULT_CONF;
+}
+
+const struct conf_node *conf_node_find(const struct sl_conf *c, const char *name)
+{
+	if (!c || !name)
+		return NULL;
+	for (uint32_t i = 0; i < c->node_count; i++)
+		if (streq(c->nodes[i].name, name))
+			return &c->nodes[i];
+	return NULL;
+}
+
+const struct conf_part *conf_part_find(const struct sl_conf *c, const char *name)
+{
+	if (!c || !name)
+		return NULL;
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (streq(c->parts[i].name, name))
+			return &c->parts[i];
+	return NULL;
+}
+
+const char *conf_get_raw(const struct sl_conf *c, const char *key)
+{
+	if (!c || !key)
+		return NULL;
+	for (uint32_t i = 0; i < c->kv_count; i++)
+		if (strcaseeq(c->kv[i].key, key))
+			return c->kv[i].value;
+	return NULL;
+}
+
+/* What "%<ch>" stands for in a path template; NULL when not special. */
+static const char *expand_one(char ch, const char *node_name, const char *host_name)
+{
+	switch (ch) {
+	case 'n':
+		return node_name;
+	case 'h':
+		return host_name;
+	case '%':
+		return "%";
+	default:
+		return NULL;
+	}
+}
+
+char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name)
+{
+	size_t len = 0;
+	char *out, *w;
+
+	if (!tmpl)
+		return NULL;
+	node_name = node_name ? node_name : "";
+	host_name = host_name ? host_name : "";
+	for (const char *s = tmpl; *s; s++) {
+		const char *rep = s[0] == '%' ? expand_one(s[1], node_name, host_name) : NULL;
+
+		len += rep ? strlen(rep) : 1;
+		s += rep ? 1 : 0;
+	}
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	w = out;
+	for (const char *s = tmpl; *s; s++) {
+		const char *rep = s[0] == '%' ? expand_one(s[1], node_name, host_name) : NULL;
+
+		if (rep) {
+			w = stpcpy(w, rep);
+			s++;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+	return out;
+}

@@ -1,0 +1,484 @@
+/* conf_keys.c - the slurm.conf key table (R23) and the typed value parsers.
+ *
+ * Purpose: one row per key Slurm 22.05's slurm.conf(5) documents: its
+ * canonical spelling, how its value is parsed, where it is stored in
+ * struct sl_conf, its bounds and its default (parsed like input, so a
+ * default cannot be a value the parser would refuse).
+ * Rows of type CONF_RAW are keys we accept but do not act on yet: they are
+ * kept only in kv[] (for `scontrol show config`) and logged at debug.
+ * The same parsers serve the NodeName, PartitionName and gres.conf tables.
+ * Caveats: SlurmctldPort takes one port, not a range; only the first
+ * SlurmctldHost is used (backup controllers are accepted and ignored).
+ */
+#include "conf_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "limits.h"
+#include "log.h"
+#include "macros.h"
+#include "msg.h"
+#include "parse_mem.h"
+#include "parse_time.h"
+
+#define MAX_JOB_ID 0x03ff0000u /* Slurm's cap on MaxJobId */
+
+void *conf_grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 8;
+	char *p;
+
+	if (need <= *cap)
+		return arr;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return NULL;
+		ncap *= 2;
+	}
+	p = realloc(arr, ncap * elem);
+	if (!p)
+		return NULL;
+	memset(p + *cap * elem, 0, (ncap - *cap) * elem);
+	*cap = ncap;
+	return p;
+}
+
+int conf_strset(char **dst, const char *val)
+{
+	char *s = NULL;
+
+	if (val && *val) {
+		s = strdup(val);
+		if (!s)
+			return -ENOMEM;
+	}
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+const struct conf_key *conf_key_find(const struct conf_key *tab, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcaseeq(tab[i].name, name))
+			return &tab[i];
+	return NULL;
+}
+
+static bool is_unlimited(const char *s)
+{
+	return strcaseeq(s, "UNLIMITED") || strcaseeq(s, "INFINITE");
+}
+
+/* Plain decimal, no sign, no space, no suffix. */
+static int parse_u64(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int parse_bool(const char *s)
+{
+	if (strcaseeq(s, "YES") || strcaseeq(s, "TRUE") || streq(s, "1"))
+		return 1;
+	if (strcaseeq(s, "NO") || strcaseeq(s, "FALSE") || streq(s, "0"))
+		return 0;
+	return -EINVAL;
+}
+
+static int parse_part_state(const char *s)
+{
+	static const struct {
+		const char *name;
+		enum part_state state;
+	} names[] = {
+	    {"UP", PART_STATE_UP},
+	    {"DOWN", PART_STATE_DOWN},
+	    {"DRAIN", PART_STATE_DRAIN},
+	    {"INACTIVE", PART_STATE_INACTIVE},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcaseeq(s, names[i].name))
+			return names[i].state;
+	return -EINVAL;
+}
+
+static int bad_value(const struct conf_key *k, const char *val, const struct conf_where *at,
+		     const char *why, struct sl_error *err)
+{
+	return errprintf(err, -EINVAL, "%s:%u: %s=%s: %s", at->file, at->line, k->name, val, why);
+}
+
+static int set_uint(void *field, const struct conf_key *k, const char *val,
+		    const struct conf_where *at, struct sl_error *err)
+{
+	bool has_inf = k->type == CONF_U16_INF || k->type == CONF_U32_INF;
+	bool is_16 = k->type == CONF_U16 || k->type == CONF_U16_INF;
+	uint64_t v;
+
+	if (has_inf && is_unlimited(val)) {
+		if (is_16)
+			*(uint16_t *)field = INFINITE16;
+		else
+			*(uint32_t *)field = INFINITE;
+		return 0;
+	}
+	if (parse_u64(val, &v) < 0)
+		return bad_value(k, val, at, "not a number", err);
+	if (v < k->lo || v > k->hi) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "out of range %llu-%llu", (unsigned long long)k->lo,
+			 (unsigned long long)k->hi);
+		return bad_value(k, val, at, why, err);
+	}
+	if (is_16)
+		*(uint16_t *)field = (uint16_t)v;
+	else if (k->type == CONF_U32 || k->type == CONF_U32_INF)
+		*(uint32_t *)field = (uint32_t)v;
+	else
+		*(uint64_t *)field = v;
+	return 0;
+}
+
+int conf_value_set(void *base, const struct conf_key *k, const char *val,
+		   const struct conf_where *at, struct sl_error *err)
+{
+	void *field = (char *)base + k->off;
+	uint64_t mb;
+	uint32_t mins;
+	int r;
+
+	switch (k->type) {
+	case CONF_RAW:
+		return 0;
+	case CONF_FN:
+		return k->fn(base, k, val, at, err);
+	case CONF_STR:
+		if (!*val) /* "Key=" puts the default back */
+			val = k->def;
+		if (conf_strset(field, val) < 0)
+			return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+		return 0;
+	case CONF_BOOL:
+		r = parse_bool(val);
+		if (r < 0)
+			return bad_value(k, val, at, "expected YES or NO", err);
+		*(bool *)field = r;
+		return 0;
+	case CONF_U16:
+	case CONF_U32:
+	case CONF_U64:
+	case CONF_U16_INF:
+	case CONF_U32_INF:
+		return set_uint(field, k, val, at, err);
+	case CONF_MEM:
+		if (is_unlimited(val))
+			mb = 0;
+		else if (mem_str2mb(val, &mb) < 0)
+			return bad_value(k, val, at, "not a memory size", err);
+		if (mb < k->lo || mb > k->hi)
+			return bad_value(k, val, at, "out of range", err);
+		*(uint64_t *)field = mb;
+		return 0;
+	case CONF_TIME:
+		if (time_str2mins(val, &mins) < 0)
+			return bad_value(k, val, at, "not a time", err);
+		*(uint32_t *)field = mins;
+		return 0;
+	case CONF_LOG:
+		r = log_level_from_string(val);
+		if (r < 0)
+			return bad_value(k, val, at, "not a debug level", err);
+		*(int *)field = r;
+		return 0;
+	case CONF_PSTATE:
+		r = parse_part_state(val);
+		if (r < 0)
+			return bad_value(k, val, at, "expected UP, DOWN, DRAIN or INACTIVE", err);
+		*(uint16_t *)field = (uint16_t)r;
+		return 0;
+	}
+	return bad_value(k, val, at, "unsupported type", err);
+}
+
+int conf_kv_set(struct sl_conf *c, const char *key, const char *value)
+{
+	struct conf_kv *kv;
+	char *v = strdup(value);
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->kv_count; i++) {
+		if (strcaseeq(c->kv[i].key, key)) {
+			free(c->kv[i].value);
+			c->kv[i].value = v;
+			return 0;
+		}
+	}
+	kv = realloc(c->kv, (c->kv_count + 1) * sizeof(*kv));
+	if (!kv) {
+		free(v);
+		return -ENOMEM;
+	}
+	c->kv = kv;
+	kv[c->kv_count].key = strdup(key);
+	kv[c->kv_count].value = v;
+	if (!kv[c->kv_count].key) {
+		free(v);
+		return -ENOMEM;
+	}
+	c->kv_count++;
+	return 0;
+}
+
+/* ---- keys that need more than a typed store ---- */
+
+/* SlurmctldHost=name or name(addr); a second one is a backup, not used. */
+static int key_ctld_host(void *base, const struct conf_key *k, const char *val,
+			 const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	const char *paren = strchr(val, '(');
+	_cleanup_free_ char *name = NULL, *addr = NULL;
+
+	if (conf_get_raw(c, k->name)) {
+		debug("%s:%u: backup controller %s ignored", at->file, at->line, val);
+		return 0;
+	}
+	if (paren) {
+		size_t alen = strlen(paren + 1); /* "addr)" */
+
+		if (alen < 2 || paren[alen] != ')' || paren == val)
+			return bad_value(k, val, at, "expected name or name(address)", err);
+		name = strndup(val, (size_t)(paren - val));
+		addr = strndup(paren + 1, alen - 1);
+	} else {
+		if (!*val)
+			return bad_value(k, val, at, "empty host name", err);
+		name = strdup(val);
+		addr = strdup(val);
+	}
+	if (!name || !addr)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	free(c->control_machine);
+	free(c->control_addr);
+	c->control_machine = TAKE_PTR(name);
+	c->control_addr = TAKE_PTR(addr);
+	return 0;
+}
+
+/* AuthInfo=socket=/path,ttl=N: we use the socket. */
+static int key_auth_info(void *base, const struct conf_key *k, const char *val,
+			 const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+
+	(void)k;
+	if (!copy || conf_strset(&c->auth_info, val) < 0)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	for (char *opt = strtok_r(copy, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		if (strncasecmp(opt, "socket=", 7) == 0
+		    && conf_strset(&c->munge_socket, opt + 7) < 0)
+			return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	}
+	return 0;
+}
+
+/* SlurmdParameters: a comma list; we act on config_overrides. */
+static int key_slurmd_params(void *base, const struct conf_key *k, const char *val,
+			     const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+
+	(void)k;
+	if (!copy)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	c->config_overrides = false;
+	for (char *opt = strtok_r(copy, ",", &save); opt; opt = strtok_r(NULL, ",", &save))
+		if (strcaseeq(opt, "config_overrides"))
+			c->config_overrides = true;
+	return 0;
+}
+
+/* SlurmUser: the name, and its uid when this host knows it (0 if not). */
+static int key_slurm_user(void *base, const struct conf_key *k, const char *val,
+			  const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	uint64_t uid;
+
+	if (!*val)
+		return bad_value(k, val, at, "empty user name", err);
+	if (conf_strset(&c->slurm_user, val) < 0)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	c->slurm_user_id = 0;
+	if (getpwnam_r(val, &pw, buf, sizeof(buf), &res) == 0 && res)
+		c->slurm_user_id = (uint32_t)res->pw_uid;
+	else if (parse_u64(val, &uid) == 0 && uid < UINT32_MAX)
+		c->slurm_user_id = (uint32_t)uid;
+	return 0;
+}
+
+/* clang-format off */
+#define K(n, t, f, lo, hi, d) CONF_KEY(n, t, sl_conf, f, lo, hi, d)
+#define KFN(n, fn, d) { n, CONF_FN, 0, 0, 0, d, fn }
+#define R(n) CONF_KEY_RAW(n)
+
+const struct conf_key conf_keys[] = {
+	/* keys we act on */
+	KFN("AuthInfo", key_auth_info, NULL),
+	K("AuthType", CONF_STR, auth_type, 0, 0, "auth/munge"),
+	K("ClusterName", CONF_STR, cluster_name, 0, 0, NULL),
+	K("ControlAddr", CONF_STR, control_addr, 0, 0, NULL),       /* legacy */
+	K("ControlMachine", CONF_STR, control_machine, 0, 0, NULL), /* legacy */
+	K("DefMemPerCPU", CONF_MEM, def_mem_per_cpu, 0, UINT64_MAX, "0"),
+	K("DefMemPerNode", CONF_MEM, def_mem_per_node, 0, UINT64_MAX, "0"),
+	K("FirstJobId", CONF_U32, first_job_id, 1, MAX_JOB_ID, "1"),
+	K("GresTypes", CONF_STR, gres_types, 0, 0, NULL),
+	K("KillWait", CONF_U32, kill_wait, 0, 65533, "30"),
+	K("MailProg", CONF_STR, mail_prog, 0, 0, "/bin/mail"),
+	K("MaxArraySize", CONF_U32, max_array_size, 0, 4000001, "1001"),
+	K("MaxJobCount", CONF_U32, max_job_count, 1, UINT32_MAX - 1, "10000"),
+	K("MaxJobId", CONF_U32, max_job_id, 1, MAX_JOB_ID, "67043328"),
+	K("MessageTimeout", CONF_U32, message_timeout, 1, 3600, "10"),
+	K("MinJobAge", CONF_U32, min_job_age, 0, UINT32_MAX - 1, "300"),
+	K("PriorityType", CONF_STR, priority_type, 0, 0, "priority/basic"),
+	K("PrivateData", CONF_STR, private_data, 0, 0, NULL),
+	K("ReturnToService", CONF_U16, return_to_service, 0, 2, "0"),
+	K("SchedulerType", CONF_STR, scheduler_type, 0, 0, "sched/backfill"),
+	K("SelectType", CONF_STR, select_type, 0, 0, "select/linear"),
+	K("SelectTypeParameters", CONF_STR, select_type_params, 0, 0, NULL),
+	K("SlurmctldDebug", CONF_LOG, slurmctld_debug, 0, 0, "info"),
+	KFN("SlurmctldHost", key_ctld_host, NULL),
+	K("SlurmctldLogFile", CONF_STR, slurmctld_logfile, 0, 0, NULL),
+	K("SlurmctldPidFile", CONF_STR, slurmctld_pidfile, 0, 0, "/var/run/slurmctld.pid"),
+	K("SlurmctldPort", CONF_U16, slurmctld_port, 1, UINT16_MAX, "6817"),
+	K("SlurmctldTimeout", CONF_U32, slurmctld_timeout, 0, 65533, "120"),
+	K("SlurmdDebug", CONF_LOG, slurmd_debug, 0, 0, "info"),
+	K("SlurmdLogFile", CONF_STR, slurmd_logfile, 0, 0, NULL),
+	KFN("SlurmdParameters", key_slurmd_params, NULL),
+	K("SlurmdPidFile", CONF_STR, slurmd_pidfile, 0, 0, "/var/run/slurmd.pid"),
+	K("SlurmdPort", CONF_U16, slurmd_port, 1, UINT16_MAX, "6818"),
+	K("SlurmdSpoolDir", CONF_STR, slurmd_spool_dir, 0, 0, "/var/spool/slurmd"),
+	K("SlurmdTimeout", CONF_U32, slurmd_timeout, 0, 65533, "300"),
+	K("SlurmdUser", CONF_STR, slurmd_user, 0, 0, "root"),
+	KFN("SlurmUser", key_slurm_user, "root"),
+	K("StateSaveLocation", CONF_STR, state_save_location, 0, 0, "/var/spool"),
+
+	/* slurm.conf(5) keys accepted, kept in kv[], not acted on yet */
+	R("AccountingStorageBackupHost"), R("AccountingStorageEnforce"),
+	R("AccountingStorageExternalHost"), R("AccountingStorageHost"),
+	R("AccountingStorageParameters"), R("AccountingStoragePass"),
+	R("AccountingStoragePort"), R("AccountingStorageTRES"), R("AccountingStorageType"),
+	R("AccountingStorageUser"), R("AccountingStoreFlags"), R("AcctGatherEnergyType"),
+	R("AcctGatherFilesystemType"), R("AcctGatherInterconnectType"), R("AcctGatherNodeFreq"),
+	R("AcctGatherProfileType"), R("AllowSpecResourcesUsage"), R("AuthAltParameters"),
+	R("AuthAltTypes"), R("BackupAddr"), R("BackupController"), R("BatchStartTimeout"),
+	R("BcastExclude"), R("BcastParameters"), R("BurstBufferType"), R("CliFilterPlugins"),
+	R("CommunicationParameters"), R("CompleteWait"), R("CoreSpecPlugin"), R("CpuFreqDef"),
+	R("CpuFreqGovernors"), R("CredType"), R("DebugFlags"), R("DefCpuPerGPU"),
+	R("DefMemPerGPU"), R("DependencyParameters"), R("DisableRootJobs"), R("EioTimeout"),
+	R("EnforcePartLimits"), R("Epilog"), R("EpilogMsgTime"), R("EpilogSlurmctld"),
+	R("ExtSensorsFreq"), R("ExtSensorsType"), R("FairShareDampeningFactor"),
+	R("FederationParameters"), R("GetEnvTimeout"), R("GpuFreqDef"),
+	R("GroupUpdateForce"), R("GroupUpdateTime"), R("HashPlugin"), R("HealthCheckInterval"),
+	R("HealthCheckNodeState"), R("HealthCheckProgram"), R("InactiveLimit"),
+	R("InteractiveStepOptions"), R("JobAcctGatherFrequency"), R("JobAcctGatherParams"),
+	R("JobAcctGatherType"), R("JobCompHost"), R("JobCompLoc"), R("JobCompParams"),
+	R("JobCompPass"), R("JobCompPort"), R("JobCompType"), R("JobCompUser"),
+	R("JobContainerType"), R("JobFileAppend"), R("JobRequeue"), R("JobSubmitPlugins"),
+	R("KillOnBadExit"), R("LaunchParameters"), R("Licenses"), R("LogTimeFormat"),
+	R("MailDomain"), R("MaxDBDMsgs"), R("MaxMemPerCPU"), R("MaxMemPerNode"),
+	R("MaxNodeCount"), R("MaxStepCount"), R("MaxTasksPerNode"), R("MCSParameters"),
+	R("MCSPlugin"), R("MpiDefault"), R("MpiParams"), R("NodeFeaturesPlugins"),
+	R("OverTimeLimit"), R("PluginDir"), R("PlugStackConfig"), R("PowerParameters"),
+	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptMode"), R("PreemptParameters"),
+	R("PreemptType"), R("PrEpParameters"), R("PrEpPlugins"), R("PriorityCalcPeriod"),
+	R("PriorityDecayHalfLife"), R("PriorityFavorSmall"), R("PriorityFlags"),
+	R("PriorityMaxAge"), R("PriorityParameters"), R("PrioritySiteFactorParameters"),
+	R("PrioritySiteFactorPlugin"), R("PriorityUsageResetPeriod"), R("PriorityWeightAge"),
+	R("PriorityWeightAssoc"), R("PriorityWeightFairshare"), R("PriorityWeightJobSize"),
+	R("PriorityWeightPartition"), R("PriorityWeightQOS"), R("PriorityWeightTRES"),
+	R("ProctrackType"), R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
+	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("PropagateResourceLimits"),
+	R("PropagateResourceLimitsExcept"), R("RebootProgram"), R("ReconfigFlags"),
+	R("RequeueExit"), R("RequeueExitHold"), R("ResumeFailProgram"), R("ResumeProgram"),
+	R("ResumeRate"), R("ResumeTimeout"), R("ResvEpilog"), R("ResvOverRun"), R("ResvProlog"),
+	R("RoutePlugin"), R("SchedulerParameters"), R("SchedulerTimeSlice"),
+	R("ScronParameters"), R("SlurmctldAddr"), R("SlurmctldParameters"),
+	R("SlurmctldPlugstack"), R("SlurmctldPrimaryOffProg"), R("SlurmctldPrimaryOnProg"),
+	R("SlurmctldSyslogDebug"), R("SlurmdSyslogDebug"), R("SlurmSchedLogFile"),
+	R("SlurmSchedLogLevel"), R("SrunEpilog"), R("SrunPortRange"), R("SrunProlog"),
+	R("SuspendExcNodes"), R("SuspendExcParts"), R("SuspendProgram"), R("SuspendRate"),
+	R("SuspendTime"), R("SuspendTimeout"), R("SwitchParameters"), R("SwitchType"),
+	R("TaskEpilog"), R("TaskPlugin"), R("TaskPluginParam"), R("TaskProlog"),
+	R("TCPTimeout"), R("TmpFS"), R("TopologyParam"), R("TopologyPlugin"), R("TrackWCKey"),
+	R("TreeWidth"), R("UnkillableStepProgram"), R("UnkillableStepTimeout"), R("UsePAM"),
+	R("VSizeFactor"), R("WaitTime"), R("X11Parameters"),
+	/* older or obsolete names Slurm 22.05 still tolerates in old files */
+	R("AccountingStoreJobComment"), R("CacheGroups"), R("CheckpointType"), R("CryptoType"),
+	R("FastSchedule"), R("JobCheckpointDir"), R("JobCredentialPrivateKey"),
+	R("JobCredentialPublicCertificate"), R("KeepAliveTime"), R("LaunchType"),
+	R("MemLimitEnforce"), R("SallocDefaultCommand"), R("SchedulerPort"),
+	R("SchedulerRootFilter"),
+};
+/* clang-format on */
+
+const size_t conf_keys_count = ARRAY_SIZE(conf_keys);
+
+int conf_keys_defaults(struct sl_conf *c, struct sl_error *err)
+{
+	static const struct conf_where at = {"<default>", 0};
+	int r;
+
+	c->max_message_size = SL_FRAME_MAX_DEFAULT;
+	for (size_t i = 0; i < ARRAY_SIZE(conf_keys); i++) {
+		if (!conf_keys[i].def)
+			continue;
+		r = conf_value_set(c, &conf_keys[i], conf_keys[i].def, &at, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int conf_keys_set(struct sl_conf *c, const struct conf_tok *t, const struct conf_where *at,
+		  struct sl_error *err)
+{
+	const struct conf_key *k = conf_key_find(conf_keys, ARRAY_SIZE(conf_keys), t->key);
+	int r;
+
+	if (!k)
+		return errprintf(err, -EINVAL, "%s:%u: unknown key '%s'", at->file, at->line,
+				 t->key);
+	if (k->type == CONF_RAW)
+		debug("%s:%u: %s=%s accepted, not acted on", at->file, at->line, k->name, t->val);
+	r = conf_value_set(c, k, t->val, at, err);
+	if (r < 0)
+		return r;
+	if (conf_kv_set(c, k->name, t->val) < 0)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	return 0;
+}

@@ -1,0 +1,801 @@
+/* test_conf.c - slurm.conf and gres.conf parsing: the reference cluster's
+ * files, defaults, DEFAULT lines, ranges, Include, continuation, comments,
+ * case, and every kind of broken line with its exact "file:line:" prefix.
+ * Each test writes its files into a fresh mkdtemp directory.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/conf.h"
+#include "common/conf_internal.h" /* the key table, for its own tests */
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+
+/* ---- fixture: a temporary directory ---- */
+
+static int setup_dir(void **state)
+{
+	char *dir = strdup("/tmp/test_conf.XXXXXX");
+
+	if (!dir || !mkdtemp(dir))
+		return -1;
+	*state = dir;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown_dir(void **state)
+{
+	nftw(*state, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(*state);
+	return 0;
+}
+
+/* Write dir/name; returns the path (malloc'd). */
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = NULL;
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Write dir/slurm.conf and load it; returns conf_load's result. */
+static int load_text(const char *dir, const char *text, struct sl_conf **c, struct sl_error *err,
+		     char **ret_path)
+{
+	char *path = write_file(dir, "slurm.conf", text);
+	int r = conf_load(path, c, err);
+
+	if (ret_path)
+		*ret_path = path;
+	else
+		free(path);
+	return r;
+}
+
+/* ---- the reference cluster ---- */
+
+/* /work/shared/reference/slurm.conf, with the Include pointing at a file
+ * beside it instead of /etc/slurm/sched.conf. */
+/* clang-format off */
+static const char reference_conf[] =
+	"# Reference Slurm 22.05 (Debian 12 packages) config for side-by-side comparison.\n"
+	"ClusterName=anchor\n"
+	"SlurmctldHost=localhost(127.0.0.1)\n"
+	"SlurmctldPort=6817\n"
+	"SlurmdPort=6818\n"
+	"SlurmUser=root\n"
+	"SlurmdUser=root\n"
+	"AuthType=auth/munge\n"
+	"CredType=cred/munge\n"
+	"StateSaveLocation=/var/lib/slurm/ctld\n"
+	"SlurmdSpoolDir=/var/lib/slurm/spool/%n\n"
+	"SlurmctldPidFile=/var/lib/slurm/pid/slurmctld.pid\n"
+	"SlurmdPidFile=/var/lib/slurm/pid/slurmd-%n.pid\n"
+	"SlurmctldLogFile=/var/lib/slurm/log/slurmctld.log\n"
+	"SlurmdLogFile=/var/lib/slurm/log/slurmd-%n.log\n"
+	"SlurmctldDebug=info\n"
+	"SlurmdDebug=info\n"
+	"ProctrackType=proctrack/linuxproc\n"
+	"TaskPlugin=task/none\n"
+	"MpiDefault=none\n"
+	"ReturnToService=2\n"
+	"SwitchType=switch/none\n"
+	"# scheduling\n"
+	"SchedulerType=sched/backfill\n"
+	"SelectType=select/cons_tres\n"
+	"SelectTypeParameters=CR_Core_Memory\n"
+	"Include sched.conf\n"
+	"PriorityType=priority/basic\n"
+	"MaxJobCount=60000\n"
+	"MaxArraySize=10001\n"
+	"MinJobAge=300\n"
+	"DefMemPerCPU=100\n"
+	"# timers\n"
+	"SlurmctldTimeout=30\n"
+	"SlurmdTimeout=60\n"
+	"InactiveLimit=0\n"
+	"KillWait=2\n"
+	"OverTimeLimit=0\n"
+	"Waittime=0\n"
+	"MessageTimeout=10\n"
+	"# accounting\n"
+	"JobAcctGatherType=jobacct_gather/linux\n"
+	"JobAcctGatherFrequency=task=1\n"
+	"JobAcctGatherParams=OverMemoryKill\n"
+	"AccountingStorageType=accounting_storage/slurmdbd\n"
+	"AccountingStorageHost=localhost\n"
+	"AccountingStoragePort=6819\n"
+	"AccountingStorageTRES=gres/gpu\n"
+	"JobCompType=jobcomp/filetxt\n"
+	"JobCompLoc=/var/lib/slurm/log/jobcomp.txt\n"
+	"GresTypes=gpu\n"
+	"SlurmdParameters=config_overrides\n"
+	"NodeName=DEFAULT CPUs=4 Boards=1 SocketsPerBoard=1 CoresPerSocket=4 ThreadsPerCore=1 "
+	"RealMemory=4000 State=UNKNOWN\n"
+	"NodeName=n1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001\n"
+	"NodeName=n2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17002\n"
+	"NodeName=n3 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17003\n"
+	"NodeName=n4 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17004\n"
+	"NodeName=g1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 Gres=gpu:4\n"
+	"NodeName=g2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17006 Gres=gpu:4\n"
+	"PartitionName=cpu-queue Nodes=n[1-4] Default=YES MaxTime=1-00:00:00 State=UP\n"
+	"PartitionName=gpu-queue Nodes=g[1-2] MaxTime=1-00:00:00 State=UP\n";
+/* clang-format on */
+
+/* clang-format off */
+static const char reference_gres[] =
+	"# Fake GPUs: character devices (mknod ... c 195 N) stand in for /dev/nvidiaN\n"
+	"NodeName=g[1-2] Name=gpu File=/var/lib/slurm/dev/nvidia[0-3]\n";
+/* clang-format on */
+
+static void test_reference_config_gives_six_nodes_and_two_partitions(void **state)
+{
+	static const struct {
+		const char *name, *gres;
+		uint16_t port;
+	} nodes[] = {
+	    {"n1", NULL, 17001}, {"n2", NULL, 17002},	 {"n3", NULL, 17003},
+	    {"n4", NULL, 17004}, {"g1", "gpu:4", 17005}, {"g2", "gpu:4", 17006},
+	};
+	_cleanup_free_ char *inc = write_file(
+	    *state, "sched.conf", "SchedulerParameters=bf_interval=1,sched_interval=1\n");
+	_cleanup_free_ char *gres = write_file(*state, "gres.conf", reference_gres);
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, reference_conf, &c, &err, NULL), 0);
+	assert_string_equal(c->cluster_name, "anchor");
+	assert_string_equal(c->control_machine, "localhost");
+	assert_string_equal(c->control_addr, "127.0.0.1");
+	assert_int_equal(c->slurmctld_port, 6817);
+	assert_int_equal(c->slurmd_port, 6818);
+	assert_string_equal(c->slurm_user, "root");
+	assert_int_equal(c->slurm_user_id, 0);
+	assert_string_equal(c->state_save_location, "/var/lib/slurm/ctld");
+	assert_string_equal(c->slurmd_spool_dir, "/var/lib/slurm/spool/%n");
+	assert_string_equal(c->slurmd_pidfile, "/var/lib/slurm/pid/slurmd-%n.pid");
+	assert_string_equal(c->slurmctld_logfile, "/var/lib/slurm/log/slurmctld.log");
+	assert_int_equal(c->slurmctld_debug, LOG_LEVEL_INFO);
+	assert_int_equal(c->return_to_service, 2);
+	assert_string_equal(c->select_type, "select/cons_tres");
+	assert_string_equal(c->select_type_params, "CR_Core_Memory");
+	assert_int_equal(c->max_job_count, 60000);
+	assert_int_equal(c->max_array_size, 10001);
+	assert_int_equal(c->def_mem_per_cpu, 100);
+	assert_int_equal(c->slurmctld_timeout, 30);
+	assert_int_equal(c->slurmd_timeout, 60);
+	assert_int_equal(c->kill_wait, 2);
+	assert_string_equal(c->gres_types, "gpu");
+	assert_true(c->config_overrides);
+	assert_string_equal(conf_get_raw(c, "schedulerparameters"),
+			    "bf_interval=1,sched_interval=1");
+	assert_string_equal(conf_get_raw(c, "JobAcctGatherFrequency"), "task=1");
+	assert_string_equal(conf_get_raw(c, "WaitTime"), "0");
+
+	assert_int_equal(c->node_count, ARRAY_SIZE(nodes));
+	for (size_t i = 0; i < ARRAY_SIZE(nodes); i++) {
+		const struct conf_node *n = &c->nodes[i];
+
+		assert_string_equal(n->name, nodes[i].name);
+		assert_ptr_equal(conf_node_find(c, nodes[i].name), n);
+		assert_string_equal(n->node_addr, "127.0.0.1");
+		assert_string_equal(n->node_hostname, "localhost");
+		assert_int_equal(n->port, nodes[i].port);
+		assert_int_equal(n->cpus, 4);
+		assert_int_equal(n->boards, 1);
+		assert_int_equal(n->sockets, 1);
+		assert_int_equal(n->cores_per_socket, 4);
+		assert_int_equal(n->threads_per_core, 1);
+		assert_int_equal(n->real_memory, 4000);
+		assert_int_equal(n->weight, 1);
+		assert_string_equal(n->state, "UNKNOWN");
+		if (nodes[i].gres)
+			assert_string_equal(n->gres, nodes[i].gres);
+		else
+			assert_null(n->gres);
+	}
+
+	assert_int_equal(c->part_count, 2);
+	assert_string_equal(c->parts[0].name, "cpu-queue");
+	assert_string_equal(c->parts[0].nodes, "n[1-4]");
+	assert_true(c->parts[0].is_default);
+	assert_int_equal(c->parts[0].max_time, 1440);
+	assert_int_equal(c->parts[0].state_up, PART_STATE_UP);
+	assert_string_equal(c->parts[1].name, "gpu-queue");
+	assert_false(c->parts[1].is_default);
+	assert_ptr_equal(conf_part_find(c, "gpu-queue"), &c->parts[1]);
+	assert_null(conf_part_find(c, "nope"));
+
+	assert_int_equal(c->gres_count, 1);
+	assert_string_equal(c->gres[0].node_name, "g[1-2]");
+	assert_string_equal(c->gres[0].name, "gpu");
+	assert_null(c->gres[0].type);
+	assert_string_equal(c->gres[0].file, "/var/lib/slurm/dev/nvidia[0-3]");
+	assert_int_equal(c->gres[0].count, 4);
+	conf_free(c);
+}
+
+/* ---- defaults ---- */
+
+enum kind { U16, U32, U64, INT, STR };
+
+/* clang-format off */
+#define DEF(f, k, n, s) { #f, offsetof(struct sl_conf, f), k, n, s }
+
+static const struct {
+	const char *field;
+	size_t off;
+	enum kind kind;
+	uint64_t num;
+	const char *str;
+} defaults[] = {
+	DEF(slurmctld_port, U16, 6817, NULL),
+	DEF(slurmd_port, U16, 6818, NULL),
+	DEF(slurmd_timeout, U32, 300, NULL),
+	DEF(slurmctld_timeout, U32, 120, NULL),
+	DEF(message_timeout, U32, 10, NULL),
+	DEF(max_message_size, U32, 64u << 20, NULL),
+	DEF(return_to_service, U16, 0, NULL),
+	DEF(max_job_count, U32, 10000, NULL),
+	DEF(max_array_size, U32, 1001, NULL),
+	DEF(first_job_id, U32, 1, NULL),
+	DEF(max_job_id, U32, 0x03ff0000, NULL),
+	DEF(min_job_age, U32, 300, NULL),
+	DEF(kill_wait, U32, 30, NULL),
+	DEF(def_mem_per_cpu, U64, 0, NULL),
+	DEF(slurmctld_debug, INT, LOG_LEVEL_INFO, NULL),
+	DEF(slurmd_debug, INT, LOG_LEVEL_INFO, NULL),
+	DEF(slurm_user, STR, 0, "root"),
+	DEF(slurmd_user, STR, 0, "root"),
+	DEF(auth_type, STR, 0, "auth/munge"),
+	DEF(state_save_location, STR, 0, "/var/spool"),
+	DEF(slurmd_spool_dir, STR, 0, "/var/spool/slurmd"),
+	DEF(slurmctld_pidfile, STR, 0, "/var/run/slurmctld.pid"),
+	DEF(slurmd_pidfile, STR, 0, "/var/run/slurmd.pid"),
+	DEF(control_machine, STR, 0, "ctl"),
+	DEF(control_addr, STR, 0, "ctl"),
+	DEF(cluster_name, STR, 0, NULL),
+	DEF(munge_socket, STR, 0, NULL),
+	DEF(slurmctld_logfile, STR, 0, NULL),
+};
+/* clang-format on */
+
+static void test_unset_keys_take_slurm_defaults(void **state)
+{
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	/* "Key=" with nothing after it means the default */
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\nStateSaveLocation=\nSlurmctldLogFile=\n", &c,
+				   &err, NULL),
+			 0);
+	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++) {
+		const char *f = (const char *)c + defaults[i].off;
+		const char *s = defaults[i].kind == STR ? *(char *const *)f : NULL;
+		uint64_t v = 0;
+
+		switch (defaults[i].kind) {
+		case U16:
+			v = *(const uint16_t *)f;
+			break;
+		case U32:
+			v = *(const uint32_t *)f;
+			break;
+		case U64:
+			v = *(const uint64_t *)f;
+			break;
+		case INT:
+			v = (uint64_t)(int64_t)(*(const int *)f);
+			break;
+		case STR:
+			break;
+		}
+		if (v != defaults[i].num || (s || defaults[i].str) != (s && defaults[i].str)
+		    || (s && !streq(s, defaults[i].str)))
+			fail_msg("%s: got %llu '%s'", defaults[i].field, (unsigned long long)v,
+				 s ? s : "(null)");
+	}
+	assert_false(c->config_overrides);
+	assert_int_equal(c->node_count, 0);
+	assert_int_equal(c->kv_count, 3);
+	assert_null(conf_get_raw(c, "SlurmdPort")); /* kv holds only what appeared */
+	conf_free(c);
+}
+
+static void test_partition_and_node_defaults(void **state)
+{
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+	const struct conf_part *p;
+	const struct conf_node *n;
+
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\nSlurmdPort=7000\nNodeName=a\n"
+				   "PartitionName=p Nodes=a\n",
+				   &c, &err, NULL),
+			 0);
+	n = conf_node_find(c, "a");
+	assert_non_null(n);
+	assert_int_equal(n->port, 7000); /* SlurmdPort, even when it comes first */
+	assert_int_equal(n->cpus, 1);
+	assert_int_equal(n->real_memory, 1);
+	assert_int_equal(n->weight, 1);
+	assert_string_equal(n->node_addr, "a");
+	p = conf_part_find(c, "p");
+	assert_non_null(p);
+	assert_int_equal(p->state_up, PART_STATE_UP);
+	assert_int_equal(p->max_time, INFINITE);
+	assert_int_equal(p->default_time, NO_VAL);
+	assert_int_equal(p->max_nodes, INFINITE);
+	assert_int_equal(p->min_nodes, 0);
+	assert_int_equal(p->max_cpus_per_node, INFINITE);
+	assert_int_equal(p->priority_job_factor, 1);
+	assert_int_equal(p->priority_tier, 1);
+	assert_int_equal(p->over_time_limit, NO_VAL16);
+	assert_false(p->is_default);
+	assert_null(p->allow_groups);
+	assert_null(p->over_subscribe);
+	conf_free(c);
+}
+
+static void test_key_table_names_are_unique_and_raw_keys_are_kept(void **state)
+{
+	for (size_t i = 0; i < conf_keys_count; i++) {
+		_cleanup_free_ char *text = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+
+		for (size_t j = i + 1; j < conf_keys_count; j++)
+			if (strcaseeq(conf_keys[i].name, conf_keys[j].name))
+				fail_msg("%s twice in the key table", conf_keys[i].name);
+		if (conf_keys[i].type != CONF_RAW)
+			continue;
+		/* a value may hold '=' */
+		assert_true(asprintf(&text, "SlurmctldHost=h\n%s=v=1\n", conf_keys[i].name) > 0);
+		if (load_text(*state, text, &c, &err, NULL) < 0)
+			fail_msg("%s: %s", conf_keys[i].name, err.text);
+		assert_string_equal(conf_get_raw(c, conf_keys[i].name), "v=1");
+		conf_free(c);
+	}
+}
+
+/* ---- DEFAULT lines, ranges, every partition key ---- */
+
+static void test_default_lines_apply_to_later_lines_only(void **state)
+{
+	static const char text[] = "SlurmctldHost=ctl\n"
+				   "NodeName=DEFAULT CPUs=8 RealMemory=1000 Features=fast\n"
+				   "NodeName=a1\n"
+				   "NodeName=DEFAULT RealMemory=2G\n"
+				   "NodeName=a2 Weight=5 Features=slow\n"
+				   "PartitionName=DEFAULT MaxTime=30 State=DOWN\n"
+				   "PartitionName=p1 Nodes=a1\n"
+				   "PartitionName=p2 Nodes=a2 MaxTime=UNLIMITED State=up\n";
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+	assert_int_equal(c->node_count, 2);
+	assert_int_equal(c->nodes[0].cpus, 8);
+	assert_int_equal(c->nodes[0].sockets, 8); /* inferred from CPUs */
+	assert_int_equal(c->nodes[0].real_memory, 1000);
+	assert_string_equal(c->nodes[0].features, "fast");
+	assert_int_equal(c->nodes[1].cpus, 8);
+	assert_int_equal(c->nodes[1].real_memory, 2048);
+	assert_int_equal(c->nodes[1].weight, 5);
+	assert_string_equal(c->nodes[1].features, "slow");
+	assert_int_equal(c->parts[0].max_time, 30);
+	assert_int_equal(c->parts[0].state_up, PART_STATE_DOWN);
+	assert_int_equal(c->parts[1].max_time, INFINITE);
+	assert_int_equal(c->parts[1].state_up, PART_STATE_UP);
+	conf_free(c);
+}
+
+static void test_node_ranges_expand_addresses_in_parallel(void **state)
+{
+	static const char text[] = "SlurmctldHost=ctl\n"
+				   "NodeName=n[1-4] NodeAddr=10.0.0.[1-4] NodeHostname=h[1-4] "
+				   "Port=[7001-7004] Sockets=2 CoresPerSocket=4 ThreadsPerCore=2\n"
+				   "NodeName=b[01-02],c Boards=2 SocketsPerBoard=2\n"
+				   "PartitionName=all Nodes=ALL AllowGroups=ALL\n";
+	static const char *const names[] = {"n1", "n2", "n3", "n4", "b01", "b02", "c"};
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+	assert_int_equal(c->node_count, ARRAY_SIZE(names));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		assert_string_equal(c->nodes[i].name, names[i]);
+	for (int i = 0; i < 4; i++) {
+		char addr[32], host[32];
+
+		snprintf(addr, sizeof(addr), "10.0.0.%d", i + 1);
+		snprintf(host, sizeof(host), "h%d", i + 1);
+		assert_string_equal(c->nodes[i].node_addr, addr);
+		assert_string_equal(c->nodes[i].node_hostname, host);
+		assert_int_equal(c->nodes[i].port, 7001 + i);
+		assert_int_equal(c->nodes[i].cpus, 16);
+	}
+	assert_int_equal(c->nodes[4].sockets, 4);
+	assert_int_equal(c->nodes[4].cpus, 4);
+	assert_string_equal(c->nodes[6].node_hostname, "c");
+	assert_string_equal(c->parts[0].nodes, "n[1-4],b[01-02],c");
+	assert_null(c->parts[0].allow_groups);
+	conf_free(c);
+}
+
+static void test_every_partition_key_is_stored(void **state)
+{
+	static const char text[] =
+	    "SlurmctldHost=ctl\nNodeName=a\n"
+	    "PartitionName=p Nodes=a Default=yes Hidden=YES RootOnly=yes DisableRootJobs=yes "
+	    "ExclusiveUser=yes LLN=yes ReqResv=yes AllowGroups=wheel,users AllowAccounts=acct "
+	    "AllowQos=normal AllocNodes=a QOS=part OverSubscribe=FORCE:4 OverTimeLimit=UNLIMITED "
+	    "PriorityJobFactor=10 PriorityTier=3 GraceTime=60 DefMemPerCPU=2G DefMemPerNode=100 "
+	    "MaxMemPerCPU=4000 MaxMemPerNode=UNLIMITED MaxCPUsPerNode=8 MaxNodes=UNLIMITED "
+	    "MinNodes=1 MaxTime=2:00:00 DefaultTime=30 State=DRAIN Shared=NO PreemptMode=off\n";
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+	const struct conf_part *p;
+
+	assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+	p = &c->parts[0];
+	assert_true(p->is_default && p->hidden && p->root_only && p->disable_root_jobs);
+	assert_true(p->exclusive_user && p->lln && p->req_resv);
+	assert_string_equal(p->allow_groups, "wheel,users");
+	assert_string_equal(p->allow_accounts, "acct");
+	assert_string_equal(p->allow_qos, "normal");
+	assert_string_equal(p->alloc_nodes, "a");
+	assert_string_equal(p->qos, "part");
+	assert_string_equal(p->over_subscribe, "NO"); /* Shared= is the old name, later wins */
+	assert_int_equal(p->over_time_limit, INFINITE16);
+	assert_int_equal(p->priority_job_factor, 10);
+	assert_int_equal(p->priority_tier, 3);
+	assert_int_equal(p->grace_time, 60);
+	assert_int_equal(p->def_mem_per_cpu, 2048);
+	assert_int_equal(p->def_mem_per_node, 100);
+	assert_int_equal(p->max_mem_per_cpu, 4000);
+	assert_int_equal(p->max_mem_per_node, 0);
+	assert_int_equal(p->max_cpus_per_node, 8);
+	assert_int_equal(p->max_nodes, INFINITE);
+	assert_int_equal(p->min_nodes, 1);
+	assert_int_equal(p->max_time, 120);
+	assert_int_equal(p->default_time, 30);
+	assert_int_equal(p->state_up, PART_STATE_DRAIN);
+	conf_free(c);
+}
+
+/* ---- the reader: Include, continuation, comments, quotes, case ---- */
+
+static void test_include_is_relative_to_the_including_file(void **state)
+{
+	_cleanup_free_ char *sub = NULL, *inc = NULL, *inc2 = NULL;
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_true(asprintf(&sub, "%s/sub", (char *)*state) > 0);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	inc = write_file(sub, "nodes.conf", "NodeName=n[1-2]\nInclude more.conf\n");
+	inc2 = write_file(sub, "more.conf", "PartitionName=p Nodes=n[1-2]\n");
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\ninclude sub/nodes.conf\nClusterName=x\n", &c,
+				   &err, NULL),
+			 0);
+	assert_int_equal(c->node_count, 2);
+	assert_int_equal(c->part_count, 1);
+	assert_string_equal(c->cluster_name, "x");
+	conf_free(c);
+}
+
+static void test_continuation_comments_quotes_and_case(void **state)
+{
+	static const char text[] = "# a comment line\n"
+				   "   \n"
+				   "slurmctldhost=ctl   # trailing comment\n"
+				   "NODENAME=c1 \\\n"
+				   "    cpus=2 \\\n"
+				   "    Reason=\"under repair # 2\" Features=a\\#b\n"
+				   "partitionname=p nodes=c1 DEFAULT=Yes maxtime=10\n"
+				   "SLURMDPORT=7000 ClusterName=\"two words\"\n";
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+	assert_string_equal(c->control_machine, "ctl");
+	assert_int_equal(c->node_count, 1);
+	assert_int_equal(c->nodes[0].cpus, 2);
+	assert_string_equal(c->nodes[0].reason, "under repair # 2");
+	assert_string_equal(c->nodes[0].features, "a#b");
+	assert_true(c->parts[0].is_default);
+	assert_int_equal(c->parts[0].max_time, 10);
+	assert_int_equal(c->slurmd_port, 7000);
+	assert_string_equal(c->cluster_name, "two words");
+	assert_string_equal(c->kv[0].key, "SlurmctldHost"); /* canonical spelling */
+	assert_string_equal(conf_get_raw(c, "slurmdport"), "7000");
+	conf_free(c);
+}
+
+static void test_kv_keeps_first_seen_order_and_last_value(void **state)
+{
+	static const char text[] = "SlurmctldHost=ctl\nSchedulerParameters=a\nInactiveLimit=0\n"
+				   "SchedulerParameters=b\nAuthInfo=socket=/run/m.sock,ttl=60\n";
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+	assert_int_equal(c->kv_count, 4);
+	assert_string_equal(c->kv[1].key, "SchedulerParameters");
+	assert_string_equal(c->kv[1].value, "b");
+	assert_string_equal(c->kv[2].key, "InactiveLimit");
+	assert_string_equal(c->munge_socket, "/run/m.sock");
+	assert_string_equal(c->auth_info, "socket=/run/m.sock,ttl=60");
+	conf_free(c);
+}
+
+static void test_legacy_control_machine_is_accepted(void **state)
+{
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(
+	    load_text(*state, "ControlMachine=head\nControlAddr=10.1.1.1\n", &c, &err, NULL), 0);
+	assert_string_equal(c->control_machine, "head");
+	assert_string_equal(c->control_addr, "10.1.1.1");
+	conf_free(c);
+}
+
+/* ---- broken files: the exact "file:line:" prefix ---- */
+
+/* clang-format off */
+static const struct {
+	const char *what;
+	const char *text;
+	unsigned line;
+	const char *says;
+} broken[] = {
+	{ "unknown key", "SlurmctldHost=h\nFooBar=1\n", 2, "unknown key 'FooBar'" },
+	{ "bad number", "SlurmctldHost=h\nSlurmdPort=abc\n", 2, "SlurmdPort=abc: not a number" },
+	{ "number out of range", "SlurmctldHost=h\n\nSlurmdPort=70000\n", 3, "out of range" },
+	{ "negative number", "SlurmctldHost=h\nMaxJobCount=-5\n", 2, "not a number" },
+	{ "bad time", "SlurmctldHost=h\nNodeName=a\nPartitionName=p Nodes=a MaxTime=1-xx\n", 3,
+	  "MaxTime=1-xx: not a time" },
+	{ "bad memory", "SlurmctldHost=h\nNodeName=a RealMemory=lots\n", 2, "not a memory size" },
+	{ "unknown node in a partition", "SlurmctldHost=h\nNodeName=n1\nPartitionName=p Nodes=n[1-2]\n",
+	  3, "unknown node 'n2'" },
+	{ "missing '='", "SlurmctldHost=h\nNodeName=n1 CPUs 4\n", 2, "missing '=' after 'CPUs'" },
+	{ "unbalanced bracket", "SlurmctldHost=h\nNodeName=n[1-4\n", 2, "bad host list" },
+	{ "unbalanced bracket in Nodes", "SlurmctldHost=h\nNodeName=a\nPartitionName=p Nodes=a]\n",
+	  3, "bad host list" },
+	{ "duplicate node", "SlurmctldHost=h\nNodeName=n1\nNodeName=n[0-1]\n", 3,
+	  "duplicate node 'n1'" },
+	{ "duplicate partition", "SlurmctldHost=h\nPartitionName=p\nPartitionName=p\n", 3,
+	  "duplicate partition 'p'" },
+	{ "missing SlurmctldHost", "ClusterName=x\n# end\n", 2, "SlurmctldHost is not set" },
+	{ "unknown node key", "SlurmctldHost=h\nNodeName=a Colour=red\n", 2, "unknown node key" },
+	{ "unknown partition key", "SlurmctldHost=h\nPartitionName=p Colour=red\n", 2,
+	  "unknown partition key" },
+	{ "bad boolean", "SlurmctldHost=h\nPartitionName=p Hidden=maybe\n", 2, "expected YES or NO" },
+	{ "bad partition state", "SlurmctldHost=h\nPartitionName=p State=SIDEWAYS\n", 2,
+	  "State=SIDEWAYS" },
+	{ "bad node state", "SlurmctldHost=h\nNodeName=a State=HAPPY\n", 2, "not a node state" },
+	{ "bad OverSubscribe", "SlurmctldHost=h\nPartitionName=p OverSubscribe=NO:3\n", 2,
+	  "expected NO" },
+	{ "unterminated quote", "SlurmctldHost=h\nClusterName=\"abc\n", 2, "unterminated quote" },
+	{ "bad SlurmctldHost", "SlurmctldHost=h(1.2.3.4\n", 1, "name(address)" },
+	{ "bad debug level", "SlurmctldHost=h\nSlurmdDebug=chatty\n", 2, "not a debug level" },
+	{ "NodeAddr count", "SlurmctldHost=h\nNodeName=n[1-3] NodeAddr=a[1-2]\n", 2,
+	  "2 values for 3 nodes" },
+	{ "too many CPUs", "SlurmctldHost=h\nNodeName=a Sockets=300 CoresPerSocket=300\n", 2, "more than 65535 CPUs" },
+	{ "bad port", "SlurmctldHost=h\nNodeName=n1 Port=0x10\n", 2, "not a port number" },
+	{ "'=' without key", "SlurmctldHost=h\n=5\n", 2, "'=' without a key" },
+	{ "error after a continuation", "SlurmctldHost=h\nNodeName=a \\\n CPUs=2\nBad=1\n", 4,
+	  "unknown key 'Bad'" },
+	{ "error in a continued line", "SlurmctldHost=h\nNodeName=a \\\n CPUs=x\n", 2, "CPUs=x" },
+	{ "Include without a file", "SlurmctldHost=h\nInclude   \n", 2, "Include without a file name" },
+	{ "missing include", "SlurmctldHost=h\nInclude nothere.conf\n", 2, "nothere.conf" },
+	{ "node key on a plain line", "SlurmctldHost=h CPUs=2\n", 1, "unknown key 'CPUs'" },
+};
+/* clang-format on */
+
+static void test_broken_lines_report_file_and_line(void **state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(broken); i++) {
+		_cleanup_free_ char *path = NULL, *prefix = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+		int r;
+
+		r = load_text(*state, broken[i].text, &c, &err, &path);
+		assert_true(asprintf(&prefix, "%s:%u: ", path, broken[i].line) > 0);
+		if (r >= 0 || c || strncmp(err.text, prefix, strlen(prefix)) != 0
+		    || !strstr(err.text, broken[i].says))
+			fail_msg("%s: got %d '%s', want prefix '%s' and '%s'", broken[i].what, r,
+				 err.text, prefix, broken[i].says);
+	}
+}
+
+static void test_errors_in_included_files_name_that_file(void **state)
+{
+	_cleanup_free_ char *inc = write_file(*state, "part.conf", "\nPartitionName=p Nodes=zz\n");
+	_cleanup_free_ char *self = write_file(*state, "self.conf", "Include self.conf\n");
+	_cleanup_free_ char *want = NULL;
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_true(load_text(*state, "SlurmctldHost=h\nInclude part.conf\n", &c, &err, NULL) < 0);
+	assert_true(asprintf(&want, "%s:2: ", inc) > 0);
+	assert_memory_equal(err.text, want, strlen(want));
+	assert_true(load_text(*state, "SlurmctldHost=h\nInclude self.conf\n", &c, &err, NULL)
+		    == -ELOOP);
+	assert_non_null(strstr(err.text, "nested more than"));
+	assert_null(c);
+}
+
+/* ---- gres.conf ---- */
+
+static void test_gres_conf_lines(void **state)
+{
+	static const char text[] = "AutoDetect=nvml\n"
+				   "NodeName=g[1-2] Name=gpu File=/dev/nvidia[0-3] Cores=0-3\n"
+				   "name=gpu type=a100 file=/dev/nvidia[4-5],/dev/nvidia7\n"
+				   "Name=mps Count=200 File=/dev/nvidia0\n"
+				   "NodeName=x Name=bandwidth Count=4G Flags=CountOnly\n"
+				   "Name=craynetwork\n";
+	static const struct {
+		const char *node, *name, *type, *file;
+		uint64_t count;
+	} want[] = {
+	    {"g[1-2]", "gpu", NULL, "/dev/nvidia[0-3]", 4},
+	    {NULL, "gpu", "a100", "/dev/nvidia[4-5],/dev/nvidia7", 3},
+	    {NULL, "mps", NULL, "/dev/nvidia0", 200},
+	    {"x", "bandwidth", NULL, NULL, 4ull << 30},
+	    {NULL, "craynetwork", NULL, NULL, 1},
+	};
+	_cleanup_free_ char *path = write_file(*state, "gres.conf", text);
+	struct sl_conf *c = calloc(1, sizeof(*c));
+	struct sl_error err = {""};
+
+	assert_int_equal(conf_gres_load(path, c, &err), 0);
+	assert_int_equal(c->gres_count, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct gres_conf *g = &c->gres[i];
+
+		if (want[i].node)
+			assert_string_equal(g->node_name, want[i].node);
+		else
+			assert_null(g->node_name);
+		assert_string_equal(g->name, want[i].name);
+		if (want[i].type)
+			assert_string_equal(g->type, want[i].type);
+		else
+			assert_null(g->type);
+		if (want[i].file)
+			assert_string_equal(g->file, want[i].file);
+		else
+			assert_null(g->file);
+		assert_int_equal(g->count, want[i].count);
+	}
+	conf_free(c);
+}
+
+/* clang-format off */
+static const struct {
+	const char *text;
+	unsigned line;
+	const char *says;
+} broken_gres[] = {
+	{ "Name=gpu Count=abc\n", 1, "Count=abc: not a count" },
+	{ "Name=gpu\nCount=2\n", 2, "Name= is required" },
+	{ "Name=gpu File=/dev/nvidia[0-\n", 1, "bad file list" },
+	{ "Name=gpu NodeName=g[1-\n", 1, "bad host list" },
+	{ "\nName=gpu Colour=red\n", 2, "unknown gres.conf key 'Colour'" },
+};
+/* clang-format on */
+
+static void test_broken_gres_conf_reports_file_and_line(void **state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(broken_gres); i++) {
+		_cleanup_free_ char *path = write_file(*state, "gres.conf", broken_gres[i].text);
+		_cleanup_free_ char *prefix = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+
+		assert_true(load_text(*state, "SlurmctldHost=h\n", &c, &err, NULL) < 0);
+		assert_null(c);
+		assert_true(asprintf(&prefix, "%s:%u: ", path, broken_gres[i].line) > 0);
+		if (strncmp(err.text, prefix, strlen(prefix)) != 0
+		    || !strstr(err.text, broken_gres[i].says))
+			fail_msg("got '%s', want prefix '%s' and '%s'", err.text, prefix,
+				 broken_gres[i].says);
+	}
+}
+
+/* ---- helpers ---- */
+
+static void test_expand_path_replaces_n_h_and_percent(void **state)
+{
+	static const struct {
+		const char *tmpl, *node, *host, *want;
+	} cases[] = {
+	    {"/var/spool/%n", "n1", "h1", "/var/spool/n1"},
+	    {"/log/%h-%n.log", "n1", "host", "/log/host-n1.log"},
+	    {"100%%", "n1", "h", "100%"},
+	    {"%x%", "n1", "h", "%x%"},
+	    {"plain", NULL, NULL, "plain"},
+	    {"%n/", NULL, NULL, "/"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *s =
+		    conf_expand_path(cases[i].tmpl, cases[i].node, cases[i].host);
+
+		assert_string_equal(s, cases[i].want);
+	}
+	assert_null(conf_expand_path(NULL, "n", "h"));
+}
+
+static void test_default_path_follows_slurm_conf(void **state)
+{
+	(void)state;
+	unsetenv("SLURM_CONF");
+	assert_string_equal(conf_default_path(), "/etc/slurm/slurm.conf");
+	setenv("SLURM_CONF", "/tmp/x.conf", 1);
+	assert_string_equal(conf_default_path(), "/tmp/x.conf");
+	unsetenv("SLURM_CONF");
+	assert_null(conf_free(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
+	    T(test_reference_config_gives_six_nodes_and_two_partitions),
+	    T(test_unset_keys_take_slurm_defaults),
+	    T(test_partition_and_node_defaults),
+	    T(test_key_table_names_are_unique_and_raw_keys_are_kept),
+	    T(test_default_lines_apply_to_later_lines_only),
+	    T(test_node_ranges_expand_addresses_in_parallel),
+	    T(test_every_partition_key_is_stored),
+	    T(test_include_is_relative_to_the_including_file),
+	    T(test_continuation_comments_quotes_and_case),
+	    T(test_kv_keeps_first_seen_order_and_last_value),
+	    T(test_legacy_control_machine_is_accepted),
+	    T(test_broken_lines_report_file_and_line),
+	    T(test_errors_in_included_files_name_that_file),
+	    T(test_gres_conf_lines),
+	    T(test_broken_gres_conf_reports_file_and_line),
+	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),
+	    cmocka_unit_test(test_default_path_follows_slurm_conf),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
