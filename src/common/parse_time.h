@@ -1,23 +1,41 @@
-/* parse_time.h - Slurm time limits and timestamps. */
+/* parse_time.h - Slurm time limits and timestamps, read and printed as
+ * Slurm 22.05 does (src/common/parse_time.c, squeue/sinfo _print_secs).
+ *
+ * All printers write into buf (size n, truncating like snprintf) and
+ * return buf; none allocates or fails.
+ */
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
-/* "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S", "-1", "INFINITE",
- * "UNLIMITED" -> minutes (seconds rounded up); INFINITE for unlimited.
- * -EINVAL on bad input. */
-int time_str2mins(const char *s, uint32_t *ret_mins);
-/* Same in seconds. */
+/* Time limit -> seconds. Accepted: "M", "M:S", "H:M:S", "D-H", "D-H:M",
+ * "D-H:M:S" (fields are digit strings; values are not range checked, so
+ * "90" and "1:75" are fine), "D-" (D days, as Slurm accepts), and "-1",
+ * "INFINITE", "UNLIMITED" (any case) -> INFINITE.
+ * Returns 0, or -EINVAL for NULL, "", any other character (including
+ * spaces and signs), more than one '-' or two ':', a ':' before the '-',
+ * an empty field, or a total that does not fit below NO_VAL.
+ * *ret_secs is untouched on failure. */
 int time_str2secs(const char *s, uint32_t *ret_secs);
-/* Minutes -> "UNLIMITED", "MM:SS"?? no: Slurm's mins2time_str:
- * INFINITE -> "UNLIMITED", NO_VAL -> "NONE"? (see .c), otherwise
- * "[D-]HH:MM:SS". Writes buf. */
+/* Same grammar in minutes, seconds rounded up ("1:30" -> 2, "0:1" -> 1);
+ * INFINITE stays INFINITE. */
+int time_str2mins(const char *s, uint32_t *ret_mins);
+
+/* Minutes as scontrol prints limits (MaxTime=, TimeLimit=, DefaultTime=):
+ * "HH:MM:SS" below a day, else "D-HH:MM:SS" ("00:03:00", "1-00:00:00").
+ * INFINITE -> "UNLIMITED", NO_VAL -> "NONE" (Slurm's callers print "NONE"
+ * for an unset limit; mins2time_str itself has no such case). */
 char *mins2time_str(uint32_t mins, char *buf, size_t n);
-/* Seconds -> "[D-]HH:MM:SS" (INFINITE -> "UNLIMITED"). */
+/* Seconds in the same format ("00:00:08" for scontrol RunTime=);
+ * INFINITE -> "UNLIMITED". */
 char *secs2time_str(uint32_t secs, char *buf, size_t n);
-/* Elapsed as squeue prints: "M:SS", "H:MM:SS", "D-HH:MM:SS". */
+/* Seconds as squeue and sinfo print durations (TIME, TIME_LIMIT,
+ * TIMELIMIT): "M:SS" below an hour, "H:MM:SS" below a day, else
+ * "D-HH:MM:SS" ("0:00", "10:00", "1:00:00", "1-00:00:00").
+ * INFINITE -> "UNLIMITED" (squeue's word; sinfo prints "infinite" for an
+ * unlimited partition itself). Pass minutes * 60 for a limit. */
 char *secs2elapsed_str(uint32_t secs, char *buf, size_t n);
-/* Timestamp as Slurm prints: "YYYY-MM-DDTHH:MM:SS" local time; 0 -> "Unknown"
- * (callers that want "None"/"N/A" test for 0 themselves). */
+/* Timestamp as Slurm prints it: "YYYY-MM-DDTHH:MM:SS" in local time;
+ * 0 -> "Unknown" (callers that want "None"/"N/A" test for 0 themselves). */
 char *time_to_iso(time_t t, char *buf, size_t n);
