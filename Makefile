@@ -1,0 +1,85 @@
+# Makefile - the README contract: `make run`, `make stop`, `make check`.
+#
+# CMake does the real build; this file only strings the steps together.
+#   make build   configure + build into build/
+#   make run     install missing Debian packages, build, start the loopback
+#                cluster in ./run (scripts/local-cluster.sh up), show it
+#   make stop    stop that cluster
+#   make check   packages, build, unit tests (ctest), integration tests (pytest)
+#   make asan    build into build-asan with ASan+UBSan and run the unit tests there
+#   make clean   remove the build directories
+# Integration tests can run against another build: SL_BUILD_DIR=build-asan make integration
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# pytest comes from Debian's python3-pytest; the python3 on PATH may be
+# another interpreter (pyenv) without it.
+PYTHON ?= /usr/bin/python3
+PYTEST_ARGS ?= -q
+
+export SL_BUILD_DIR ?= $(abspath $(BUILD_DIR))
+
+.PHONY: all deps build run demo stop status check unit integration asan clean distclean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	cmake -S . -B $(BUILD_DIR)
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+run:
+	$(MAKE) --no-print-directory deps
+	$(MAKE) --no-print-directory build
+	SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/local-cluster.sh up
+	$(MAKE) --no-print-directory demo
+
+# A short tour of the running cluster with the built commands.
+demo:
+	@eval "$$(SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/local-cluster.sh env)"; \
+	for cmd in "scontrol ping" "sinfo" "sinfo -N -l" "scontrol show partition gpu-queue" \
+		   "scontrol show node g1"; do \
+		echo; echo "\$$ $$cmd"; $$cmd; \
+	done; \
+	echo; \
+	echo "The cluster keeps running. Use it from your shell with:"; \
+	echo '  eval "$$(scripts/local-cluster.sh env)"'; \
+	echo "and stop it with: make stop"
+
+stop:
+	scripts/local-cluster.sh down
+
+status:
+	scripts/local-cluster.sh status
+
+check:
+	$(MAKE) --no-print-directory deps
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory integration
+
+unit:
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+integration:
+	$(PYTHON) -m pytest $(PYTEST_ARGS) tests/integration
+
+asan:
+	cmake -S . -B $(ASAN_DIR) -DSANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(ASAN_DIR) -j$(JOBS)
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) .pytest_cache tests/integration/__pycache__
+
+# Also forget the local cluster's state (stops it first).
+distclean: stop clean
+	rm -rf run

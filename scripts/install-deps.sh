@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian packages that the build and the tests need.
+#
+# Quiet and idempotent: when everything is installed it prints nothing and
+# exits 0. Otherwise, as root, it runs `apt-get update` and `apt-get install`
+# for the missing packages only; as another user it prints the exact sudo
+# command to run and exits 1 (it never calls sudo itself).
+set -euo pipefail
+
+PACKAGES=(
+	libevent-dev     # event loop of the daemons
+	libmunge-dev     # authentication (libmunge)
+	munge            # munged, mungekey, munge/unmunge (tests start a private munged)
+	libyaml-dev      # --yaml output
+	libjansson-dev   # --json output
+	libcmocka-dev    # unit tests
+	libsqlite3-dev   # accounting store
+	python3-pytest   # integration tests (run with /usr/bin/python3)
+	pkg-config
+	cmake
+	gcc
+	make
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "install-deps: dpkg-query not found; this script supports Debian and its derivatives." >&2
+	echo "install-deps: install these packages by hand: ${PACKAGES[*]}" >&2
+	exit 1
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	# "ii " = wanted install, currently installed; anything else needs work.
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)
+	if [[ $status != ii* ]]; then
+		missing+=("$pkg")
+	fi
+done
+
+if ((${#missing[@]} == 0)); then
+	exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+	echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+	echo "install-deps: run this, then try again:" >&2
+	echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}"

@@ -1,0 +1,601 @@
+"""cluster.py - a private cluster on loopback for the integration tests.
+
+A Cluster owns one temporary directory (mode 0755, so that a non-root test
+user can reach the munge socket and read the config) holding slurm.conf,
+gres.conf, munge/ (its own key, socket, log, seed), state/, spool/, log/,
+pid/ and dev/nvidia0..3 (plain files standing in for GPUs). start() runs
+munged, then `slurmctld -D`, then one `slurmd -D -N <node>` per node, all on
+free 127.0.0.1 ports, and polls with deadlines (never sleeps to synchronise)
+until the controller answers and every node is idle. stop() signals exactly
+the processes it started (SIGTERM, SIGKILL after a deadline) and reports
+daemons that crashed or ignored SIGTERM.
+
+The config comes from parameters (nodes, partitions, settings) or from a
+template using the placeholders of etc/local/slurm.conf.in: @RUN_DIR@,
+@MUNGE_SOCKET@, @SLURM_USER@, @SLURMCTLD_PORT@, @SLURMD_PORT@, @PORT_<node>@.
+Cluster.like_reference() builds the reference cluster of
+shared/reference/slurm.conf with its paths and ports rewritten.
+
+Binaries come from $SL_BUILD_DIR or <repo>/build; real Slurm is never
+called. $SL_TIMEOUT_SCALE multiplies every deadline (e.g. 3 for ASan builds).
+"""
+
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD_DIR = Path(os.environ.get("SL_BUILD_DIR") or REPO / "build").resolve()
+SHARED_DIR = Path(os.environ.get("SL_SHARED_DIR") or REPO.parent / "shared").resolve()
+REFERENCE_DIR = SHARED_DIR / "reference"
+TIMEOUT_SCALE = float(os.environ.get("SL_TIMEOUT_SCALE", "1"))
+
+MUNGED = shutil.which("munged") or "/usr/sbin/munged"
+MUNGE = shutil.which("munge") or "/usr/bin/munge"
+
+DAEMONS = ("slurmctld", "slurmd")
+STOP_TIMEOUT = 5  # seconds between SIGTERM and SIGKILL
+
+DEFAULT_NODE = ("CPUs=4 Boards=1 SocketsPerBoard=1 CoresPerSocket=4 ThreadsPerCore=1 "
+                "RealMemory=4000")
+
+# Settings of a generated slurm.conf, in the order written. Cluster(settings=)
+# overrides a value, adds a key, or removes one with None.
+DEFAULT_SETTINGS = {
+    "ClusterName": "test",
+    "SlurmctldHost": "localhost(127.0.0.1)",
+    "SlurmctldPort": "@SLURMCTLD_PORT@",
+    "SlurmdPort": "@SLURMD_PORT@",
+    "SlurmUser": "@SLURM_USER@",
+    "SlurmdUser": "@SLURM_USER@",
+    "AuthType": "auth/munge",
+    "AuthInfo": "socket=@MUNGE_SOCKET@",
+    "CredType": "cred/munge",
+    "StateSaveLocation": "@RUN_DIR@/state",
+    "SlurmdSpoolDir": "@RUN_DIR@/spool/%n",
+    "SlurmctldPidFile": "@RUN_DIR@/pid/slurmctld.pid",
+    "SlurmdPidFile": "@RUN_DIR@/pid/slurmd-%n.pid",
+    "SlurmctldLogFile": "@RUN_DIR@/log/slurmctld.log",
+    "SlurmdLogFile": "@RUN_DIR@/log/slurmd-%n.log",
+    "SlurmctldDebug": "info",
+    "SlurmdDebug": "info",
+    "ProctrackType": "proctrack/linuxproc",
+    "TaskPlugin": "task/none",
+    "MpiDefault": "none",
+    "ReturnToService": "2",
+    "SwitchType": "switch/none",
+    "SchedulerType": "sched/backfill",
+    "SelectType": "select/cons_tres",
+    "SelectTypeParameters": "CR_Core_Memory",
+    "PriorityType": "priority/basic",
+    "DefMemPerCPU": "100",
+    "MinJobAge": "300",
+    "SlurmctldTimeout": "30",
+    "SlurmdTimeout": "60",
+    "InactiveLimit": "0",
+    "KillWait": "2",
+    "MessageTimeout": "10",
+    "GresTypes": "gpu",
+    "SlurmdParameters": "config_overrides",
+}
+
+# Environment variables that change what our commands do; never inherited.
+_ENV_PREFIXES = ("SLURM_", "SBATCH_", "SALLOC_", "SRUN_", "SQUEUE_", "SINFO_", "SACCT_",
+                 "SCONTROL_")
+
+
+class ClusterError(AssertionError):
+    """The cluster could not be started or misbehaved; the text carries logs."""
+
+
+class DaemonDied(ClusterError):
+    """A daemon we started exited while we waited for it."""
+
+
+class CommandFailed(AssertionError):
+    """run(..., check=True) got a non-zero exit status."""
+
+
+def free_ports(n):
+    """n distinct TCP ports that were free on 127.0.0.1 a moment ago."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _split_top(expr, sep=","):
+    """Split on sep outside brackets."""
+    parts, depth, cur = [], 0, ""
+    for ch in expr:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p for p in parts if p]
+
+
+def expand_hostlist(expr):
+    """'n[1-3],g[01-02]' -> ['n1', 'n2', 'n3', 'g01', 'g02'] (config order)."""
+    names = []
+    for item in _split_top(expr):
+        m = re.match(r"^([^\[]*)\[([^\]]+)\](.*)$", item)
+        if not m:
+            names.append(item)
+            continue
+        prefix, ranges, rest = m.groups()
+        for r in ranges.split(","):
+            lo, _, hi = r.partition("-")
+            hi = hi or lo
+            width = len(lo) if lo.startswith("0") else 0
+            for i in range(int(lo), int(hi) + 1):
+                for tail in expand_hostlist(rest) if rest else [""]:
+                    names.append(f"{prefix}{i:0{width}d}{tail}")
+    return names
+
+
+def wait_for(predicate, timeout=30, interval=0.1, what=None):
+    """Poll predicate until it returns a true value, which is returned.
+
+    Exceptions from the predicate count as "not yet" (commands fail while a
+    daemon restarts), except DaemonDied, which ends the wait at once. On
+    timeout raises TimeoutError naming what was awaited and the last value.
+    """
+    deadline = time.monotonic() + timeout * TIMEOUT_SCALE
+    last, last_exc = None, None
+    while True:
+        try:
+            last = predicate()
+            last_exc = None
+            if last:
+                return last
+        except DaemonDied:
+            raise
+        except Exception as e:  # noqa: BLE001 - see docstring
+            last_exc = e
+        if time.monotonic() >= deadline:
+            msg = f"timed out after {timeout * TIMEOUT_SCALE:g}s waiting for {what or predicate}"
+            msg += f"; last value: {last!r}"
+            if last_exc is not None:
+                msg += f"; last error: {last_exc}"
+            raise TimeoutError(msg)
+        time.sleep(interval)
+
+
+_KEY_RE = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_]*)=")
+
+
+def parse_record(text):
+    """scontrol's 'Key=Value Key=Value' lines -> dict. A value runs up to the
+    next ' Key=' on its line, so 'Reason=a b [root@t]' and 'OS=Linux 6.1 #1'
+    keep their spaces and 'CfgTRES=cpu=4,mem=1M' its inner '='."""
+    rec = {}
+    for line in text.splitlines():
+        keys = list(_KEY_RE.finditer(line))
+        for i, m in enumerate(keys):
+            end = keys[i + 1].start() if i + 1 < len(keys) else len(line)
+            rec[m.group(1)] = line[m.end():end].strip()
+    return rec
+
+
+def _tail(path, lines):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    text = data.decode(errors="replace").splitlines()
+    return "\n".join(text[-lines:])
+
+
+class Cluster:
+    """A private cluster. Typical use (see conftest.py for the fixtures):
+
+        c = Cluster(nodes=["n1", "n2"], settings={"SlurmdTimeout": 6})
+        c.start()
+        print(c.run("sinfo").stdout)
+        c.stop()
+    """
+
+    def __init__(self, nodes=("n1", "n2", "n3", "n4"), partitions=None, settings=None,
+                 node_defaults=DEFAULT_NODE, gres=(), conf_template=None, gres_template=None,
+                 name="cluster", fake_gpus=4):
+        """nodes: names, or "name Attr=Value ..." for extra node attributes
+        (e.g. "g1 Gres=gpu:4"); partitions: "name Nodes=... Attr=..." strings
+        (default: one Default partition "debug" with every node); settings:
+        overrides of DEFAULT_SETTINGS; gres: gres.conf lines. conf_template /
+        gres_template: whole files with placeholders instead of parameters."""
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", name)[:24]  # goes into paths in slurm.conf
+        self.dir = Path(tempfile.mkdtemp(prefix=f"sl-{name}-"))
+        os.chmod(self.dir, 0o755)
+        self.name = name
+        self.fake_gpus = fake_gpus
+        self.procs = {}          # name -> Popen of what runs now
+        self.problems = []       # daemons that died on their own, found by stop()
+        self.failed = False      # set by conftest when a test using us failed
+        self.started = False
+        if conf_template is None:
+            conf_template = self._generate(nodes, partitions, settings or {}, node_defaults)
+            if gres_template is None:
+                gres_template = "".join(line + "\n" for line in gres)
+        self._conf_template = conf_template
+        self._gres_template = gres_template or ""
+        self._substitute()
+
+    # ----- configuration -------------------------------------------------
+
+    @staticmethod
+    def _generate(nodes, partitions, settings, node_defaults):
+        conf = dict(DEFAULT_SETTINGS)
+        lower = {k.lower(): k for k in conf}
+        for key, value in settings.items():
+            key = lower.get(key.lower(), key)
+            if value is None:
+                conf.pop(key, None)
+            else:
+                conf[key] = str(value)
+        lines = ["# generated by tests/integration/cluster.py"]
+        lines += [f"{k}={v}" for k, v in conf.items()]
+        names = [n.split()[0] for n in nodes]
+        lines.append(f"NodeName=DEFAULT {node_defaults} State=UNKNOWN")
+        for spec in nodes:
+            name, _, extra = spec.partition(" ")
+            lines.append(f"NodeName={name} NodeHostname=localhost NodeAddr=127.0.0.1 "
+                         f"Port=@PORT_{name}@ {extra}".rstrip())
+        if partitions is None:
+            partitions = [f"debug Nodes={','.join(names)} Default=YES MaxTime=INFINITE State=UP"]
+        lines += [f"PartitionName={p}" for p in partitions]
+        return "\n".join(lines) + "\n"
+
+    def _substitute(self):
+        t = self._conf_template
+        node_ports = sorted(set(re.findall(r"@PORT_([^@\s]+)@", t)))
+        ports = free_ports(2 + len(node_ports))
+        self.ctld_port, self.slurmd_port = ports[0], ports[1]
+        self.munge_socket = str(self.dir / "munge" / "munge.socket")
+        if len(self.munge_socket) >= 108:
+            raise ClusterError(f"munge socket path too long for AF_UNIX: {self.munge_socket}")
+        subst = {
+            "@RUN_DIR@": str(self.dir),
+            "@MUNGE_SOCKET@": self.munge_socket,
+            "@SLURM_USER@": pwd.getpwuid(os.getuid()).pw_name,
+            "@SLURMCTLD_PORT@": str(self.ctld_port),
+            "@SLURMD_PORT@": str(self.slurmd_port),
+        }
+        subst.update({f"@PORT_{n}@": str(p) for n, p in zip(node_ports, ports[2:])})
+
+        def fill(text):
+            for k, v in subst.items():
+                text = text.replace(k, v)
+            left = re.findall(r"@[A-Z_]+[^@\s]*@", text)
+            if left:
+                raise ClusterError(f"unknown placeholders in template: {sorted(set(left))}")
+            return text
+
+        self.conf_text = fill(self._conf_template)
+        self.gres_text = fill(self._gres_template)
+        self.conf_path = self.dir / "slurm.conf"
+        self.nodes, self.node_ports = self._nodes_of(self.conf_text, self.slurmd_port)
+
+    @staticmethod
+    def _nodes_of(conf_text, slurmd_port):
+        """Node names in config order and their slurmd ports."""
+        names, ports = [], {}
+        for line in conf_text.splitlines():
+            m = re.match(r"\s*NodeName=(\S+)(.*)", line, re.I)
+            if not m or m.group(1).upper() == "DEFAULT":
+                continue
+            p = re.search(r"(?:^|\s)Port=(\d+)", m.group(2))
+            for n in expand_hostlist(m.group(1)):
+                names.append(n)
+                ports[n] = int(p.group(1)) if p else slurmd_port
+        return names, ports
+
+    @classmethod
+    def like_reference(cls, name="reference"):
+        """A cluster configured exactly like shared/reference/slurm.conf and
+        gres.conf, with /var/lib/slurm moved into our directory, free ports,
+        our munge socket (AuthInfo) and without its Include line."""
+        lines = []
+        for line in (REFERENCE_DIR / "slurm.conf").read_text().splitlines():
+            if re.match(r"\s*Include\s", line, re.I):
+                continue
+            line = line.replace("/var/lib/slurm", "@RUN_DIR@")
+            line = re.sub(r"^SlurmctldPort=\d+$", "SlurmctldPort=@SLURMCTLD_PORT@", line)
+            line = re.sub(r"^SlurmdPort=\d+$", "SlurmdPort=@SLURMD_PORT@", line)
+            m = re.match(r"NodeName=(\S+)", line)
+            if m and m.group(1) != "DEFAULT":
+                line = re.sub(r"(?<=\s)Port=\d+", f"Port=@PORT_{m.group(1)}@", line)
+            lines.append(line)
+            if line.startswith("AuthType="):
+                lines.append("AuthInfo=socket=@MUNGE_SOCKET@")
+        gres = (REFERENCE_DIR / "gres.conf").read_text().replace("/var/lib/slurm", "@RUN_DIR@")
+        return cls(conf_template="\n".join(lines) + "\n", gres_template=gres, name=name)
+
+    def write_config(self):
+        """Write slurm.conf, gres.conf, the directories, fake GPUs and the
+        munge key. Called by start(); idempotent."""
+        for d in ("munge", "state", "spool", "log", "pid", "dev"):
+            (self.dir / d).mkdir(exist_ok=True)
+        os.chmod(self.dir / "munge", 0o755)
+        # the directories the config names (a template may use others)
+        for key, value in re.findall(r"(?im)^\s*(\w+)=(\S+)", self.conf_text):
+            key = key.lower()
+            if key in ("statesavelocation", "slurmdspooldir"):
+                dirs = [value]
+            elif key.endswith(("pidfile", "logfile")) or key == "jobcomploc":
+                dirs = [os.path.dirname(value)]
+            else:
+                continue
+            for d in dirs:
+                for n in self.nodes if "%n" in d else [None]:
+                    if d.startswith(str(self.dir)):
+                        Path(d.replace("%n", n) if n else d).mkdir(parents=True, exist_ok=True)
+        for i in range(self.fake_gpus):
+            (self.dir / "dev" / f"nvidia{i}").touch()
+        self.conf_path.write_text(self.conf_text)
+        (self.dir / "gres.conf").write_text(self.gres_text)
+        key = self.dir / "munge" / "munge.key"
+        if not key.exists():
+            fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(1024))
+
+    # ----- processes ------------------------------------------------------
+
+    def env(self, extra=None):
+        e = {k: v for k, v in os.environ.items() if not k.startswith(_ENV_PREFIXES)}
+        e["SLURM_CONF"] = str(self.conf_path)
+        if extra:
+            e.update(extra)
+        return e
+
+    def _spawn(self, name, argv):
+        with open(self.dir / "log" / f"{name}.out", "ab") as out:
+            p = subprocess.Popen([str(a) for a in argv], stdin=subprocess.DEVNULL, stdout=out,
+                                 stderr=subprocess.STDOUT, env=self.env(), cwd=self.dir,
+                                 start_new_session=True)
+        self.procs[name] = p
+        return p
+
+    def _check_alive(self, *names):
+        for name in names or list(self.procs):
+            p = self.procs.get(name)
+            if p is not None and p.poll() is not None:
+                del self.procs[name]
+                self.problems.append(f"{name} (pid {p.pid}) exited with status {p.returncode}")
+                raise DaemonDied(f"{name} exited with status {p.returncode}\n"
+                                 + self.log_tails())
+
+    def _stop_procs(self, names, sig=signal.SIGTERM, timeout=STOP_TIMEOUT, expected=False):
+        """Signal names at once, wait for all with one deadline, SIGKILL the
+        rest. Unless expected, a status other than 0 or death by sig is
+        recorded in self.problems."""
+        procs = {n: self.procs.pop(n) for n in names if n in self.procs}
+        for name, p in procs.items():
+            if p.poll() is not None:
+                self.problems.append(f"{name} (pid {p.pid}) had exited on its own "
+                                     f"with status {p.returncode}")
+                continue
+            try:
+                p.send_signal(sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout * TIMEOUT_SCALE
+        for name, p in procs.items():
+            try:
+                p.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                self.problems.append(f"{name} (pid {p.pid}) ignored {sig.name} for "
+                                     f"{timeout * TIMEOUT_SCALE:g}s; killed")
+                continue
+            if not expected and p.returncode not in (0, -sig):
+                self.problems.append(f"{name} (pid {p.pid}) exited with status "
+                                     f"{p.returncode} after {sig.name}")
+
+    def start_munged(self):
+        self.write_config()
+        m = self.dir / "munge"
+        self._spawn("munged", [MUNGED, "--foreground", "--force", f"--socket={self.munge_socket}",
+                               f"--key-file={m / 'munge.key'}", f"--pid-file={m / 'munged.pid'}",
+                               f"--log-file={m / 'munged.log'}", f"--seed-file={m / 'munged.seed'}"])
+
+        def munge_works():
+            self._check_alive("munged")
+            return subprocess.run([MUNGE, "-n", "-S", self.munge_socket],
+                                  capture_output=True).returncode == 0
+        wait_for(munge_works, timeout=10, what="munged to answer")
+
+    def start_slurmctld(self, wait=True):
+        self._spawn("slurmctld", [BUILD_DIR / "slurmctld", "-D", "-f", self.conf_path])
+        if wait:
+            self.wait_ctld_up()
+
+    def start_slurmd(self, name):
+        if name not in self.nodes:
+            raise ValueError(f"{name} is not a node of this cluster ({self.nodes})")
+        self._spawn(f"slurmd-{name}", [BUILD_DIR / "slurmd", "-D", "-N", name, "-f",
+                                       self.conf_path])
+
+    def kill_slurmd(self, name, sig=signal.SIGKILL):
+        """Signal node name's slurmd by pid and wait until it is gone."""
+        self._stop_procs([f"slurmd-{name}"], sig=sig, expected=True)
+
+    def kill_slurmctld(self, sig=signal.SIGKILL):
+        self._stop_procs(["slurmctld"], sig=sig, expected=True)
+
+    def restart_slurmctld(self, sig=signal.SIGTERM):
+        """Stop slurmctld (it must exit cleanly on SIGTERM), start it again
+        and wait until it answers ping. State must come back from
+        StateSaveLocation."""
+        self._stop_procs(["slurmctld"], sig=sig, expected=(sig != signal.SIGTERM))
+        self.start_slurmctld()
+
+    def start(self, wait_idle=True):
+        """munged, slurmctld, every slurmd; then wait until all nodes are idle.
+        On failure everything is stopped and the error carries the logs."""
+        try:
+            self.start_munged()
+            self.start_slurmctld()
+            for n in self.nodes:
+                self.start_slurmd(n)
+            if wait_idle:
+                self.wait_all_idle()
+            self.started = True
+        except Exception as e:
+            self.failed = True
+            self.stop()
+            raise ClusterError(f"cluster in {self.dir} did not start: {e}\n"
+                               f"{self.log_tails()}") from e
+        return self
+
+    def stop(self):
+        """Stop everything we started, slurmds first and munged last.
+        Returns the list of problems (daemons that crashed or ignored
+        SIGTERM) seen during the cluster's life."""
+        self._stop_procs([n for n in self.procs if n.startswith("slurmd-")])
+        self._stop_procs(["slurmctld"])
+        self._stop_procs(list(self.procs))  # munged and anything else
+        return self.problems
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # ----- commands ---------------------------------------------------------
+
+    def run(self, cmd, *args, user=None, check=True, timeout=60, input=None, env=None):
+        """Run build/<cmd> args with SLURM_CONF set; returns CompletedProcess
+        (text). user: a name or uid to run as (needs root). check: raise
+        CommandFailed on a non-zero status."""
+        argv = [str(BUILD_DIR / cmd)] + [str(a) for a in args]
+        e = self.env(env)
+        preexec = None
+        if user is not None:
+            pw = pwd.getpwnam(user) if isinstance(user, str) else pwd.getpwuid(user)
+            e.update(HOME=pw.pw_dir, USER=pw.pw_name, LOGNAME=pw.pw_name)
+
+            def preexec():
+                os.setgroups([])
+                os.setgid(pw.pw_gid)
+                os.setuid(pw.pw_uid)
+        r = subprocess.run(argv, input=input, capture_output=True, text=True, errors="replace",
+                           env=e, cwd=self.dir, preexec_fn=preexec,
+                           timeout=timeout * TIMEOUT_SCALE)
+        if check and r.returncode != 0:
+            raise CommandFailed(f"{' '.join(argv[:1] + [repr(a) for a in argv[1:]])} exited "
+                                f"{r.returncode}\n--- stdout\n{r.stdout}--- stderr\n{r.stderr}")
+        return r
+
+    def out(self, cmd, *args, **kw):
+        """stdout of a command that must succeed."""
+        return self.run(cmd, *args, **kw).stdout
+
+    def ping_up(self):
+        r = self.run("scontrol", "ping", check=False, timeout=30)
+        return r.returncode == 0 and " is UP" in r.stdout
+
+    def node_states(self):
+        """{node: compact state as sinfo %t prints it, e.g. 'idle', 'idle*', 'drain'}."""
+        states = {}
+        for line in self.out("sinfo", "-h", "-N", "-o", "%N %t").splitlines():
+            name, _, state = line.strip().partition(" ")
+            states[name] = state.strip()
+        return states
+
+    def node_state(self, name):
+        return self.node_states().get(name)
+
+    def show_node(self, name):
+        """scontrol show node <name> as a dict (see parse_record)."""
+        return parse_record(self.out("scontrol", "show", "node", name))
+
+    # ----- waiting ------------------------------------------------------------
+
+    def wait_ctld_up(self, timeout=30):
+        def up():
+            self._check_alive("slurmctld")
+            return self.ping_up()
+        wait_for(up, timeout=timeout, interval=0.2, what="slurmctld to answer scontrol ping")
+
+    def wait_all_idle(self, timeout=30):
+        def idle():
+            self._check_alive()
+            states = self.out("sinfo", "-h", "-o", "%t").split()
+            return states and all(s == "idle" for s in states)
+        wait_for(idle, timeout=timeout, interval=0.2, what="sinfo -h -o %t to show only idle")
+
+    def wait_node_state(self, name, states, timeout=30):
+        """Wait until node name's sinfo %t is one of states (a str or a
+        collection); returns it."""
+        wanted = {states} if isinstance(states, str) else set(states)
+
+        def reached():
+            s = self.node_state(name)
+            return s if s in wanted else None
+        return wait_for(reached, timeout=timeout, interval=0.1,
+                        what=f"node {name} to be {' or '.join(sorted(wanted))}")
+
+    # ----- logs -----------------------------------------------------------------
+
+    def log_text(self, daemon="slurmctld"):
+        """What a daemon wrote: its log file and its stdout/stderr."""
+        text = ""
+        for f in (self.dir / "log" / f"{daemon}.log", self.dir / "log" / f"{daemon}.out"):
+            try:
+                text += f.read_bytes().decode(errors="replace")
+            except OSError:
+                pass
+        return text
+
+    def log_mark(self, daemon="slurmctld"):
+        """A position to pass to wait_for_log(since=) to look only at newer lines."""
+        return {f.name: f.stat().st_size for f in (self.dir / "log").glob(f"{daemon}.*")}
+
+    def wait_for_log(self, pattern, daemon="slurmctld", since=None, timeout=10, containing=None):
+        """Wait until a line matching regex pattern (and containing the
+        string containing, if given) appears in the daemon's log after
+        since (from log_mark()); returns the line."""
+        rx = re.compile(pattern)
+        since = since or {}
+
+        def found():
+            for f in sorted((self.dir / "log").glob(f"{daemon}.*")):
+                with open(f, "rb") as fh:
+                    fh.seek(since.get(f.name, 0))
+                    for line in fh.read().decode(errors="replace").splitlines():
+                        if rx.search(line) and (containing is None or containing in line):
+                            return line
+            return None
+        what = f"/{pattern}/" + (f" with {containing!r}" if containing else "")
+        return wait_for(found, timeout=timeout, interval=0.1,
+                        what=f"{what} in the {daemon} log")
+
+    def log_tails(self, lines=60):
+        parts = []
+        files = sorted((self.dir / "log").glob("*")) + [self.dir / "munge" / "munged.log"]
+        for f in files:
+            t = _tail(f, lines)
+            if t:
+                parts.append(f"----- last {lines} lines of {f} -----\n{t}")
+        return "\n".join(parts) if parts else f"(no daemon logs in {self.dir / 'log'})"

@@ -1,0 +1,253 @@
+"""Raw bytes at slurmctld's port: every malformed, unauthenticated or
+tampered frame is refused, logged with the peer's address, and the
+controller keeps serving (docs/protocol.md): a frame of impossible size or
+garbage is closed without a reply; a wrong protocol version or a bad
+credential gets RESPONSE_SLURM_RC 1005 / 1007.
+
+Frame (DESIGN.md, "Wire protocol"), all big-endian:
+    u32 frame_len (covers everything after it)
+    u16 protocol_version | u16 flags | u16 msg_type | u32 body_len   (the 10 header bytes)
+    str munge credential: u32 length including the NUL (0 = none), bytes, NUL
+    body
+The credential's payload binds the message: it is the SHA-256 digest (32 raw
+bytes) of the 10 header bytes followed by the body. Valid credentials are
+made with the munge CLI on the cluster's own munged. The first tests check
+that a correctly built frame is accepted, so a failure of the tampering
+tests cannot come from a wrong frame layout.
+"""
+
+import hashlib
+import socket
+import struct
+import subprocess
+
+import pytest
+
+from cluster import MUNGE
+
+MESSAGE_TIMEOUT = 3
+CLUSTER_KWARGS = dict(nodes=["n1"], settings={"MessageTimeout": MESSAGE_TIMEOUT})
+
+PROTOCOL_VERSION = 0x2600  # 22.05 (38 << 8)
+REQUEST_PING = 1008
+REQUEST_NODE_INFO = 2007
+RESPONSE_NODE_INFO = 2008
+RESPONSE_SLURM_RC = 8001
+MAX_MESSAGE_SIZE = 64 << 20
+SLURM_PROTOCOL_VERSION_ERROR = 1005
+SLURM_PROTOCOL_AUTHENTICATION_ERROR = 1007
+
+# What the controller's log must say for each kind of refusal (case-insensitive).
+LOG_FRAME_SIZE = r"(?i)frame of \d+ bytes refused"
+LOG_VERSION = r"(?i)protocol version"
+LOG_AUTH = r"(?i)(auth|credential|munge)"
+LOG_REPLAY = r"(?i)replay"
+LOG_TIMEOUT = r"(?i)(timeout|timed out)"
+
+# ---- building and reading frames --------------------------------------------
+
+
+def pack_str(data):
+    if data is None:
+        return struct.pack(">I", 0)
+    return struct.pack(">I", len(data) + 1) + data + b"\0"
+
+
+def header(msg_type, body, version=PROTOCOL_VERSION, flags=0):
+    return struct.pack(">HHHI", version, flags, msg_type, len(body))
+
+
+def digest(hdr, body):
+    return hashlib.sha256(hdr + body).digest()
+
+
+def credential(cluster, payload):
+    """A munge credential (bytes, without NUL) whose payload is payload."""
+    r = subprocess.run([MUNGE, "-S", cluster.munge_socket], input=payload, capture_output=True,
+                       check=True)
+    return r.stdout.strip()
+
+
+def frame(hdr, cred, body):
+    rest = hdr + pack_str(cred) + body
+    return struct.pack(">I", len(rest)) + rest
+
+
+def signed_frame(cluster, msg_type, body=b"", version=PROTOCOL_VERSION):
+    hdr = header(msg_type, body, version)
+    return frame(hdr, credential(cluster, digest(hdr, body)), body)
+
+
+def node_info_body(last_update=0, show_flags=0, node_name=None):
+    """REQUEST_NODE_INFO: time last_update (i64), u16 show_flags, str node_name."""
+    return struct.pack(">qH", last_update, show_flags) + pack_str(node_name)
+
+
+def recv_exact(sock, n):
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def exchange(cluster, data, timeout=15):
+    """Send data on a new connection and read one reply frame. Returns None
+    when the controller closed the connection without replying, else
+    (msg_type, body). Fails if the connection just stays open."""
+    with socket.create_connection(("127.0.0.1", cluster.ctld_port), timeout=5) as s:
+        s.settimeout(timeout)
+        try:
+            s.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+        try:
+            head = recv_exact(s, 4)
+            if head is None:
+                return None
+            (length,) = struct.unpack(">I", head)
+            assert 14 <= length <= 1 << 20, f"reply frame length {length}"
+            rest = recv_exact(s, length)
+        except ConnectionResetError:
+            return None
+        except socket.timeout:
+            pytest.fail(f"no reply and no close within {timeout}s")
+    assert rest is not None, "reply frame cut short"
+    _version, _flags, msg_type, body_len = struct.unpack(">HHHI", rest[:10])
+    (cred_len,) = struct.unpack(">I", rest[10:14])
+    body = rest[14 + cred_len:]
+    assert len(body) == body_len, (len(body), body_len)
+    return msg_type, body
+
+
+def rc_of(reply):
+    msg_type, body = reply
+    assert msg_type == RESPONSE_SLURM_RC, f"reply type {msg_type}"
+    return struct.unpack(">I", body[:4])[0]
+
+
+def assert_refused(cluster, reply, log_pattern, mark, rc=None):
+    """rc None: closed without a reply; else a RESPONSE_SLURM_RC with rc.
+    Then the refusal is in the log and the controller still answers."""
+    if rc is None:
+        assert reply is None, f"expected the connection closed without a reply, got {reply}"
+    else:
+        assert reply is not None, f"expected RESPONSE_SLURM_RC {rc}, the connection was closed"
+        assert rc_of(reply) == rc
+    # the refusal is logged with the peer's address
+    cluster.wait_for_log(log_pattern, since=mark, containing="127.0.0.1")
+    assert cluster.procs["slurmctld"].poll() is None, "slurmctld died"
+    assert cluster.ping_up(), "slurmctld stopped answering ping"
+
+
+# ---- a correctly built frame is accepted (checks the helpers above) --------
+
+
+def test_a_signed_ping_frame_gets_rc_0(cluster):
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_PING))
+    assert reply is not None, ("a correctly signed REQUEST_PING was refused: the frame layout "
+                               "or credential binding differs from this file's docstring")
+    assert rc_of(reply) == 0
+
+
+def test_a_signed_node_info_frame_gets_the_nodes(cluster):
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_NODE_INFO, node_info_body()))
+    assert reply is not None and reply[0] == RESPONSE_NODE_INFO, reply
+
+
+# ---- malformed frames --------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", id="http-request"),
+    pytest.param(struct.pack(">I", 0xFFFFFFFF) + bytes(64), id="length-0xFFFFFFFF"),
+    pytest.param(struct.pack(">I", MAX_MESSAGE_SIZE + 1) + bytes(64), id="length-over-max"),
+    pytest.param(struct.pack(">I", 0), id="length-0"),
+    pytest.param(struct.pack(">I", 3) + b"abc", id="shorter-than-a-header"),
+])
+def test_a_frame_of_impossible_size_is_refused(cluster, data):
+    mark = cluster.log_mark()
+    assert_refused(cluster, exchange(cluster, data), LOG_FRAME_SIZE, mark)
+
+
+def test_a_frame_with_another_protocol_version_is_refused(cluster):
+    mark = cluster.log_mark()
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_PING, version=0x2500))
+    assert_refused(cluster, reply, LOG_VERSION, mark, rc=SLURM_PROTOCOL_VERSION_ERROR)
+
+
+def test_random_bytes_in_a_well_sized_frame_are_refused(cluster):
+    mark = cluster.log_mark()
+    junk = bytes((i * 37 + 11) % 256 for i in range(200))
+    reply = exchange(cluster, struct.pack(">I", len(junk)) + junk)
+    # its first two bytes make a wrong protocol version: closed as garbage or
+    # answered as a version mismatch, both are fine
+    if reply is not None:
+        assert rc_of(reply) == SLURM_PROTOCOL_VERSION_ERROR
+    cluster.wait_for_log(r"(?i)(protocol version|refused)", since=mark, containing="127.0.0.1")
+    assert cluster.ping_up()
+
+
+# ---- authentication -----------------------------------------------------------
+
+
+def test_a_frame_without_a_credential_is_refused(cluster):
+    mark = cluster.log_mark()
+    hdr = header(REQUEST_PING, b"")
+    assert_refused(cluster, exchange(cluster, frame(hdr, None, b"")), LOG_AUTH, mark,
+                   rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+def test_a_frame_with_a_garbage_credential_is_refused(cluster):
+    mark = cluster.log_mark()
+    hdr = header(REQUEST_PING, b"")
+    reply = exchange(cluster, frame(hdr, b"MUNGE:not-a-credential:", b""))
+    assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+def test_a_replayed_credential_is_refused(cluster):
+    data = signed_frame(cluster, REQUEST_PING)
+    first = exchange(cluster, data)
+    assert first is not None and rc_of(first) == 0
+    mark = cluster.log_mark()
+    assert_refused(cluster, exchange(cluster, data), LOG_REPLAY, mark,
+                   rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+def test_a_body_altered_after_signing_is_refused(cluster):
+    signed_body = node_info_body(last_update=0)
+    hdr = header(REQUEST_NODE_INFO, signed_body)
+    cred = credential(cluster, digest(hdr, signed_body))
+    altered = node_info_body(last_update=1)  # same length, one bit differs
+    mark = cluster.log_mark()
+    reply = exchange(cluster, frame(hdr, cred, altered))
+    assert reply is None or reply[0] != RESPONSE_NODE_INFO, "the altered request was served"
+    assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+def test_a_header_altered_after_signing_is_refused(cluster):
+    body = node_info_body()
+    signed_hdr = header(REQUEST_NODE_INFO, body)
+    cred = credential(cluster, digest(signed_hdr, body))
+    # the same credential on another message type with the same body length
+    altered_hdr = header(REQUEST_PING, body)
+    mark = cluster.log_mark()
+    reply = exchange(cluster, frame(altered_hdr, cred, body))
+    assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+# ---- stalled peers -------------------------------------------------------------
+
+
+def test_a_peer_that_stalls_mid_frame_is_disconnected_after_message_timeout(cluster):
+    mark = cluster.log_mark()
+    partial = struct.pack(">I", 100) + header(REQUEST_PING, b"")[:4]
+    reply = exchange(cluster, partial, timeout=MESSAGE_TIMEOUT + 15)
+    assert_refused(cluster, reply, LOG_TIMEOUT, mark)
+
+
+def test_the_controller_still_serves_after_all_of_this(cluster):
+    r = cluster.run("sinfo", "-h", "-N", "-o", "%N %t")
+    assert r.stdout == "n1 idle\n"
