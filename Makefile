@@ -23,7 +23,7 @@ PYTEST_ARGS ?= -q
 
 export SL_BUILD_DIR ?= $(abspath $(BUILD_DIR))
 
-.PHONY: all deps build run demo stop status check unit integration asan clean distclean
+.PHONY: all deps build run demo stop status check unit integration asan asan-integration fuzz clean distclean
 
 all: build
 
@@ -77,8 +77,26 @@ asan:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(JOBS)
 
+# The daemons themselves under ASan/UBSan: a leak or an overflow at exit
+# fails the teardown of the test that started them.
+asan-integration: asan
+	SL_BUILD_DIR=$(abspath $(ASAN_DIR)) SL_TIMEOUT_SCALE=3 $(PYTHON) -m pytest $(PYTEST_ARGS) tests/integration
+
+# libFuzzer targets (clang), each for FUZZ_SECONDS on the checked-in corpus.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 15
+fuzz:
+	CC=clang cmake -S . -B $(FUZZ_DIR) -DFUZZ=ON
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_unpack fuzz_conf fuzz_hostlist
+	for t in unpack conf hostlist; do \
+		mkdir -p $(FUZZ_DIR)/corpus-$$t; \
+		$(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+			-rss_limit_mb=2048 -print_final_stats=1 \
+			$(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 3; \
+	done
+
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) .pytest_cache tests/integration/__pycache__
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) .pytest_cache tests/integration/__pycache__
 
 # Also forget the local cluster's state (stops it first).
 distclean: stop clean

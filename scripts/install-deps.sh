@@ -20,6 +20,8 @@ PACKAGES=(
 	cmake
 	gcc
 	make
+	clang            # fuzz targets (libFuzzer), `make fuzz`
+	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

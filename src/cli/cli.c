@@ -1,0 +1,167 @@
+/* cli.c - plumbing shared by the command-line tools.
+ *
+ * Purpose: the few behaviours every Slurm command has in common, written
+ * once: the program name in messages, loading slurm.conf with a readable
+ * error, "-V", slurm_perror()'s "<what>: <strerror>" line, scontrol-style
+ * keyword abbreviation, and one blocking request to the controller.
+ * Owns: only the program name (a static buffer, set once at start).
+ * Caveat: cli_error() writes directly to stderr rather than through
+ * log.c so that the exact text never depends on the log configuration.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/rpc_client.h"
+#include "common/sl_errno.h"
+
+#ifndef SL_VERSION
+#define SL_VERSION "22.05.8"
+#endif
+
+static char prog_name[64] = "slurm";
+
+void cli_init(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	base = base ? base + 1 : argv0;
+	if (base && *base)
+		snprintf(prog_name, sizeof(prog_name), "%s", base);
+	(void)log_init(prog_name, LOG_LEVEL_INFO, NULL, 0);
+}
+
+const char *cli_prog(void)
+{
+	return prog_name;
+}
+
+int cli_conf_load(struct sl_conf **ret)
+{
+	struct sl_error err = {.text = ""};
+	const char *path = conf_default_path();
+	int r;
+
+	r = conf_load(path, ret, &err);
+	if (r < 0) {
+		if (err.text[0])
+			cli_error("%s", err.text);
+		else
+			cli_error("Unable to process configuration file %s: %s", path,
+				  sl_strerror(r));
+	}
+	return r;
+}
+
+void cli_print_version(void)
+{
+	printf("slurm %s\n", SL_VERSION);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout); /* keep stdout and stderr in the order they were written */
+	fprintf(stderr, "%s: error: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_perror(const char *msg, int code)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s\n", msg, sl_strerror(code));
+}
+
+bool cli_keyword_match(const char *word, size_t len, const char *keyword, size_t min)
+{
+	size_t klen = strlen(keyword);
+
+	if (!word || len == 0 || len > klen)
+		return false;
+	/* Slurm compares MAX(len, min) characters, so a word shorter than min
+	 * only matches when it is the whole keyword. */
+	if (len < min && len != klen)
+		return false;
+	return strncasecmp(word, keyword, len) == 0;
+}
+
+bool cli_uid_name(uint32_t uid, char *buf, size_t n)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[1024];
+
+	if (getpwuid_r((uid_t)uid, &pw, tmp, sizeof(tmp), &res) != 0 || !res)
+		return false;
+	snprintf(buf, n, "%s", res->pw_name);
+	return true;
+}
+
+char *cli_oversubscribe_str(uint16_t v, char *buf, size_t n)
+{
+	if (v == 0)
+		snprintf(buf, n, "NO");
+	else if (v & CLI_OVERSUB_FORCE)
+		snprintf(buf, n, "FORCE:%u", (unsigned)(v & ~CLI_OVERSUB_FORCE));
+	else if (v & CLI_OVERSUB_EXCLUSIVE)
+		snprintf(buf, n, "EXCLUSIVE");
+	else
+		snprintf(buf, n, "YES:%u", (unsigned)v);
+	return buf;
+}
+
+char *cli_preempt_mode_str(uint16_t v, char *buf, size_t n)
+{
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} modes[] = {{0x0001, "SUSPEND"}, {0x0002, "REQUEUE"}, {0x0008, "CANCEL"}};
+	const char *base = v & ~0x8000 ? "UNKNOWN" : NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if ((v & ~0x8000) == modes[i].bit)
+			base = modes[i].name;
+	if (!(v & 0x8000))
+		snprintf(buf, n, "%s", base ? base : "OFF");
+	else
+		snprintf(buf, n, "%s%sGANG", base ? base : "", base ? "," : "");
+	return buf;
+}
+
+int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *req,
+		   uint16_t resp_type, void **ret_msg)
+{
+	uint16_t type = 0;
+	void *m = NULL;
+	int r;
+
+	r = rpc_call_ctld(conf, req_type, req, &type, &m);
+	if (r < 0)
+		return r;
+	if (type == resp_type) {
+		*ret_msg = m;
+		return 0;
+	}
+	if (type == RESPONSE_SLURM_RC) {
+		const struct rc_msg *rc = m;
+
+		r = rc->rc ? -(int)rc->rc : -SLURM_UNEXPECTED_MSG_ERROR;
+	} else {
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	}
+	msg_free(msg_lookup(type), m);
+	return r;
+}

@@ -1,0 +1,679 @@
+/* sinfo_fmt.c - sinfo's format engine: format strings, letters, printing.
+ *
+ * Purpose: turn node and partition tables into sinfo's text.
+ * Input: node_info_msg + part_info_msg + struct sinfo_opts.
+ * Action: (1) parse the format into fields; every letter shown adds a
+ * "match" bit; (2) sinfo_rec.c groups and sorts the lines; (3) print,
+ * "%#X" columns as wide as their longest value.
+ * Owns: the letter table (header, -O name, match bit, value printer).
+ * Caveat: value printers return malloc'd text and NULL only on ENOMEM,
+ * which prints as an empty cell rather than failing the whole command.
+ */
+#include "cli/sinfo_fmt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/sinfo_rec.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/parse_time.h"
+#include "common/states.h"
+
+typedef char *value_fn(const struct rec *r, const struct sinfo_opts *o, int width);
+
+struct letter {
+	char c;		  /* -o letter; 0: -O name only */
+	const char *name; /* -O name */
+	const char *header;
+	uint64_t match;
+	value_fn *value;  /* malloc'd text, NULL on ENOMEM */
+	int auto_min;	  /* least width of "%#X"; 0: the header's length */
+	bool header_full; /* header is never cut (node list columns) */
+};
+
+struct field {
+	const struct letter *l; /* NULL: literal text (prefix, invalid token) */
+	int width;
+	bool right, autow;
+	char *suffix; /* text printed after the value */
+};
+
+struct fmt {
+	struct field *v;
+	size_t n;
+	uint64_t match;
+};
+
+/* ---- small text helpers ---- */
+
+static char *dupf(const char *fmt, ...) _printf_(1, 2);
+static char *dupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+/* NULL prints "(null)", as glibc's printf does for sinfo. */
+static char *dups(const char *s)
+{
+	return strdup(s ? s : "(null)");
+}
+
+/* Slurm's convert_num_unit(CONVERT_NUM_UNIT_EXACT) without a unit: raise
+ * the unit while the value is >= 1024 and a multiple of 512. */
+static void num_str(uint64_t v, bool unit, char *buf, size_t n)
+{
+	static const char units[] = "KMGTP";
+	bool half = false;
+	int u = -1;
+
+	while (unit && !half && v >= 1024 && v % 512 == 0 && u < 4) {
+		half = v % 1024 != 0;
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, n, "%" PRIu64, v);
+	else
+		snprintf(buf, n, "%" PRIu64 "%s%c", v, half ? ".50" : "", units[u]);
+}
+
+/* "4", "4+" (differing values, no range) or "1-infinite" (range). */
+static char *minmax(uint64_t lo, uint64_t hi, bool range, bool unit)
+{
+	char a[32], b[32];
+
+	num_str(lo, unit, a, sizeof(a));
+	num_str(hi, unit, b, sizeof(b));
+	if (lo == hi)
+		return dups(b);
+	if (!range)
+		return dupf("%s+", a);
+	if (hi == INFINITE)
+		return dupf("%s-infinite", a);
+	return dupf("%s-%s", a, b);
+}
+
+/* sinfo's durations: "M:SS", "H:MM:SS", "D-HH:MM:SS". */
+static char *limit_str(uint32_t mins)
+{
+	char buf[32];
+
+	if (mins == INFINITE)
+		return dups("infinite");
+	if (mins == NO_VAL)
+		return dups("n/a");
+	return dups(secs2elapsed_str(mins * 60u, buf, sizeof(buf)));
+}
+
+static char *hl_str(struct hostlist *hl)
+{
+	return hostlist_ranged_string(hl);
+}
+
+/* ---- the letters ---- */
+
+#define V(fn)                                                                                      \
+	static char *fn(const struct rec *r _unused_, const struct sinfo_opts *o _unused_,         \
+			int w _unused_)
+#define NEED_PART                                                                                  \
+	do {                                                                                       \
+		if (!r->part)                                                                      \
+			return dups("n/a");                                                        \
+	} while (0)
+
+V(v_avail)
+{
+	NEED_PART;
+	switch (r->part->state_up) {
+	case PART_STATE_UP:
+		return dups("up");
+	case PART_STATE_DOWN:
+		return dups("down");
+	case PART_STATE_DRAIN:
+		return dups("drain");
+	case PART_STATE_INACTIVE:
+		return dups("inactive");
+	}
+	return dups("unknown");
+}
+V(v_nodes_ai)
+{
+	return dupf("%u/%u", r->n_alloc, r->n_idle);
+}
+V(v_nodes_aiot)
+{
+	return dupf("%u/%u/%u/%u", r->n_alloc, r->n_idle, r->n_other, r->n_total);
+}
+V(v_cpus_aiot)
+{
+	return dupf("%u/%u/%u/%u", r->c_alloc, r->c_idle, r->c_other, r->c_total);
+}
+V(v_nodes)
+{
+	return dupf("%u", r->n_total);
+}
+V(v_feat)
+{
+	return dups(r->first ? r->first->features : NULL);
+}
+V(v_feat_act)
+{
+	return dups(r->first ? r->first->features_act : NULL);
+}
+V(v_gres)
+{
+	return dups(r->first ? r->first->gres : NULL);
+}
+V(v_gres_used)
+{
+	return dups(r->first ? r->first->gres_used : NULL);
+}
+V(v_comment)
+{
+	return dups(r->first ? r->first->comment : NULL);
+}
+V(v_cpus)
+{
+	return minmax(r->min_cpus, r->max_cpus, false, true);
+}
+V(v_disk)
+{
+	return minmax(r->min_disk, r->max_disk, false, false);
+}
+V(v_mem)
+{
+	return minmax(r->min_mem, r->max_mem, false, false);
+}
+V(v_weight)
+{
+	return minmax(r->min_weight, r->max_weight, false, false);
+}
+V(v_sockets)
+{
+	return minmax(r->min_sock, r->max_sock, false, true);
+}
+V(v_cores)
+{
+	return minmax(r->min_core, r->max_core, false, true);
+}
+V(v_threads)
+{
+	return minmax(r->min_thr, r->max_thr, false, true);
+}
+V(v_allocmem)
+{
+	return dupf("%" PRIu64, r->first ? r->first->alloc_mem : 0);
+}
+V(v_port)
+{
+	return minmax(r->first ? r->first->port : 0, r->first ? r->first->port : 0, 0, 1);
+}
+V(v_sct)
+{
+	char *s = minmax(r->min_sock, r->max_sock, false, true);
+	char *c = minmax(r->min_core, r->max_core, false, true);
+	char *t = minmax(r->min_thr, r->max_thr, false, true);
+	char *out = (s && c && t) ? dupf("%s:%s:%s", s, c, t) : NULL;
+
+	free(s);
+	free(c);
+	free(t);
+	return out;
+}
+V(v_load)
+{
+	char a[16], b[16];
+
+	if (r->min_load == NO_VAL)
+		snprintf(a, sizeof(a), "N/A");
+	else
+		snprintf(a, sizeof(a), "%.2f", r->min_load / 100.0);
+	if (r->max_load == NO_VAL)
+		snprintf(b, sizeof(b), "N/A");
+	else
+		snprintf(b, sizeof(b), "%.2f", r->max_load / 100.0);
+	return r->min_load == r->max_load ? dups(b) : dupf("%s-%s", a, b);
+}
+V(v_free)
+{
+	char a[24], b[24];
+
+	snprintf(a, sizeof(a), r->min_free == NO_VAL64 ? "N/A" : "%" PRIu64, r->min_free);
+	snprintf(b, sizeof(b), r->max_free == NO_VAL64 ? "N/A" : "%" PRIu64, r->max_free);
+	return r->min_free == r->max_free ? dups(b) : dupf("%s-%s", a, b);
+}
+V(v_reason)
+{
+	const char *s = r->first ? r->first->reason : NULL;
+
+	return dups(!s || !strncmp(s, "(null)", 6) ? "none" : s);
+}
+V(v_timestamp)
+{
+	char buf[32];
+
+	if (!r->first || !r->first->reason_time)
+		return dups("Unknown");
+	return dups(time_to_iso(r->first->reason_time, buf, sizeof(buf)));
+}
+static char *user_str(const struct rec *r, bool with_uid)
+{
+	char name[256];
+	uint32_t uid = r->first ? r->first->reason_uid : NO_VAL;
+
+	if (uid == NO_VAL)
+		return dups("Unknown");
+	if (!cli_uid_name(uid, name, sizeof(name)))
+		return dupf("Unk(%u)", uid);
+	return with_uid ? dupf("%s(%u)", name, uid) : dups(name);
+}
+V(v_user)
+{
+	return user_str(r, false);
+}
+V(v_user_long)
+{
+	return user_str(r, true);
+}
+V(v_version)
+{
+	return dups(r->first && r->first->version ? r->first->version : "N/A");
+}
+V(v_cluster)
+{
+	return dups(o->cluster_name ? o->cluster_name : "N/A");
+}
+V(v_resv)
+{
+	return dups(""); /* reservations are not reported yet */
+}
+V(v_nodelist)
+{
+	return hl_str(r->nodes);
+}
+V(v_hosts)
+{
+	return hl_str(r->hosts);
+}
+V(v_addrs)
+{
+	return hl_str(r->addrs);
+}
+V(v_state_c)
+{
+	char buf[64];
+
+	return dups(r->n_total ? node_state_sinfo(r->state, false, buf, sizeof(buf)) : "n/a");
+}
+V(v_state_l)
+{
+	char buf[64];
+
+	return dups(r->n_total ? node_state_sinfo(r->state, true, buf, sizeof(buf)) : "n/a");
+}
+V(v_state_complete)
+{
+	char buf[256];
+
+	if (!r->n_total)
+		return dups("n/a");
+	node_state_scontrol(r->state, buf, sizeof(buf));
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return dups(buf);
+}
+V(v_part)
+{
+	char *s;
+
+	NEED_PART;
+	if (!(r->part->flags & PART_FLAG_DEFAULT))
+		return dups(r->part->name);
+	if (w == 0 || strlen(r->part->name) < (size_t)w)
+		return dupf("%s*", r->part->name);
+	s = dups(r->part->name); /* no room: the star replaces the last shown char */
+	if (s)
+		s[w - 1] = '*';
+	return s;
+}
+V(v_part_name)
+{
+	NEED_PART;
+	return dups(r->part->name);
+}
+V(v_groups)
+{
+	NEED_PART;
+	return dups(r->part->allow_groups ? r->part->allow_groups : "all");
+}
+V(v_alloc_nodes)
+{
+	NEED_PART;
+	return dups(r->part->alloc_nodes ? r->part->alloc_nodes : "all");
+}
+V(v_root)
+{
+	NEED_PART;
+	return dups(r->part->flags & PART_FLAG_ROOT_ONLY ? "yes" : "no");
+}
+V(v_oversub)
+{
+	char buf[32];
+
+	NEED_PART;
+	return dups(cli_oversubscribe_str(r->part->over_subscribe, buf, sizeof(buf)));
+}
+V(v_preempt)
+{
+	char buf[64];
+
+	NEED_PART;
+	return dups(cli_preempt_mode_str(r->part->preempt_mode, buf, sizeof(buf)));
+}
+V(v_time)
+{
+	NEED_PART;
+	return limit_str(r->part->max_time);
+}
+V(v_deftime)
+{
+	NEED_PART;
+	return limit_str(r->part->default_time);
+}
+V(v_size)
+{
+	uint32_t lo;
+
+	NEED_PART;
+	lo = r->part->min_nodes;
+	if (lo < 1 && r->part->max_nodes > 0)
+		lo = 1;
+	return minmax(lo, r->part->max_nodes, true, true);
+}
+V(v_maxcpus)
+{
+	NEED_PART;
+	if (r->part->max_cpus_per_node == INFINITE)
+		return dups("UNLIMITED");
+	return dupf("%u", r->part->max_cpus_per_node);
+}
+V(v_ptier)
+{
+	NEED_PART;
+	return minmax(r->part->priority_tier, r->part->priority_tier, true, true);
+}
+V(v_pjob)
+{
+	NEED_PART;
+	return minmax(r->part->priority_job_factor, r->part->priority_job_factor, true, true);
+}
+
+static const struct letter letters[] = {
+    {'a', "Available", "AVAIL", M_AVAIL, v_avail, 0, false},
+    {'A', "NodeAI", "NODES(A/I)", 0, v_nodes_ai, 0, false},
+    {'b', "features_act", "ACTIVE_FEATURES", M_FEAT_ACT, v_feat_act, 0, false},
+    {'B', "MaxCPUsPerNode", "MAX_CPUS_PER_NODE", M_MAXCPU, v_maxcpus, 0, false},
+    {'c', "CPUs", "CPUS", M_CPUS, v_cpus, 0, false},
+    {'C', "CPUsState", "CPUS(A/I/O/T)", M_CPUS, v_cpus_aiot, 0, false},
+    {'d', "Disk", "TMP_DISK", M_DISK, v_disk, 0, false},
+    {'D', "Nodes", "NODES", 0, v_nodes, 0, false},
+    {'e', "FreeMem", "FREE_MEM", M_FREE, v_free, 0, false},
+    {'E', "Reason", "REASON", M_REASON, v_reason, 0, false},
+    {'f', "Features", "AVAIL_FEATURES", M_FEAT, v_feat, 0, false},
+    {'F', "NodeAIOT", "NODES(A/I/O/T)", 0, v_nodes_aiot, 0, false},
+    {'g', "Groups", "GROUPS", M_GROUPS, v_groups, 0, false},
+    {'G', "Gres", "GRES", M_GRES, v_gres, 0, false},
+    {'h', "OverSubscribe", "OVERSUBSCRIBE", M_OVERSUB, v_oversub, 0, false},
+    {'H', "TimeStamp", "TIMESTAMP", M_RTIME, v_timestamp, 0, false},
+    {'i', "Reservation", "RESERVATION", 0, v_resv, 0, false},
+    {'I', "PriorityJobFactor", "PRIO_JOB_FACTOR", M_PJOB, v_pjob, 0, false},
+    {'l', "Time", "TIMELIMIT", M_TIME, v_time, 0, false},
+    {'L', "DefaultTime", "DEFAULTTIME", M_DEFTIME, v_deftime, 0, false},
+    {'m', "Memory", "MEMORY", M_MEM, v_mem, 0, false},
+    {'M', "PreemptMode", "PREEMPT_MODE", M_PREEMPT, v_preempt, 0, false},
+    {'n', "NodeHost", "HOSTNAMES", M_HOSTS, v_hosts, 9, true},
+    {'N', "NodeList", "NODELIST", 0, v_nodelist, 9, true},
+    {'o', "NodeAddr", "NODE_ADDR", M_ADDR, v_addrs, 9, true},
+    {'O', "CPUsLoad", "CPU_LOAD", M_LOAD, v_load, 0, false},
+    {'p', "PriorityTier", "PRIO_TIER", M_PTIER, v_ptier, 0, false},
+    {'P', "Partition", "PARTITION", M_PART, v_part, 9, false},
+    {'r', "Root", "ROOT", M_ROOT, v_root, 0, false},
+    {'R', "PartitionName", "PARTITION", M_PART, v_part_name, 9, false},
+    {'s', "Size", "JOB_SIZE", M_SIZE, v_size, 0, false},
+    {'S', "AllocNodes", "ALLOCNODES", 0, v_alloc_nodes, 0, false},
+    {'t', "StateCompact", "STATE", M_STATE, v_state_c, 0, false},
+    {'T', "StateLong", "STATE", M_STATE, v_state_l, 0, false},
+    {'u', "User", "USER", M_RUSER, v_user, 0, false},
+    {'U', "UserLong", "USER", M_RUSER, v_user_long, 0, false},
+    {'v', "Version", "VERSION", M_VERSION, v_version, 0, false},
+    {'V', "Cluster", "CLUSTER", 0, v_cluster, 0, false},
+    {'w', "Weight", "WEIGHT", M_WEIGHT, v_weight, 0, false},
+    {'X', "Sockets", "SOCKETS", M_SOCK, v_sockets, 0, false},
+    {'Y', "Cores", "CORES", M_CORE, v_cores, 0, false},
+    {'Z', "Threads", "THREADS", M_THREAD, v_threads, 0, false},
+    {'z', "SocketCoreThread", "S:C:T", M_SCT, v_sct, 0, false},
+    {0, "AllocMem", "ALLOCMEM", M_ALLOCMEM, v_allocmem, 0, false},
+    {0, "Comment", "COMMENT", M_COMMENT, v_comment, 0, false},
+    {0, "GresUsed", "GRES_USED", M_GRES_USED, v_gres_used, 0, false},
+    {0, "Port", "PORT", M_PORT, v_port, 0, false},
+    {0, "StateComplete", "STATECOMPLETE", M_STATE_CMPL, v_state_complete, 0, false},
+};
+
+/* ---- format parsing ---- */
+
+static int fmt_add(struct fmt *f, const struct letter *l, int width, bool right, bool autow,
+		   const char *suf, size_t suflen)
+{
+	struct field *v = realloc(f->v, (f->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	f->v = v;
+	v[f->n] = (struct field){.l = l, .width = width, .right = right, .autow = autow};
+	if (suflen && !(v[f->n].suffix = strndup(suf, suflen)))
+		return -ENOMEM;
+	f->n++;
+	if (l)
+		f->match |= l->match;
+	return 0;
+}
+
+static void fmt_done(struct fmt *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].suffix);
+	free(f->v);
+}
+
+/* "%[.][#][width]X<suffix>" tokens; text before the first '%' is a prefix
+ * printed on every line. An unknown letter is reported and its token is
+ * printed as written, as sinfo does. */
+static int fmt_parse_short(struct fmt *f, const char *s)
+{
+	const char *p = strchr(s, '%');
+	int r = 0;
+
+	if (p != s)
+		r = fmt_add(f, NULL, 0, false, false, s, p ? (size_t)(p - s) : strlen(s));
+	while (r == 0 && p) {
+		const char *t = p + 1, *next = strchr(t, '%');
+		size_t len = next ? (size_t)(next - t) : strlen(t), i = 0;
+		const struct letter *l = NULL;
+		bool right = false, autow = false;
+		int width = 0;
+
+		p = next;
+		if (len == 0) /* "%%": an empty token, skipped like strtok does */
+			continue;
+		if (t[i] == '.')
+			right = true, i++;
+		if (i < len && t[i] == '#')
+			autow = true, i++;
+		while (i < len && isdigit((unsigned char)t[i]) && width < 100000)
+			width = width * 10 + (t[i++] - '0');
+		for (size_t k = 0; i < len && k < ARRAY_SIZE(letters); k++)
+			if (letters[k].c == t[i])
+				l = &letters[k];
+		if (l) {
+			r = fmt_add(f, l, width, right, autow, t + i + 1, len - i - 1);
+			continue;
+		}
+		fflush(stdout);
+		fprintf(stderr, "Invalid node format specification: %c\n", i < len ? t[i] : ' ');
+		r = fmt_add(f, NULL, 0, false, false, t - 1, len + 1);
+	}
+	return r;
+}
+
+/* -O: "Name[:[.]width][suffix]" comma-separated; no ':' means width 20. */
+static int fmt_parse_long(struct fmt *f, const char *s)
+{
+	char *copy = strdup(s), *save = NULL, *tok;
+	int r = copy ? 0 : -ENOMEM;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && r == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':'), *end = NULL;
+		const struct letter *l = NULL;
+		bool right = false;
+		long width = 20;
+
+		if (colon) {
+			*colon = '\0';
+			right = colon[1] == '.';
+			width = strtol(colon + 1 + right, &end, 10);
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(letters) && !l; k++)
+			if (strcaseeq(letters[k].name, tok))
+				l = &letters[k];
+		if (!l)
+			cli_error("Invalid job format specification: %s", tok);
+		r = fmt_add(f, l, (int)width, right, false, end ? end : "", end ? strlen(end) : 0);
+	}
+	free(copy);
+	return r;
+}
+
+const char *sinfo_builtin_format(const struct sinfo_opts *o)
+{
+	if (o->summarize)
+		return "%#P %.5a %.10l %.16F %N";
+	if (o->node_flag)
+		return o->long_flag ? "%#N %.6D %.#P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
+				    : "%#N %.6D %.#P %6t";
+	if (o->list_reasons)
+		return o->long_flag ? "%20E %12U %19H %6t %N" : "%20E %9u %19H %N";
+	return o->long_flag ? "%#P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %.11i %N"
+			    : "%#P %.5a %.10l %.6D %.6t %N";
+}
+
+/* ---- printing ---- */
+
+/* sinfo's _print_str: a width truncates a left-justified value and pads
+ * it; a right-justified value is padded and, when cut, truncated too. */
+static void put_cell(FILE *out, const char *s, int width, bool right, bool cut)
+{
+	int len = (int)strlen(s);
+
+	if (width <= 0) {
+		fputs(s, out);
+		return;
+	}
+	if (len > width && (cut || !right))
+		len = width;
+	fprintf(out, right ? "%*.*s" : "%-*.*s", width, len, s);
+}
+
+static void print_line(FILE *out, const struct fmt *f, const int *w, const struct rec *r,
+		       const struct sinfo_opts *o)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct field *fl = &f->v[i];
+
+		if (fl->l && !r) {
+			put_cell(out, fl->l->header, w[i], fl->right, !fl->l->header_full);
+		} else if (fl->l) {
+			char *v = fl->l->value(r, o, w[i]);
+
+			put_cell(out, v ? v : "", w[i], fl->right, true);
+			free(v);
+		}
+		if (fl->suffix)
+			fputs(fl->suffix, out);
+	}
+	fputc('\n', out);
+}
+
+/* "%#X": the longest value of the column, at least the letter's minimum. */
+static void widths(const struct fmt *f, const struct recs *rs, const struct sinfo_opts *o, int *w)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct letter *l = f->v[i].l;
+
+		w[i] = f->v[i].width;
+		if (!l || !f->v[i].autow)
+			continue;
+		w[i] = l->auto_min ? l->auto_min : (int)strlen(l->header);
+		for (size_t j = 0; j < rs->n; j++) {
+			char *v = l->value(rs->v[j], o, 0);
+
+			if (v && (int)strlen(v) > w[i])
+				w[i] = (int)strlen(v);
+			free(v);
+		}
+	}
+}
+
+int sinfo_print(FILE *out, const struct sinfo_opts *o, const struct node_info_msg *nodes,
+		const struct part_info_msg *parts)
+{
+	struct fmt f = {.n = 0};
+	struct recs rs = {.n = 0};
+	int *w = NULL, r;
+
+	if (o->format || !o->format_long)
+		r = fmt_parse_short(&f, o->format ? o->format : sinfo_builtin_format(o));
+	else
+		r = fmt_parse_long(&f, o->format_long);
+	if (r == 0)
+		r = sinfo_rec_build(o, f.match, nodes, parts, &rs);
+	if (r == 0 && !(w = calloc(f.n + 1, sizeof(*w))))
+		r = -ENOMEM;
+	if (r == 0) {
+		sinfo_rec_sort(o, &rs);
+		widths(&f, &rs, o, w);
+		if (!o->no_header)
+			print_line(out, &f, w, NULL, o);
+		for (size_t i = 0; i < rs.n; i++)
+			print_line(out, &f, w, rs.v[i], o);
+	}
+	sinfo_recs_done(&rs);
+	free(w);
+	fmt_done(&f);
+	return r;
+}
+
+void sinfo_print_date(FILE *out, time_t now)
+{
+	struct tm tm;
+	char buf[64];
+
+	if (!localtime_r(&now, &tm) || !strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", &tm))
+		return;
+	fprintf(out, "%s\n", buf);
+}
