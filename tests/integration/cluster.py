@@ -33,8 +33,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_DIR = Path(os.environ.get("SL_BUILD_DIR") or REPO / "build").resolve()
-SHARED_DIR = Path(os.environ.get("SL_SHARED_DIR") or REPO.parent / "shared").resolve()
-REFERENCE_DIR = SHARED_DIR / "reference"
+# What Slurm 22.05 printed (a copy of ../shared/reference's files that the
+# tests compare with, so a clone is self-contained).
+REFERENCE_DIR = Path(os.environ.get("SL_REFERENCE_DIR") or REPO / "tests" / "reference").resolve()
 TIMEOUT_SCALE = float(os.environ.get("SL_TIMEOUT_SCALE", "1"))
 
 MUNGED = shutil.which("munged") or "/usr/sbin/munged"
