@@ -36,11 +36,6 @@ static const char *arg_conf;
 static const char *arg_logfile;
 static int arg_verbose;
 
-bool ctld_is_admin(const struct ctld *c, uid_t uid)
-{
-	return uid == 0 || uid == c->conf->slurm_user_id;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: slurmctld [OPTIONS]\n"

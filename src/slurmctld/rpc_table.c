@@ -12,8 +12,14 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_server.h"
+#include "common/conf.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
+
+bool ctld_is_admin(const struct ctld *c, uid_t uid)
+{
+	return uid == 0 || uid == c->conf->slurm_user_id;
+}
 
 static const struct rpc_handler {
 	uint16_t type;
