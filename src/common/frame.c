@@ -113,19 +113,16 @@ void frame_done(struct frame *f)
 	f->cred = NULL;
 }
 
-int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
-		 const char **ret_why)
+int frame_cred_decode(const char *cred, const char *munge_socket, struct frame_auth *ret,
+		      const char **ret_why)
 {
-	uint8_t digest[32];
 	void *payload = NULL;
 	int payload_len = 0;
 	munge_ctx_t ctx;
 	munge_err_t e;
-	uid_t uid;
-	gid_t gid;
 
 	*ret_why = NULL;
-	if (!f->cred) {
+	if (!cred) {
 		*ret_why = "missing credential";
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
@@ -134,8 +131,10 @@ int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid
 		*ret_why = "munge context";
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
-	e = munge_decode(f->cred, ctx, &payload, &payload_len, &uid, &gid);
+	e = munge_decode(cred, ctx, &payload, &payload_len, &ret->uid, &ret->gid);
 	munge_ctx_destroy(ctx);
+	if (e == EMUNGE_SUCCESS && payload_len != (int)sizeof(ret->digest))
+		e = EMUNGE_BAD_CRED;
 	if (e != EMUNGE_SUCCESS) {
 		free(payload);
 		*ret_why = e == EMUNGE_CRED_REPLAYED ? "replayed credential"
@@ -143,16 +142,65 @@ int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid
 						     : "invalid credential";
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
+	memcpy(ret->digest, payload, sizeof(ret->digest));
+	free(payload);
+	return 0;
+}
+
+int frame_auth_check(const struct frame *f, const struct frame_auth *a, const char **ret_why)
+{
+	uint8_t digest[32];
+
+	*ret_why = NULL;
 	frame_digest(f->hdr, f->body, f->body_len, digest);
-	if (payload_len != (int)sizeof(digest) || memcmp(payload, digest, sizeof(digest)) != 0) {
-		free(payload);
+	if (memcmp(a->digest, digest, sizeof(digest)) != 0) {
 		*ret_why = "credential does not match the message";
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
-	free(payload);
-	*ret_uid = uid;
-	*ret_gid = gid;
 	return 0;
+}
+
+int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
+		 const char **ret_why)
+{
+	struct frame_auth a;
+	int r;
+
+	r = frame_cred_decode(f->cred, munge_socket, &a, ret_why);
+	if (r == 0)
+		r = frame_auth_check(f, &a, ret_why);
+	if (r < 0)
+		return r;
+	*ret_uid = a.uid;
+	*ret_gid = a.gid;
+	return 0;
+}
+
+int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **ret_cred)
+{
+	struct pack_buf b = pack_buf_view(data, avail);
+	uint16_t version, flags, type;
+	uint32_t body_len, cred_len;
+
+	*ret_cred = NULL;
+	*ret_need = FRAME_HDR_LEN + 4;
+	if (avail < *ret_need)
+		return -EAGAIN;
+	unpack_u16(&b, &version);
+	unpack_u16(&b, &flags);
+	unpack_u16(&b, &type);
+	unpack_u32(&b, &body_len);
+	unpack_u32(&b, &cred_len);
+	if (version != PROTOCOL_VERSION)
+		return -SLURM_PROTOCOL_VERSION_ERROR;
+	if (cred_len == 0 || cred_len > SL_CRED_MAX)
+		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	*ret_need += cred_len;
+	if (avail < *ret_need)
+		return -EAGAIN;
+	b.pos = FRAME_HDR_LEN;
+	unpack_str(&b, ret_cred, SL_CRED_MAX);
+	return b.err ? -SLURM_PROTOCOL_AUTHENTICATION_ERROR : 0;
 }
 
 int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,

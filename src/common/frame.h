@@ -43,6 +43,23 @@ void frame_done(struct frame *f);
 int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
 		 const char **ret_why);
 
+/* The two halves of frame_verify, for a server that authenticates a large
+ * frame's credential before buffering its body: decode the credential
+ * (munged refuses replays, so this can be done once only), later check
+ * the digest it carries against the whole frame. */
+struct frame_auth {
+	uint8_t digest[32];
+	uid_t uid;
+	gid_t gid;
+};
+int frame_cred_decode(const char *cred, const char *munge_socket, struct frame_auth *ret,
+		      const char **ret_why);
+int frame_auth_check(const struct frame *f, const struct frame_auth *a, const char **ret_why);
+/* From the first avail bytes of a frame (after its length), take the
+ * credential once header and credential are in: 0 and *ret_cred (owned),
+ * -EAGAIN with *ret_need the bytes needed, or a protocol error. */
+int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **ret_cred);
+
 /* Parse, verify and unpack a whole frame (bytes after the length) in one
  * call, as reply readers need. On success *ret_msg is owned by the caller
  * (free with msg_free(msg_lookup(*ret_type), m)). *ret_why as in frame_verify. */

@@ -23,6 +23,7 @@
 struct call {
 	struct bufferevent *bev;
 	char *munge_socket;
+	uid_t peer_uid;
 	rpc_async_done_fn *done;
 	void *arg;
 };
@@ -45,6 +46,7 @@ static void call_read_cb(struct bufferevent *bev, void *arg)
 	uint32_t be_len, len;
 	const char *why;
 	void *msg = NULL;
+	uid_t uid = 0;
 	int r;
 
 	if (evbuffer_get_length(in) < sizeof(be_len))
@@ -58,9 +60,15 @@ static void call_read_cb(struct bufferevent *bev, void *arg)
 	if (evbuffer_get_length(in) < sizeof(be_len) + len)
 		return;
 	evbuffer_drain(in, sizeof(be_len));
-	r = frame_open(evbuffer_pullup(in, len), len, c->munge_socket, &type, &msg, NULL, &why);
+	r = frame_open(evbuffer_pullup(in, len), len, c->munge_socket, &type, &msg, &uid, &why);
+	if (r == 0 && uid != 0 && uid != c->peer_uid) {
+		why = "signed by an unexpected user";
+		msg_free(msg_lookup(type), msg);
+		msg = NULL;
+		r = -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
 	if (r < 0)
-		debug("async reply refused: %s", why);
+		error("reply refused: %s", why);
 	call_finish(c, r, type, msg);
 }
 
@@ -78,8 +86,8 @@ static void call_event_cb(struct bufferevent *bev, short what, void *arg)
 }
 
 int rpc_async_call(struct event_base *base, const char *munge_socket, const char *host,
-		   uint16_t port, uint16_t type, const void *req, unsigned timeout_s,
-		   rpc_async_done_fn *done, void *arg)
+		   uint16_t port, uint16_t type, const void *req, uid_t peer_uid,
+		   unsigned timeout_s, rpc_async_done_fn *done, void *arg)
 {
 	struct timeval tv = { .tv_sec = timeout_s ? timeout_s : 10 };
 	struct pack_buf out = { 0 };
@@ -98,6 +106,7 @@ int rpc_async_call(struct event_base *base, const char *munge_socket, const char
 		r = -ENOMEM;
 		goto fail;
 	}
+	c->peer_uid = peer_uid;
 	c->done = done;
 	c->arg = arg;
 	c->munge_socket = munge_socket ? strdup(munge_socket) : NULL;

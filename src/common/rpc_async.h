@@ -6,6 +6,7 @@
  */
 #pragma once
 #include <stdint.h>
+#include <sys/types.h>
 
 struct event_base;
 
@@ -14,8 +15,10 @@ struct event_base;
 typedef void rpc_async_done_fn(void *arg, int rc, uint16_t type, void *msg);
 
 /* Starts the call; done is called exactly once, never from inside this
- * function. Returns <0 only if the call could not start at all (then done
- * is not called). */
+ * function. The reply must be signed by root or by peer_uid (the daemon
+ * we called), else done gets -SLURM_PROTOCOL_AUTHENTICATION_ERROR.
+ * Returns <0 only if the call could not start at all (then done is not
+ * called). */
 int rpc_async_call(struct event_base *base, const char *munge_socket, const char *host,
-		   uint16_t port, uint16_t type, const void *req, unsigned timeout_s,
-		   rpc_async_done_fn *done, void *arg);
+		   uint16_t port, uint16_t type, const void *req, uid_t peer_uid,
+		   unsigned timeout_s, rpc_async_done_fn *done, void *arg);

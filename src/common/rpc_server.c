@@ -26,6 +26,7 @@
 #include <event2/listener.h>
 
 #include "frame.h"
+#include "limits.h"
 #include "log.h"
 #include "msg.h"
 #include "pack.h"
@@ -38,6 +39,8 @@ struct rpc_conn {
 	struct bufferevent *bev;
 	enum conn_state state;
 	bool is_dead;            /* peer gone while dispatched */
+	bool is_pre_authed;      /* a large frame's credential was checked early */
+	struct frame_auth auth;  /* valid when is_pre_authed */
 	struct rpc_conn *next;   /* server's list of live conns */
 	struct rpc_conn *prev;
 	char peer[64];
@@ -126,7 +129,13 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 			return conn_refuse(c, r, "protocol version mismatch", true);
 		return conn_refuse(c, r, "malformed frame", false);
 	}
-	r = frame_verify(&f, c->srv->munge_socket, &uid, &gid, &why);
+	if (c->is_pre_authed) {
+		r = frame_auth_check(&f, &c->auth, &why);
+		uid = c->auth.uid;
+		gid = c->auth.gid;
+	} else {
+		r = frame_verify(&f, c->srv->munge_socket, &uid, &gid, &why);
+	}
 	if (r < 0) {
 		error("%s: %s %s", c->peer, msg_type_name(f.type), why);
 		frame_done(&f);
@@ -161,6 +170,39 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 	c->srv->fn(c->srv->arg, req);
 }
 
+/* A frame larger than SL_FRAME_PREAUTH is buffered only for a peer whose
+ * credential munged accepts: check it as soon as header and credential
+ * are in. Returns true when the frame may be read on; false when more
+ * bytes are needed or the conn was refused (and freed). */
+static bool conn_pre_auth(struct rpc_conn *c, struct evbuffer *in)
+{
+	size_t avail = evbuffer_get_length(in) - sizeof(uint32_t), need;
+	size_t head = sizeof(uint32_t) + FRAME_HDR_LEN + 4 + SL_CRED_MAX;
+	const char *why = NULL;
+	uint8_t *data;
+	char *cred = NULL;
+	int r;
+
+	data = evbuffer_pullup(in, avail + sizeof(uint32_t) < head ? -1 : (ssize_t)head);
+	if (!data) {
+		conn_free(c);
+		return false;
+	}
+	r = frame_peek_cred(data + sizeof(uint32_t), avail, &need, &cred);
+	if (r == -EAGAIN)
+		return false;
+	if (r == 0)
+		r = frame_cred_decode(cred, c->srv->munge_socket, &c->auth, &why);
+	free(cred);
+	if (r < 0) {
+		conn_refuse(c, r, why ? why : r == -SLURM_PROTOCOL_VERSION_ERROR
+			? "protocol version mismatch" : "bad credential on a large frame", true);
+		return false;
+	}
+	c->is_pre_authed = true;
+	return true;
+}
+
 static void conn_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct rpc_conn *c = arg;
@@ -180,6 +222,8 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 		conn_free(c);
 		return;
 	}
+	if (len > SL_FRAME_PREAUTH && !c->is_pre_authed && !conn_pre_auth(c, in))
+		return; /* refused (c is gone), or header and credential not in yet */
 	if (evbuffer_get_length(in) < sizeof(be_len) + len)
 		return; /* wait for the rest */
 	evbuffer_drain(in, sizeof(be_len));

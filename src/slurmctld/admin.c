@@ -80,7 +80,7 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 		if (!n->is_registered)
 			continue;
 		if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port,
-				   REQUEST_SHUTDOWN, &m, c->conf->message_timeout,
+				   REQUEST_SHUTDOWN, &m, 0, c->conf->message_timeout,
 				   shutdown_reply_cb, c) == 0)
 			c->shutdown_pending++;
 	}

@@ -104,7 +104,8 @@ static void reg_timer_cb(evutil_socket_t fd, short what, void *arg)
 	r = slurmd_reg_msg_fill(d, &m);
 	if (r == 0)
 		r = rpc_async_call(d->base, d->conf->munge_socket, host, d->conf->slurmctld_port,
-				   MESSAGE_NODE_REGISTRATION_STATUS, &m, d->conf->message_timeout,
+				   MESSAGE_NODE_REGISTRATION_STATUS, &m,
+				   d->conf->slurm_user_id, d->conf->message_timeout,
 				   reg_done_cb, d);
 	msg_lookup(MESSAGE_NODE_REGISTRATION_STATUS)->free(&m);
 	if (r < 0)

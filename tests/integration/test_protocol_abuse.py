@@ -238,6 +238,42 @@ def test_a_header_altered_after_signing_is_refused(cluster):
     assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
 
 
+# ---- large frames: the credential is checked before the body is buffered ----
+
+PREAUTH_LIMIT = 64 << 10  # src/common/limits.h SL_FRAME_PREAUTH
+
+
+def test_a_large_frame_with_a_bad_credential_is_refused_before_its_body(cluster):
+    body_len = 8 << 20
+    hdr = struct.pack(">HHHI", PROTOCOL_VERSION, 0, REQUEST_PING, body_len)
+    rest_len = len(hdr) + len(pack_str(b"MUNGE:garbage:")) + body_len
+    head = struct.pack(">I", rest_len) + hdr + pack_str(b"MUNGE:garbage:")
+    mark = cluster.log_mark()
+    # only the head is sent: the refusal must come without the 8 MiB body
+    reply = exchange(cluster, head, timeout=MESSAGE_TIMEOUT - 1)
+    assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
+def test_a_large_signed_frame_is_still_served(cluster):
+    # a node name bigger than the pre-auth limit: authenticated early, then
+    # the digest is checked against the whole frame, and it is answered
+    name = b"x" * (PREAUTH_LIMIT + 100)
+    body = node_info_body(node_name=name)
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_NODE_INFO, body))
+    assert reply is not None and reply[0] == RESPONSE_NODE_INFO
+
+
+def test_a_large_frame_whose_body_differs_from_its_credential_is_refused(cluster):
+    name = b"y" * (PREAUTH_LIMIT + 100)
+    signed_body = node_info_body(node_name=name)
+    hdr = header(REQUEST_NODE_INFO, signed_body)
+    cred = credential(cluster, digest(hdr, signed_body))
+    altered = node_info_body(last_update=1, node_name=name)
+    mark = cluster.log_mark()
+    reply = exchange(cluster, frame(hdr, cred, altered))
+    assert_refused(cluster, reply, LOG_AUTH, mark, rc=SLURM_PROTOCOL_AUTHENTICATION_ERROR)
+
+
 # ---- stalled peers -------------------------------------------------------------
 
 
