@@ -213,3 +213,50 @@ void gres_detect_done(struct gres_detect *d)
 	free(d->missing);
 	*d = (struct gres_detect){ 0 };
 }
+
+/* One "name[:type][:count]" entry; count defaults to 1 and may carry a
+ * K/M/G/T/P suffix (powers of 1024), as Slurm reads it. */
+static uint64_t gres_entry_count(const char *entry, size_t len, const char *name)
+{
+	size_t name_len = strlen(name);
+	const char *last, *end = entry + len;
+	uint64_t n = 0, mult = 1;
+	const char *p;
+
+	if (len < name_len || strncasecmp(entry, name, name_len) != 0
+	    || (len > name_len && entry[name_len] != ':'))
+		return 0;
+	last = entry + len;
+	while (last > entry && last[-1] != ':')
+		last--;
+	if (last == entry || last - entry <= (ptrdiff_t)name_len)
+		return 1; /* "gpu" or "gpu:a100": one */
+	for (p = last; p < end && *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (uint64_t)(*p - '0');
+	if (p == last)
+		return 1; /* "gpu:a100" */
+	if (p < end && p + 1 == end) {
+		const char *units = "KMGTP", *u = strchr(units, *p & ~0x20);
+
+		if (!u || !*p)
+			return 0;
+		for (const char *k = units; k <= u; k++)
+			mult *= 1024;
+		p++;
+	}
+	return p == end ? n * mult : 0;
+}
+
+uint64_t gres_count(const char *gres, const char *name)
+{
+	uint64_t total = 0;
+
+	while (gres && *gres) {
+		const char *comma = strchr(gres, ',');
+		size_t len = comma ? (size_t)(comma - gres) : strlen(gres);
+
+		total += gres_entry_count(gres, len, name);
+		gres = comma ? comma + 1 : NULL;
+	}
+	return total;
+}

@@ -34,3 +34,7 @@ int gres_detect(const struct gres_conf *conf, size_t n, const char *node_name,
 
 /* Free ret's contents and zero it; NULL-safe, idempotent. */
 void gres_detect_done(struct gres_detect *d);
+
+/* Total count of GRES name in a Gres= string ("gpu:4", "gpu:a100:2,gpu:v100:2",
+ * "gpu" = 1, "gpu:a100:1K" = 1024); 0 when absent or malformed. */
+uint64_t gres_count(const char *gres, const char *name);

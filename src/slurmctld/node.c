@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/conf.h"
+#include "common/gres_detect.h"
 #include "common/hostlist.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -360,18 +361,11 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 static char *node_cfg_tres(const struct conf_node *cfg)
 {
 	char mem[32], *s = NULL;
-	const char *gres = cfg->gres;
-	unsigned long gpus = 0;
+	unsigned long long gpus = gres_count(cfg->gres, "gpu");
 
 	mem_mb2str(cfg->real_memory, mem, sizeof(mem));
-	/* "gpu:4" or "gpu:a100:4": the count is the last field */
-	if (gres && strncmp(gres, "gpu", 3) == 0) {
-		const char *colon = strrchr(gres, ':');
-
-		gpus = colon ? strtoul(colon + 1, NULL, 10) : 1;
-	}
 	if (gpus) {
-		if (asprintf(&s, "cpu=%u,mem=%s,billing=%u,gres/gpu=%lu", cfg->cpus, mem, cfg->cpus,
+		if (asprintf(&s, "cpu=%u,mem=%s,billing=%u,gres/gpu=%llu", cfg->cpus, mem, cfg->cpus,
 			     gpus) < 0)
 			s = NULL;
 	} else if (asprintf(&s, "cpu=%u,mem=%s,billing=%u", cfg->cpus, mem, cfg->cpus) < 0) {

@@ -7,22 +7,13 @@
 #include <string.h>
 
 #include "common/conf.h"
+#include "common/gres_detect.h"
 #include "common/hostlist.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_mem.h"
 #include "ctld.h"
 #include "node.h"
-
-static uint64_t gres_gpus(const char *gres)
-{
-	const char *colon;
-
-	if (!gres || strncmp(gres, "gpu", 3) != 0)
-		return 0;
-	colon = strrchr(gres, ':');
-	return colon ? strtoull(colon + 1, NULL, 10) : 1;
-}
 
 static int append_name(char **list, const char *name)
 {
@@ -57,7 +48,7 @@ static int part_resolve(struct ctld *c, struct part *p)
 		p->node_idx[p->node_count++] = i;
 		p->total_cpus += n->cfg->cpus;
 		p->total_mem += n->cfg->real_memory;
-		p->total_gpus += gres_gpus(n->cfg->gres);
+		p->total_gpus += gres_count(n->cfg->gres, "gpu");
 		r = append_name(&n->partitions, p->cfg->name);
 		if (r < 0)
 			break;

@@ -195,6 +195,32 @@ static void test_each_case_gives_the_expected_gres(void **state)
 		run_case(&cases[i]);
 }
 
+static void test_gres_count_sums_every_entry_of_a_name(void **state)
+{
+	static const struct {
+		const char *gres;
+		uint64_t gpus;
+	} counts[] = {
+		{ "gpu:4", 4 },
+		{ "gpu:a100:2,gpu:v100:2", 4 },
+		{ "gpu", 1 },
+		{ "gpu:a100", 1 },
+		{ "gpu:1K", 1024 },
+		{ "mps:100,gpu:2", 2 },
+		{ "gpux:4", 0 },
+		{ "gpu:4x", 0 },
+		{ "", 0 },
+		{ NULL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (gres_count(counts[i].gres, "gpu") != counts[i].gpus)
+			fail_msg("%s: %llu, want %llu", counts[i].gres ? counts[i].gres : "NULL",
+				 (unsigned long long)gres_count(counts[i].gres, "gpu"),
+				 (unsigned long long)counts[i].gpus);
+}
+
 static void test_done_accepts_null_and_zeroed(void **state)
 {
 	struct gres_detect d = { 0 };
@@ -208,6 +234,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_case_gives_the_expected_gres),
+		cmocka_unit_test(test_gres_count_sums_every_entry_of_a_name),
 		cmocka_unit_test(test_done_accepts_null_and_zeroed),
 	};
 
