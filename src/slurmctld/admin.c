@@ -15,6 +15,30 @@
 #include "node_state.h"
 #include "part.h"
 
+static void reconfig_reply_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	(void)arg;
+	(void)type;
+	(void)msg;
+	if (rc < 0)
+		debug("a slurmd did not take the reconfigure request: %d", rc);
+}
+
+/* Ask every registered slurmd to re-read slurm.conf too, as Slurm does. */
+static void reconfig_slurmds(struct ctld *c)
+{
+	struct empty_msg m = { 0 };
+
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		struct node *n = &c->nodes[i];
+
+		if (n->is_registered)
+			rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr,
+				       n->cfg->port, REQUEST_RECONFIGURE, &m, 0,
+				       c->conf->message_timeout, reconfig_reply_cb, NULL);
+	}
+}
+
 int ctld_reconfigure(struct ctld *c)
 {
 	struct sl_conf *old = c->conf, *conf = NULL;
@@ -38,6 +62,8 @@ int ctld_reconfigure(struct ctld *c)
 	conf_free(old);
 	info("Reconfigured from %s: %u nodes, %u partitions", c->conf_path, c->node_count,
 	     c->part_count);
+	if (r == 0)
+		reconfig_slurmds(c);
 	return r;
 }
 
