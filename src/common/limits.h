@@ -11,3 +11,5 @@
 #define SL_CONF_INCLUDE_DEPTH 16       /* nested Include lines */
 #define SL_HOSTLIST_MAX 1000000        /* hosts one expression may expand to */
 #define SL_REASON_MAX 1024             /* node drain reason text */
+#define SL_PATH_MAX 4096               /* file and directory names */
+#define SL_SCRIPT_MAX (4u << 20)       /* batch script, the reference's default cap */

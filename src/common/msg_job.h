@@ -1,0 +1,231 @@
+/* msg_job.h - job messages: submission, info, kill, update, batch launch
+ * and completion. Included by msg.h; pack/unpack/free in msg_job.c.
+ *
+ * Conventions: NO_VAL / NO_VAL16 / NO_VAL64 mean "not given"; times are
+ * time_t (0 = unset); memory is MB; time limits are minutes (INFINITE).
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+/* mail_type bits (Slurm's values) */
+#define MAIL_JOB_BEGIN 0x0001
+#define MAIL_JOB_END 0x0002
+#define MAIL_JOB_FAIL 0x0004
+#define MAIL_JOB_REQUEUE 0x0008
+#define MAIL_JOB_TIME100 0x0010
+#define MAIL_JOB_TIME90 0x0020
+#define MAIL_JOB_TIME80 0x0040
+#define MAIL_JOB_TIME50 0x0080
+#define MAIL_JOB_STAGE_OUT 0x0100
+#define MAIL_ARRAY_TASKS 0x0200
+#define MAIL_INVALID_DEPEND 0x0400
+
+/* open_mode */
+#define OPEN_MODE_DEFAULT 0
+#define OPEN_MODE_TRUNCATE 1
+#define OPEN_MODE_APPEND 2
+
+/* job_desc.flags */
+#define JOB_DESC_HOLD 0x0001        /* -H: submit held (JobHeldUser) */
+#define JOB_DESC_EXCLUSIVE 0x0002   /* --exclusive */
+#define JOB_DESC_TEST_ONLY 0x0004   /* --test-only: will-run, nothing created */
+#define JOB_DESC_KILL_INV_DEP 0x0008
+
+/* What sbatch (and later salloc/srun) asks for. */
+struct job_desc {
+	char *name;
+	char *partition;      /* comma list, NULL = default partition */
+	char *script;         /* batch script text */
+	char **argv;          /* script arguments (argv[0] = script path) */
+	uint32_t argc;
+	char **env;           /* the environment the job gets, per --export */
+	uint32_t env_count;
+	char *work_dir;
+	char *std_in, *std_out, *std_err; /* patterns as given, NULL = default */
+	char *comment;
+	char *account;
+	char *qos;
+	char *dependency;
+	char *array_spec;     /* "1-10%2", NULL = not an array */
+	char *req_nodes;      /* -w hostlist */
+	char *exc_nodes;      /* -x hostlist */
+	char *mail_user;
+	char *tres_per_node;  /* --gres / --gpus-per-node as "gres/gpu:2" */
+	char *tres_per_job;   /* --gpus as "gres/gpu:4" */
+	char *submit_host;
+	uint32_t min_nodes, max_nodes; /* NO_VAL */
+	uint32_t num_tasks;            /* NO_VAL */
+	uint16_t ntasks_per_node;      /* NO_VAL16 */
+	uint16_t cpus_per_task;        /* NO_VAL16 */
+	uint32_t time_limit;           /* minutes, NO_VAL */
+	uint32_t time_min;             /* minutes, NO_VAL */
+	uint64_t mem_per_node;         /* MB, NO_VAL64 */
+	uint64_t mem_per_cpu;          /* MB, NO_VAL64 */
+	uint16_t mail_type;
+	uint16_t open_mode;
+	uint16_t requeue;              /* 0, 1 or NO_VAL16 (JobRequeue) */
+	uint16_t warn_signal;          /* --signal, 0 none */
+	uint16_t warn_time;            /* seconds before the end */
+	uint16_t flags;                /* JOB_DESC_* */
+	uint32_t nice;                 /* NICE_OFFSET + nice, NO_VAL */
+	time_t begin_time;
+	uint32_t user_id, group_id;    /* only trusted when the sender is root */
+};
+#define NICE_OFFSET 0x80000000u
+
+struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_WILL_RUN */
+	uint32_t job_id;
+	uint32_t error_code;
+	time_t start_time;                 /* will-run: expected start */
+	char *node_list;                   /* will-run */
+	char *partition;                   /* will-run */
+	char *user_msg;
+};
+
+struct job_info_req {                /* REQUEST_JOB_INFO */
+	time_t last_update;
+	uint16_t show_flags;
+	char *job_ids;                     /* NULL: all; "12,13_4" */
+};
+
+/* One job as squeue / scontrol show job see it. Strings NULL print (null). */
+struct job_info {
+	uint32_t job_id;
+	uint32_t array_job_id;             /* 0: not an array */
+	uint32_t array_task_id;            /* NO_VAL: meta record or none */
+	char *array_task_str;              /* pending tasks "3-20", NULL */
+	uint32_t array_max_tasks;          /* %N throttle, 0 none */
+	char *name;
+	uint32_t user_id, group_id;
+	char *user_name;
+	char *group_name;
+	uint32_t priority;
+	uint32_t nice;                     /* NICE_OFFSET based */
+	char *account, *qos;
+	uint32_t job_state;                /* base | flags, states.h */
+	uint16_t state_reason;             /* enum job_state_reason */
+	char *state_desc;                  /* overrides the reason's name */
+	char *reason_detail;               /* our plain-words "why" sentence */
+	char *dependency;
+	uint16_t requeue, restart_cnt, batch_flag;
+	uint32_t exit_code;                /* wait status */
+	uint32_t derived_ec;
+	uint32_t time_limit, time_min;     /* minutes */
+	time_t submit_time, eligible_time, accrue_time, start_time, end_time;
+	time_t suspend_time, last_sched_eval;
+	uint32_t pre_sus_time;
+	char *partition;
+	char *alloc_node;
+	uint32_t alloc_sid;
+	char *req_nodes, *exc_nodes, *nodes, *sched_nodes, *batch_host;
+	uint32_t num_nodes, max_nodes, num_cpus, num_tasks;
+	uint16_t cpus_per_task, ntasks_per_node;
+	char *tres_req_str, *tres_alloc_str;
+	uint16_t pn_min_cpus;
+	uint64_t pn_min_memory;            /* MB; MEM_PER_CPU bit when per cpu */
+	uint32_t pn_min_tmp_disk;
+	char *features;
+	uint16_t shared;                   /* 0 NO (exclusive), 1 OK, ... */
+	uint16_t contiguous;
+	char *licenses, *network;
+	char *command, *work_dir, *std_err, *std_in, *std_out; /* expanded paths */
+	char *comment;
+	char *tres_per_node;
+	char *mail_user;
+	uint16_t mail_type;
+	char *cpus_per_node;               /* "4(x2)" */
+	char *gres_detail;                 /* "gpu:4(IDX:0-3)" per node, ';' joined */
+};
+#define MEM_PER_CPU 0x8000000000000000ull
+
+struct job_info_msg {                /* RESPONSE_JOB_INFO */
+	time_t last_update;
+	uint32_t count;
+	struct job_info *jobs;
+};
+
+#define KILL_JOB_BATCH 0x0001        /* -b: the batch shell only */
+#define KILL_FULL_JOB 0x0004         /* -f: every process of the job */
+#define KILL_HURRY 0x0010
+
+struct kill_job_msg {                /* REQUEST_KILL_JOB */
+	char *sjob_id;                     /* "12", "12_3", "12_[1-3]" */
+	uint16_t signal;                   /* 9 = cancel */
+	uint16_t flags;                    /* KILL_* */
+};
+
+struct update_job_msg {              /* REQUEST_UPDATE_JOB (scontrol update/hold/release) */
+	char *sjob_id;
+	char *name;                        /* NULL no change */
+	char *partition;
+	uint32_t time_limit;               /* minutes, NO_VAL */
+	uint32_t min_nodes, max_nodes;     /* NO_VAL */
+	uint32_t nice;                     /* NICE_OFFSET based, NO_VAL */
+	uint32_t priority;                 /* 0 hold, INFINITE release, NO_VAL */
+	uint16_t hold_user;                /* with priority 0: uhold (JobHeldUser) */
+	uint16_t requeue_op;               /* REQUEST_JOB_REQUEUE reuse: 1 = requeue, 2 = hold */
+};
+
+/* Slurm's batch launch, ctld -> slurmd of the batch host. */
+struct batch_launch_msg {            /* REQUEST_BATCH_JOB_LAUNCH */
+	uint32_t job_id;
+	uint32_t array_job_id, array_task_id; /* NO_VAL when not an array */
+	uint32_t uid, gid;
+	char *user_name;
+	uint32_t *gids;                    /* supplementary groups */
+	uint32_t ngids;
+	char *job_name;
+	char *script;
+	char **argv;
+	uint32_t argc;
+	char **env;
+	uint32_t env_count;
+	char *work_dir;
+	char *std_in, *std_out, *std_err;  /* patterns, NULL = default */
+	uint16_t open_mode;
+	char *nodes;                       /* the job's node list */
+	uint32_t num_nodes;
+	uint32_t num_tasks;
+	uint16_t cpus_per_task;            /* NO_VAL16 when not given */
+	uint16_t ntasks_per_node;          /* NO_VAL16 */
+	char *cpus_per_node;               /* "4(x2)" SLURM_JOB_CPUS_PER_NODE */
+	char *tasks_per_node;              /* "1(x2)" SLURM_TASKS_PER_NODE */
+	uint16_t cpus_on_node;             /* on the batch host */
+	uint64_t mem_per_node;             /* MB, 0 none (SLURM_MEM_PER_NODE) */
+	uint64_t mem_per_cpu;              /* MB, 0 none (SLURM_MEM_PER_CPU) */
+	uint64_t mem_limit;                /* MB this step may use on this node */
+	char *gpus;                        /* indexes on the batch host "0,1", NULL */
+	char *partition, *account, *qos;
+	char *cluster_name;
+	char *submit_host, *submit_dir;
+	uint32_t time_limit;               /* minutes */
+	time_t start_time;
+};
+
+struct complete_batch_msg {          /* REQUEST_COMPLETE_BATCH_SCRIPT */
+	uint32_t job_id;
+	uint32_t job_rc;                   /* wait status */
+	uint32_t slurm_rc;                 /* launch failure code, 0 */
+	char *node_name;
+	uint16_t is_oom;                   /* killed for memory */
+	uint64_t user_usec, sys_usec;      /* CPU time of the step */
+	uint64_t max_rss_kb;
+};
+
+struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT */
+	uint32_t job_id;
+	uint16_t signal;
+	uint16_t flags;                    /* KILL_* */
+	char *reason;                      /* e.g. "TIME LIMIT", for the stderr line */
+};
+
+struct epilog_complete_msg {         /* MESSAGE_EPILOG_COMPLETE */
+	uint32_t job_id;
+	uint32_t rc;
+	char *node_name;
+};
+
+void job_desc_done(struct job_desc *d);
+void job_info_done(struct job_info *j);
