@@ -95,6 +95,7 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 {
 	struct shutdown_msg m = { .options = 0 };
 	struct timeval tv = { .tv_sec = c->conf->message_timeout };
+	struct timeval soon = { .tv_usec = 100000 };
 
 	if (c->is_shutting_down)
 		return;
@@ -110,11 +111,12 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 				   shutdown_reply_cb, c) == 0)
 			c->shutdown_pending++;
 	}
-	if (c->shutdown_pending == 0) {
+	/* with nothing to wait for, still give the loop a moment to write the
+	 * reply to whoever asked */
+	c->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
+	if (!c->shutdown_timer) {
 		ctld_exit_loop(c);
 		return;
 	}
-	c->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
-	if (c->shutdown_timer)
-		evtimer_add(c->shutdown_timer, &tv);
+	evtimer_add(c->shutdown_timer, c->shutdown_pending ? &tv : &soon);
 }

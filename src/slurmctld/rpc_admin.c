@@ -3,6 +3,7 @@
  */
 #include "rpc.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -49,8 +50,9 @@ int rpc_reconfigure(struct ctld *c, struct rpc_req *req)
 int rpc_shutdown(struct ctld *c, struct rpc_req *req)
 {
 	const struct shutdown_msg *m = req->body;
+	bool also_slurmds = m->options == 0; /* read before the reply frees req */
 
 	rpc_reply_rc(req, 0);
-	ctld_shutdown(c, m->options == 0);
+	ctld_shutdown(c, also_slurmds);
 	return 0;
 }

@@ -600,3 +600,34 @@ class Cluster:
             if t:
                 parts.append(f"----- last {lines} lines of {f} -----\n{t}")
         return "\n".join(parts) if parts else f"(no daemon logs in {self.dir / 'log'})"
+
+    # ----- daemons that stop on their own (test_daemon_lifecycle.py) ---------
+
+    def start_slurmctld_with(self, *flags, wait=True):
+        """Like start_slurmctld(), with extra slurmctld flags (e.g. "-c",
+        "-i") before -f. wait=False returns the Popen at once (for a start
+        that is expected to fail; see wait_exited)."""
+        p = self._spawn("slurmctld", [BUILD_DIR / "slurmctld", "-D", *flags, "-f",
+                                      self.conf_path])
+        if wait:
+            self.wait_ctld_up()
+        return p
+
+    def wait_exited(self, names, timeout=30):
+        """Wait, with one deadline, until the daemons names (e.g.
+        "slurmctld", "slurmd-n1") have exited on their own. Returns {name:
+        exit status, or None for one still running}; those that exited are
+        forgotten (stop() will not count them as crashed), the others are
+        left for stop()."""
+        deadline = time.monotonic() + timeout * TIMEOUT_SCALE
+        status = {}
+        for name in names:
+            p = self.procs[name]
+            try:
+                p.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                status[name] = None
+                continue
+            del self.procs[name]
+            status[name] = p.returncode
+        return status
