@@ -11,6 +11,9 @@ struct event;
 struct event_base;
 struct rpc_server;
 struct sl_conf;
+struct durable_waiter;
+struct job;
+struct journal;
 struct node;
 struct part;
 
@@ -22,6 +25,19 @@ struct ctld {
 	uint32_t node_count;
 	struct part *parts;          /* array, config order */
 	uint32_t part_count;
+	struct job **jobs;           /* id order (ids only grow) */
+	uint32_t job_count;
+	uint32_t job_cap;
+	uint32_t next_job_id;
+	uint32_t lowest_prio;        /* priority/basic: each new job one lower */
+	time_t job_last_update;
+	struct event *sched_ev;      /* coalesced scheduling pass (event_active) */
+	struct journal *journal;     /* durable.c */
+	struct event *commit_ev;     /* group commit, lowest priority */
+	struct durable_waiter *waiters; /* replies held until the next commit */
+	struct durable_waiter **waiters_tail;
+	struct event *job_timer;     /* time limits, purge, periodic scheduling */
+	time_t last_timer_pass;      /* last scheduling pass run by the timer */
 	struct rpc_server *rpc;
 	struct event *ping_timer;
 	struct event *sig_term, *sig_int, *sig_hup;

@@ -23,6 +23,10 @@
 #include "common/macros.h"
 #include "common/rpc_server.h"
 #include "ctld.h"
+#include "durable.h"
+#include "job.h"
+#include "job_end.h"
+#include "job_sched.h"
 #include "node.h"
 #include "node_ping.h"
 #include "node_state.h"
@@ -183,6 +187,18 @@ static void signals_fini(struct ctld *c)
 		event_free(c->shutdown_timer);
 }
 
+static int jobs_init(struct ctld *c)
+{
+	c->next_job_id = c->conf->first_job_id;
+	return job_sched_init(c);
+}
+
+static void jobs_fini(struct ctld *c)
+{
+	job_sched_fini(c);
+	job_table_free(c);
+}
+
 static int ping_init(struct ctld *c)
 {
 	return node_ping_start(c);
@@ -196,9 +212,12 @@ static const struct subsys {
 	{ "nodes", nodes_init, node_table_free },
 	{ "partitions", parts_init, part_table_free }, /* needs the node table */
 	{ "state", state_init, state_fini },          /* applies saved node states */
+	{ "jobs", jobs_init, jobs_fini },
+	{ "journal", durable_init, durable_fini },   /* replays jobs: after nodes, parts */
 	{ "signals", signals_init, signals_fini },
 	{ "rpc", rpc_init, rpc_fini },                /* accept once state is ready */
 	{ "ping", ping_init, node_ping_stop },        /* asks nodes to register */
+	{ "job timer", job_timer_start, job_timer_stop },
 };
 
 int main(int argc, char **argv)
@@ -234,7 +253,7 @@ int main(int argc, char **argv)
 	c->ignore_state_errors = arg_ignore_errors;
 	c->boot_time = time(NULL);
 	c->base = event_base_new();
-	if (!c->base)
+	if (!c->base || event_base_priority_init(c->base, 3) < 0)
 		fatal("cannot create event loop");
 	for (; done < ARRAY_SIZE(subsystems); done++) {
 		r = subsystems[done].init(c);

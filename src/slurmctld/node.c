@@ -174,6 +174,19 @@ static bool node_may_return(const struct ctld *c, const struct node *n)
 	}
 }
 
+void node_update_alloc_state(struct node *n)
+{
+	uint32_t base = n->state & NODE_STATE_BASE;
+	uint32_t want;
+
+	if (base != NODE_STATE_IDLE && base != NODE_STATE_MIXED && base != NODE_STATE_ALLOCATED)
+		return;
+	want = n->cpus_used == 0 && !n->is_exclusive_used ? NODE_STATE_IDLE
+	     : n->cpus_used >= n->cfg->cpus || n->is_exclusive_used ? NODE_STATE_ALLOCATED
+								      : NODE_STATE_MIXED;
+	n->state = (n->state & NODE_STATE_FLAGS) | want;
+}
+
 bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m, time_t now)
 {
 	uint32_t base = n->state & NODE_STATE_BASE;
@@ -204,10 +217,12 @@ bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m,
 	}
 	if (base == NODE_STATE_UNKNOWN) {
 		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
+		node_update_alloc_state(n); /* recovered jobs may run here */
 		n->last_busy = now;
 	} else if (base == NODE_STATE_DOWN && node_may_return(c, n)) {
 		info("Node %s returned to service", node_name(n));
 		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
+		node_update_alloc_state(n);
 		if (!(n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
 			node_set_reason(n, NULL, 0, now);
 		n->is_down_no_respond = false;

@@ -32,6 +32,11 @@ struct node {
 	uint64_t free_mem;           /* MB, NO_VAL64 unknown */
 	time_t boot_time, slurmd_start_time, last_busy;
 	char *partitions;            /* "cpu-queue,gpu-queue", set by part.c */
+	/* in use by running jobs (job_sched.c keeps these) */
+	uint16_t cpus_used;
+	uint64_t mem_used;           /* MB */
+	uint64_t gpus_used;          /* bitmask of GPU indexes */
+	bool is_exclusive_used;
 };
 
 /* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */
@@ -58,6 +63,10 @@ bool node_no_response(struct ctld *c, struct node *n, time_t now);
 /* scontrol update NodeName=...: validates everything first, then applies
  * to every node or to none. Returns 0 or a negative Slurm code. */
 int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time_t now);
+
+/* IDLE, MIXED or ALLOCATED from what running jobs use; other base
+ * states (DOWN, UNKNOWN, FUTURE) are left alone. */
+void node_update_alloc_state(struct node *n);
 
 /* Fill an info record (owned strings) for sinfo/scontrol. */
 int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret);

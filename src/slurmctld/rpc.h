@@ -23,3 +23,11 @@ int rpc_ping(struct ctld *c, struct rpc_req *req);
 int rpc_build_info(struct ctld *c, struct rpc_req *req);
 int rpc_reconfigure(struct ctld *c, struct rpc_req *req);
 int rpc_shutdown(struct ctld *c, struct rpc_req *req);
+/* rpc_job.c */
+int rpc_job_submit(struct ctld *c, struct rpc_req *req);
+int rpc_job_will_run(struct ctld *c, struct rpc_req *req);
+int rpc_job_info(struct ctld *c, struct rpc_req *req);
+int rpc_job_kill(struct ctld *c, struct rpc_req *req);
+int rpc_job_update(struct ctld *c, struct rpc_req *req);
+int rpc_job_complete(struct ctld *c, struct rpc_req *req);
+int rpc_epilog_complete(struct ctld *c, struct rpc_req *req);

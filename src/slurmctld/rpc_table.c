@@ -31,9 +31,16 @@ static const struct rpc_handler {
 	{ REQUEST_SHUTDOWN, PRIV_ADMIN, rpc_shutdown },
 	{ REQUEST_PING, PRIV_ANY, rpc_ping },
 	{ REQUEST_BUILD_INFO, PRIV_ANY, rpc_build_info },
+	{ REQUEST_JOB_INFO, PRIV_ANY, rpc_job_info },
+	{ REQUEST_UPDATE_JOB, PRIV_ANY, rpc_job_update },           /* owner check inside */
 	{ REQUEST_NODE_INFO, PRIV_ANY, rpc_node_info },
 	{ REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info },
 	{ REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update },
+	{ REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit },
+	{ REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run },
+	{ REQUEST_COMPLETE_BATCH_SCRIPT, PRIV_SLURMD, rpc_job_complete },
+	{ REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill },               /* owner check inside */
+	{ MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete },
 };
 
 static const struct rpc_handler *handler_find(uint16_t type)

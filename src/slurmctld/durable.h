@@ -1,0 +1,25 @@
+/* durable.h - jobs reach the disk before anyone is told about them.
+ *
+ * Every change of a job appends its whole record to the journal
+ * (journal.c); all changes of one loop turn are written and fsynced
+ * together by one low-priority event that runs after the turn's requests
+ * (group commit), and only then are the replies that depend on them sent.
+ * So a job id printed by sbatch is on disk, and kill -9 of the controller
+ * at any moment loses no such job. At start the journal is replayed, the
+ * running jobs' resources are charged to their nodes again, and the log is
+ * compacted to the live jobs.
+ */
+#pragma once
+#include <stdint.h>
+
+struct ctld;
+struct job;
+struct rpc_req;
+
+int durable_init(struct ctld *c);   /* replay; after nodes and partitions */
+void durable_fini(struct ctld *c);  /* commits what is pending */
+/* The job changed: journal it (committed at the end of this loop turn). */
+void job_touch(struct ctld *c, const struct job *job);
+/* Reply with msg (owned: freed with msg_free) once everything journaled so
+ * far is on disk. */
+void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

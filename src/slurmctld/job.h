@@ -1,0 +1,71 @@
+/* job.h - the controller's job records and job table.
+ *
+ * A job owns the request it was submitted with (struct job_desc: script,
+ * environment, options) plus what the controller decided: id, state and
+ * reason, priority, partition, time limit, allocation. The table keeps
+ * jobs in id order (ids only grow), so lookups are a binary search and
+ * iteration is submit order.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "common/job_states.h"
+#include "select.h"
+
+struct ctld;
+struct job_desc;
+struct job_info;
+
+struct job {
+	uint32_t job_id;
+	struct job_desc *desc;        /* owned: the request as submitted */
+	uid_t uid;
+	gid_t gid;
+	char *user_name;
+	uint32_t *gids;               /* supplementary groups at submit */
+	uint32_t ngids;
+	uint32_t state;               /* job_states.h */
+	enum job_state_reason reason;
+	char *state_desc;             /* overrides the reason name when set */
+	uint32_t priority;            /* 0 = held */
+	bool is_user_hold;            /* held by the user (JobHeldUser) */
+	char *partition;              /* the partition chosen */
+	uint32_t time_limit;          /* minutes, INFINITE */
+	uint32_t min_nodes, max_nodes;
+	uint32_t num_tasks;
+	uint16_t cpus_per_task;
+	uint64_t mem_per_cpu;         /* MB, 0 when per node */
+	uint64_t mem_per_node;        /* MB, 0 when per cpu or none */
+	uint16_t gpus_per_node;
+	uint32_t gpus_total;
+	time_t submit_time, eligible_time, start_time, end_time, last_sched_eval;
+	struct sel_result alloc;      /* empty while pending */
+	char *nodes;                  /* allocated hostlist, NULL while pending */
+	char *batch_host;
+	uint32_t exit_code;           /* wait status */
+	uint16_t restart_cnt;
+	bool is_cancelled;            /* terminate sent on a cancel */
+	bool is_timed_out;            /* terminate sent at the time limit */
+	uid_t cancelled_by;
+};
+
+/* Table */
+struct job *job_find(struct ctld *c, uint32_t job_id);
+int job_table_add(struct ctld *c, struct job *job);   /* takes ownership, even on error */
+void job_table_free(struct ctld *c);
+/* Drop finished jobs older than MinJobAge. */
+void job_table_purge(struct ctld *c, time_t now);
+
+struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
+bool job_is_finished(const struct job *job);            /* base state past RUNNING */
+bool job_is_pending(const struct job *job);
+bool job_is_running(const struct job *job);             /* RUNNING or completing */
+
+/* The TRES strings as Slurm prints them ("cpu=2,mem=200M,node=1,billing=2"). */
+char *job_tres_req(const struct job *job);
+char *job_tres_alloc(const struct job *job);
+/* Fill an info record (owned strings) for squeue/scontrol. */
+int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret);

@@ -1,0 +1,180 @@
+/* job_end.c - see job_end.h.
+ *
+ * Caveat: a signal or terminate sent to a node that does not answer is
+ * only logged; the node's own failure (ping timeout) will end the job.
+ */
+#include "job_end.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_async.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "job.h"
+#include "durable.h"
+#include "job_sched.h"
+#include "node.h"
+
+static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
+		       time_t now)
+{
+	job->state = base;
+	job->reason = why;
+	job->end_time = now;
+	job_sched_release(c, job);
+	job_touch(c, job);
+}
+
+void job_end_launch_failed(struct ctld *c, struct job *job)
+{
+	job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, time(NULL));
+}
+
+int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
+{
+	struct job *job = job_find(c, m->job_id);
+	int status = (int)m->job_rc;
+	time_t now = time(NULL);
+
+	if (!job)
+		return -ESLURM_INVALID_JOB_ID;
+	if (!job_is_running(job))
+		return 0; /* a retry of a completion we already have */
+	job->exit_code = m->job_rc;
+	if (job->is_cancelled)
+		job_finish(c, job, JOB_CANCELLED, WAIT_NO_REASON, now);
+	else if (job->is_timed_out)
+		job_finish(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, now);
+	else if (m->is_oom)
+		job_finish(c, job, JOB_OOM, FAIL_OOM, now);
+	else if (m->slurm_rc)
+		job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, now);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		job_finish(c, job, JOB_COMPLETE, WAIT_NO_REASON, now);
+	else if (WIFSIGNALED(status))
+		job_finish(c, job, JOB_FAILED, FAIL_SIGNAL, now);
+	else
+		job_finish(c, job, JOB_FAILED, FAIL_EXIT_CODE, now);
+	info("JobId=%u done: %s exit %d:%d", job->job_id, job_state_string(job->state),
+	     WIFEXITED(status) ? WEXITSTATUS(status) : 0, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return 0;
+}
+
+static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	uint32_t job_id = (uint32_t)(uintptr_t)arg;
+
+	if (rc == 0 && type == RESPONSE_SLURM_RC)
+		rc = -(int)((struct rc_msg *)msg)->rc;
+	if (rc < 0)
+		error("JobId=%u: signal not delivered: %s", job_id, sl_strerror(rc));
+}
+
+/* Send type (SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT) to every node. */
+static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
+			    uint16_t flags)
+{
+	struct signal_job_msg m = { .job_id = job->job_id, .signal = sig, .flags = flags };
+
+	for (uint32_t i = 0; i < job->alloc.count; i++) {
+		const struct node *n = &c->nodes[job->alloc.nodes[i].node];
+
+		/* the batch script runs on the first node only, for now */
+		if (i > 0)
+			break;
+		rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
+			       &m, 0, c->conf->message_timeout, signal_done_cb,
+			       (void *)(uintptr_t)job->job_id);
+	}
+}
+
+int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags, uid_t by)
+{
+	time_t now = time(NULL);
+
+	if (job_is_finished(job) || (job->state & JOB_COMPLETING))
+		return -ESLURM_ALREADY_DONE;
+	if (job_is_pending(job)) {
+		if (sig != SIGKILL)
+			return -ESLURM_JOB_PENDING;
+		job->state = JOB_CANCELLED;
+		job->reason = WAIT_NO_REASON;
+		job->start_time = job->end_time = now;
+		job->cancelled_by = by;
+		job_touch(c, job);
+		info("JobId=%u cancelled while pending by uid %u", job->job_id, (unsigned)by);
+		job_sched_request(c);
+		return 0;
+	}
+	if (sig != SIGKILL) {
+		job_send_signal(c, job, REQUEST_SIGNAL_TASKS, sig, flags);
+		return 0;
+	}
+	job->is_cancelled = true;
+	job->cancelled_by = by;
+	job->state = JOB_CANCELLED | JOB_COMPLETING;
+	job_touch(c, job);
+	info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
+	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, flags);
+	return 0;
+}
+
+static void job_check_time_limits(struct ctld *c, time_t now)
+{
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+
+		if ((job->state & JOB_STATE_BASE) != JOB_RUNNING || (job->state & JOB_COMPLETING)
+		    || job->time_limit == INFINITE || now < job->end_time)
+			continue;
+		info("Time limit exhausted for JobId=%u", job->job_id);
+		job->is_timed_out = true;
+		job->state = JOB_TIMEOUT | JOB_COMPLETING;
+		job->reason = FAIL_TIMEOUT;
+		job_touch(c, job);
+		job_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
+	}
+}
+
+static void job_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctld *c = arg;
+	time_t now = time(NULL);
+
+	(void)fd;
+	(void)what;
+	job_check_time_limits(c, now);
+	job_table_purge(c, now);
+	if (now - c->last_timer_pass >= 5) { /* BeginTime and the like come by no event */
+		c->last_timer_pass = now;
+		job_sched_pass(c);
+	}
+}
+
+int job_timer_start(struct ctld *c)
+{
+	struct timeval one = { .tv_sec = 1 };
+
+	c->job_timer = event_new(c->base, -1, EV_PERSIST, job_timer_cb, c);
+	if (!c->job_timer)
+		return -ENOMEM;
+	return event_add(c->job_timer, &one);
+}
+
+void job_timer_stop(struct ctld *c)
+{
+	if (c->job_timer)
+		event_free(c->job_timer);
+	c->job_timer = NULL;
+}

@@ -1,0 +1,23 @@
+/* job_end.h - how jobs end: the batch script's completion, cancel and
+ * signal requests, time limits, failed launches; and the job timer
+ * (time limits, MinJobAge purge, periodic scheduling).
+ */
+#pragma once
+#include <stdint.h>
+#include <sys/types.h>
+
+struct complete_batch_msg;
+struct ctld;
+struct job;
+
+/* REQUEST_COMPLETE_BATCH_SCRIPT: final state from the wait status, the
+ * OOM flag and why we asked it to stop (cancel, time limit). */
+int job_end_complete(struct ctld *c, const struct complete_batch_msg *m);
+void job_end_launch_failed(struct ctld *c, struct job *job);
+/* scancel: a pending job ends CANCELLED at once; a running one is asked
+ * to stop and shows CANCELLED+COMPLETING until its node reports back.
+ * Other signals go to the running job's processes. */
+int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags, uid_t by);
+
+int job_timer_start(struct ctld *c);
+void job_timer_stop(struct ctld *c);

@@ -1,0 +1,113 @@
+/* job_info.c - the job_info view of a job for squeue and scontrol. */
+#include "job.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/path_pattern.h"
+#include "ctld.h"
+
+#define DUP(x) ((x) ? strdup(x) : NULL)
+
+static char *group_name(gid_t gid)
+{
+	struct group gr, *res = NULL;
+	char buf[4096];
+
+	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) != 0 || !res)
+		return NULL;
+	return strdup(gr.gr_name);
+}
+
+/* StdOut= etc. as scontrol shows them: the pattern expanded, made
+ * absolute against the working directory. */
+static char *job_path(const struct job *job, const char *pattern, const char *dflt)
+{
+	const struct job_desc *d = job->desc;
+	struct path_pattern_job v = {
+		.job_id = job->job_id,
+		.array_task_id = NO_VAL,
+		.step_id = PATH_PATTERN_STEP_BATCH,
+		.job_name = d->name,
+		.node_name = job->batch_host,
+		.user_name = job->user_name,
+		.work_dir = d->work_dir,
+	};
+	char *s = NULL;
+
+	if (path_pattern_expand(pattern ? pattern : dflt, &v, &s) < 0)
+		return NULL;
+	return s;
+}
+
+int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret)
+{
+	const struct job_desc *d = job->desc;
+	uint32_t req_cpus = job->num_tasks * job->cpus_per_task;
+
+	(void)c;
+	*ret = (struct job_info){
+		.job_id = job->job_id,
+		.array_task_id = NO_VAL,
+		.name = DUP(d->name),
+		.user_id = job->uid,
+		.group_id = job->gid,
+		.user_name = DUP(job->user_name),
+		.group_name = group_name(job->gid),
+		.priority = job->priority,
+		.nice = d->nice == NO_VAL ? NICE_OFFSET : d->nice,
+		.account = DUP(d->account),
+		.qos = DUP(d->qos),
+		.job_state = job->state,
+		.state_reason = (uint16_t)job->reason,
+		.state_desc = DUP(job->state_desc),
+		.dependency = DUP(d->dependency),
+		.requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
+		.restart_cnt = job->restart_cnt,
+		.batch_flag = 1,
+		.exit_code = job->exit_code,
+		.time_limit = job->time_limit,
+		.time_min = d->time_min,
+		.submit_time = job->submit_time,
+		.eligible_time = job->eligible_time,
+		.accrue_time = job->eligible_time,
+		.start_time = job->start_time,
+		.end_time = job->end_time,
+		.last_sched_eval = job->last_sched_eval,
+		.partition = DUP(job->partition),
+		.alloc_node = DUP(d->submit_host),
+		.req_nodes = DUP(d->req_nodes),
+		.exc_nodes = DUP(d->exc_nodes),
+		.nodes = DUP(job->nodes),
+		.batch_host = DUP(job->batch_host),
+		.num_nodes = job->alloc.count ? job->alloc.count : job->min_nodes,
+		.max_nodes = job->max_nodes,
+		.num_cpus = job->alloc.count ? job->alloc.total_cpus
+					     : (req_cpus < job->min_nodes ? job->min_nodes : req_cpus),
+		.num_tasks = job->num_tasks,
+		.cpus_per_task = job->cpus_per_task,
+		.ntasks_per_node = d->ntasks_per_node == NO_VAL16 ? 0 : d->ntasks_per_node,
+		.tres_req_str = job_tres_req(job),
+		.tres_alloc_str = job_tres_alloc(job),
+		.pn_min_cpus = job->cpus_per_task,
+		.pn_min_memory = job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU)
+						  : job->mem_per_node,
+		.shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
+		.work_dir = DUP(d->work_dir),
+		.std_in = DUP(d->std_in ? d->std_in : "/dev/null"),
+		.std_out = job_path(job, d->std_out, path_pattern_default_stdout(false)),
+		.std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
+				    path_pattern_default_stdout(false)),
+		.comment = DUP(d->comment),
+		.tres_per_node = DUP(d->tres_per_node),
+		.mail_user = DUP(d->mail_user),
+		.mail_type = d->mail_type,
+	};
+	return 0;
+}

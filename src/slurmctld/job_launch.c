@@ -1,0 +1,143 @@
+/* job_launch.c - see job_launch.h. */
+#include "job_launch.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_async.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "job.h"
+#include "job_end.h"
+#include "node.h"
+
+struct launch_arg {
+	struct ctld *c;
+	uint32_t job_id;
+};
+
+/* "4(x2),2" as SLURM_JOB_CPUS_PER_NODE / SLURM_TASKS_PER_NODE print counts. */
+static char *counts_string(const struct sel_result *r, bool is_tasks)
+{
+	size_t cap = 32 + (size_t)r->count * 16, len = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (uint32_t i = 0; i < r->count;) {
+		uint32_t v = is_tasks ? r->nodes[i].tasks : r->nodes[i].cpus, run = 1;
+
+		while (i + run < r->count
+		       && (is_tasks ? r->nodes[i + run].tasks : r->nodes[i + run].cpus) == v)
+			run++;
+		len += (size_t)snprintf(s + len, cap - len, run > 1 ? "%s%u(x%u)" : "%s%u",
+					len ? "," : "", v, run);
+		i += run;
+	}
+	return s;
+}
+
+static char *gpu_indexes(uint64_t mask)
+{
+	char *s = calloc(1, 64 * 4);
+	size_t len = 0;
+
+	if (!s || !mask) {
+		free(s);
+		return NULL;
+	}
+	for (int i = 0; i < 64; i++)
+		if (mask & (1ull << i))
+			len += (size_t)sprintf(s + len, "%s%d", len ? "," : "", i);
+	return s;
+}
+
+static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	struct launch_arg *a = arg;
+	struct job *job = job_find(a->c, a->job_id);
+
+	if (rc == 0 && type == RESPONSE_SLURM_RC)
+		rc = -(int)((struct rc_msg *)msg)->rc;
+	if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)) {
+		error("JobId=%u: launch on %s failed: %s", job->job_id, job->batch_host,
+		      sl_strerror(rc));
+		job_end_launch_failed(a->c, job);
+	}
+	free(a);
+}
+
+void job_launch(struct ctld *c, struct job *job)
+{
+	const struct job_desc *d = job->desc;
+	const struct sel_alloc *first = &job->alloc.nodes[0];
+	const struct node *bn = &c->nodes[first->node];
+	struct batch_launch_msg m = {
+		.job_id = job->job_id,
+		.array_job_id = NO_VAL,
+		.array_task_id = NO_VAL,
+		.uid = job->uid,
+		.gid = job->gid,
+		.user_name = job->user_name,
+		.gids = job->gids,
+		.ngids = job->ngids,
+		.job_name = d->name,
+		.script = d->script,
+		.argv = d->argv,
+		.argc = d->argc,
+		.env = d->env,
+		.env_count = d->env_count,
+		.work_dir = d->work_dir,
+		.std_in = d->std_in,
+		.std_out = d->std_out,
+		.std_err = d->std_err,
+		.open_mode = d->open_mode,
+		.nodes = job->nodes,
+		.num_nodes = job->alloc.count,
+		.num_tasks = d->num_tasks != NO_VAL ? job->num_tasks : NO_VAL,
+		.cpus_per_task = d->cpus_per_task,
+		.ntasks_per_node = d->ntasks_per_node,
+		.cpus_on_node = first->cpus,
+		.mem_per_node = job->mem_per_cpu ? 0 : first->mem,
+		.mem_per_cpu = job->mem_per_cpu,
+		.mem_limit = first->mem,
+		.partition = job->partition,
+		.account = d->account,
+		.qos = d->qos,
+		.cluster_name = c->conf->cluster_name,
+		.submit_host = d->submit_host,
+		.submit_dir = d->work_dir,
+		.time_limit = job->time_limit,
+		.start_time = job->start_time,
+	};
+	struct launch_arg *a = calloc(1, sizeof(*a));
+	int r = -ENOMEM;
+
+	m.cpus_per_node = counts_string(&job->alloc, false);
+	m.tasks_per_node = counts_string(&job->alloc, true);
+	m.gpus = gpu_indexes(first->gpus);
+	if (a && m.cpus_per_node && m.tasks_per_node) {
+		a->c = c;
+		a->job_id = job->job_id;
+		r = rpc_async_call(c->base, c->conf->munge_socket, bn->cfg->node_addr, bn->cfg->port,
+				   REQUEST_BATCH_JOB_LAUNCH, &m, 0, c->conf->message_timeout,
+				   launch_done_cb, a);
+	}
+	free(m.cpus_per_node);
+	free(m.tasks_per_node);
+	free(m.gpus);
+	if (r < 0) {
+		free(a);
+		error("JobId=%u: cannot send the launch: %s", job->job_id, sl_strerror(r));
+		job_end_launch_failed(c, job);
+	}
+}

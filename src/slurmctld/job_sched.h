@@ -1,0 +1,26 @@
+/* job_sched.h - the main scheduler: pending jobs in priority order, each
+ * started where select_place() finds room, else given Slurm's reason.
+ *
+ * A pass runs after submissions and completions (coalesced through one
+ * event, so a burst of submits costs one pass) and on the job timer. It
+ * never blocks: launching is an asynchronous RPC.
+ */
+#pragma once
+
+struct ctld;
+struct job;
+struct part;
+
+int job_sched_init(struct ctld *c);
+void job_sched_fini(struct ctld *c);
+/* Ask for a pass soon (coalesced). */
+void job_sched_request(struct ctld *c);
+/* One pass now (tests and the timer). */
+void job_sched_pass(struct ctld *c);
+/* At submit: -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE when no node of p
+ * could ever hold one node's share of the job. */
+int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct part *p);
+/* Charge a (recovered) running job's allocation to its nodes. */
+void job_sched_charge(struct ctld *c, struct job *job);
+/* Give a finished job's resources back to its nodes. */
+void job_sched_release(struct ctld *c, struct job *job);

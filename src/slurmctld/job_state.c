@@ -1,0 +1,365 @@
+/* job_state.c - pack/unpack of the controller's durable records; see
+ * job_state.h.
+ *
+ * The job body is a straight list of fields in groups; each pack_* group
+ * is mirrored line for line by its unpack_* twin below it (STYLE R15).
+ * Unpack builds into a zeroed job whose pointers are set before anything
+ * can fail, so job_free() cleans up any partial result.
+ * Caveat: every field of struct job must appear here; test_job_state
+ * checks sizeof(struct job) to catch a field added without a line.
+ */
+#include "job_state.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/limits.h"
+#include "common/msg.h"
+#include "common/msg_family.h"
+#include "common/pack.h"
+#include "job.h"
+
+/* Smallest packed sel_alloc: index, empty name (u32 0), cpus, tasks, mem, gpus. */
+#define ALLOC_NODE_MIN_LEN (4 + 4 + 2 + 2 + 8 + 8)
+
+static void set_err(struct pack_buf *b, int r)
+{
+	if (!b->err)
+		b->err = r;
+}
+
+int job_state_rec_type(const uint8_t *data, size_t len)
+{
+	return data && len ? data[0] : -EBADMSG;
+}
+
+static void pack_header(struct pack_buf *b, enum journal_rec_type type, uint16_t ver)
+{
+	pack_u8(b, (uint8_t)type);
+	pack_u16(b, ver);
+}
+
+static uint16_t unpack_header(struct pack_buf *b, enum journal_rec_type type, uint16_t max_ver)
+{
+	uint8_t t;
+	uint16_t ver;
+
+	unpack_u8(b, &t);
+	unpack_u16(b, &ver);
+	if (!b->err && (t != type || ver == 0))
+		b->err = -EBADMSG;
+	if (!b->err && ver > max_ver)
+		b->err = -EPROTONOSUPPORT;
+	return ver;
+}
+
+/* A whole record and nothing after it. */
+static int unpack_end(struct pack_buf *b)
+{
+	if (!b->err && pack_remaining(b))
+		b->err = -EBADMSG;
+	return b->err;
+}
+
+static void pack_ids(const struct job *job, struct pack_buf *b)
+{
+	pack_u32(b, job->job_id);
+	pack_u32(b, (uint32_t)job->uid);
+	pack_u32(b, (uint32_t)job->gid);
+	pack_str(b, job->user_name);
+	if (job->ngids && !job->gids)
+		set_err(b, -EINVAL);
+	pack_u32(b, job->ngids);
+	for (uint32_t i = 0; i < job->ngids && !b->err; i++)
+		pack_u32(b, job->gids[i]);
+}
+
+static void unpack_ids(struct job *job, struct pack_buf *b)
+{
+	uint32_t uid, gid, n;
+
+	unpack_u32(b, &job->job_id);
+	unpack_u32(b, &uid);
+	unpack_u32(b, &gid);
+	job->uid = (uid_t)uid;
+	job->gid = (gid_t)gid;
+	unpack_str(b, &job->user_name, SL_NAME_MAX);
+	unpack_count(b, &n, SL_ARRAY_MAX, 4);
+	if (b->err || !n)
+		return;
+	job->gids = calloc(n, sizeof(*job->gids));
+	if (!job->gids) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	job->ngids = n;
+	for (uint32_t i = 0; i < n; i++)
+		unpack_u32(b, &job->gids[i]);
+}
+
+static void pack_request(const struct job *job, struct pack_buf *b)
+{
+	pack_u32(b, job->state);
+	pack_u16(b, (uint16_t)job->reason);
+	pack_str(b, job->state_desc);
+	pack_u32(b, job->priority);
+	pack_bool(b, job->is_user_hold);
+	pack_str(b, job->partition);
+	pack_u32(b, job->time_limit);
+	pack_u32(b, job->min_nodes);
+	pack_u32(b, job->max_nodes);
+	pack_u32(b, job->num_tasks);
+	pack_u16(b, job->cpus_per_task);
+	pack_u64(b, job->mem_per_cpu);
+	pack_u64(b, job->mem_per_node);
+	pack_u16(b, job->gpus_per_node);
+	pack_u32(b, job->gpus_total);
+	pack_time(b, job->submit_time);
+	pack_time(b, job->eligible_time);
+	pack_time(b, job->start_time);
+	pack_time(b, job->end_time);
+	pack_time(b, job->last_sched_eval);
+}
+
+static void unpack_request(struct job *job, struct pack_buf *b)
+{
+	uint16_t reason;
+
+	unpack_u32(b, &job->state);
+	unpack_u16(b, &reason);
+	job->reason = (enum job_state_reason)reason;
+	if (!b->err && reason >= _JOB_REASON_MAX)
+		b->err = -EBADMSG;
+	unpack_str(b, &job->state_desc, SL_STR_MAX);
+	unpack_u32(b, &job->priority);
+	unpack_bool(b, &job->is_user_hold);
+	unpack_str(b, &job->partition, SL_NAME_MAX);
+	unpack_u32(b, &job->time_limit);
+	unpack_u32(b, &job->min_nodes);
+	unpack_u32(b, &job->max_nodes);
+	unpack_u32(b, &job->num_tasks);
+	unpack_u16(b, &job->cpus_per_task);
+	unpack_u64(b, &job->mem_per_cpu);
+	unpack_u64(b, &job->mem_per_node);
+	unpack_u16(b, &job->gpus_per_node);
+	unpack_u32(b, &job->gpus_total);
+	unpack_time(b, &job->submit_time);
+	unpack_time(b, &job->eligible_time);
+	unpack_time(b, &job->start_time);
+	unpack_time(b, &job->end_time);
+	unpack_time(b, &job->last_sched_eval);
+}
+
+static void pack_alloc(const struct sel_result *a, job_state_node_name_fn *name_fn, void *arg,
+		       struct pack_buf *b)
+{
+	if (a->count && (!a->nodes || !name_fn))
+		set_err(b, -EINVAL);
+	pack_u32(b, a->count);
+	pack_u32(b, a->total_cpus);
+	for (uint32_t i = 0; i < a->count && !b->err; i++) {
+		const struct sel_alloc *n = &a->nodes[i];
+		const char *name = name_fn(arg, n->node);
+
+		if (!name)
+			set_err(b, -ENOENT);
+		pack_u32(b, n->node);
+		pack_str(b, name);
+		pack_u16(b, n->cpus);
+		pack_u16(b, n->tasks);
+		pack_u64(b, n->mem);
+		pack_u64(b, n->gpus);
+	}
+}
+
+static int alloc_cmp(const void *x, const void *y)
+{
+	const struct sel_alloc *a = x, *c = y;
+
+	return a->node < c->node ? -1 : a->node > c->node;
+}
+
+/* After names were mapped to today's indexes: ascending, no duplicates. */
+static void alloc_resort(struct sel_result *a, struct pack_buf *b)
+{
+	if (b->err || a->count < 2)
+		return;
+	qsort(a->nodes, a->count, sizeof(*a->nodes), alloc_cmp);
+	for (uint32_t i = 1; i < a->count; i++)
+		if (a->nodes[i].node == a->nodes[i - 1].node)
+			set_err(b, -EBADMSG);
+}
+
+static void unpack_alloc(struct sel_result *a, job_state_node_index_fn *index_fn, void *arg,
+			 struct pack_buf *b)
+{
+	uint32_t n;
+
+	unpack_count(b, &n, SL_ARRAY_MAX, ALLOC_NODE_MIN_LEN);
+	unpack_u32(b, &a->total_cpus);
+	if (b->err || !n)
+		return;
+	a->nodes = calloc(n, sizeof(*a->nodes));
+	if (!a->nodes) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	a->count = n;
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct sel_alloc *an = &a->nodes[i];
+		char *name = NULL;
+
+		unpack_u32(b, &an->node);
+		unpack_str(b, &name, SL_NAME_MAX);
+		unpack_u16(b, &an->cpus);
+		unpack_u16(b, &an->tasks);
+		unpack_u64(b, &an->mem);
+		unpack_u64(b, &an->gpus);
+		if (!b->err && !name)
+			b->err = -EBADMSG;
+		if (!b->err && index_fn) {
+			int r = index_fn(arg, name, &an->node);
+
+			if (r < 0)
+				b->err = r;
+		}
+		free(name);
+	}
+	if (index_fn)
+		alloc_resort(a, b);
+}
+
+static void pack_run(const struct job *job, struct pack_buf *b)
+{
+	pack_str(b, job->nodes);
+	pack_str(b, job->batch_host);
+	pack_u32(b, job->exit_code);
+	pack_u16(b, job->restart_cnt);
+	pack_bool(b, job->is_cancelled);
+	pack_bool(b, job->is_timed_out);
+	pack_u32(b, (uint32_t)job->cancelled_by);
+}
+
+static void unpack_run(struct job *job, struct pack_buf *b)
+{
+	uint32_t by;
+
+	unpack_str(b, &job->nodes, SL_STR_MAX);
+	unpack_str(b, &job->batch_host, SL_NAME_MAX);
+	unpack_u32(b, &job->exit_code);
+	unpack_u16(b, &job->restart_cnt);
+	unpack_bool(b, &job->is_cancelled);
+	unpack_bool(b, &job->is_timed_out);
+	unpack_u32(b, &by);
+	job->cancelled_by = (uid_t)by;
+}
+
+/* The request as submitted, with the protocol version it is packed in. */
+static void pack_desc(const struct job_desc *desc, struct pack_buf *b)
+{
+	pack_bool(b, desc != NULL);
+	if (!desc)
+		return;
+	pack_u16(b, PROTOCOL_VERSION);
+	job_desc_pack(desc, b, PROTOCOL_VERSION);
+}
+
+static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
+{
+	bool has_desc;
+	uint16_t ver;
+
+	unpack_bool(b, &has_desc);
+	if (b->err || !has_desc)
+		return;
+	unpack_u16(b, &ver);
+	if (!b->err && ver > PROTOCOL_VERSION)
+		b->err = -EPROTONOSUPPORT;
+	if (b->err)
+		return;
+	*ret = calloc(1, sizeof(**ret));
+	if (!*ret) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	(void)job_desc_unpack(*ret, b, ver);
+}
+
+int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
+		   struct pack_buf *b)
+{
+	if (!b)
+		return -EINVAL;
+	if (!job)
+		set_err(b, -EINVAL);
+	if (b->err)
+		return b->err;
+	pack_header(b, JOURNAL_REC_JOB, JOB_STATE_VERSION);
+	pack_ids(job, b);
+	pack_request(job, b);
+	pack_alloc(&job->alloc, name_fn, arg, b);
+	pack_run(job, b);
+	pack_desc(job->desc, b);
+	return b->err;
+}
+
+int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *index_fn,
+		     void *arg, struct job **ret)
+{
+	struct pack_buf b = pack_buf_view(data, len);
+	struct job *job;
+	int r;
+
+	if ((!data && len) || !ret)
+		return -EINVAL;
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	/* one version so far; later ones pass it to the groups that grow */
+	(void)unpack_header(&b, JOURNAL_REC_JOB, JOB_STATE_VERSION);
+	unpack_ids(job, &b);
+	unpack_request(job, &b);
+	unpack_alloc(&job->alloc, index_fn, arg, &b);
+	unpack_run(job, &b);
+	unpack_desc(&job->desc, &b);
+	r = unpack_end(&b);
+	if (r < 0) {
+		job_free(job);
+		return r;
+	}
+	*ret = job;
+	return 0;
+}
+
+int job_state_seq_pack(const struct job_state_seq *seq, struct pack_buf *b)
+{
+	if (!b)
+		return -EINVAL;
+	if (!seq)
+		set_err(b, -EINVAL);
+	if (b->err)
+		return b->err;
+	pack_header(b, JOURNAL_REC_SEQ, JOB_STATE_SEQ_VERSION);
+	pack_u32(b, seq->next_job_id);
+	pack_u32(b, seq->lowest_prio);
+	return b->err;
+}
+
+int job_state_seq_unpack(const uint8_t *data, size_t len, struct job_state_seq *ret)
+{
+	struct pack_buf b = pack_buf_view(data, len);
+	struct job_state_seq seq;
+	int r;
+
+	if ((!data && len) || !ret)
+		return -EINVAL;
+	(void)unpack_header(&b, JOURNAL_REC_SEQ, JOB_STATE_SEQ_VERSION);
+	unpack_u32(&b, &seq.next_job_id);
+	unpack_u32(&b, &seq.lowest_prio);
+	r = unpack_end(&b);
+	if (r < 0)
+		return r;
+	*ret = seq;
+	return 0;
+}

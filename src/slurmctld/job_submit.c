@@ -1,0 +1,241 @@
+/* job_submit.c - see job_submit.h.
+ *
+ * What is refused at once (as Slurm 22.05 does): an unknown partition,
+ * bad counts, a request no node of the partition could ever hold
+ * (more cpus, memory or GPUs per node than any node has: "Requested node
+ * configuration is not available"). What is accepted but can never start
+ * (more nodes than the partition has, a time limit over MaxTime) stays
+ * pending with reason PartitionConfig, as the reference shows.
+ */
+#include "job_submit.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "durable.h"
+#include "job.h"
+#include "job_sched.h"
+#include "part.h"
+
+#define TOP_PRIORITY 0xffff0000u /* priority/basic: first job, then one lower each */
+
+/* "gres/gpu:2", "gres/gpu:a100:2", "gpu:2" -> 2; NULL -> 0; -1 malformed. */
+static long tres_gpus(const char *tres)
+{
+	const char *p, *colon;
+	char *end;
+	long n;
+
+	if (!tres || !*tres)
+		return 0;
+	p = strncmp(tres, "gres/", 5) == 0 ? tres + 5 : tres;
+	if (strncmp(p, "gpu", 3) != 0 || (p[3] != ':' && p[3] != '\0'))
+		return -1;
+	colon = strrchr(p, ':');
+	if (!colon)
+		return 1;
+	n = strtol(colon + 1, &end, 10);
+	if (end == colon + 1) /* "gpu:a100" */
+		return 1;
+	return *end || n < 0 ? -1 : n;
+}
+
+static struct part *part_by_name(struct ctld *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (streq(c->parts[i].cfg->name, name))
+			return &c->parts[i];
+	return NULL;
+}
+
+static struct part *part_default(struct ctld *c)
+{
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (c->parts[i].cfg->is_default)
+			return &c->parts[i];
+	return NULL;
+}
+
+/* First listed partition that exists (Slurm tries each of a list). */
+static int job_pick_part(struct ctld *c, const char *list, struct part **ret, char **ret_msg)
+{
+	_cleanup_free_ char *copy = NULL;
+	char *save = NULL, *name;
+
+	if (!list || !*list) {
+		*ret = part_default(c);
+		return *ret ? 0 : -ESLURM_DEFAULT_PARTITION_NOT_SET;
+	}
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		*ret = part_by_name(c, name);
+		if (*ret)
+			return 0;
+		if (asprintf(ret_msg, "invalid partition specified: %s", name) < 0)
+			*ret_msg = NULL;
+		return -ESLURM_INVALID_PARTITION_NAME;
+	}
+	return -ESLURM_INVALID_PARTITION_NAME;
+}
+
+static int job_user(struct job *job, uid_t uid, gid_t gid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	gid_t groups[256];
+	int n = ARRAY_SIZE(groups);
+
+	job->uid = uid;
+	job->gid = gid;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return -ESLURM_USER_ID_MISSING;
+	job->user_name = strdup(pw.pw_name);
+	if (getgrouplist(pw.pw_name, gid, groups, &n) < 0)
+		n = 0;
+	job->gids = calloc((size_t)n + 1, sizeof(*job->gids));
+	if (!job->user_name || !job->gids)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		job->gids[i] = groups[i];
+	job->ngids = (uint32_t)n;
+	return 0;
+}
+
+/* Counts with Slurm's defaults: nodes from tasks and tasks from nodes. */
+static int job_counts(struct job *job, const struct job_desc *d)
+{
+	job->cpus_per_task = d->cpus_per_task == NO_VAL16 || !d->cpus_per_task ? 1
+										 : d->cpus_per_task;
+	job->min_nodes = d->min_nodes == NO_VAL || !d->min_nodes ? 1 : d->min_nodes;
+	/* -N 2 means exactly two; no -N lets the tasks decide (0 = no maximum) */
+	job->max_nodes = d->max_nodes != NO_VAL ? d->max_nodes
+		       : d->min_nodes != NO_VAL ? job->min_nodes
+						: 0;
+	if (job->max_nodes && job->max_nodes < job->min_nodes)
+		return -ESLURM_INVALID_NODE_COUNT;
+	if (d->num_tasks != NO_VAL && d->num_tasks)
+		job->num_tasks = d->num_tasks;
+	else if (d->ntasks_per_node != NO_VAL16 && d->ntasks_per_node)
+		job->num_tasks = (uint32_t)d->ntasks_per_node * job->min_nodes;
+	else
+		job->num_tasks = job->min_nodes;
+	if (job->num_tasks < job->min_nodes && d->num_tasks != NO_VAL)
+		return -ESLURM_BAD_TASK_COUNT;
+	return 0;
+}
+
+static void job_memory(struct ctld *c, struct job *job, const struct job_desc *d,
+		       const struct part *p)
+{
+	uint64_t def_cpu = p->cfg->def_mem_per_cpu ? p->cfg->def_mem_per_cpu
+						   : c->conf->def_mem_per_cpu;
+	uint64_t def_node = p->cfg->def_mem_per_node ? p->cfg->def_mem_per_node
+						     : c->conf->def_mem_per_node;
+
+	if (d->mem_per_cpu != NO_VAL64)
+		job->mem_per_cpu = d->mem_per_cpu;
+	else if (d->mem_per_node != NO_VAL64)
+		job->mem_per_node = d->mem_per_node;
+	else if (def_cpu)
+		job->mem_per_cpu = def_cpu;
+	else
+		job->mem_per_node = def_node; /* 0: the whole node, as --mem=0 */
+}
+
+int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid,
+		     struct job **ret, char **ret_msg)
+{
+	struct job *job;
+	struct part *p = NULL;
+	long gpn, gtot;
+	int r;
+
+	*ret_msg = NULL;
+	if (!desc->script || !*desc->script)
+		return -ESLURM_JOB_SCRIPT_MISSING;
+	if (uid == 0 && desc->user_id != NO_VAL && desc->user_id != 0) {
+		uid = desc->user_id; /* root submitting for someone */
+		gid = desc->group_id != NO_VAL ? desc->group_id : gid;
+	}
+	r = job_pick_part(c, desc->partition, &p, ret_msg);
+	if (r < 0)
+		return r;
+	gpn = tres_gpus(desc->tres_per_node);
+	gtot = tres_gpus(desc->tres_per_job);
+	if (gpn < 0 || gtot < 0)
+		return -ESLURM_INVALID_GRES;
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return -ENOMEM;
+	r = job_user(job, uid, gid);
+	if (r == 0)
+		r = job_counts(job, desc);
+	if (r == 0 && !(job->partition = strdup(p->cfg->name)))
+		r = -ENOMEM;
+	if (r < 0) {
+		job_free(job);
+		return r;
+	}
+	job_memory(c, job, desc, p);
+	job->gpus_per_node = (uint16_t)gpn;
+	job->gpus_total = (uint32_t)gtot;
+	job->time_limit = desc->time_limit != NO_VAL ? desc->time_limit
+			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
+							  : p->cfg->max_time;
+	r = job_sched_check_feasible(c, job, p);
+	if (r < 0) {
+		job_free(job);
+		return r;
+	}
+	job->desc = desc;
+	*ret = job;
+	return 0;
+}
+
+static uint32_t job_next_id(struct ctld *c)
+{
+	uint32_t id = c->next_job_id;
+
+	if (id < c->conf->first_job_id || id > c->conf->max_job_id)
+		id = c->conf->first_job_id;
+	c->next_job_id = id + 1;
+	return id;
+}
+
+int job_submit_commit(struct ctld *c, struct job *job)
+{
+	time_t now = time(NULL);
+	const struct job_desc *d = job->desc;
+	int r;
+
+	job->job_id = job_next_id(c);
+	job->state = JOB_PENDING;
+	job->submit_time = now;
+	job->eligible_time = d->begin_time > now ? d->begin_time : now;
+	if (d->flags & JOB_DESC_HOLD) {
+		job->priority = 0;
+		job->is_user_hold = true;
+		job->reason = WAIT_HELD_USER;
+	} else {
+		if (!c->lowest_prio)
+			c->lowest_prio = TOP_PRIORITY;
+		job->priority = --c->lowest_prio;
+	}
+	r = job_table_add(c, job);
+	if (r == 0)
+		job_touch(c, job);
+	return r;
+}

@@ -1,0 +1,107 @@
+/* job_update.c - see job_update.h. */
+#include "job_update.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "job.h"
+#include "durable.h"
+#include "job_sched.h"
+#include "part.h"
+
+static bool part_exists(const struct ctld *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (streq(c->parts[i].cfg->name, name))
+			return true;
+	return false;
+}
+
+static int job_update_check(const struct ctld *c, const struct job *job,
+			    const struct update_job_msg *m, bool is_admin)
+{
+	bool is_pending = job_is_pending(job);
+
+	if (job_is_finished(job))
+		return -ESLURM_JOB_FINISHED;
+	if ((m->priority == 0 || m->priority == INFINITE) && !is_pending)
+		return -ESLURM_JOB_NOT_PENDING;
+	if (m->priority == INFINITE && job->priority == 0 && !job->is_user_hold && !is_admin)
+		return -ESLURM_ACCESS_DENIED; /* an admin hold is the admin's to release */
+	if (m->priority != NO_VAL && m->priority != 0 && m->priority != INFINITE && !is_admin)
+		return -ESLURM_ACCESS_DENIED;
+	if (m->time_limit != NO_VAL && !is_admin
+	    && (m->time_limit == INFINITE || m->time_limit > job->time_limit))
+		return -ESLURM_ACCESS_DENIED; /* owners may only lower it */
+	if (m->nice != NO_VAL && !is_admin && m->nice < NICE_OFFSET)
+		return -ESLURM_ACCESS_DENIED; /* negative nice raises priority */
+	if ((m->partition || m->min_nodes != NO_VAL || m->max_nodes != NO_VAL) && !is_pending)
+		return -ESLURM_JOB_NOT_PENDING;
+	if (m->partition && !part_exists(c, m->partition))
+		return -ESLURM_INVALID_PARTITION_NAME;
+	if (m->min_nodes != NO_VAL && m->max_nodes != NO_VAL && m->max_nodes
+	    && m->max_nodes < m->min_nodes)
+		return -ESLURM_INVALID_NODE_COUNT;
+	return 0;
+}
+
+static int replace(char **dst, const char *src)
+{
+	char *s = strdup(src);
+
+	if (!s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, uid_t uid,
+	       bool is_admin)
+{
+	int r = job_update_check(c, job, m, is_admin);
+
+	if (r < 0)
+		return r;
+	if (m->name && (r = replace(&job->desc->name, m->name)) < 0)
+		return r;
+	if (m->partition && (r = replace(&job->partition, m->partition)) < 0)
+		return r;
+	if (m->priority == 0) {
+		job->priority = 0;
+		job->is_user_hold = m->hold_user || !is_admin;
+		job->reason = job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
+	} else if (m->priority == INFINITE) {
+		if (job->priority == 0)
+			job->priority = c->lowest_prio ? --c->lowest_prio : 1;
+		job->is_user_hold = false;
+		job->reason = WAIT_NO_REASON;
+	} else if (m->priority != NO_VAL) {
+		job->priority = m->priority;
+	}
+	if (m->time_limit != NO_VAL) {
+		job->time_limit = m->time_limit;
+		if (job->start_time && !job_is_pending(job))
+			job->end_time = m->time_limit == INFINITE
+						? 0
+						: job->start_time + (time_t)m->time_limit * 60;
+	}
+	if (m->nice != NO_VAL)
+		job->desc->nice = m->nice;
+	if (m->min_nodes != NO_VAL)
+		job->min_nodes = m->min_nodes;
+	if (m->max_nodes != NO_VAL)
+		job->max_nodes = m->max_nodes;
+	info("update_job: JobId=%u updated by uid %u", job->job_id, (unsigned)uid);
+	job_touch(c, job);
+	job_sched_request(c);
+	return 0;
+}

@@ -1,0 +1,388 @@
+/* journal.c - append-only record log with CRC32C and group commit; see
+ * journal.h.
+ *
+ * Owns two descriptors (the state directory, for openat/renameat/fsync,
+ * and the log, O_APPEND) and the pending batch: records already framed
+ * (header + payload) back to back, so a commit is a single write.
+ * Caveat: the committed size is tracked here, not re-read; a failed commit
+ * cuts the file back to it, and if even that fails the cut is retried
+ * before the next write.
+ */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/crc32c.h"
+#include "common/log.h"
+#include "common/macros.h"
+
+struct journal {
+	char *dir;             /* for log lines */
+	int dir_fd;
+	int fd;                /* dir/job_journal, O_APPEND */
+	uint64_t size;         /* committed bytes */
+	uint64_t dropped;      /* by the last replay */
+	bool is_tail_dirty;    /* a failed commit may have left bytes past size */
+	uint8_t *pend;         /* framed pending records */
+	size_t pend_len, pend_cap;
+};
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void frame_header(uint8_t hdr[JOURNAL_HDR_LEN], const void *data, size_t len)
+{
+	put_be32(hdr, (uint32_t)len);
+	put_be32(hdr + 4, crc32c(0, data, len));
+}
+
+int journal_open(const char *dir, struct journal **ret)
+{
+	_cleanup_close_ int dir_fd = -1, fd = -1;
+	bool is_created = false;
+	struct journal *j;
+	struct stat st;
+
+	if (!dir || !*dir || !ret)
+		return -EINVAL;
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0)
+		return -errno;
+	/* a compaction that died before its rename: the old log is current */
+	if (unlinkat(dir_fd, JOURNAL_FILE_NEW, 0) < 0 && errno != ENOENT)
+		return -errno;
+	fd = openat(dir_fd, JOURNAL_FILE, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		is_created = true;
+	else if (errno == EEXIST)
+		fd = openat(dir_fd, JOURNAL_FILE, O_RDWR | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	/* the first commit's fdatasync does not make the new name durable */
+	if (is_created && fsync(dir_fd) < 0)
+		return -errno;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->dir = strdup(dir);
+	if (!j->dir) {
+		free(j);
+		return -ENOMEM;
+	}
+	j->dir_fd = TAKE_FD(dir_fd);
+	j->fd = TAKE_FD(fd);
+	j->size = (uint64_t)st.st_size;
+	*ret = j;
+	return 0;
+}
+
+struct journal *journal_free(struct journal *j)
+{
+	if (!j)
+		return NULL;
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->dir_fd >= 0)
+		close(j->dir_fd);
+	free(j->pend);
+	free(j->dir);
+	free(j);
+	return NULL;
+}
+
+static bool is_all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Check the record at p (left bytes to the end of the file). Returns NULL
+ * and its payload length, or why it is bad and whether the damage is
+ * confined to the file's last record (a torn write, not corruption). */
+static const char *record_check(const uint8_t *p, uint64_t left, uint32_t *ret_len,
+				bool *ret_is_tail)
+{
+	uint32_t len;
+
+	*ret_is_tail = true;
+	if (left < JOURNAL_HDR_LEN)
+		return "short header";
+	len = get_be32(p);
+	if (len == 0 || len > JOURNAL_REC_MAX) {
+		*ret_is_tail = is_all_zero(p, left); /* zero-filled after a crash */
+		return "bad length";
+	}
+	if (len > left - JOURNAL_HDR_LEN)
+		return "short record";
+	if (crc32c(0, p + JOURNAL_HDR_LEN, len) != get_be32(p + 4)) {
+		*ret_is_tail = JOURNAL_HDR_LEN + len == left;
+		return "CRC mismatch";
+	}
+	*ret_len = len;
+	return NULL;
+}
+
+/* Length of the valid prefix of map[0..size): stops at the first bad
+ * record, logging why. Returns the prefix length, or fn's code (<0). */
+static int64_t replay_records(struct journal *j, const uint8_t *map, uint64_t size,
+			      journal_rec_fn *fn, void *arg)
+{
+	uint64_t off = 0;
+
+	while (off < size) {
+		uint32_t len = 0;
+		bool is_tail;
+		const char *why = record_check(map + off, size - off, &len, &is_tail);
+		int r;
+
+		if (why) {
+			log_msg(is_tail ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR,
+				"journal %s/%s: %s at offset %llu, dropping %llu bytes%s", j->dir,
+				JOURNAL_FILE, why, (unsigned long long)off,
+				(unsigned long long)(size - off),
+				is_tail ? " (torn tail)" : " (corrupt; later records lost)");
+			break;
+		}
+		r = fn(arg, map + off + JOURNAL_HDR_LEN, len);
+		if (r < 0)
+			return r;
+		off += JOURNAL_HDR_LEN + len;
+	}
+	return (int64_t)off;
+}
+
+int journal_replay(struct journal *j, journal_rec_fn *fn, void *arg)
+{
+	struct stat st;
+	uint64_t size;
+	int64_t good;
+	void *map;
+
+	if (!j || !fn)
+		return -EINVAL;
+	j->dropped = 0;
+	if (fstat(j->fd, &st) < 0)
+		return -errno;
+	size = (uint64_t)st.st_size;
+	if (size == 0)
+		return 0;
+	if (size > SIZE_MAX)
+		return -EFBIG;
+	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	good = replay_records(j, map, size, fn, arg);
+	munmap(map, (size_t)size);
+	if (good < 0)
+		return (int)good;
+	if ((uint64_t)good < size) {
+		if (ftruncate(j->fd, (off_t)good) < 0 || fdatasync(j->fd) < 0)
+			return -errno;
+		j->dropped = size - (uint64_t)good;
+	}
+	j->size = (uint64_t)good;
+	j->is_tail_dirty = false;
+	return 0;
+}
+
+uint64_t journal_dropped_bytes(const struct journal *j)
+{
+	return j ? j->dropped : 0;
+}
+
+int journal_append(struct journal *j, const void *data, size_t len)
+{
+	size_t need;
+
+	if (!j || !data || len == 0)
+		return -EINVAL;
+	if (len > JOURNAL_REC_MAX)
+		return -EMSGSIZE;
+	need = JOURNAL_HDR_LEN + len;
+	if (need > SIZE_MAX - j->pend_len)
+		return -ENOMEM;
+	if (j->pend_len + need > j->pend_cap) {
+		size_t cap = j->pend_cap ? j->pend_cap : 4096;
+		uint8_t *p;
+
+		while (cap < j->pend_len + need)
+			cap = cap > SIZE_MAX / 2 ? j->pend_len + need : cap * 2;
+		p = realloc(j->pend, cap);
+		if (!p)
+			return -ENOMEM;
+		j->pend = p;
+		j->pend_cap = cap;
+	}
+	frame_header(j->pend + j->pend_len, data, len);
+	memcpy(j->pend + j->pend_len + JOURNAL_HDR_LEN, data, len);
+	j->pend_len += need;
+	return 0;
+}
+
+bool journal_has_pending(const struct journal *j)
+{
+	return j && j->pend_len > 0;
+}
+
+/* Write iov[0..n) completely, resuming after short writes. iov is
+ * consumed (its entries are advanced). */
+static int writev_all(int fd, struct iovec *iov, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n > IOV_MAX ? IOV_MAX : (int)n);
+		size_t done;
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		done = (size_t)w;
+		while (n > 0 && done >= iov->iov_len) {
+			done -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (uint8_t *)iov->iov_base + done;
+			iov->iov_len -= done;
+		}
+	}
+	return 0;
+}
+
+int journal_commit(struct journal *j)
+{
+	struct iovec iov;
+	int r;
+
+	if (!j)
+		return -EINVAL;
+	if (!j->pend_len)
+		return 0;
+	if (j->is_tail_dirty) {
+		if (ftruncate(j->fd, (off_t)j->size) < 0)
+			return -errno;
+		j->is_tail_dirty = false;
+	}
+	iov = (struct iovec){ .iov_base = j->pend, .iov_len = j->pend_len };
+	r = writev_all(j->fd, &iov, 1);
+	if (r == 0 && fdatasync(j->fd) < 0)
+		r = -errno;
+	if (r < 0) {
+		/* Cut the half batch off: a retry must not land behind it. After a
+		 * failed fdatasync the rewrite also re-dirties the pages. */
+		if (ftruncate(j->fd, (off_t)j->size) < 0)
+			j->is_tail_dirty = true;
+		return r;
+	}
+	j->size += j->pend_len;
+	j->pend_len = 0;
+	return 0;
+}
+
+static int compact_check(const struct iovec *recs, size_t n)
+{
+	if (n && !recs)
+		return -EINVAL;
+	if (n > SIZE_MAX / (2 * sizeof(struct iovec)))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!recs[i].iov_base || recs[i].iov_len == 0)
+			return -EINVAL;
+		if (recs[i].iov_len > JOURNAL_REC_MAX)
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* Write recs framed to fd and sync it; *ret_size is the bytes written. */
+static int compact_write(int fd, const struct iovec *recs, size_t n, uint64_t *ret_size)
+{
+	_cleanup_free_ struct iovec *iov = calloc(2 * n + 1, sizeof(*iov));
+	_cleanup_free_ uint8_t *hdrs = calloc(n + 1, JOURNAL_HDR_LEN);
+	uint64_t size = 0;
+	int r;
+
+	if (!iov || !hdrs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *h = hdrs + i * JOURNAL_HDR_LEN;
+
+		frame_header(h, recs[i].iov_base, recs[i].iov_len);
+		iov[2 * i] = (struct iovec){ .iov_base = h, .iov_len = JOURNAL_HDR_LEN };
+		iov[2 * i + 1] = recs[i];
+		size += JOURNAL_HDR_LEN + recs[i].iov_len;
+	}
+	r = writev_all(fd, iov, 2 * n);
+	if (r < 0)
+		return r;
+	if (fsync(fd) < 0)
+		return -errno;
+	*ret_size = size;
+	return 0;
+}
+
+int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
+{
+	_cleanup_close_ int fd = -1;
+	uint64_t size = 0;
+	int r;
+
+	if (!j)
+		return -EINVAL;
+	r = compact_check(recs, n);
+	if (r < 0)
+		return r;
+	/* opened with the log's own flags: after the rename it simply
+	 * becomes the log, with no reopen that could fail */
+	fd = openat(j->dir_fd, JOURNAL_FILE_NEW,
+		    O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	r = compact_write(fd, recs, n, &size);
+	if (r == 0 && renameat(j->dir_fd, JOURNAL_FILE_NEW, j->dir_fd, JOURNAL_FILE) < 0)
+		r = -errno;
+	if (r < 0) {
+		(void)unlinkat(j->dir_fd, JOURNAL_FILE_NEW, 0);
+		return r;
+	}
+	close(j->fd);
+	j->fd = TAKE_FD(fd);
+	j->size = size;
+	j->is_tail_dirty = false;
+	if (fsync(j->dir_fd) < 0)
+		return -errno;
+	return 0;
+}
+
+uint64_t journal_size(const struct journal *j)
+{
+	return j ? j->size : 0;
+}

@@ -1,0 +1,229 @@
+/* rpc_job.c - job handlers: submit, will-run, info, kill, update, batch
+ * completion. Thin: decode (done) -> look up -> authorize -> domain call
+ * -> reply (R18).
+ */
+#include "rpc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_server.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "durable.h"
+#include "job.h"
+#include "job_end.h"
+#include "job_sched.h"
+#include "job_submit.h"
+#include "job_update.h"
+
+/* Take the decoded request out of req so the job can own it. */
+static struct job_desc *desc_take(struct rpc_req *req)
+{
+	struct job_desc *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	*d = *(struct job_desc *)req->body;
+	memset(req->body, 0, sizeof(*d));
+	return d;
+}
+
+/* The reply goes out once the job is on disk (msg is taken). */
+static int reply_submit(struct ctld *c, struct rpc_req *req, uint32_t job_id, int rc, char *msg)
+{
+	struct submit_response *resp = calloc(1, sizeof(*resp));
+
+	if (!resp) {
+		free(msg);
+		return -ENOMEM;
+	}
+	resp->job_id = job_id;
+	resp->error_code = (uint32_t)(rc < 0 ? -rc : rc);
+	resp->user_msg = msg;
+	rpc_reply_durable(c, req, RESPONSE_SUBMIT_BATCH_JOB, resp);
+	return 0;
+}
+
+/* RESPONSE_SLURM_RC 0 once this turn's changes are on disk. */
+static int reply_ok_durable(struct ctld *c, struct rpc_req *req)
+{
+	struct rc_msg *rc = calloc(1, sizeof(*rc));
+
+	if (!rc)
+		return -ENOMEM;
+	rpc_reply_durable(c, req, RESPONSE_SLURM_RC, rc);
+	return 0;
+}
+
+int rpc_job_submit(struct ctld *c, struct rpc_req *req)
+{
+	struct job_desc *d = desc_take(req);
+	struct job *job = NULL;
+	char *msg = NULL;
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	if (r < 0) {
+		job_desc_done(d);
+		free(d);
+		info("%s: submit from uid=%u refused: %s", req->peer, (unsigned)req->uid,
+		     sl_strerror(r));
+		return reply_submit(c, req, 0, r, msg);
+	}
+	r = job_submit_commit(c, job);
+	if (r < 0)
+		return reply_submit(c, req, 0, r, msg);
+	info("_slurm_rpc_submit_batch_job: JobId=%u InitPrio=%u usec=0", job->job_id,
+	     job->priority);
+	job_sched_request(c);
+	return reply_submit(c, req, job->job_id, 0, msg);
+}
+
+int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
+{
+	struct job_desc *d = desc_take(req);
+	struct submit_response resp = { 0 };
+	struct job *job = NULL;
+	char *msg = NULL;
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	if (r < 0) {
+		job_desc_done(d);
+		free(d);
+		free(msg);
+		return r;
+	}
+	resp.start_time = time(NULL);
+	resp.partition = job->partition;
+	resp.node_list = NULL;
+	rpc_reply(req, RESPONSE_JOB_WILL_RUN, &resp);
+	job_free(job);
+	free(msg);
+	return 0;
+}
+
+/* "12,13_4" -> is job listed? Array tasks match their array id. */
+static bool job_listed(const struct job *job, const char *ids)
+{
+	const char *p = ids;
+
+	while (p && *p) {
+		char *end;
+		unsigned long id = strtoul(p, &end, 10);
+
+		if (end != p && id == job->job_id)
+			return true;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+int rpc_job_info(struct ctld *c, struct rpc_req *req)
+{
+	const struct job_info_req *m = req->body;
+	struct job_info_msg resp = { .last_update = c->job_last_update };
+	int r = 0;
+
+	if (m->last_update && m->last_update >= c->job_last_update)
+		return -SLURM_NO_CHANGE_IN_DATA;
+	resp.jobs = calloc(c->job_count + 1, sizeof(*resp.jobs));
+	if (!resp.jobs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->job_count && r == 0; i++) {
+		if (m->job_ids && !job_listed(c->jobs[i], m->job_ids))
+			continue;
+		r = job_info_fill(c, c->jobs[i], &resp.jobs[resp.count++]);
+	}
+	if (r == 0)
+		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
+	for (uint32_t i = 0; i < resp.count; i++)
+		job_info_done(&resp.jobs[i]);
+	free(resp.jobs);
+	return r;
+}
+
+/* "12" -> job 12; anything else (array forms come later) is invalid. */
+static struct job *job_by_str(struct ctld *c, const char *s)
+{
+	char *end;
+	unsigned long id;
+
+	if (!s || !*s)
+		return NULL;
+	id = strtoul(s, &end, 10);
+	if (*end || id == 0 || id > UINT32_MAX)
+		return NULL;
+	return job_find(c, (uint32_t)id);
+}
+
+static bool may_touch(const struct ctld *c, const struct job *job, uid_t uid)
+{
+	return uid == job->uid || ctld_is_admin(c, uid);
+}
+
+int rpc_job_kill(struct ctld *c, struct rpc_req *req)
+{
+	const struct kill_job_msg *m = req->body;
+	struct job *job = job_by_str(c, m->sjob_id);
+	int r;
+
+	if (!job)
+		return -ESLURM_INVALID_JOB_ID;
+	if (!may_touch(c, job, req->uid)) {
+		error("Security violation, REQUEST_KILL_JOB RPC for JobId=%u from uid=%u",
+		      job->job_id, (unsigned)req->uid);
+		return -ESLURM_ACCESS_DENIED;
+	}
+	r = job_end_signal(c, job, m->signal ? m->signal : 9, m->flags, req->uid);
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req);
+}
+
+int rpc_job_complete(struct ctld *c, struct rpc_req *req)
+{
+	int r = job_end_complete(c, req->body);
+
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req); /* the stepd retries until this is on disk */
+}
+
+int rpc_epilog_complete(struct ctld *c, struct rpc_req *req)
+{
+	(void)c;
+	rpc_reply_rc(req, 0);
+	return 0;
+}
+
+int rpc_job_update(struct ctld *c, struct rpc_req *req)
+{
+	const struct update_job_msg *m = req->body;
+	struct job *job = job_by_str(c, m->sjob_id);
+	int r;
+
+	if (!job)
+		return -ESLURM_INVALID_JOB_ID;
+	if (!may_touch(c, job, req->uid)) {
+		error("Security violation, REQUEST_UPDATE_JOB RPC for JobId=%u from uid=%u",
+		      job->job_id, (unsigned)req->uid);
+		return -ESLURM_ACCESS_DENIED;
+	}
+	r = job_update(c, job, m, req->uid, ctld_is_admin(c, req->uid));
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req);
+}

@@ -1,0 +1,405 @@
+/* select.c - see select.h: select/cons_tres placement, CR_Core_Memory.
+ *
+ * Purpose: decide on which nodes a job runs and what it gets there, with
+ * no I/O and no controller state, so every rule is unit-tested.
+ * Input: the node array (description + current use) and one request.
+ * Action: each node gets a capacity (tasks it can host now: whole free
+ * cores, free memory, free GPUs); nodes are taken in index order until the
+ * node count, the tasks and the GPUs are met; then tasks are spread in
+ * blocks (one on every chosen node first, the rest filling nodes in order)
+ * and cpus, memory and GPU indexes are handed out per node.
+ * -EAGAIN versus -ENOSPC is decided by placing again on an idle copy.
+ * Caveats: first fit in index order, no best fit, no topology. When the
+ * node limit is reached, a later node replaces a chosen one only if it is
+ * better in every dimension that still matters (tasks, GPUs).
+ */
+#include "select.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/macros.h"
+
+struct plan {			       /* the request, normalised */
+	uint32_t min_nodes, max_nodes; /* after required nodes; max <= n */
+	uint32_t num_tasks;	       /* 0: one (or ntasks_per_node) per node */
+	uint32_t n_required;
+};
+
+struct cand { /* a chosen node */
+	uint32_t node;
+	uint32_t cap;  /* tasks it can host */
+	uint32_t gpus; /* free GPUs */
+	bool is_required;
+};
+
+struct pick { /* the nodes chosen so far */
+	struct cand *c;
+	uint32_t count, limit;
+	uint64_t cap_sum, gpu_sum;
+};
+
+static uint64_t gpu_mask(uint16_t gpus)
+{
+	return gpus >= SEL_MAX_GPUS ? UINT64_MAX : (UINT64_C(1) << gpus) - 1;
+}
+
+static uint64_t free_gpus(const struct sel_node *nd)
+{
+	return gpu_mask(nd->gpus) & ~nd->gpus_used;
+}
+
+/* The lowest `want` bits of mask (all of them when fewer). */
+static uint64_t lowest_bits(uint64_t mask, uint64_t want)
+{
+	uint64_t out = 0;
+
+	for (; want && mask; want--) {
+		uint64_t bit = mask & -mask;
+
+		out |= bit;
+		mask &= ~bit;
+	}
+	return out;
+}
+
+/* cpus one task takes on nd: whole cores. */
+static uint32_t task_cpus(const struct sel_node *nd, const struct sel_req *req)
+{
+	uint32_t tpc = nd->threads_per_core ? nd->threads_per_core : 1;
+
+	return (req->cpus_per_task + tpc - 1) / tpc * tpc;
+}
+
+static bool is_busy(const struct sel_node *nd)
+{
+	return nd->cpus_used || nd->mem_used || nd->gpus_used || nd->is_exclusive_used;
+}
+
+/* Tasks req can place on nd now; 0 when nd cannot take the job. */
+static uint32_t node_cap(const struct sel_node *nd, const struct sel_req *req)
+{
+	uint32_t per_task = task_cpus(nd, req);
+	uint64_t free_mem = nd->real_memory > nd->mem_used ? nd->real_memory - nd->mem_used : 0;
+	uint64_t cap, mem;
+
+	if (!nd->is_usable || nd->is_exclusive_used || (req->is_exclusive && is_busy(nd)))
+		return 0;
+	cap = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) / per_task : 0;
+	if (req->mem_per_node > free_mem)
+		return 0;
+	if (req->is_whole_memory && nd->mem_used)
+		return 0; /* the job takes all of the node's memory */
+	if (req->mem_per_cpu && req->is_exclusive) {
+		/* an exclusive job is charged memory for every cpu of the node */
+		if (__builtin_mul_overflow(req->mem_per_cpu, (uint64_t)nd->cpus, &mem)
+		    || mem > free_mem)
+			return 0;
+	} else if (req->mem_per_cpu) {
+		if (__builtin_mul_overflow(req->mem_per_cpu, (uint64_t)per_task, &mem))
+			return 0;
+		if (free_mem / mem < cap)
+			cap = free_mem / mem;
+	}
+	if ((uint64_t)__builtin_popcountll(free_gpus(nd)) < req->gpus_per_node)
+		return 0;
+	if (req->ntasks_per_node)
+		cap = cap >= req->ntasks_per_node ? req->ntasks_per_node : 0;
+	return (uint32_t)cap;
+}
+
+static bool is_flagged(const bool *flags, uint32_t i)
+{
+	return flags && flags[i];
+}
+
+/* Normalise req into *p; -EINVAL for a malformed request, -ENOSPC when a
+ * required node can never be used or there are too few nodes. */
+static int plan_init(uint32_t n, const struct sel_req *req, struct plan *p)
+{
+	if (!req->cpus_per_task || (req->mem_per_node && req->mem_per_cpu)
+	    || (req->gpus_per_node && req->gpus_total))
+		return -EINVAL;
+	*p = (struct plan){.num_tasks = req->num_tasks};
+	for (uint32_t i = 0; req->is_required && i < n; i++) {
+		if (!req->is_required[i])
+			continue;
+		if (is_flagged(req->is_excluded, i))
+			return -ENOSPC;
+		p->n_required++;
+	}
+	p->min_nodes = req->min_nodes ? req->min_nodes : 1;
+	p->max_nodes = req->max_nodes ? req->max_nodes : p->min_nodes;
+	if (p->min_nodes < p->n_required)
+		p->min_nodes = p->n_required;
+	if (p->max_nodes < p->min_nodes)
+		p->max_nodes = p->min_nodes;
+	if (p->num_tasks && p->num_tasks < p->min_nodes)
+		return -EINVAL; /* every node runs a task: the client trims -N first */
+	if (p->min_nodes > n)
+		return -ENOSPC;
+	if (p->max_nodes > n)
+		p->max_nodes = n;
+	return 0;
+}
+
+static bool is_enough(const struct plan *p, const struct sel_req *req, const struct pick *k)
+{
+	return k->count >= p->min_nodes && k->gpu_sum >= req->gpus_total
+	       && (!p->num_tasks || k->cap_sum >= p->num_tasks);
+}
+
+static void pick_add(struct pick *k, uint32_t slot, const struct cand *c)
+{
+	if (slot < k->count) {
+		k->cap_sum -= k->c[slot].cap;
+		k->gpu_sum -= k->c[slot].gpus;
+	} else {
+		k->count++;
+	}
+	k->c[slot] = *c;
+	k->cap_sum += c->cap;
+	k->gpu_sum += c->gpus;
+}
+
+/* What a node is worth for the request: capacity beyond need is no gain. */
+static void worth(const struct plan *p, const struct sel_req *req, const struct cand *c,
+		  uint64_t *ret_tasks, uint64_t *ret_gpus)
+{
+	*ret_tasks = p->num_tasks ? (c->cap < p->num_tasks ? c->cap : p->num_tasks) : 0;
+	*ret_gpus = c->gpus < req->gpus_total ? c->gpus : req->gpus_total;
+}
+
+/* The chosen, not required node that c beats the most; -1 if none. */
+static int64_t weakest_beaten(const struct plan *p, const struct sel_req *req, const struct pick *k,
+			      const struct cand *c)
+{
+	uint64_t ct, cg, bt = 0, bg = 0;
+	int64_t best = -1;
+
+	worth(p, req, c, &ct, &cg);
+	for (uint32_t j = 0; j < k->count; j++) {
+		uint64_t t, g;
+
+		if (k->c[j].is_required)
+			continue;
+		worth(p, req, &k->c[j], &t, &g);
+		if (t > ct || g > cg || (t == ct && g == cg))
+			continue;
+		if (best < 0 || t < bt || (t == bt && g < bg)) {
+			best = j;
+			bt = t;
+			bg = g;
+		}
+	}
+	return best;
+}
+
+/* Beyond min_nodes a node is only worth taking for what is still missing. */
+static bool is_helping(const struct plan *p, const struct sel_req *req, const struct pick *k,
+		       const struct cand *c)
+{
+	return (p->num_tasks && k->cap_sum < p->num_tasks)
+	       || (k->gpu_sum < req->gpus_total && c->gpus);
+}
+
+/* Fill k with the nodes the job gets; -EAGAIN when they cannot be found. */
+static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		  const struct plan *p, struct pick *k)
+{
+	for (uint32_t i = 0; i < n && p->n_required; i++) {
+		struct cand c = {i, node_cap(&nodes[i], req), 0, true};
+
+		if (!req->is_required[i])
+			continue;
+		if (!c.cap)
+			return -EAGAIN;
+		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+		pick_add(k, k->count, &c);
+	}
+	for (uint32_t i = 0; i < n && !is_enough(p, req, k); i++) {
+		struct cand c = {i, 0, 0, false};
+		int64_t slot;
+
+		if (is_flagged(req->is_required, i) || is_flagged(req->is_excluded, i))
+			continue;
+		c.cap = node_cap(&nodes[i], req);
+		if (!c.cap)
+			continue;
+		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+		if (k->count >= p->min_nodes && !is_helping(p, req, k, &c))
+			continue;
+		slot = k->count < k->limit ? k->count : weakest_beaten(p, req, k, &c);
+		if (slot >= 0)
+			pick_add(k, (uint32_t)slot, &c);
+	}
+	return is_enough(p, req, k) ? 0 : -EAGAIN;
+}
+
+/* Drop chosen nodes (lowest index first) the job does not need beyond
+ * min_nodes; k is in node order and stays so. */
+static void prune(const struct plan *p, const struct sel_req *req, struct pick *k)
+{
+	for (uint32_t j = 0; j < k->count && k->count > p->min_nodes;) {
+		const struct cand *c = &k->c[j];
+
+		if (c->is_required || k->gpu_sum - c->gpus < req->gpus_total
+		    || (p->num_tasks && k->cap_sum - c->cap < p->num_tasks)) {
+			j++;
+			continue;
+		}
+		k->cap_sum -= c->cap;
+		k->gpu_sum -= c->gpus;
+		memmove(&k->c[j], &k->c[j + 1], (k->count - j - 1) * sizeof(*k->c));
+		k->count--;
+	}
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* cpus, memory and GPUs of one chosen node running `tasks` tasks. */
+static void fill_alloc(const struct sel_node *nd, const struct sel_req *req, uint32_t tasks,
+		       uint64_t *gpus_left, struct sel_alloc *a)
+{
+	a->tasks = (uint16_t)tasks;
+	a->cpus = req->is_exclusive ? nd->cpus : (uint16_t)(tasks * task_cpus(nd, req));
+	a->mem = req->is_whole_memory ? nd->real_memory
+		 : req->mem_per_node  ? req->mem_per_node
+				      : req->mem_per_cpu * a->cpus;
+	if (req->gpus_per_node) {
+		a->gpus = lowest_bits(free_gpus(nd), req->gpus_per_node);
+	} else {
+		a->gpus = lowest_bits(free_gpus(nd), *gpus_left);
+		*gpus_left -= (uint64_t)__builtin_popcountll(a->gpus);
+	}
+}
+
+static int build_result(const struct sel_node *nodes, const struct sel_req *req,
+			const struct plan *p, const struct pick *k, struct sel_result *ret)
+{
+	struct sel_alloc *a = calloc(k->count, sizeof(*a));
+	uint64_t gpus_left = req->gpus_total;
+	uint32_t tasks_left = p->num_tasks ? p->num_tasks - k->count : 0;
+	uint32_t total = 0;
+
+	if (!a)
+		return -ENOMEM;
+	for (uint32_t j = 0; j < k->count; j++) {
+		uint32_t tasks = req->ntasks_per_node && !p->num_tasks ? req->ntasks_per_node : 1;
+		uint32_t more = k->c[j].cap - 1 < tasks_left ? k->c[j].cap - 1 : tasks_left;
+
+		if (p->num_tasks) { /* block: one each, then fill in order */
+			tasks += more;
+			tasks_left -= more;
+		}
+		a[j].node = k->c[j].node;
+		fill_alloc(&nodes[a[j].node], req, tasks, &gpus_left, &a[j]);
+		total += a[j].cpus;
+	}
+	*ret = (struct sel_result){.nodes = a, .count = k->count, .total_cpus = total};
+	return 0;
+}
+
+static int place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		 const struct plan *p, struct sel_result *ret)
+{
+	_cleanup_free_ struct cand *c = calloc(p->max_nodes ? p->max_nodes : 1, sizeof(*c));
+	struct pick k = {.c = c, .limit = p->max_nodes};
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	if (p->num_tasks && k.limit > p->num_tasks)
+		k.limit = p->num_tasks; /* each node needs a task */
+	r = choose(nodes, n, req, p, &k);
+	if (r < 0)
+		return r;
+	qsort(k.c, k.count, sizeof(*k.c), cand_cmp);
+	prune(p, req, &k);
+	return build_result(nodes, req, p, &k, ret);
+}
+
+/* -EAGAIN if req fits on these nodes once they are idle, else -ENOSPC. */
+static int fits_when_idle(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+			  const struct plan *p)
+{
+	_cleanup_free_ struct sel_node *idle = calloc(n, sizeof(*idle));
+	struct sel_result tmp = {0};
+	int r;
+
+	if (!idle)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		idle[i] = nodes[i];
+		idle[i].cpus_used = 0;
+		idle[i].mem_used = 0;
+		idle[i].gpus_used = 0;
+		idle[i].is_exclusive_used = false;
+	}
+	r = place(idle, n, req, p, &tmp);
+	sel_result_done(&tmp);
+	if (r == 0)
+		return -EAGAIN;
+	return r == -EAGAIN ? -ENOSPC : r;
+}
+
+int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		 struct sel_result *ret)
+{
+	struct plan p;
+	int r;
+
+	if ((!nodes && n) || !req || !ret)
+		return -EINVAL;
+	r = plan_init(n, req, &p);
+	if (r < 0)
+		return r;
+	for (uint32_t i = 0; req->is_required && i < n; i++)
+		if (req->is_required[i] && !nodes[i].is_usable)
+			return -ENOSPC;
+	r = place(nodes, n, req, &p, ret);
+	if (r != -EAGAIN)
+		return r;
+	return fits_when_idle(nodes, n, req, &p);
+}
+
+void sel_result_done(struct sel_result *r)
+{
+	if (!r)
+		return;
+	free(r->nodes);
+	*r = (struct sel_result){0};
+}
+
+void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive)
+{
+	for (uint32_t j = 0; r && j < r->count; j++) {
+		struct sel_node *nd = &nodes[r->nodes[j].node];
+
+		nd->cpus_used += r->nodes[j].cpus;
+		nd->mem_used += r->nodes[j].mem;
+		nd->gpus_used |= r->nodes[j].gpus;
+		if (is_exclusive)
+			nd->is_exclusive_used = true;
+	}
+}
+
+void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive)
+{
+	for (uint32_t j = 0; r && j < r->count; j++) {
+		struct sel_node *nd = &nodes[r->nodes[j].node];
+		const struct sel_alloc *a = &r->nodes[j];
+
+		nd->cpus_used = nd->cpus_used > a->cpus ? nd->cpus_used - a->cpus : 0;
+		nd->mem_used = nd->mem_used > a->mem ? nd->mem_used - a->mem : 0;
+		nd->gpus_used &= ~a->gpus;
+		if (is_exclusive)
+			nd->is_exclusive_used = false;
+	}
+}

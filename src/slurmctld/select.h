@@ -1,0 +1,84 @@
+/* select.h - select/cons_tres placement as a pure function (no I/O, no
+ * controller state), so the scheduler's decisions are unit-tested.
+ *
+ * Each node has cpus (sockets x cores x threads; a "cpu" is a hardware
+ * thread as Slurm counts it, allocated by whole cores), memory and GPUs
+ * with indexes. A request asks for nodes, tasks, cpus per task, tasks per
+ * node, memory per node or per cpu, GPUs per node or per job, exclusive
+ * nodes, required and excluded nodes. The result says, per chosen node,
+ * how many cpus, how much memory and which GPU indexes the job gets.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SEL_MAX_GPUS 64
+
+struct sel_node {                /* static description + current use */
+	uint16_t sockets, cores_per_socket, threads_per_core;
+	uint16_t cpus;                 /* sockets * cores * threads */
+	uint64_t real_memory;          /* MB */
+	uint16_t gpus;                 /* configured GPUs (indexes 0..gpus-1) */
+	bool is_usable;                /* up, not drained, in the partition... */
+	/* in use by running jobs */
+	uint16_t cpus_used;            /* multiple of threads_per_core */
+	uint64_t mem_used;             /* MB */
+	uint64_t gpus_used;            /* bitmask of GPU indexes in use */
+	bool is_exclusive_used;        /* held whole by an --exclusive job */
+};
+
+struct sel_req {
+	uint32_t min_nodes, max_nodes;  /* max 0 = min */
+	uint32_t num_tasks;             /* 0: one per node (min_nodes) */
+	uint16_t cpus_per_task;         /* >= 1 */
+	uint16_t ntasks_per_node;       /* 0: not given */
+	uint64_t mem_per_node;          /* MB; 0 with mem_per_cpu 0 = no memory asked */
+	uint64_t mem_per_cpu;           /* MB */
+	uint16_t gpus_per_node;         /* --gres=gpu:N / --gpus-per-node */
+	uint32_t gpus_total;            /* --gpus=N, spread over the nodes */
+	bool is_exclusive;
+	bool is_whole_memory;           /* no memory asked and no default: all of each node (--mem=0) */
+	const bool *is_required;        /* per node: -w (NULL none) */
+	const bool *is_excluded;        /* per node: -x (NULL none) */
+};
+
+struct sel_alloc {                /* one chosen node */
+	uint32_t node;                 /* index into the node array */
+	uint16_t cpus;
+	uint16_t tasks;
+	uint64_t mem;                  /* MB */
+	uint64_t gpus;                 /* bitmask of GPU indexes */
+};
+
+struct sel_result {
+	struct sel_alloc *nodes;       /* node order (ascending index) */
+	uint32_t count;
+	uint32_t total_cpus;
+};
+
+/* Place req on nodes[0..n). Returns 0 and fills *ret (free with
+ * sel_result_done), -EAGAIN when it does not fit now but would on idle
+ * usable nodes (wait: Resources), -ENOSPC when it could never fit on
+ * these nodes even if all were idle (PartitionConfig / Requested node
+ * configuration is not available). Nodes are tried in index order (best
+ * fit later); a node's cpus are given whole cores, task by task.
+ * Details:
+ * - max_nodes 0 means exactly min_nodes: for -n without -N pass
+ *   max_nodes = num_tasks (or any large value; it is capped at n).
+ * - required nodes count towards min_nodes (min = max(min, #required));
+ *   a required node that is excluded or not usable is -ENOSPC.
+ * - every chosen node runs at least one task: num_tasks (when given)
+ *   below the node count, mem_per_node with mem_per_cpu, gpus_per_node
+ *   with gpus_total, or cpus_per_task 0 are -EINVAL (clients trim first).
+ * - exclusive: cpus = all the node's cpus, mem = mem_per_node, or
+ *   mem_per_cpu * all cpus, or 0 when no memory was asked; GPUs only as
+ *   asked (the node is held whole through is_exclusive_used anyway).
+ * *ret is written only on success. */
+int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		 struct sel_result *ret);
+void sel_result_done(struct sel_result *r);
+
+/* Apply or release an allocation on the node array (the scheduler's
+ * bookkeeping). */
+void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
+void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);

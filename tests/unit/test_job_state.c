@@ -1,0 +1,413 @@
+/* test_job_state.c - journal records for jobs and the id counter: a job
+ * with every field set round-trips (and re-packs to the same bytes), every
+ * truncation fails cleanly, allocations follow node names across a
+ * slurm.conf change, and bad records are refused with the right code. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/pack.h"
+#include "slurmctld/job.h"
+#include "slurmctld/job_state.h"
+
+/* A node table as a slurm.conf defines it: index -> name. */
+struct names {
+	const char *const *v;
+	uint32_t n;
+};
+
+static const char *const conf_a[] = { "n1", "n2", "n3", "n4" };
+static const char *const conf_b[] = { "n4", "n0", "n3", "n1" }; /* n2 gone, order changed */
+static const char *const conf_dup[] = { "dup", "dup" };
+static const struct names names_a = { conf_a, ARRAY_SIZE(conf_a) };
+static const struct names names_b = { conf_b, ARRAY_SIZE(conf_b) };
+static const struct names names_dup = { conf_dup, ARRAY_SIZE(conf_dup) };
+
+static const char *name_of(void *arg, uint32_t index)
+{
+	const struct names *t = arg;
+
+	return index < t->n ? t->v[index] : NULL;
+}
+
+static int index_of(void *arg, const char *name, uint32_t *ret_index)
+{
+	const struct names *t = arg;
+
+	for (uint32_t i = 0; i < t->n; i++) {
+		if (streq(t->v[i], name)) {
+			*ret_index = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static char **strv_new(const char *a, const char *b)
+{
+	char **v = calloc(2, sizeof(*v));
+
+	assert_non_null(v);
+	v[0] = strdup(a);
+	v[1] = strdup(b);
+	return v;
+}
+
+static struct job_desc *full_desc(void)
+{
+	struct job_desc *d = calloc(1, sizeof(*d));
+
+	assert_non_null(d);
+	*d = (struct job_desc){
+		.name = strdup("train"), .partition = strdup("gpu,cpu"),
+		.script = strdup("#!/bin/sh\nsrun hostname\n"),
+		.argv = strv_new("/home/u/train.sh", "--epochs=3"), .argc = 2,
+		.env = strv_new("PATH=/bin", "HOME=/home/u"), .env_count = 2,
+		.work_dir = strdup("/home/u"), .std_in = strdup("/dev/null"),
+		.std_out = strdup("out-%j.txt"), .std_err = strdup("err-%j.txt"),
+		.comment = strdup("a comment"), .account = strdup("acct"), .qos = strdup("normal"),
+		.dependency = strdup("afterok:7"), .array_spec = strdup("1-10%2"),
+		.req_nodes = strdup("n[1,3]"), .exc_nodes = strdup("n2"),
+		.mail_user = strdup("u@example.org"), .tres_per_node = strdup("gres/gpu:2"),
+		.tres_per_job = strdup("gres/gpu:4"), .submit_host = strdup("login1"),
+		.min_nodes = 2, .max_nodes = 3, .num_tasks = 8, .ntasks_per_node = 4,
+		.cpus_per_task = 2, .time_limit = 90, .time_min = 30, .mem_per_node = 4096,
+		.mem_per_cpu = 512, .mail_type = MAIL_JOB_END, .open_mode = OPEN_MODE_APPEND,
+		.requeue = 1, .warn_signal = 10, .warn_time = 60, .flags = JOB_DESC_EXCLUSIVE,
+		.nice = NICE_OFFSET + 5, .begin_time = 1700000100, .user_id = 1000,
+		.group_id = 100,
+	};
+	return d;
+}
+
+/* Every field set, each to a distinct value, allocated on n1, n3, n4. */
+static struct job *full_job(void)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	struct sel_alloc *a = calloc(3, sizeof(*a));
+	uint32_t *gids = calloc(3, sizeof(*gids));
+
+	assert_true(j && a && gids);
+	a[0] = (struct sel_alloc){ .node = 0, .cpus = 4, .tasks = 2, .mem = 2048, .gpus = 0x3 };
+	a[1] = (struct sel_alloc){ .node = 2, .cpus = 6, .tasks = 3, .mem = 3072, .gpus = 0xc };
+	a[2] = (struct sel_alloc){ .node = 3, .cpus = 8, .tasks = 4, .mem = 4096, .gpus = 0x30 };
+	gids[0] = 100, gids[1] = 27, gids[2] = 1001;
+	*j = (struct job){
+		.job_id = 42, .desc = full_desc(), .uid = 1000, .gid = 100,
+		.user_name = strdup("u"), .gids = gids, .ngids = 3,
+		.state = JOB_RUNNING | JOB_COMPLETING, .reason = FAIL_TIMEOUT,
+		.state_desc = strdup("why it is so"), .priority = 4294901759u,
+		.is_user_hold = true, .partition = strdup("gpu"), .time_limit = 90,
+		.min_nodes = 2, .max_nodes = 3, .num_tasks = 9, .cpus_per_task = 2,
+		.mem_per_cpu = 512, .mem_per_node = 4097, .gpus_per_node = 2, .gpus_total = 6,
+		.submit_time = 1700000000, .eligible_time = 1700000001,
+		.start_time = 1700000002, .end_time = 1700000003, .last_sched_eval = 1700000004,
+		.alloc = { .nodes = a, .count = 3, .total_cpus = 18 },
+		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8,
+		.restart_cnt = 3, .is_cancelled = true, .is_timed_out = true, .cancelled_by = 7,
+	};
+	return j;
+}
+
+DEFINE_FREEP(struct job, job_free)
+
+static void assert_str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+/* Field by field: what the byte comparison cannot name. */
+static void assert_job_equal(const struct job *a, const struct job *b)
+{
+	assert_int_equal(a->job_id, b->job_id);
+	assert_int_equal(a->uid, b->uid);
+	assert_int_equal(a->gid, b->gid);
+	assert_str_eq(a->user_name, b->user_name);
+	assert_int_equal(a->ngids, b->ngids);
+	if (a->ngids)
+		assert_memory_equal(a->gids, b->gids, a->ngids * sizeof(*a->gids));
+	assert_int_equal(a->state, b->state);
+	assert_int_equal(a->reason, b->reason);
+	assert_str_eq(a->state_desc, b->state_desc);
+	assert_int_equal(a->priority, b->priority);
+	assert_int_equal(a->is_user_hold, b->is_user_hold);
+	assert_str_eq(a->partition, b->partition);
+	assert_int_equal(a->time_limit, b->time_limit);
+	assert_int_equal(a->min_nodes, b->min_nodes);
+	assert_int_equal(a->max_nodes, b->max_nodes);
+	assert_int_equal(a->num_tasks, b->num_tasks);
+	assert_int_equal(a->cpus_per_task, b->cpus_per_task);
+	assert_int_equal(a->mem_per_cpu, b->mem_per_cpu);
+	assert_int_equal(a->mem_per_node, b->mem_per_node);
+	assert_int_equal(a->gpus_per_node, b->gpus_per_node);
+	assert_int_equal(a->gpus_total, b->gpus_total);
+	assert_int_equal(a->submit_time, b->submit_time);
+	assert_int_equal(a->eligible_time, b->eligible_time);
+	assert_int_equal(a->start_time, b->start_time);
+	assert_int_equal(a->end_time, b->end_time);
+	assert_int_equal(a->last_sched_eval, b->last_sched_eval);
+	assert_int_equal(a->alloc.count, b->alloc.count);
+	assert_int_equal(a->alloc.total_cpus, b->alloc.total_cpus);
+	if (a->alloc.count)
+		assert_memory_equal(a->alloc.nodes, b->alloc.nodes,
+				    a->alloc.count * sizeof(*a->alloc.nodes));
+	assert_str_eq(a->nodes, b->nodes);
+	assert_str_eq(a->batch_host, b->batch_host);
+	assert_int_equal(a->exit_code, b->exit_code);
+	assert_int_equal(a->restart_cnt, b->restart_cnt);
+	assert_int_equal(a->is_cancelled, b->is_cancelled);
+	assert_int_equal(a->is_timed_out, b->is_timed_out);
+	assert_int_equal(a->cancelled_by, b->cancelled_by);
+	assert_int_equal(a->desc != NULL, b->desc != NULL);
+	if (a->desc) {
+		assert_str_eq(a->desc->script, b->desc->script);
+		assert_str_eq(a->desc->env[1], b->desc->env[1]);
+		assert_int_equal(a->desc->nice, b->desc->nice);
+		assert_int_equal(a->desc->group_id, b->desc->group_id);
+	}
+}
+
+static void pack_job(const struct job *job, const struct names *names, struct pack_buf *b)
+{
+	*b = (struct pack_buf){ 0 };
+	assert_int_equal(job_state_pack(job, name_of, (void *)names, b), 0);
+}
+
+/* A new field in struct job needs a line in job_state.c and a value in
+ * full_job(); this size check is the reminder (LP64 layout). */
+static void test_struct_job_has_no_field_the_record_misses(void **state)
+{
+	(void)state;
+	if (sizeof(long) == 8 && sizeof(struct job) != 216)
+		fail_msg("struct job is %zu bytes, was 216: pack the new field in "
+			 "job_state.c, set it in full_job(), then update this size",
+			 sizeof(struct job));
+}
+
+static void test_a_job_with_every_field_set_round_trips_to_the_same_bytes(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b1, b2;
+
+	(void)state;
+	pack_job(job, &names_a, &b1);
+	assert_int_equal(job_state_rec_type(b1.data, b1.len), JOURNAL_REC_JOB);
+	assert_int_equal(job_state_unpack(b1.data, b1.len, index_of, (void *)&names_a, &back), 0);
+	assert_job_equal(job, back);
+	pack_job(back, &names_a, &b2);
+	assert_int_equal(b1.len, b2.len);
+	assert_memory_equal(b1.data, b2.data, b1.len);
+	pack_buf_done(&b1);
+	pack_buf_done(&b2);
+}
+
+static void test_a_pending_job_without_desc_or_allocation_round_trips(void **state)
+{
+	_cleanup_(job_freep) struct job *job = calloc(1, sizeof(*job));
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	assert_non_null(job);
+	job->job_id = 7;
+	job->reason = WAIT_PRIORITY;
+	pack_job(job, &names_a, &b);
+	/* no allocation: neither callback is needed */
+	assert_int_equal(job_state_unpack(b.data, b.len, NULL, NULL, &back), 0);
+	assert_job_equal(job, back);
+	assert_null(back->desc);
+	pack_buf_done(&b);
+}
+
+static void test_every_truncation_fails_cleanly(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	for (size_t len = 0; len < b.len; len++) {
+		/* a private copy, so ASan sees any read past len */
+		uint8_t *copy = malloc(len ? len : 1);
+		struct job *back = NULL;
+		int r;
+
+		assert_non_null(copy);
+		memcpy(copy, b.data, len);
+		r = job_state_unpack(copy, len, index_of, (void *)&names_a, &back);
+		if (r >= 0 || back)
+			fail_msg("a record cut to %zu of %zu bytes was accepted", len, b.len);
+		free(copy);
+	}
+	pack_buf_done(&b);
+}
+
+static void test_allocated_nodes_follow_their_names_into_a_new_conf(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b); /* n1, n3, n4 */
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_b, &back), 0);
+	assert_int_equal(back->alloc.count, 3);
+	/* conf_b: n4 = 0, n3 = 2, n1 = 3, and the allocation stays in index order */
+	assert_int_equal(back->alloc.nodes[0].node, 0);
+	assert_int_equal(back->alloc.nodes[0].gpus, 0x30);
+	assert_int_equal(back->alloc.nodes[1].node, 2);
+	assert_int_equal(back->alloc.nodes[1].cpus, 6);
+	assert_int_equal(back->alloc.nodes[2].node, 3);
+	assert_int_equal(back->alloc.nodes[2].mem, 2048);
+	pack_buf_done(&b);
+}
+
+static int index_of_gone(void *arg, const char *name, uint32_t *ret_index)
+{
+	(void)arg;
+	if (streq(name, "n3"))
+		return -ENOENT;
+	*ret_index = name[1] == '1' ? 0 : 3;
+	return 0;
+}
+
+static void test_a_node_gone_from_the_conf_is_enoent(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of_gone, NULL, &back), -ENOENT);
+	assert_null(back);
+	pack_buf_done(&b);
+}
+
+static void test_packing_a_node_without_a_name_is_enoent(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	const struct names short_conf = { conf_a, 3 }; /* index 3 unknown */
+	struct pack_buf b = { 0 };
+
+	(void)state;
+	assert_int_equal(job_state_pack(job, name_of, (void *)&short_conf, &b), -ENOENT);
+	assert_int_equal(b.err, -ENOENT);
+	pack_buf_done(&b);
+	assert_int_equal(job_state_pack(job, NULL, NULL, &b), -EINVAL);
+	pack_buf_done(&b);
+}
+
+/* A job made bad on purpose, or its packed bytes patched. */
+static const struct bad_case {
+	const char *name;
+	enum { BAD_REASON, BAD_DUP_NODE, PATCH_TYPE, PATCH_VERSION0, PATCH_VERSION_NEW,
+	       PATCH_TRAILING, PATCH_BOOL } how;
+	int want;
+} bad_cases[] = {
+	{ "a reason past the table", BAD_REASON, -EBADMSG },
+	{ "two nodes that map to one index", BAD_DUP_NODE, -EBADMSG },
+	{ "a SEQ record", PATCH_TYPE, -EBADMSG },
+	{ "version 0", PATCH_VERSION0, -EBADMSG },
+	{ "a newer version", PATCH_VERSION_NEW, -EPROTONOSUPPORT },
+	{ "a trailing byte", PATCH_TRAILING, -EBADMSG },
+	{ "a bool that is 2", PATCH_BOOL, -EBADMSG },
+};
+
+static void test_bad_records_are_refused(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		_cleanup_(job_freep) struct job *job = full_job();
+		struct job *back = NULL;
+		const struct names *names = c->how == BAD_DUP_NODE ? &names_dup : &names_a;
+		struct pack_buf b;
+		int r;
+
+		if (c->how == BAD_REASON)
+			job->reason = _JOB_REASON_MAX;
+		if (c->how == BAD_DUP_NODE) {
+			job->alloc.count = 2; /* both named "dup" in conf_dup */
+			job->alloc.nodes[1].node = 1;
+		}
+		pack_job(job, names, &b);
+		switch (c->how) {
+		case PATCH_TYPE: b.data[0] = JOURNAL_REC_SEQ; break;
+		case PATCH_VERSION0: b.data[1] = b.data[2] = 0; break;
+		case PATCH_VERSION_NEW: b.data[2] = JOB_STATE_VERSION + 1; break;
+		case PATCH_TRAILING: pack_u8(&b, 0); break;
+		case PATCH_BOOL: {
+			/* has_desc, after is_cancelled, is_timed_out, cancelled_by 7 */
+			static const uint8_t pat[] = { 1, 1, 0, 0, 0, 7, 1 };
+			uint8_t *p = memmem(b.data, b.len, pat, sizeof(pat));
+
+			assert_non_null(p);
+			p[sizeof(pat) - 1] = 2;
+			break;
+		}
+		default: break;
+		}
+		r = job_state_unpack(b.data, b.len, index_of, (void *)names, &back);
+		if (r != c->want || back)
+			fail_msg("%s: got %d, want %d", c->name, r, c->want);
+		pack_buf_done(&b);
+	}
+}
+
+static void test_the_seq_record_round_trips_and_truncations_fail(void **state)
+{
+	const struct job_state_seq seq = { .next_job_id = 1234, .lowest_prio = 0xfffe0001 };
+	struct job_state_seq back = { 0 };
+	struct job *job = NULL;
+	struct pack_buf b = { 0 };
+
+	(void)state;
+	assert_int_equal(job_state_seq_pack(&seq, &b), 0);
+	assert_int_equal(b.len, 1 + 2 + 4 + 4);
+	assert_int_equal(job_state_rec_type(b.data, b.len), JOURNAL_REC_SEQ);
+	assert_int_equal(job_state_seq_unpack(b.data, b.len, &back), 0);
+	assert_int_equal(back.next_job_id, seq.next_job_id);
+	assert_int_equal(back.lowest_prio, seq.lowest_prio);
+	for (size_t len = 0; len < b.len; len++) {
+		back = (struct job_state_seq){ 0 };
+		assert_true(job_state_seq_unpack(b.data, len, &back) < 0);
+		assert_int_equal(back.next_job_id, 0); /* untouched on failure */
+	}
+	/* records are not mistaken for each other */
+	assert_int_equal(job_state_unpack(b.data, b.len, NULL, NULL, &job), -EBADMSG);
+	assert_null(job);
+	b.data[0] = JOURNAL_REC_JOB;
+	assert_int_equal(job_state_seq_unpack(b.data, b.len, &back), -EBADMSG);
+	assert_int_equal(job_state_rec_type(NULL, 0), -EBADMSG);
+	pack_buf_done(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_struct_job_has_no_field_the_record_misses),
+		cmocka_unit_test(test_a_job_with_every_field_set_round_trips_to_the_same_bytes),
+		cmocka_unit_test(test_a_pending_job_without_desc_or_allocation_round_trips),
+		cmocka_unit_test(test_every_truncation_fails_cleanly),
+		cmocka_unit_test(test_allocated_nodes_follow_their_names_into_a_new_conf),
+		cmocka_unit_test(test_a_node_gone_from_the_conf_is_enoent),
+		cmocka_unit_test(test_packing_a_node_without_a_name_is_enoent),
+		cmocka_unit_test(test_bad_records_are_refused),
+		cmocka_unit_test(test_the_seq_record_round_trips_and_truncations_fail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
