@@ -5,6 +5,7 @@
  * our protocol) with Slurm's names, which users see.
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
 
 enum job_state_base {
@@ -23,6 +24,7 @@ enum job_state_base {
 	_JOB_STATE_BASE_MAX,
 };
 #define JOB_STATE_BASE 0x000000ffu
+#define JOB_STATE_FLAGS 0xffffff00u
 #define JOB_LAUNCH_FAILED 0x00000100u
 #define JOB_REQUEUE 0x00000400u
 #define JOB_REQUEUE_HOLD 0x00000800u
@@ -32,6 +34,8 @@ enum job_state_base {
 #define JOB_COMPLETING 0x00008000u
 #define JOB_STOPPED 0x00010000u
 #define JOB_REVOKED 0x00080000u
+#define JOB_REQUEUE_FED 0x00100000u
+#define JOB_RESV_DEL_HOLD 0x00200000u
 #define JOB_SIGNALING 0x00400000u
 #define JOB_STAGE_OUT 0x00800000u
 
@@ -62,6 +66,17 @@ enum job_state_reason {
 	FAIL_SYSTEM,                 /* "SystemFailure" */
 	FAIL_SIGNAL,                 /* "RaisedSignal" (state_desc adds ":9(Killed)") */
 	FAIL_BAD_CONSTRAINTS,        /* "BadConstraints" */
+	/* Appended later; earlier numbers stay as they were. */
+	WAIT_LICENSES,               /* "Licenses" */
+	WAIT_RESERVATION,            /* "Reservation" */
+	WAIT_PROLOG,                 /* "Prolog" */
+	FAIL_DEADLINE,               /* "DeadLine" */
+	FAIL_INACTIVE_LIMIT,         /* "InactiveLimit" */
+	FAIL_ACCOUNT,                /* "InvalidAccount" */
+	FAIL_QOS,                    /* "InvalidQOS" */
+	WAIT_QOS_NOT_ALLOWED,        /* "QOSNotAllowed" */
+	WAIT_ACCOUNT_NOT_ALLOWED,    /* "AccountNotAllowed" */
+	WAIT_HELD_LAUNCH_FAILED,     /* "launch failed requeued held" */
 	_JOB_REASON_MAX,
 };
 
@@ -71,8 +86,17 @@ enum job_state_reason {
 const char *job_state_string(uint32_t state);
 /* "PD", "R", "CD", "CA", "F", "TO", "NF", "OOM", "CG", ... */
 const char *job_state_compact(uint32_t state);
-/* Reason name as squeue %r and scontrol Reason= print it. */
+/* Reason name as squeue %r and scontrol Reason= print it; "?" for a
+ * number outside the enum. Static string. */
 const char *job_reason_string(enum job_state_reason r);
-/* Parse a state name or compact code (case-insensitive, squeue -t):
- * returns the base state or a flag (JOB_COMPLETING...) or -EINVAL. */
+/* Parse a state name or compact code (case-insensitive, exact: "PD",
+ * "pending", "CG", "completing"; squeue -t, scancel -t): sets *ret to the
+ * base state or to the flag (JOB_COMPLETING, ...) and returns 0, or
+ * returns -EINVAL (*ret untouched). */
 int job_state_from_string(const char *s, uint32_t *ret);
+/* "PENDING,RUNNING,...,COMPLETING,..." every name job_state_from_string()
+ * accepts, for squeue's "Valid job states include: ..." line. Static. */
+const char *job_state_names(void);
+/* True for COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, PREEMPTED,
+ * BOOT_FAIL, DEADLINE, OUT_OF_MEMORY (Slurm's IS_JOB_FINISHED). */
+bool job_state_is_finished(uint32_t state);
