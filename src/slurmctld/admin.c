@@ -34,7 +34,7 @@ static void reconfig_slurmds(struct ctld *c)
 
 		if (n->is_registered)
 			rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr,
-				       n->cfg->port, REQUEST_RECONFIGURE, &m, 0,
+				       n->cfg->port, REQUEST_RECONFIGURE, &m, c->conf->slurm_user_id,
 				       c->conf->message_timeout, reconfig_reply_cb, NULL);
 	}
 }
@@ -107,7 +107,7 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 		if (!n->is_registered)
 			continue;
 		if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port,
-				   REQUEST_SHUTDOWN, &m, 0, c->conf->message_timeout,
+				   REQUEST_SHUTDOWN, &m, c->conf->slurm_user_id, c->conf->message_timeout,
 				   shutdown_reply_cb, c) == 0)
 			c->shutdown_pending++;
 	}

@@ -40,7 +40,7 @@ struct ctld {
 	time_t last_timer_pass;      /* last scheduling pass run by the timer */
 	struct rpc_server *rpc;
 	struct event *ping_timer;
-	struct event *sig_term, *sig_int, *sig_hup;
+	struct event *sig_term, *sig_int, *sig_hup, *sig_chld;
 	struct event *shutdown_timer;
 	time_t boot_time;
 	time_t node_last_update;     /* any node change */

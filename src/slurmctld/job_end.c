@@ -24,6 +24,7 @@
 #include "job.h"
 #include "durable.h"
 #include "job_sched.h"
+#include "mail.h"
 #include "node.h"
 
 static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
@@ -34,6 +35,11 @@ static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_
 	job->end_time = now;
 	job_sched_release(c, job);
 	job_touch(c, job);
+	if (base == JOB_TIMEOUT)
+		mail_job(c, job, MAIL_JOB_TIME100);
+	if (base != JOB_COMPLETE && base != JOB_CANCELLED)
+		mail_job(c, job, MAIL_JOB_FAIL);
+	mail_job(c, job, MAIL_JOB_END);
 }
 
 void job_end_launch_failed(struct ctld *c, struct job *job)
@@ -94,7 +100,7 @@ static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint
 		if (i > 0)
 			break;
 		rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
-			       &m, 0, c->conf->message_timeout, signal_done_cb,
+			       &m, c->conf->slurm_user_id, c->conf->message_timeout, signal_done_cb,
 			       (void *)(uintptr_t)job->job_id);
 	}
 }

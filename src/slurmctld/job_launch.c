@@ -129,7 +129,8 @@ void job_launch(struct ctld *c, struct job *job)
 		a->c = c;
 		a->job_id = job->job_id;
 		r = rpc_async_call(c->base, c->conf->munge_socket, bn->cfg->node_addr, bn->cfg->port,
-				   REQUEST_BATCH_JOB_LAUNCH, &m, 0, c->conf->message_timeout,
+				   REQUEST_BATCH_JOB_LAUNCH, &m, c->conf->slurm_user_id,
+				   c->conf->message_timeout,
 				   launch_done_cb, a);
 	}
 	free(m.cpus_per_node);

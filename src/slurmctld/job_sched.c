@@ -26,6 +26,7 @@
 #include "durable.h"
 #include "job.h"
 #include "job_launch.h"
+#include "mail.h"
 #include "node.h"
 #include "part.h"
 
@@ -241,6 +242,7 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	job_touch(c, job);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s", job->job_id,
 	     job->nodes, job->alloc.total_cpus, job->partition);
+	mail_job(c, job, MAIL_JOB_BEGIN);
 	job_launch(c, job);
 }
 

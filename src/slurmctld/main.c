@@ -27,6 +27,7 @@
 #include "job.h"
 #include "job_end.h"
 #include "job_sched.h"
+#include "mail.h"
 #include "node.h"
 #include "node_ping.h"
 #include "node_state.h"
@@ -215,6 +216,7 @@ static const struct subsys {
 	{ "jobs", jobs_init, jobs_fini },
 	{ "journal", durable_init, durable_fini },   /* replays jobs: after nodes, parts */
 	{ "signals", signals_init, signals_fini },
+	{ "mail", mail_init, mail_fini },
 	{ "rpc", rpc_init, rpc_fini },                /* accept once state is ready */
 	{ "ping", ping_init, node_ping_stop },        /* asks nodes to register */
 	{ "job timer", job_timer_start, job_timer_stop },

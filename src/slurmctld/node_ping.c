@@ -75,7 +75,7 @@ static void ping_node(struct ctld *c, struct node *n)
 	a->c = c;
 	snprintf(a->name, sizeof(a->name), "%s", node_name(n));
 	if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
-			   &m, 0, c->conf->message_timeout, ping_done_cb, a) < 0) {
+			   &m, c->conf->slurm_user_id, c->conf->message_timeout, ping_done_cb, a) < 0) {
 		free(a);
 		if (node_no_response(c, n, time(NULL)))
 			node_state_save(c);

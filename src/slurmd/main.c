@@ -28,6 +28,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_server.h"
+#include "launch.h"
 
 static bool arg_foreground;
 static bool arg_print_hw;
@@ -258,6 +259,7 @@ static const struct subsys {
 } subsystems[] = {
 	{ "gres", slurmd_detect_gres, NULL },
 	{ "spool", spool_init, NULL },
+	{ "launch", slurmd_launch_init, slurmd_launch_fini },      /* launch.c */
 	{ "signals", signals_init, signals_fini },
 	{ "rpc", rpc_init, rpc_fini },                             /* listen before registering */
 	{ "register", slurmd_register_start, slurmd_register_stop },

@@ -17,6 +17,7 @@
 #include "common/msg.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
+#include "launch.h"
 
 typedef int slurmd_handler_fn(struct slurmd *d, struct rpc_req *req);
 
@@ -72,6 +73,10 @@ static const struct {
 	{ REQUEST_RECONFIGURE, req_reconfigure },
 	{ REQUEST_SHUTDOWN, req_shutdown },
 	{ REQUEST_PING, req_ping },
+	{ REQUEST_BATCH_JOB_LAUNCH, slurmd_req_batch_launch },  /* launch.c */
+	{ REQUEST_SIGNAL_TASKS, slurmd_req_signal_job },
+	{ REQUEST_KILL_TIMELIMIT, slurmd_req_signal_job },
+	{ REQUEST_TERMINATE_JOB, slurmd_req_signal_job },
 };
 
 void slurmd_dispatch(void *arg, struct rpc_req *req)

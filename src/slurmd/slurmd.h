@@ -11,6 +11,7 @@ struct sl_conf;
 struct conf_node;
 struct node_reg_msg;
 struct rpc_req;
+struct launch_op;
 
 struct slurmd {
 	struct event_base *base;
@@ -26,6 +27,11 @@ struct slurmd {
 	bool is_registered;
 	struct event *sig_term, *sig_int, *sig_hup;
 	time_t start_time;
+	/* launch.c */
+	char *spool_dir;             /* SlurmdSpoolDir of this node, expanded */
+	char *stepd_path;            /* slurmstepd next to this binary */
+	char *stepd_conf;            /* absolute slurm.conf path given to stepds */
+	struct launch_op *launch_ops; /* requests waiting for a stepd's answer */
 };
 
 /* register.c */

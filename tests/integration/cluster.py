@@ -154,6 +154,14 @@ def expand_hostlist(expr):
     return names
 
 
+def _is_zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def wait_for(predicate, timeout=30, interval=0.1, what=None):
     """Poll predicate until it returns a true value, which is returned.
 
@@ -476,9 +484,48 @@ class Cluster:
         Returns the list of problems (daemons that crashed or ignored
         SIGTERM) seen during the cluster's life."""
         self._stop_procs([n for n in self.procs if n.startswith("slurmd-")])
+        self.stop_stepds()
         self._stop_procs(["slurmctld"])
         self._stop_procs(list(self.procs))  # munged and anything else
         return self.problems
+
+    def stepd_pids(self):
+        """slurmstepds of this cluster: started by our slurmds, detached from
+        them by design (they outlive a slurmd restart), so found by their
+        command line, which names our binary and our slurm.conf."""
+        exe, conf = str(BUILD_DIR / "slurmstepd"), str(self.conf_path)
+        pids = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            args = [a.decode(errors="replace") for a in argv]
+            if args and args[0] == exe and conf in args:
+                pids.append(int(entry))
+        return pids
+
+    def stop_stepds(self, timeout=STOP_TIMEOUT):
+        """SIGTERM every stepd of this cluster (each kills its job), SIGKILL
+        those still there after the deadline."""
+        pids = self.stepd_pids()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while pids and time.monotonic() < deadline:
+            pids = [p for p in pids if os.path.exists(f"/proc/{p}") and not _is_zombie(p)]
+            time.sleep(0.05)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)

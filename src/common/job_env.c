@@ -1,0 +1,235 @@
+/* job_env.c - see job_env.h.
+ *
+ * Which variables exist and how they print comes from the reference
+ * outputs (env_batch_plain.txt, env_batch_array_gres.txt): counts only when
+ * asked (SLURM_NTASKS, SLURM_CPUS_PER_TASK), node ids 0 for the script,
+ * SLURM_NODE_ALIASES=(null), topology = node name / "node",
+ * SLURM_WORKING_CLUSTER = cluster:ctld_addr:port:protocol:select plugin id.
+ * Caveat: the launch message carries no array bounds, so
+ * SLURM_ARRAY_TASK_COUNT/_MIN/_MAX/_STEP pass through from the submitted
+ * environment when the controller puts them there.
+ */
+#include "job_env.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostlist.h"
+#include "msg.h"
+
+#define SELECT_CONS_TRES_ID 109 /* Slurm's plugin id, printed in SLURM_WORKING_CLUSTER */
+
+void job_env_done(struct job_env *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->v[i]);
+	free(e->v);
+	*e = (struct job_env){ 0 };
+}
+
+static long env_find(const struct job_env *e, const char *name, size_t len)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], name, len) == 0 && e->v[i][len] == '=')
+			return (long)i;
+	return -1;
+}
+
+/* Takes ownership of entry ("NAME=value"), even on error. */
+static int env_take(struct job_env *e, char *entry)
+{
+	size_t len = strcspn(entry, "=");
+	long i = env_find(e, entry, len);
+
+	if (i >= 0) {
+		free(e->v[i]);
+		e->v[i] = entry;
+		return 0;
+	}
+	if (e->n + 2 > e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 64;
+		char **v = realloc(e->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(entry);
+			return -ENOMEM;
+		}
+		e->v = v;
+		e->cap = cap;
+	}
+	e->v[e->n++] = entry;
+	e->v[e->n] = NULL;
+	return 0;
+}
+
+int job_env_set(struct job_env *e, const char *name, const char *fmt, ...)
+{
+	char *val = NULL, *entry = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&val, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = asprintf(&entry, "%s=%s", name, val);
+	free(val);
+	if (r < 0)
+		return -ENOMEM;
+	return env_take(e, entry);
+}
+
+int job_env_put(struct job_env *e, const char *entry)
+{
+	char *dup;
+
+	if (!entry || !strchr(entry, '=') || entry[0] == '=')
+		return -EINVAL;
+	dup = strdup(entry);
+	if (!dup)
+		return -ENOMEM;
+	return env_take(e, dup);
+}
+
+const char *job_env_get(const struct job_env *e, const char *name)
+{
+	size_t len = strlen(name);
+	long i = env_find(e, name, len);
+
+	return i < 0 ? NULL : e->v[i] + len + 1;
+}
+
+void job_env_unset(struct job_env *e, const char *name)
+{
+	long i = env_find(e, name, strlen(name));
+
+	if (i < 0)
+		return;
+	free(e->v[i]);
+	memmove(&e->v[i], &e->v[i + 1], (e->n - (size_t)i) * sizeof(*e->v)); /* with the NULL */
+	e->n--;
+}
+
+/* Set when s is given; the sticky error keeps the caller a straight list. */
+static void set_str(struct job_env *e, int *r, const char *name, const char *s)
+{
+	if (*r == 0 && s)
+		*r = job_env_set(e, name, "%s", s);
+}
+
+static void set_u64(struct job_env *e, int *r, const char *name, uint64_t v)
+{
+	if (*r == 0)
+		*r = job_env_set(e, name, "%llu", (unsigned long long)v);
+}
+
+static bool is_given32(uint32_t v)
+{
+	return v != 0 && v != NO_VAL && v != INFINITE;
+}
+
+static bool is_given16(uint16_t v)
+{
+	return v != 0 && v != NO_VAL16 && v != INFINITE16;
+}
+
+static void set_gpus(struct job_env *e, int *r, const char *gpus)
+{
+	uint64_t count = 1;
+
+	for (const char *p = gpus; *p; p++)
+		count += *p == ',';
+	set_str(e, r, "CUDA_VISIBLE_DEVICES", gpus);
+	set_str(e, r, "GPU_DEVICE_ORDINAL", gpus);
+	set_str(e, r, "ROCR_VISIBLE_DEVICES", gpus);
+	set_str(e, r, "SLURM_JOB_GPUS", gpus);
+	set_u64(e, r, "SLURM_GPUS_ON_NODE", count);
+}
+
+static void set_job(struct job_env *e, int *r, const struct batch_launch_msg *m)
+{
+	char *nodes = m->nodes ? hostlist_compress(m->nodes) : NULL;
+	const char *nl = nodes ? nodes : m->nodes;
+
+	set_u64(e, r, "SLURM_JOB_ID", m->job_id);
+	set_u64(e, r, "SLURM_JOBID", m->job_id);
+	set_str(e, r, "SLURM_JOB_NAME", m->job_name);
+	set_str(e, r, "SLURM_JOB_NODELIST", nl);
+	set_str(e, r, "SLURM_NODELIST", nl);
+	free(nodes);
+	set_u64(e, r, "SLURM_JOB_NUM_NODES", m->num_nodes);
+	set_u64(e, r, "SLURM_NNODES", m->num_nodes);
+	if (is_given32(m->num_tasks)) {
+		set_u64(e, r, "SLURM_NTASKS", m->num_tasks);
+		set_u64(e, r, "SLURM_NPROCS", m->num_tasks);
+	}
+	if (is_given16(m->ntasks_per_node))
+		set_u64(e, r, "SLURM_NTASKS_PER_NODE", m->ntasks_per_node);
+	if (is_given16(m->cpus_per_task))
+		set_u64(e, r, "SLURM_CPUS_PER_TASK", m->cpus_per_task);
+	set_u64(e, r, "SLURM_CPUS_ON_NODE", m->cpus_on_node);
+	if (m->cpus_per_node)
+		set_str(e, r, "SLURM_JOB_CPUS_PER_NODE", m->cpus_per_node);
+	else
+		set_u64(e, r, "SLURM_JOB_CPUS_PER_NODE", m->cpus_on_node);
+	set_str(e, r, "SLURM_TASKS_PER_NODE", m->tasks_per_node);
+	if (m->mem_per_cpu && m->mem_per_cpu != NO_VAL64)
+		set_u64(e, r, "SLURM_MEM_PER_CPU", m->mem_per_cpu);
+	else if (m->mem_per_node && m->mem_per_node != NO_VAL64)
+		set_u64(e, r, "SLURM_MEM_PER_NODE", m->mem_per_node);
+	set_str(e, r, "SLURM_SUBMIT_DIR", m->submit_dir);
+	set_str(e, r, "SLURM_SUBMIT_HOST", m->submit_host);
+	set_str(e, r, "SLURM_JOB_PARTITION", m->partition);
+	set_str(e, r, "SLURM_JOB_ACCOUNT", m->account);
+	set_str(e, r, "SLURM_JOB_QOS", m->qos);
+	set_str(e, r, "SLURM_CLUSTER_NAME", m->cluster_name);
+	set_u64(e, r, "SLURM_JOB_UID", m->uid);
+	set_u64(e, r, "SLURM_JOB_GID", m->gid);
+	set_str(e, r, "SLURM_JOB_USER", m->user_name);
+	if (m->array_task_id != NO_VAL) {
+		set_u64(e, r, "SLURM_ARRAY_JOB_ID", m->array_job_id);
+		set_u64(e, r, "SLURM_ARRAY_TASK_ID", m->array_task_id);
+	}
+}
+
+static void set_node(struct job_env *e, int *r, const struct batch_launch_msg *m,
+		     const struct job_env_node *node)
+{
+	set_str(e, r, "SLURM_NODEID", "0");
+	set_str(e, r, "SLURM_PROCID", "0");
+	set_str(e, r, "SLURM_LOCALID", "0");
+	set_str(e, r, "SLURM_GTIDS", "0");
+	if (*r == 0 && !job_env_get(e, "SLURM_PRIO_PROCESS"))
+		set_str(e, r, "SLURM_PRIO_PROCESS", "0");
+	set_str(e, r, "SLURMD_NODENAME", node->node_name);
+	set_str(e, r, "SLURM_TOPOLOGY_ADDR", node->node_name);
+	set_str(e, r, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	set_str(e, r, "SLURM_NODE_ALIASES", "(null)");
+	set_str(e, r, "SLURM_CONF", node->conf_path);
+	if (*r == 0 && node->ctld_addr)
+		*r = job_env_set(e, "SLURM_WORKING_CLUSTER", "%s:%s:%u:%u:%u",
+				 m->cluster_name ? m->cluster_name : "", node->ctld_addr,
+				 (unsigned)node->ctld_port, (unsigned)PROTOCOL_VERSION,
+				 SELECT_CONS_TRES_ID);
+	if (node->has_gpu_files && m->gpus && *m->gpus)
+		set_gpus(e, r, m->gpus);
+	set_str(e, r, "ENVIRONMENT", "BATCH");
+	set_str(e, r, "HOSTNAME", node->host_name);
+}
+
+int job_env_batch(struct job_env *e, const struct batch_launch_msg *m,
+		  const struct job_env_node *node)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < m->env_count && r == 0; i++)
+		if (m->env[i] && job_env_put(e, m->env[i]) == -ENOMEM)
+			r = -ENOMEM; /* entries without '=' are dropped, as execve would */
+	set_job(e, &r, m);
+	set_node(e, &r, m, node);
+	return r;
+}

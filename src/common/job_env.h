@@ -1,0 +1,47 @@
+/* job_env.h - the environment of a batch script, as Slurm 22.05 builds it.
+ *
+ * A struct job_env is a growing, NULL-terminated "NAME=value" array ready
+ * for execve(). job_env_batch() starts from the environment submitted with
+ * the job and sets (overriding) every SLURM_* variable the reference sets
+ * for a batch script: job id, name, nodes, counts, memory, partition,
+ * account, QOS, user, submit host and dir, array ids, GPUs, node identity.
+ * SLURM_TASK_PID is left to the caller, who knows the pid.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "macros.h"
+
+struct batch_launch_msg;
+
+struct job_env {
+	char **v;      /* NULL-terminated once anything was added */
+	size_t n, cap; /* entries, allocated slots */
+};
+
+/* What the node that runs the script contributes. */
+struct job_env_node {
+	const char *node_name;   /* SLURMD_NODENAME, SLURM_TOPOLOGY_ADDR */
+	const char *host_name;   /* HOSTNAME; NULL: left as submitted */
+	const char *conf_path;   /* SLURM_CONF */
+	const char *ctld_addr;   /* SLURM_WORKING_CLUSTER's address; NULL: not set */
+	uint16_t ctld_port;
+	bool has_gpu_files;      /* gres.conf names device files: GPU variables exported */
+};
+
+void job_env_done(struct job_env *e); /* frees the contents; the struct may be reused */
+/* Set name to the formatted value, replacing an existing entry. 0 or -ENOMEM. */
+int job_env_set(struct job_env *e, const char *name, const char *fmt, ...) _printf_(3, 4);
+/* Append a "NAME=value" string as given (replacing the same NAME); -EINVAL
+ * when it has no '='. */
+int job_env_put(struct job_env *e, const char *entry);
+/* The value of name, borrowed; NULL when unset. */
+const char *job_env_get(const struct job_env *e, const char *name);
+void job_env_unset(struct job_env *e, const char *name);
+
+/* Fill e (empty or not) with m->env and then the batch variables.
+ * Returns 0 or -ENOMEM (e then holds a partial list; job_env_done it). */
+int job_env_batch(struct job_env *e, const struct batch_launch_msg *m,
+		  const struct job_env_node *node);

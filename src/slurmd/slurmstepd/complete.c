@@ -1,0 +1,79 @@
+/* complete.c - REQUEST_COMPLETE_BATCH_SCRIPT to the controller.
+ *
+ * The controller may be down or restarting: the report is retried with
+ * backoff (1 s, 2 s, 4 s ... capped at 30 s) for as long as it takes, and
+ * the socket keeps being served meanwhile, so slurmd still finds the job.
+ * A reply with an error of the controller's own (2000 and up, e.g. an
+ * unknown job, or SLURM_UNEXPECTED_MSG_ERROR) is final. The stepd gives
+ * up when its socket file is removed (the node is being wiped) or when it
+ * was told to stop (SIGTERM/SIGINT): one try, then exit.
+ */
+#include "stepd.h"
+
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/rpc_client.h"
+#include "common/sl_errno.h"
+
+#define COMPLETE_BACKOFF_MAX 30
+
+/* Transport and protocol failures (errno values, 1001..1999) are worth a
+ * retry; "unexpected message" means a controller that will never take it. */
+static bool is_retryable(int r)
+{
+	return r < 0 && -r < 2000 && -r != SLURM_UNEXPECTED_MSG_ERROR;
+}
+
+static void wait_serving(struct stepd *s, unsigned seconds)
+{
+	time_t end = time(NULL) + seconds, now;
+
+	while ((now = time(NULL)) < end && !s->is_stopping)
+		stepd_poll(s, (int)(end - now) * 1000);
+}
+
+void complete_send(struct stepd *s)
+{
+	struct complete_batch_msg m = {
+		.job_id = s->msg->job_id,
+		.job_rc = (uint32_t)s->status,
+		.slurm_rc = s->slurm_rc,
+		.node_name = s->node_name,
+		.is_oom = s->is_oom,
+		.user_usec = s->user_usec,
+		.sys_usec = s->sys_usec,
+		.max_rss_kb = s->max_rss_kb,
+	};
+	unsigned delay = 1;
+	int r;
+
+	for (;;) {
+		r = rpc_call_ctld_rc(s->conf, REQUEST_COMPLETE_BATCH_SCRIPT, &m);
+		if (r == 0) {
+			verbose("JobId=%u: completion accepted", m.job_id);
+			return;
+		}
+		if (s->is_stopping) {
+			error("JobId=%u: stopped by a signal, completion not reported: %s",
+			      m.job_id, sl_strerror(r));
+			return;
+		}
+		if (!is_retryable(r)) {
+			error("JobId=%u: completion refused: %s", m.job_id, sl_strerror(r));
+			return;
+		}
+		if (s->sock_path[0] && access(s->sock_path, F_OK) < 0 && errno == ENOENT) {
+			error("JobId=%u: %s was removed, giving up the completion", m.job_id,
+			      s->sock_path);
+			return;
+		}
+		error("JobId=%u: cannot report completion: %s; retrying in %u s", m.job_id,
+		      sl_strerror(r), delay);
+		wait_serving(s, delay);
+		delay = delay * 2 > COMPLETE_BACKOFF_MAX ? COMPLETE_BACKOFF_MAX : delay * 2;
+	}
+}

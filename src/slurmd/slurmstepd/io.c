@@ -1,0 +1,120 @@
+/* io.c - the job's stdin, stdout and stderr files.
+ *
+ * Patterns (default slurm-%j.out, arrays slurm-%A_%a.out; stderr defaults
+ * to stdout's file, stdin to /dev/null) are expanded by path_pattern,
+ * relative to the work dir, and opened here in the stepd with the user's
+ * identity (so they are created as the user, with the job's umask), before
+ * the script starts: a file that cannot be opened fails the launch. The
+ * stepd keeps stderr open to write its own error lines there, sharing the
+ * file offset with the script.
+ */
+#include "stepd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/path_pattern.h"
+#include "common/sl_errno.h"
+#include "stepd_proto.h"
+
+static int open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
+			int *ret_fd)
+{
+	struct privs_saved sv;
+	int fd, r;
+
+	r = privs_drop_temp(s, &sv);
+	if (r < 0)
+		return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR, "JobId=%u: cannot become uid %u (%s)",
+				 s->msg->job_id, s->msg->uid, strerror(-r));
+	fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
+	r = fd < 0 ? -errno : 0;
+	privs_restore(&sv);
+	if (r < 0) {
+		error("JobId=%u: Could not open %s file %s: %s", s->msg->job_id, what, path,
+		      strerror(-r));
+		return -ESLURMD_IO_ERROR;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+static int expand(const struct stepd *s, const char *pattern, char **ret)
+{
+	const struct batch_launch_msg *m = s->msg;
+	struct path_pattern_job j = {
+		.job_id = m->job_id,
+		.array_job_id = m->array_job_id,
+		.array_task_id = m->array_task_id,
+		.step_id = PATH_PATTERN_STEP_BATCH,
+		.job_name = m->job_name,
+		.node_name = s->hostname, /* %N: the host, as the reference shows */
+		.user_name = m->user_name,
+		.work_dir = m->work_dir,
+	};
+
+	return path_pattern_expand(pattern, &j, ret);
+}
+
+int io_open(struct stepd *s)
+{
+	const struct batch_launch_msg *m = s->msg;
+	const char *out_pat = m->std_out && *m->std_out
+				      ? m->std_out
+				      : path_pattern_default_stdout(m->array_task_id != NO_VAL);
+	const char *err_pat = m->std_err && *m->std_err ? m->std_err : out_pat;
+	const char *in_pat = m->std_in && *m->std_in ? m->std_in : "/dev/null";
+	_cleanup_free_ char *out = NULL, *err = NULL, *in = NULL;
+	int wflags = O_WRONLY | O_CREAT | (m->open_mode == OPEN_MODE_APPEND ? O_APPEND : O_TRUNC);
+	int r;
+
+	if (expand(s, out_pat, &out) < 0 || expand(s, err_pat, &err) < 0
+	    || expand(s, in_pat, &in) < 0)
+		return -ENOMEM;
+	r = open_as_user(s, "stdin", in, O_RDONLY, &s->in_fd);
+	if (r == 0)
+		r = open_as_user(s, "stdout", out, wflags, &s->out_fd);
+	if (r < 0)
+		return r;
+	if (streq(out, err)) {
+		s->err_fd = fcntl(s->out_fd, F_DUPFD_CLOEXEC, 3);
+		return s->err_fd < 0 ? -errno : 0;
+	}
+	return open_as_user(s, "stderr", err, wflags, &s->err_fd);
+}
+
+void io_close(struct stepd *s)
+{
+	int *fds[] = { &s->in_fd, &s->out_fd, &s->err_fd };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+void io_job_error(const struct stepd *s, const char *fmt, ...)
+{
+	char text[1024], line[1200];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	error("%s", text);
+	if (s->err_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "slurmstepd-%s: error: %s\n", s->node_name, text);
+	if (n > 0)
+		(void)stepd_write_all(s->err_fd, line, (size_t)n < sizeof(line) ? (size_t)n
+										: sizeof(line) - 1);
+}

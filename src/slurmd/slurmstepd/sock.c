@@ -1,0 +1,168 @@
+/* sock.c - the stepd's unix socket, how slurmd reaches a running job
+ * (stepd_proto.h has the protocol). Only root and the stepd's own uid
+ * (the SlurmdUser of a test cluster) may talk to it: SO_PEERCRED, and the
+ * socket file is 0700.
+ *
+ * One request per connection, answered at once from the stepd's loop; a
+ * peer that stalls costs at most SOCK_READ_TIMEOUT_MS.
+ */
+#include "stepd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+#include "stepd_proto.h"
+
+#define SOCK_READ_TIMEOUT_MS 2000
+
+/* Is a stepd answering on path? */
+static bool sock_is_alive(const struct sockaddr_un *sa)
+{
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	return fd >= 0 && connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0;
+}
+
+int sock_open(struct stepd *s)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int r;
+
+	r = stepd_socket_path(s->sock_path, sizeof(s->sock_path), s->spool_dir, s->node_name,
+			      s->msg->job_id);
+	if (r < 0 || strlen(s->sock_path) >= sizeof(sa.sun_path)) {
+		s->sock_path[0] = '\0';
+		return log_errno(-ESLURMD_INVALID_SOCKET_NAME_LEN, "JobId=%u: socket in %s",
+				 s->msg->job_id, s->spool_dir);
+	}
+	strcpy(sa.sun_path, s->sock_path);
+	if (access(s->sock_path, F_OK) == 0) {
+		if (sock_is_alive(&sa)) {
+			s->sock_path[0] = '\0'; /* not ours to remove */
+			return -ESLURMD_STEP_EXISTS;
+		}
+		unlink(s->sock_path); /* left by a stepd that died */
+	}
+	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s->listen_fd < 0)
+		return -errno;
+	old = umask(0077); /* the file is created 0700, no window */
+	r = bind(s->listen_fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (r < 0 || listen(s->listen_fd, 64) < 0) {
+		r = -errno;
+		error("JobId=%u: cannot listen on %s: %s", s->msg->job_id, s->sock_path,
+		      strerror(-r));
+		close(s->listen_fd);
+		s->listen_fd = -1;
+		s->sock_path[0] = '\0';
+		return r;
+	}
+	return 0;
+}
+
+void sock_close(struct stepd *s)
+{
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	s->listen_fd = -1;
+	if (s->sock_path[0])
+		unlink(s->sock_path);
+	s->sock_path[0] = '\0';
+}
+
+static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
+{
+	if (m->signal >= NSIG)
+		return -EINVAL;
+	if (s->has_exited)
+		return -ESLURMD_JOB_NOTRUNNING;
+	verbose("JobId=%u: signal %u", s->msg->job_id, (unsigned)m->signal);
+	if (m->signal) /* 0 only asks whether the job still runs */
+		usage_signal_job(s, m->signal);
+	return 0;
+}
+
+/* Decode and act on one request; returns the rc to send. */
+static int sock_dispatch(struct stepd *s, uint16_t type, const void *body)
+{
+	const struct signal_job_msg *sig = body;
+
+	switch (type) {
+	case REQUEST_PING:
+		return s->has_exited ? -ESLURM_ALREADY_DONE : 0;
+	case REQUEST_SIGNAL_TASKS:
+		return sock_signal(s, sig);
+	case REQUEST_TERMINATE_JOB:
+		stepd_terminate(s, sig->reason && *sig->reason ? sig->reason : NULL);
+		return 0;
+	case REQUEST_KILL_TIMELIMIT:
+		stepd_terminate(s, "TIME LIMIT");
+		return 0;
+	default:
+		return -SLURM_UNEXPECTED_MSG_ERROR;
+	}
+}
+
+static int sock_read_request(int fd, uint16_t *ret_type, void **ret_msg)
+{
+	uint8_t hdr[STEPD_HDR_LEN];
+	_cleanup_free_ uint8_t *body = NULL;
+	uint32_t len = 0;
+	int r;
+
+	r = stepd_read_all(fd, hdr, sizeof(hdr), SOCK_READ_TIMEOUT_MS);
+	if (r == 0)
+		r = stepd_frame_header(hdr, STEPD_CTL_BODY_MAX, &len, ret_type);
+	if (r < 0)
+		return r;
+	body = malloc(len ? len : 1);
+	if (!body)
+		return -ENOMEM;
+	r = stepd_read_all(fd, body, len, SOCK_READ_TIMEOUT_MS);
+	if (r < 0)
+		return r;
+	return msg_unpack_body(*ret_type, body, len, PROTOCOL_VERSION, ret_msg);
+}
+
+void sock_handle(struct stepd *s)
+{
+	_cleanup_close_ int fd = -1;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	uint16_t type = 0;
+	void *msg = NULL;
+	int r;
+
+	fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0
+	    || (cred.uid != 0 && cred.uid != geteuid())) {
+		error("JobId=%u: request on %s from uid %d refused", s->msg->job_id, s->sock_path,
+		      len == sizeof(cred) ? (int)cred.uid : -1);
+		(void)stepd_write_rc(fd, ESLURM_ACCESS_DENIED);
+		return;
+	}
+	r = sock_read_request(fd, &type, &msg);
+	if (r < 0) {
+		debug("JobId=%u: bad request on %s: %s", s->msg->job_id, s->sock_path,
+		      sl_strerror(r));
+		return;
+	}
+	r = sock_dispatch(s, type, msg);
+	msg_free(msg_lookup(type), msg);
+	(void)stepd_write_rc(fd, r);
+}

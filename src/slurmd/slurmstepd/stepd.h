@@ -1,0 +1,110 @@
+/* stepd.h - slurmstepd's context (R2) and the functions of its modules.
+ *
+ * One slurmstepd supervises one batch script: main.c reads the launch
+ * message and drives the loop; script.c writes the script into the spool;
+ * privs.c is the only place that changes uids; io.c opens the job's files
+ * and writes our "slurmstepd-<node>: error:" lines into its stderr;
+ * task.c forks and execs the script; usage.c walks /proc for the job's
+ * processes (RSS, signals); sock.c serves slurmd's unix socket; complete.c
+ * reports the end to the controller.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "common/macros.h"
+#include "common/job_env.h"
+
+struct batch_launch_msg;
+struct sl_conf;
+
+struct stepd {
+	struct sl_conf *conf;
+	char *conf_path;               /* absolute, for SLURM_CONF */
+	char *node_name;
+	char *hostname;                /* short host name: %N, HOSTNAME */
+	char *spool_dir;
+	struct batch_launch_msg *msg;
+	/* control socket */
+	char sock_path[108];
+	int listen_fd;
+	/* script in the spool */
+	char *script_dir;
+	char *script_path;
+	/* the user */
+	gid_t *gids;                   /* supplementary groups to run with */
+	int ngids;
+	mode_t umask;
+	struct job_env env;
+	/* job stdio, opened as the user; err_fd also carries our messages */
+	int in_fd, out_fd, err_fd;
+	/* the script and its processes */
+	pid_t pid;                     /* the script; its session and process group id too */
+	int sigchld_fd;                /* signalfd: SIGCHLD, SIGTERM, SIGINT */
+	bool is_stopping;              /* SIGTERM/SIGINT: job killed, one report try, exit */
+	bool has_exited;
+	int status;                    /* wait status of the script */
+	uint64_t user_usec, sys_usec;  /* every reaped process of the job */
+	uint64_t max_rss_kb;
+	uint32_t slurm_rc;             /* the script could not be started (ESLURMD_*) */
+	/* enforcement; times in ms of CLOCK_MONOTONIC */
+	unsigned acct_freq_s;          /* JobAcctGatherFrequency task=, 0: only at the end */
+	int64_t next_sample_ms;
+	bool is_oom;
+	bool is_terminating;           /* TERMINATE / KILL_TIMELIMIT received */
+	int64_t kill_at_ms;            /* next SIGKILL, 0: none */
+};
+
+/* script.c */
+int script_write(struct stepd *s);   /* <spool>/job%05u/slurm_script, 0700, the user's */
+void script_remove(struct stepd *s);
+
+/* privs.c */
+int privs_init(struct stepd *s);     /* resolve groups; refuse what we cannot become */
+struct privs_saved {
+	bool is_dropped;
+	gid_t egid;
+	int ngroups;
+	gid_t *groups;
+};
+int privs_drop_temp(const struct stepd *s, struct privs_saved *sv);
+void privs_restore(struct privs_saved *sv);
+int privs_drop_final(const struct stepd *s); /* in the child, before exec; no way back */
+
+/* io.c */
+int io_open(struct stepd *s);        /* as the user; -ESLURMD_IO_ERROR with a logged reason */
+void io_close(struct stepd *s);
+/* "slurmstepd-<node>: error: <text>\n" into the job's stderr. */
+void io_job_error(const struct stepd *s, const char *fmt, ...) _printf_(2, 3);
+
+/* task.c */
+int task_start(struct stepd *s);     /* fork + exec the script; sets s->pid */
+void task_reap(struct stepd *s);     /* wait4 every exited child, note the script's end */
+
+/* usage.c */
+/* Sum of the RSS of every process of the job, in bytes. */
+uint64_t usage_job_rss(const struct stepd *s);
+/* Send sig to the job's process group and every process descending from
+ * the script (found in /proc). Returns how many processes were signalled. */
+int usage_signal_job(const struct stepd *s, int sig);
+void usage_sample(struct stepd *s);  /* RSS check against the memory limit */
+
+/* sock.c */
+int sock_open(struct stepd *s);      /* bind + listen; -ESLURMD_STEP_EXISTS if one answers */
+void sock_handle(struct stepd *s);   /* accept and answer one request */
+void sock_close(struct stepd *s);
+
+/* complete.c */
+/* REQUEST_COMPLETE_BATCH_SCRIPT, retried with backoff until the
+ * controller answers; serves the socket between tries. */
+void complete_send(struct stepd *s);
+
+/* main.c */
+int64_t stepd_now_ms(void);          /* CLOCK_MONOTONIC */
+/* Wait up to timeout_ms for socket requests, signals, children and timers. */
+void stepd_poll(struct stepd *s, int timeout_ms);
+/* TERMINATE / KILL_TIMELIMIT: the stderr line, SIGCONT + SIGTERM, SIGKILL later. */
+void stepd_terminate(struct stepd *s, const char *why);
