@@ -231,6 +231,26 @@ cmd_up() {
 	log "use it from a shell with:  eval \"\$(scripts/local-cluster.sh env)\""
 }
 
+# slurmstepds outlive their slurmd by design; ours are the ones whose
+# command line names our slurmstepd and our slurm.conf. SIGTERM makes each
+# end its job and exit.
+stop_stepds() {
+	local dir pid argv deadline pids=()
+	for dir in /proc/[0-9]*; do
+		argv=$(tr '\0' ' ' <"$dir/cmdline" 2>/dev/null) || continue
+		[[ $argv == "$BUILD/slurmstepd "*"$CONF"* ]] || continue
+		pids+=("${dir#/proc/}")
+	done
+	((${#pids[@]})) || return 0
+	kill -TERM "${pids[@]}" 2>/dev/null || true
+	deadline=$((SECONDS + STOP_TIMEOUT))
+	for pid in "${pids[@]}"; do
+		while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	log "stopped ${#pids[@]} slurmstepd"
+}
+
 cmd_down() {
 	local name pid names=() order=() deadline
 	mapfile -t names < <(recorded_names)
@@ -246,6 +266,7 @@ cmd_down() {
 		[[ $name == slurmd-* || $name == slurmctld || $name == munged ]] || order+=("$name")
 	done
 
+	stop_stepds
 	for name in "${order[@]}"; do
 		if pid=$(live_pid "$name"); then
 			kill -TERM "$pid" 2>/dev/null || true
