@@ -11,8 +11,10 @@
  * Errors use Slurm's words and streams: "Node n9 not found" on stdout,
  * "slurm_load_node error: <strerror>" on stderr; any error makes the
  * exit code 1.
- * Caveats: job, step, reservation and partition updates, and the other
- * show entities, are not implemented ("invalid entity" / not supported).
+ * Job verbs (show job, hold, uhold, release, requeue[hold], update
+ * JobId=) live in scontrol_job.c; this file only dispatches them.
+ * Caveats: step, reservation and partition updates, and the other show
+ * entities, are not implemented ("invalid entity" / not supported).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,11 +26,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
 #include "common/msg.h"
+#include "common/parse_time.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
@@ -77,6 +81,7 @@ static const char usage_text[] =
     "                              descriptive string.\n"
     "     exit                     terminate scontrol\n"
     "     help                     print this description of use.\n"
+    "     hold <job_list>          prevent specified job from starting.\n"
     "     hide                     do not display information about hidden\n"
     "                              partitions\n"
     "     oneliner                 report output one record per line.\n"
@@ -84,18 +89,24 @@ static const char usage_text[] =
     "     quiet                    print no messages other than error messages.\n"
     "     quit                     terminate this command.\n"
     "     reconfigure              re-read configuration files.\n"
+    "     release <job_list>       permit specified job to start (see hold).\n"
+    "     requeue <job_id>         re-queue a batch job.\n"
+    "     requeuehold <job_id>     re-queue and hold a batch job.\n"
     "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
     "                              is all records.\n"
     "     shutdown <OPTS>          shutdown slurm daemons\n"
-    "     update <SPECIFICATIONS>  update node configuration\n"
+    "     uhold <job_list>         place user hold on specified job (see hold).\n"
+    "     update <SPECIFICATIONS>  update job or node configuration\n"
     "     verbose                  enable detailed logging.\n"
     "     version                  display tool version number.\n"
     "\n"
     "  <ENTITY> may be \"config\", \"hostlist\", \"hostlistsorted\", \"hostnames\",\n"
-    "       \"node\" or \"partition\".\n"
+    "       \"job\", \"node\" or \"partition\".\n"
     "\n"
     "  <SPECIFICATIONS> are specified in the same format as the configuration\n"
-    "  file. \"update NodeName=<name> State=<state> Reason=<text>\" is supported.\n";
+    "  file. \"update NodeName=<name> State=<state> Reason=<text>\" and\n"
+    "  \"update JobId=<id> TimeLimit=<t> Partition=<p> NumNodes=<n> Name=<s>\n"
+    "  Nice=<n> Priority=<n>\" are supported.\n";
 
 static const struct verb *lookup(const struct verb *tab, size_t n, const char *word, size_t len)
 {
@@ -151,7 +162,8 @@ static struct scontrol_show_opts show_opts(const struct sctl *s)
 {
 	return (struct scontrol_show_opts){.one_liner = s->one_liner,
 					   .details = s->details,
-					   .slurmd_port = s->conf ? s->conf->slurmd_port : 6818};
+					   .slurmd_port = s->conf ? s->conf->slurmd_port : 6818,
+					   .now = time(NULL)};
 }
 
 /* ---- show ---- */
@@ -310,6 +322,39 @@ static void e_hostlistsorted(struct sctl *s, int argc _unused_, char **argv)
 	hostlist_cmd(s, argv[0], true);
 }
 
+/* show job [id]: the whole list, filtered here (a single unknown id is
+ * what slurm_load_job() reports as "Invalid job id specified"). */
+static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
+{
+	const char *val = argv[0];
+	struct job_info_req req = {.show_flags = (s->all ? SCONTROL_SHOW_ALL : 0)
+						 | (s->details ? SCONTROL_SHOW_DETAIL : 0)};
+	struct scontrol_show_opts o;
+	struct job_info_msg *m;
+	char when[32];
+	int r;
+
+	if (val && !scontrol_job_id_valid(val)) {
+		s->exit_code = CLI_EXIT_ERROR;
+		if (s->quiet != 1)
+			cli_perror("scontrol_print_job error", -ESLURM_INVALID_JOB_ID);
+		return;
+	}
+	m = fetch(s, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, "slurm_load_jobs");
+	if (!m)
+		return;
+	o = show_opts(s);
+	if (s->quiet == -1)
+		printf("last_update_time=%s, records=%u\n",
+		       time_to_iso(m->last_update, when, sizeof(when)), m->count);
+	r = scontrol_job_print(stdout, m, val, &o, s->quiet);
+	if (r < 0)
+		s->exit_code = CLI_EXIT_ERROR;
+	if (r == -ESLURM_INVALID_JOB_ID && s->quiet != 1)
+		cli_perror("slurm_load_jobs error", r);
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
+}
+
 static void e_nodes(struct sctl *s, int argc _unused_, char **argv)
 {
 	show_nodes(s, argv[0]);
@@ -324,6 +369,7 @@ static void e_parts(struct sctl *s, int argc _unused_, char **argv)
 static const struct verb entities[] = {
     {"config", 1, e_config},	   {"hostnames", 5, e_hostnames},
     {"hostlist", 5, e_hostlist},   {"hostlistsorted", 9, e_hostlistsorted},
+    {"jobs", 1, e_jobs},	   {"jobid", 1, e_jobs},
     {"nodes", 1, e_nodes},	   {"partitions", 2, e_parts},
     {"partitionname", 2, e_parts},
 };
@@ -381,9 +427,26 @@ static void update_node(struct sctl *s, int argc, char **argv)
 	}
 }
 
+/* update JobId=...: "<strerror> for job N" per failure, then Slurm's
+ * "slurm_update error: <strerror>". */
+static void update_job(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf = conf_of(s);
+	int r;
+
+	if (!conf)
+		return;
+	r = scontrol_job_update(conf, argc, argv, s->quiet);
+	if (r == 0)
+		return;
+	s->exit_code = CLI_EXIT_ERROR;
+	if (r > 0)
+		cli_perror("slurm_update error", r);
+}
+
 static void v_update(struct sctl *s, int argc, char **argv)
 {
-	bool node = false, other = false;
+	bool node = false, other = false, job = false;
 
 	if (argc < 2) {
 		s->exit_code = CLI_EXIT_ERROR;
@@ -396,15 +459,18 @@ static void v_update(struct sctl *s, int argc, char **argv)
 
 		if (cli_keyword_match(argv[i], len, "NodeName", 3))
 			node = true;
+		else if (cli_keyword_match(argv[i], len, "JobId", 3)
+			 || cli_keyword_match(argv[i], len, "JobName", 3))
+			job = true;
 		else if (cli_keyword_match(argv[i], len, "PartitionName", 3)
-			 || cli_keyword_match(argv[i], len, "JobId", 3)
-			 || cli_keyword_match(argv[i], len, "JobName", 3)
 			 || cli_keyword_match(argv[i], len, "StepId", 4)
 			 || cli_keyword_match(argv[i], len, "ReservationName", 3)
 			 || cli_keyword_match(argv[i], len, "SlurmctldDebug", 2))
 			other = true;
 	}
-	if (other) { /* entities Slurm knows that this build cannot update yet */
+	if (job) { /* first, as Slurm: a job update may name a partition */
+		update_job(s, argc - 1, argv + 1);
+	} else if (other) { /* entities Slurm knows that this build cannot update yet */
 		s->exit_code = CLI_EXIT_ERROR;
 		cli_perror("slurm_update error", -ESLURM_NOT_SUPPORTED);
 	} else if (node) {
@@ -415,6 +481,53 @@ static void v_update(struct sctl *s, int argc, char **argv)
 		fprintf(stderr, "Input line must include \"NodeName\", \"PartitionName\", "
 				"\"Reservation\", \"JobId\", or \"SlurmctldDebug\"\n");
 	}
+}
+
+/* ---- job verbs ---- */
+
+static bool too_few(struct sctl *s, int argc, const char *tag)
+{
+	if (argc >= 2)
+		return false;
+	s->exit_code = CLI_EXIT_ERROR;
+	if (s->quiet != 1)
+		fprintf(stderr, "too few arguments for keyword:%s\n", tag);
+	return true;
+}
+
+/* hold, holdu, uhold, release: Slurm closes each failed argument with
+ * "slurm_suspend error: <strerror>" (sic). */
+static void v_hold(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf;
+
+	if (too_few(s, argc, argv[0]) || !(conf = conf_of(s)))
+		return;
+	for (int i = 1; i < argc; i++) {
+		int r = scontrol_job_hold(conf, argv[0], argv[i], s->quiet);
+
+		if (r == 0)
+			continue;
+		s->exit_code = CLI_EXIT_ERROR;
+		if (r > 0 && s->quiet != 1)
+			cli_perror("slurm_suspend error", r);
+	}
+}
+
+/* requeue [Incomplete|State=SpecialExit] ids; requeuehold likewise. */
+static void v_requeue(struct sctl *s, int argc, char **argv)
+{
+	bool hold = strlen(argv[0]) > 7;
+	const struct sl_conf *conf;
+	int i = 1;
+
+	if (too_few(s, argc, argv[0]) || !(conf = conf_of(s)))
+		return;
+	while (i < argc && scontrol_job_requeue_flag(argv[i]))
+		i++;
+	for (; i < argc; i++)
+		if (scontrol_job_requeue(conf, hold, argv[i], s->quiet) != 0)
+			s->exit_code = CLI_EXIT_ERROR;
 }
 
 /* ---- the other verbs ---- */
@@ -530,6 +643,12 @@ static const struct verb verbs[] = {
     {"quiet", 4, v_flag},
     {"quit", 4, v_flag},
     {"reconfigure", 3, v_reconfigure},
+    {"requeue", 3, v_requeue},
+    {"requeuehold", 11, v_requeue},
+    {"hold", 4, v_hold},
+    {"holdu", 5, v_hold},
+    {"uhold", 5, v_hold},
+    {"release", 3, v_hold},
     {"show", 3, v_show},
     {"shutdown", 8, v_shutdown},
     {"update", 1, v_update},

@@ -5,6 +5,8 @@
  * come from Slurm writing "Key=value " and then the line end), and the
  * host list expansions of "show hostnames|hostlist|hostlistsorted".
  * Input: one wire record; output: text on a FILE*.
+ * Jobs follow Slurm's _sprint_job_info(): the optional lines (BatchHost,
+ * Comment, TresPerNode, MailUser) appear only when set.
  * Caveats: fields our wire structs do not carry print Slurm's values for
  * a cluster without them: Owner=N/A, MCS_label=N/A, CapWatts=n/a,
  * CurrentWatts=0 AveWatts=0, ExtSensors*=n/s, CPUEfctv=CPUTot (no
@@ -13,13 +15,18 @@
  */
 #include "cli/scontrol_show.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cli/cli.h"
+#include "cli/fmt.h"
 #include "common/hostlist.h"
+#include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_time.h"
@@ -283,4 +290,376 @@ int scontrol_show_hostlist(FILE *out, const char *list, bool sorted)
 	}
 	free(text);
 	return r;
+}
+
+/* ---- jobs ---- */
+
+/* slurm_make_time_str(): 0 and INFINITE are "Unknown". */
+static const char *job_time(time_t t, char *buf, size_t n)
+{
+	if (t == (time_t)INFINITE)
+		return "Unknown";
+	return time_to_iso(t, buf, n);
+}
+
+/* A wait status as "exit:signal". */
+static void print_exit(FILE *out, const char *key, uint32_t status)
+{
+	int st = (int)status;
+	unsigned code = 0, sig = 0;
+
+	if (WIFSIGNALED(st))
+		sig = (unsigned)WTERMSIG(st);
+	else if (WIFEXITED(st))
+		code = (unsigned)WEXITSTATUS(st);
+	fprintf(out, "%s=%u:%u", key, code, sig);
+}
+
+static long run_time(const struct job_info *j, time_t now)
+{
+	uint32_t base = j->job_state & JOB_STATE_BASE;
+	time_t end;
+	long t;
+
+	if (base == JOB_PENDING)
+		return 0;
+	if (base == JOB_SUSPENDED)
+		return (long)j->pre_sus_time;
+	end = (base == JOB_RUNNING || j->end_time == 0) ? now : j->end_time;
+	if (j->suspend_time)
+		t = (long)(end - j->suspend_time) + (long)j->pre_sus_time;
+	else
+		t = (long)(end - j->start_time);
+	return t < 0 ? 0 : t;
+}
+
+static void print_ids(FILE *out, const struct job_info *j)
+{
+	fprintf(out, "JobId=%u ", j->job_id);
+	if (j->array_job_id) {
+		fprintf(out, "ArrayJobId=%u ", j->array_job_id);
+		if (j->array_task_str && j->array_max_tasks)
+			fprintf(out, "ArrayTaskId=%s%%%u ", j->array_task_str, j->array_max_tasks);
+		else if (j->array_task_str)
+			fprintf(out, "ArrayTaskId=%s ", j->array_task_str);
+		else
+			fprintf(out, "ArrayTaskId=%u ", j->array_task_id);
+		if (j->array_max_tasks)
+			fprintf(out, "ArrayTaskThrottle=%u ", j->array_max_tasks);
+	}
+	fprintf(out, "JobName=%s", s_or(j->name, "(null)"));
+}
+
+static const char *group_of(const struct job_info *j, char *buf, size_t n)
+{
+	struct group gr, *res = NULL;
+	char tmp[1024];
+
+	if (getgrgid_r((gid_t)j->group_id, &gr, tmp, sizeof(tmp), &res) == 0 && res)
+		snprintf(buf, n, "%s", res->gr_name);
+	else if (j->group_name)
+		snprintf(buf, n, "%s", j->group_name);
+	else
+		snprintf(buf, n, "%u", j->group_id);
+	return buf;
+}
+
+/* Reason=: state_desc (blanks made '_', as scontrol does) or the name. */
+static void print_reason_word(FILE *out, const struct job_info *j)
+{
+	const char *s = j->state_desc;
+
+	if (!s) {
+		fprintf(out, "Reason=%s ", job_reason_string(j->state_reason));
+		return;
+	}
+	fputs("Reason=", out);
+	for (; *s; s++)
+		fputc(isspace((unsigned char)*s) ? '_' : *s, out);
+	fputc(' ', out);
+}
+
+/* NumNodes=: a pending job shows the range it asked for ("2-2"). */
+static void print_sizes(FILE *out, const struct job_info *j)
+{
+	uint32_t lo = j->num_nodes, hi = 0;
+
+	if ((j->job_state & JOB_STATE_BASE) == JOB_PENDING) {
+		hi = j->max_nodes;
+		if (hi && hi < lo)
+			lo = hi;
+	}
+	if (hi)
+		fprintf(out, "NumNodes=%u-%u ", lo, hi);
+	else
+		fprintf(out, "NumNodes=%u ", lo);
+	fprintf(out, "NumCPUs=%u ", j->num_cpus);
+	if (j->num_tasks == NO_VAL)
+		fprintf(out, "NumTasks=N/A ");
+	else
+		fprintf(out, "NumTasks=%u ", j->num_tasks);
+	if (j->cpus_per_task == NO_VAL16)
+		fprintf(out, "CPUs/Task=N/A ");
+	else
+		fprintf(out, "CPUs/Task=%u ", j->cpus_per_task);
+	fprintf(out, "ReqB:S:C:T=0:0:*:*");
+}
+
+/* "4(x2),2" -> the CPU count of the i-th node; 0 when not listed. */
+static uint32_t cpus_on(const char *spec, size_t i)
+{
+	for (const char *p = spec; p && *p;) {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10), reps = 1;
+
+		if (end == p)
+			return 0;
+		if (!strncmp(end, "(x", 2))
+			reps = strtoul(end + 2, &end, 10), end += *end == ')';
+		if (i < reps)
+			return (uint32_t)n;
+		i -= reps;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The i-th ';'-separated piece of gres_detail into buf ("" if none). */
+static const char *gres_on(const char *detail, size_t i, char *buf, size_t n)
+{
+	const char *p = detail;
+
+	for (; p && i; i--)
+		p = (p = strchr(p, ';')) ? p + 1 : NULL;
+	snprintf(buf, n, "%.*s", p ? (int)strcspn(p, ";") : 0, p ? p : "");
+	return buf;
+}
+
+/* JOB_GRES=: the job's "gres/gpu=8" TRES as "gpu:8", "(null)" without. */
+static void print_job_gres(FILE *out, const struct job_info *j, const char *le)
+{
+	const char *t = j->tres_alloc_str ? j->tres_alloc_str : j->tres_req_str;
+	bool any = false;
+
+	fputs("JOB_GRES=", out);
+	for (const char *p = t ? strstr(t, "gres/") : NULL; p; p = strstr(p + 1, "gres/")) {
+		size_t len = strcspn(p + 5, ",");
+		const char *eq = memchr(p + 5, '=', len);
+
+		if (!eq)
+			continue;
+		fprintf(out, "%s%.*s:%.*s", any ? "," : "", (int)(eq - p - 5), p + 5,
+			(int)(len - (size_t)(eq - p - 5) - 1), eq + 1);
+		any = true;
+	}
+	fprintf(out, "%s%s", any ? "" : "(null)", le);
+}
+
+/* -d: one line per run of nodes with the same CPUs, memory and GRES. */
+static void print_node_detail(FILE *out, const struct job_info *j, const char *le)
+{
+	struct hostlist *hl = NULL, *run = NULL;
+	char last[256] = "", cur[256], gres[128];
+	uint32_t per = j->num_nodes ? j->num_cpus / j->num_nodes : j->num_cpus;
+	uint64_t mem = j->pn_min_memory & ~MEM_PER_CPU;
+
+	if (!j->nodes || !*j->nodes || hostlist_new(j->nodes, &hl) < 0
+	    || hostlist_new("", &run) < 0)
+		goto done;
+	print_job_gres(out, j, le);
+	for (size_t i = 0; i <= hostlist_count(hl); i++) {
+		if (i < hostlist_count(hl)) {
+			uint32_t cpus = j->cpus_per_node ? cpus_on(j->cpus_per_node, i) : per;
+			uint64_t m = j->pn_min_memory & MEM_PER_CPU ? mem * cpus : mem;
+
+			if (cpus > 1)
+				snprintf(cur, sizeof(cur), "CPU_IDs=0-%u Mem=%" PRIu64 " GRES=%s",
+					 cpus - 1, m,
+					 gres_on(j->gres_detail, i, gres, sizeof(gres)));
+			else
+				snprintf(cur, sizeof(cur), "CPU_IDs=0 Mem=%" PRIu64 " GRES=%s", m,
+					 gres_on(j->gres_detail, i, gres, sizeof(gres)));
+		}
+		if (hostlist_count(run) && (i == hostlist_count(hl) || strcmp(cur, last))) {
+			char *names = hostlist_ranged_string(run);
+
+			fprintf(out, "  Nodes=%s %s%s", names ? names : "", last, le);
+			free(names);
+			hostlist_free(run);
+			if (hostlist_new("", &run) < 0)
+				break;
+		}
+		if (i < hostlist_count(hl)) {
+			(void)hostlist_push_host(run, hostlist_nth(hl, i));
+			snprintf(last, sizeof(last), "%s", cur);
+		}
+	}
+done:
+	hostlist_free(run);
+	hostlist_free(hl);
+}
+
+static const char *share_str(uint16_t shared)
+{
+	static const char *const words[] = {"NO", "OK", "USER", "MCS", "YES"};
+
+	return shared < ARRAY_SIZE(words) ? words[shared] : "OK";
+}
+
+/* StdErr/StdIn/StdOut as slurm_get_job_std*(): the default names. */
+static void print_std(FILE *out, const struct job_info *j, const char *le)
+{
+	char dflt[4096];
+
+	if (j->array_job_id)
+		snprintf(dflt, sizeof(dflt), "%s/slurm-%u_%u.out", s_or(j->work_dir, "(null)"),
+			 j->array_job_id, j->array_task_id);
+	else
+		snprintf(dflt, sizeof(dflt), "%s/slurm-%u.out", s_or(j->work_dir, "(null)"),
+			 j->job_id);
+	fprintf(out, "%sStdErr=%s", le, s_or(j->std_err, dflt));
+	fprintf(out, "%sStdIn=%s", le, s_or(j->std_in, "/dev/null"));
+	fprintf(out, "%sStdOut=%s", le, s_or(j->std_out, dflt));
+}
+
+/* MailType= words in Slurm's print_mail_type() order. */
+static void print_mail(FILE *out, uint16_t t)
+{
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} words[] = {
+	    {MAIL_INVALID_DEPEND, "INVALID_DEPEND"},
+	    {MAIL_JOB_BEGIN, "BEGIN"},
+	    {MAIL_JOB_END, "END"},
+	    {MAIL_JOB_FAIL, "FAIL"},
+	    {MAIL_JOB_REQUEUE, "REQUEUE"},
+	    {MAIL_JOB_STAGE_OUT, "STAGE_OUT"},
+	    {MAIL_JOB_TIME50, "TIME_LIMIT_50"},
+	    {MAIL_JOB_TIME80, "TIME_LIMIT_80"},
+	    {MAIL_JOB_TIME90, "TIME_LIMIT_90"},
+	    {MAIL_JOB_TIME100, "TIME_LIMIT"},
+	    {MAIL_ARRAY_TASKS, "ARRAY_TASKS"},
+	};
+	const char *sep = "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		if (t & words[i].bit) {
+			fprintf(out, "%s%s", sep, words[i].name);
+			sep = ",";
+		}
+	}
+}
+
+static void print_times(FILE *out, const struct job_info *j, time_t now, const char *le)
+{
+	char a[64], b[64];
+
+	secs2time_str((uint32_t)run_time(j, now), a, sizeof(a));
+	fprintf(out, "RunTime=%s ", a);
+	if (j->time_limit == NO_VAL)
+		fprintf(out, "TimeLimit=Partition_Limit ");
+	else
+		fprintf(out, "TimeLimit=%s ", mins2time_str(j->time_limit, a, sizeof(a)));
+	if (j->time_min == 0 || j->time_min == NO_VAL)
+		fprintf(out, "TimeMin=N/A%s", le);
+	else
+		fprintf(out, "TimeMin=%s%s", mins2time_str(j->time_min, a, sizeof(a)), le);
+	fprintf(out, "SubmitTime=%s EligibleTime=%s%s", job_time(j->submit_time, a, sizeof(a)),
+		job_time(j->eligible_time, b, sizeof(b)), le);
+	fprintf(out, "AccrueTime=%s%s", job_time(j->accrue_time, a, sizeof(a)), le);
+	fprintf(out, "StartTime=%s ", job_time(j->start_time, a, sizeof(a)));
+	if (j->time_limit == INFINITE && j->end_time > now)
+		fprintf(out, "EndTime=Unknown ");
+	else
+		fprintf(out, "EndTime=%s ", job_time(j->end_time, a, sizeof(a)));
+	fprintf(out, "Deadline=N/A%s", le);
+	fprintf(out, "SuspendTime=%s SecsPreSuspend=%u ",
+		j->suspend_time ? job_time(j->suspend_time, a, sizeof(a)) : "None",
+		j->pre_sus_time);
+	fprintf(out, "LastSchedEval=%s Scheduler=Main%s",
+		job_time(j->last_sched_eval, a, sizeof(a)), le);
+}
+
+void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontrol_show_opts *o)
+{
+	const char *le = o->one_liner ? " " : "\n   ";
+	time_t now = o->now ? o->now : time(NULL);
+	char user[256], group[256], a[64], b[64];
+	uint64_t mem = j->pn_min_memory & ~MEM_PER_CPU;
+
+	print_ids(out, j);
+	fputs(le, out);
+	if (!cli_uid_name(j->user_id, user, sizeof(user)))
+		snprintf(user, sizeof(user), "%s", j->user_name ? j->user_name : "");
+	if (!*user)
+		snprintf(user, sizeof(user), "%u", j->user_id);
+	fprintf(out, "UserId=%s(%u) GroupId=%s(%u) MCS_label=N/A%s", user, j->user_id,
+		group_of(j, group, sizeof(group)), j->group_id, le);
+	fprintf(out, "Priority=%u Nice=%d Account=%s QOS=%s%s", j->priority,
+		j->nice == NO_VAL || j->nice == 0 ? 0 : (int)((int64_t)j->nice - NICE_OFFSET),
+		s_or(j->account, "(null)"), s_or(j->qos, "(null)"), le);
+	fprintf(out, "JobState=%s ", job_state_string(j->job_state));
+	print_reason_word(out, j);
+	fprintf(out, "Dependency=%s%s", s_or(j->dependency, "(null)"), le);
+	fprintf(out, "Requeue=%u Restarts=%u BatchFlag=%u Reboot=0 ", j->requeue, j->restart_cnt,
+		j->batch_flag);
+	print_exit(out, "ExitCode", j->exit_code);
+	fputs(le, out);
+	if (o->details) {
+		print_exit(out, "DerivedExitCode", j->derived_ec);
+		fputs(le, out);
+	}
+	print_times(out, j, now, le);
+	fprintf(out, "Partition=%s AllocNode:Sid=%s:%u%s", s_or(j->partition, "(null)"),
+		s_or(j->alloc_node, "(null)"), j->alloc_sid, le);
+	fprintf(out, "ReqNodeList=%s ExcNodeList=%s%s", s_or(j->req_nodes, "(null)"),
+		s_or(j->exc_nodes, "(null)"), le);
+	fprintf(out, "NodeList=%s", s_or(j->nodes, ""));
+	if (j->sched_nodes)
+		fprintf(out, " SchedNodeList=%s", j->sched_nodes);
+	fputs(le, out);
+	if (j->batch_host)
+		fprintf(out, "BatchHost=%s%s", j->batch_host, le);
+	print_sizes(out, j);
+	fputs(le, out);
+	fprintf(out, "TRES=%s%s",
+		s_or(j->tres_alloc_str ? j->tres_alloc_str : j->tres_req_str, "(null)"), le);
+	if (j->ntasks_per_node == NO_VAL16)
+		fprintf(out, "Socks/Node=* NtasksPerN:B:S:C=*:0:*:* CoreSpec=*%s", le);
+	else
+		fprintf(out, "Socks/Node=* NtasksPerN:B:S:C=%u:0:*:* CoreSpec=*%s",
+			j->ntasks_per_node, le);
+	if (o->details)
+		print_node_detail(out, j, le);
+	fprintf(out, "MinCPUsNode=%u MinMemory%s=%s MinTmpDiskNode=%s%s", j->pn_min_cpus,
+		j->pn_min_memory & MEM_PER_CPU ? "CPU" : "Node",
+		fmt_num_unit(mem, 'M', a, sizeof(a)),
+		fmt_num_unit(j->pn_min_tmp_disk, 'M', b, sizeof(b)), le);
+	fprintf(out, "Features=%s DelayBoot=00:00:00%s", s_or(j->features, "(null)"), le);
+	fprintf(out, "OverSubscribe=%s Contiguous=%u Licenses=%s Network=%s%s",
+		share_str(j->shared), j->contiguous, s_or(j->licenses, "(null)"),
+		s_or(j->network, "(null)"), le);
+	fprintf(out, "Command=%s%s", s_or(j->command, "(null)"), le);
+	fprintf(out, "WorkDir=%s", s_or(j->work_dir, "(null)"));
+	if (j->comment)
+		fprintf(out, "%sComment=%s ", le, j->comment);
+	if (j->batch_flag)
+		print_std(out, j, le);
+	fprintf(out, "%sPower=", le);
+	if (j->tres_per_node) {
+		/* 22.05 names GRES "gres:gpu:2" where we keep "gres/gpu:2" */
+		fprintf(out, "%sTresPerNode=", le);
+		for (const char *p = j->tres_per_node; *p; p++)
+			fputc(*p == '/' && p - j->tres_per_node >= 4 && !strncmp(p - 4, "gres", 4)
+				  ? ':'
+				  : *p,
+			      out);
+	}
+	if (j->mail_type && j->mail_user) {
+		fprintf(out, "%sMailUser=%s MailType=", le, j->mail_user);
+		print_mail(out, j->mail_type);
+	}
+	fputs(le, out);
+	fputs(o->one_liner ? "\n" : "\n\n", out);
 }

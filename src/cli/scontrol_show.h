@@ -9,20 +9,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 struct build_info_msg;
+struct job_info;
 struct node_info;
 struct part_info;
 
 struct scontrol_show_opts {
 	bool one_liner;	      /* -o */
-	bool details;	      /* -d: adds GresUsed= to nodes */
+	bool details;	      /* -d: GresUsed= for nodes; per-node lines for jobs */
 	uint16_t slurmd_port; /* SlurmdPort: Port= prints only when different */
+	time_t now;	      /* jobs' RunTime; 0: time(NULL) */
 };
 
 /* "NodeName=..." record (scontrol show node). State= shows MIXED when only
  * part of the CPUs is allocated, as scontrol derives it. */
 void scontrol_show_node(FILE *out, const struct node_info *n, const struct scontrol_show_opts *o);
+
+/* "JobId=..." record (scontrol show job), Slurm's _sprint_job_info().
+ * Fields our job_info does not carry print what Slurm prints for a job
+ * without them (Reboot=0, Deadline=N/A, DelayBoot=00:00:00, Power=,
+ * Scheduler=Main). With details, a job with nodes adds "JOB_GRES=" and
+ * one "  Nodes=... CPU_IDs=... Mem=... GRES=" line per group of alike
+ * nodes, CPU ids counted from 0 on each node (we do not know which). */
+void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontrol_show_opts *o);
 
 /* "PartitionName=..." record (scontrol show partition). */
 void scontrol_show_part(FILE *out, const struct part_info *p, const struct scontrol_show_opts *o);

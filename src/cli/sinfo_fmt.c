@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/fmt.h"
 #include "cli/sinfo_rec.h"
 #include "common/hostlist.h"
 #include "common/macros.h"
@@ -37,19 +38,6 @@ struct letter {
 	value_fn *value;  /* malloc'd text, NULL on ENOMEM */
 	int auto_min;	  /* least width of "%#X"; 0: the header's length */
 	bool header_full; /* header is never cut (node list columns) */
-};
-
-struct field {
-	const struct letter *l; /* NULL: literal text (prefix, invalid token) */
-	int width;
-	bool right, autow;
-	char *suffix; /* text printed after the value */
-};
-
-struct fmt {
-	struct field *v;
-	size_t n;
-	uint64_t match;
 };
 
 /* ---- small text helpers ---- */
@@ -73,23 +61,14 @@ static char *dups(const char *s)
 	return strdup(s ? s : "(null)");
 }
 
-/* Slurm's convert_num_unit(CONVERT_NUM_UNIT_EXACT) without a unit: raise
- * the unit while the value is >= 1024 and a multiple of 512. */
+/* Slurm's convert_num_unit(CONVERT_NUM_UNIT_EXACT) without a unit when
+ * unit is set, else the plain number. */
 static void num_str(uint64_t v, bool unit, char *buf, size_t n)
 {
-	static const char units[] = "KMGTP";
-	bool half = false;
-	int u = -1;
-
-	while (unit && !half && v >= 1024 && v % 512 == 0 && u < 4) {
-		half = v % 1024 != 0;
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, n, "%" PRIu64, v);
+	if (unit)
+		fmt_num_unit(v, 0, buf, n);
 	else
-		snprintf(buf, n, "%" PRIu64 "%s%c", v, half ? ".50" : "", units[u]);
+		snprintf(buf, n, "%" PRIu64, v);
 }
 
 /* "4", "4+" (differing values, no range) or "1-infinite" (range). */
@@ -476,96 +455,58 @@ static const struct letter letters[] = {
 
 /* ---- format parsing ---- */
 
-static int fmt_add(struct fmt *f, const struct letter *l, int width, bool right, bool autow,
-		   const char *suf, size_t suflen)
+static int letter_id(char c, const void *arg _unused_)
 {
-	struct field *v = realloc(f->v, (f->n + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	f->v = v;
-	v[f->n] = (struct field){.l = l, .width = width, .right = right, .autow = autow};
-	if (suflen && !(v[f->n].suffix = strndup(suf, suflen)))
-		return -ENOMEM;
-	f->n++;
-	if (l)
-		f->match |= l->match;
-	return 0;
+	for (size_t k = 0; k < ARRAY_SIZE(letters); k++)
+		if (letters[k].c && letters[k].c == c)
+			return (int)k;
+	return -1;
 }
 
-static void fmt_done(struct fmt *f)
+static int name_id(const char *name, const void *arg _unused_)
 {
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i].suffix);
-	free(f->v);
+	for (size_t k = 0; k < ARRAY_SIZE(letters); k++)
+		if (strcaseeq(letters[k].name, name))
+			return (int)k;
+	return -1;
 }
 
-/* "%[.][#][width]X<suffix>" tokens; text before the first '%' is a prefix
- * printed on every line. An unknown letter is reported and its token is
- * printed as written, as sinfo does. */
-static int fmt_parse_short(struct fmt *f, const char *s)
+/* The letter of a field, NULL for literal text and invalid tokens. */
+static const struct letter *letter_of(const struct fmt_field *fl)
 {
-	const char *p = strchr(s, '%');
-	int r = 0;
+	return fl->id >= 0 ? &letters[fl->id] : NULL;
+}
 
-	if (p != s)
-		r = fmt_add(f, NULL, 0, false, false, s, p ? (size_t)(p - s) : strlen(s));
-	while (r == 0 && p) {
-		const char *t = p + 1, *next = strchr(t, '%');
-		size_t len = next ? (size_t)(next - t) : strlen(t), i = 0;
-		const struct letter *l = NULL;
-		bool right = false, autow = false;
-		int width = 0;
+/* Parse, report unknown letters as sinfo does (the token then prints as
+ * written; an unknown -O name prints only its suffix), and collect the
+ * match bits of the letters shown. */
+static int fmt_parse(struct fmt_spec *f, const struct sinfo_opts *o, uint64_t *ret_match)
+{
+	bool is_long = !o->format && o->format_long;
+	int r;
 
-		p = next;
-		if (len == 0) /* "%%": an empty token, skipped like strtok does */
-			continue;
-		if (t[i] == '.')
-			right = true, i++;
-		if (i < len && t[i] == '#')
-			autow = true, i++;
-		while (i < len && isdigit((unsigned char)t[i]) && width < 100000)
-			width = width * 10 + (t[i++] - '0');
-		for (size_t k = 0; i < len && k < ARRAY_SIZE(letters); k++)
-			if (letters[k].c == t[i])
-				l = &letters[k];
-		if (l) {
-			r = fmt_add(f, l, width, right, autow, t + i + 1, len - i - 1);
-			continue;
+	if (is_long)
+		r = fmt_parse_long(f, o->format_long, name_id, NULL);
+	else
+		r = fmt_parse_short(f, o->format ? o->format : sinfo_builtin_format(o), true,
+				    letter_id, NULL);
+	*ret_match = 0;
+	for (size_t i = 0; r == 0 && i < f->n; i++) {
+		struct fmt_field *fl = &f->v[i];
+
+		if (fl->id >= 0) {
+			*ret_match |= letters[fl->id].match;
+		} else if (fl->id == FMT_INVALID && is_long) {
+			cli_error("Invalid job format specification: %s", fl->raw);
+		} else if (fl->id == FMT_INVALID) {
+			fflush(stdout);
+			fprintf(stderr, "Invalid node format specification: %c\n",
+				fl->letter ? fl->letter : ' ');
+			free(fl->suffix);
+			fl->suffix = fl->raw; /* printed as written */
+			fl->raw = NULL;
 		}
-		fflush(stdout);
-		fprintf(stderr, "Invalid node format specification: %c\n", i < len ? t[i] : ' ');
-		r = fmt_add(f, NULL, 0, false, false, t - 1, len + 1);
 	}
-	return r;
-}
-
-/* -O: "Name[:[.]width][suffix]" comma-separated; no ':' means width 20. */
-static int fmt_parse_long(struct fmt *f, const char *s)
-{
-	char *copy = strdup(s), *save = NULL, *tok;
-	int r = copy ? 0 : -ENOMEM;
-
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && r == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(tok, ':'), *end = NULL;
-		const struct letter *l = NULL;
-		bool right = false;
-		long width = 20;
-
-		if (colon) {
-			*colon = '\0';
-			right = colon[1] == '.';
-			width = strtol(colon + 1 + right, &end, 10);
-		}
-		for (size_t k = 0; k < ARRAY_SIZE(letters) && !l; k++)
-			if (strcaseeq(letters[k].name, tok))
-				l = &letters[k];
-		if (!l)
-			cli_error("Invalid job format specification: %s", tok);
-		r = fmt_add(f, l, (int)width, right, false, end ? end : "", end ? strlen(end) : 0);
-	}
-	free(copy);
 	return r;
 }
 
@@ -584,33 +525,19 @@ const char *sinfo_builtin_format(const struct sinfo_opts *o)
 
 /* ---- printing ---- */
 
-/* sinfo's _print_str: a width truncates a left-justified value and pads
- * it; a right-justified value is padded and, when cut, truncated too. */
-static void put_cell(FILE *out, const char *s, int width, bool right, bool cut)
-{
-	int len = (int)strlen(s);
-
-	if (width <= 0) {
-		fputs(s, out);
-		return;
-	}
-	if (len > width && (cut || !right))
-		len = width;
-	fprintf(out, right ? "%*.*s" : "%-*.*s", width, len, s);
-}
-
-static void print_line(FILE *out, const struct fmt *f, const int *w, const struct rec *r,
+static void print_line(FILE *out, const struct fmt_spec *f, const int *w, const struct rec *r,
 		       const struct sinfo_opts *o)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		const struct field *fl = &f->v[i];
+		const struct fmt_field *fl = &f->v[i];
+		const struct letter *l = letter_of(fl);
 
-		if (fl->l && !r) {
-			put_cell(out, fl->l->header, w[i], fl->right, !fl->l->header_full);
-		} else if (fl->l) {
-			char *v = fl->l->value(r, o, w[i]);
+		if (l && !r) {
+			fmt_put_cell(out, l->header, w[i], fl->right, !l->header_full);
+		} else if (l) {
+			char *v = l->value(r, o, w[i]);
 
-			put_cell(out, v ? v : "", w[i], fl->right, true);
+			fmt_put_cell(out, v ? v : "", w[i], fl->right, true);
 			free(v);
 		}
 		if (fl->suffix)
@@ -620,10 +547,11 @@ static void print_line(FILE *out, const struct fmt *f, const int *w, const struc
 }
 
 /* "%#X": the longest value of the column, at least the letter's minimum. */
-static void widths(const struct fmt *f, const struct recs *rs, const struct sinfo_opts *o, int *w)
+static void widths(const struct fmt_spec *f, const struct recs *rs, const struct sinfo_opts *o,
+		   int *w)
 {
 	for (size_t i = 0; i < f->n; i++) {
-		const struct letter *l = f->v[i].l;
+		const struct letter *l = letter_of(&f->v[i]);
 
 		w[i] = f->v[i].width;
 		if (!l || !f->v[i].autow)
@@ -642,16 +570,14 @@ static void widths(const struct fmt *f, const struct recs *rs, const struct sinf
 int sinfo_print(FILE *out, const struct sinfo_opts *o, const struct node_info_msg *nodes,
 		const struct part_info_msg *parts)
 {
-	struct fmt f = {.n = 0};
+	struct fmt_spec f = {.n = 0};
 	struct recs rs = {.n = 0};
+	uint64_t match = 0;
 	int *w = NULL, r;
 
-	if (o->format || !o->format_long)
-		r = fmt_parse_short(&f, o->format ? o->format : sinfo_builtin_format(o));
-	else
-		r = fmt_parse_long(&f, o->format_long);
+	r = fmt_parse(&f, o, &match);
 	if (r == 0)
-		r = sinfo_rec_build(o, f.match, nodes, parts, &rs);
+		r = sinfo_rec_build(o, match, nodes, parts, &rs);
 	if (r == 0 && !(w = calloc(f.n + 1, sizeof(*w))))
 		r = -ENOMEM;
 	if (r == 0) {
@@ -664,16 +590,11 @@ int sinfo_print(FILE *out, const struct sinfo_opts *o, const struct node_info_ms
 	}
 	sinfo_recs_done(&rs);
 	free(w);
-	fmt_done(&f);
+	fmt_spec_done(&f);
 	return r;
 }
 
 void sinfo_print_date(FILE *out, time_t now)
 {
-	struct tm tm;
-	char buf[64];
-
-	if (!localtime_r(&now, &tm) || !strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", &tm))
-		return;
-	fprintf(out, "%s\n", buf);
+	fmt_print_date(out, now);
 }

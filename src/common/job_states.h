@@ -23,60 +23,60 @@ enum job_state_base {
 	JOB_OOM = 11,
 	_JOB_STATE_BASE_MAX,
 };
-#define JOB_STATE_BASE 0x000000ffu
-#define JOB_STATE_FLAGS 0xffffff00u
+#define JOB_STATE_BASE	  0x000000ffu
+#define JOB_STATE_FLAGS	  0xffffff00u
 #define JOB_LAUNCH_FAILED 0x00000100u
-#define JOB_REQUEUE 0x00000400u
-#define JOB_REQUEUE_HOLD 0x00000800u
-#define JOB_SPECIAL_EXIT 0x00001000u
-#define JOB_RESIZING 0x00002000u
-#define JOB_CONFIGURING 0x00004000u
-#define JOB_COMPLETING 0x00008000u
-#define JOB_STOPPED 0x00010000u
-#define JOB_REVOKED 0x00080000u
-#define JOB_REQUEUE_FED 0x00100000u
+#define JOB_REQUEUE	  0x00000400u
+#define JOB_REQUEUE_HOLD  0x00000800u
+#define JOB_SPECIAL_EXIT  0x00001000u
+#define JOB_RESIZING	  0x00002000u
+#define JOB_CONFIGURING	  0x00004000u
+#define JOB_COMPLETING	  0x00008000u
+#define JOB_STOPPED	  0x00010000u
+#define JOB_REVOKED	  0x00080000u
+#define JOB_REQUEUE_FED	  0x00100000u
 #define JOB_RESV_DEL_HOLD 0x00200000u
-#define JOB_SIGNALING 0x00400000u
-#define JOB_STAGE_OUT 0x00800000u
+#define JOB_SIGNALING	  0x00400000u
+#define JOB_STAGE_OUT	  0x00800000u
 
 enum job_state_reason {
-	WAIT_NO_REASON = 0,          /* "None" */
-	WAIT_PRIORITY,               /* "Priority" */
-	WAIT_DEPENDENCY,             /* "Dependency" */
-	WAIT_RESOURCES,              /* "Resources" */
-	WAIT_PART_NODE_LIMIT,        /* "PartitionNodeLimit" */
-	WAIT_PART_TIME_LIMIT,        /* "PartitionTimeLimit" */
-	WAIT_PART_DOWN,              /* "PartitionDown" */
-	WAIT_PART_INACTIVE,          /* "PartitionInactive" */
-	WAIT_PART_CONFIG,            /* "PartitionConfig" */
-	WAIT_HELD,                   /* "JobHeldAdmin" */
-	WAIT_HELD_USER,              /* "JobHeldUser" */
-	WAIT_TIME,                   /* "BeginTime" */
-	WAIT_NODE_NOT_AVAIL,         /* "ReqNodeNotAvail" */
-	WAIT_DEP_INVALID,            /* "DependencyNeverSatisfied" */
-	WAIT_ARRAY_TASK_LIMIT,       /* "JobArrayTaskLimit" */
-	WAIT_BAD_CONSTRAINTS,        /* "BadConstraints" */
-	WAIT_CLEANING,               /* "Cleaning" */
-	WAIT_HELD_MAX_REQUEUE,       /* "JobHoldMaxRequeue" */
-	FAIL_LAUNCH,                 /* "JobLaunchFailure" */
-	FAIL_EXIT_CODE,              /* "NonZeroExitCode" */
-	FAIL_TIMEOUT,                /* "TimeLimit" */
-	FAIL_DOWN_NODE,              /* "NodeDown" */
-	FAIL_OOM,                    /* "OutOfMemory" */
-	FAIL_SYSTEM,                 /* "SystemFailure" */
-	FAIL_SIGNAL,                 /* "RaisedSignal" (state_desc adds ":9(Killed)") */
-	FAIL_BAD_CONSTRAINTS,        /* "BadConstraints" */
+	WAIT_NO_REASON = 0,    /* "None" */
+	WAIT_PRIORITY,	       /* "Priority" */
+	WAIT_DEPENDENCY,       /* "Dependency" */
+	WAIT_RESOURCES,	       /* "Resources" */
+	WAIT_PART_NODE_LIMIT,  /* "PartitionNodeLimit" */
+	WAIT_PART_TIME_LIMIT,  /* "PartitionTimeLimit" */
+	WAIT_PART_DOWN,	       /* "PartitionDown" */
+	WAIT_PART_INACTIVE,    /* "PartitionInactive" */
+	WAIT_PART_CONFIG,      /* "PartitionConfig" */
+	WAIT_HELD,	       /* "JobHeldAdmin" */
+	WAIT_HELD_USER,	       /* "JobHeldUser" */
+	WAIT_TIME,	       /* "BeginTime" */
+	WAIT_NODE_NOT_AVAIL,   /* "ReqNodeNotAvail" */
+	WAIT_DEP_INVALID,      /* "DependencyNeverSatisfied" */
+	WAIT_ARRAY_TASK_LIMIT, /* "JobArrayTaskLimit" */
+	WAIT_BAD_CONSTRAINTS,  /* "BadConstraints" */
+	WAIT_CLEANING,	       /* "Cleaning" */
+	WAIT_HELD_MAX_REQUEUE, /* "JobHoldMaxRequeue" */
+	FAIL_LAUNCH,	       /* "JobLaunchFailure" */
+	FAIL_EXIT_CODE,	       /* "NonZeroExitCode" */
+	FAIL_TIMEOUT,	       /* "TimeLimit" */
+	FAIL_DOWN_NODE,	       /* "NodeDown" */
+	FAIL_OOM,	       /* "OutOfMemory" */
+	FAIL_SYSTEM,	       /* "SystemFailure" */
+	FAIL_SIGNAL,	       /* "RaisedSignal" (state_desc adds ":9(Killed)") */
+	FAIL_BAD_CONSTRAINTS,  /* "BadConstraints" */
 	/* Appended later; earlier numbers stay as they were. */
-	WAIT_LICENSES,               /* "Licenses" */
-	WAIT_RESERVATION,            /* "Reservation" */
-	WAIT_PROLOG,                 /* "Prolog" */
-	FAIL_DEADLINE,               /* "DeadLine" */
-	FAIL_INACTIVE_LIMIT,         /* "InactiveLimit" */
-	FAIL_ACCOUNT,                /* "InvalidAccount" */
-	FAIL_QOS,                    /* "InvalidQOS" */
-	WAIT_QOS_NOT_ALLOWED,        /* "QOSNotAllowed" */
-	WAIT_ACCOUNT_NOT_ALLOWED,    /* "AccountNotAllowed" */
-	WAIT_HELD_LAUNCH_FAILED,     /* "launch failed requeued held" */
+	WAIT_LICENSES,		  /* "Licenses" */
+	WAIT_RESERVATION,	  /* "Reservation" */
+	WAIT_PROLOG,		  /* "Prolog" */
+	FAIL_DEADLINE,		  /* "DeadLine" */
+	FAIL_INACTIVE_LIMIT,	  /* "InactiveLimit" */
+	FAIL_ACCOUNT,		  /* "InvalidAccount" */
+	FAIL_QOS,		  /* "InvalidQOS" */
+	WAIT_QOS_NOT_ALLOWED,	  /* "QOSNotAllowed" */
+	WAIT_ACCOUNT_NOT_ALLOWED, /* "AccountNotAllowed" */
+	WAIT_HELD_LAUNCH_FAILED,  /* "launch failed requeued held" */
 	_JOB_REASON_MAX,
 };
 

@@ -220,7 +220,7 @@ int rpc_job_update(struct ctld *c, struct rpc_req *req)
 	if (!may_touch(c, job, req->uid)) {
 		error("Security violation, REQUEST_UPDATE_JOB RPC for JobId=%u from uid=%u",
 		      job->job_id, (unsigned)req->uid);
-		return -ESLURM_ACCESS_DENIED;
+		return -ESLURM_USER_ID_MISSING; /* what Slurm answers: "Invalid user id" */
 	}
 	r = job_update(c, job, m, req->uid, ctld_is_admin(c, req->uid));
 	if (r < 0)

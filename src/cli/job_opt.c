@@ -1,0 +1,827 @@
+/* job_opt.c - the passes over the option table and what follows from them.
+ *
+ * Purpose: run getopt over a command line or an #SBATCH argv, apply the
+ * SBATCH_* variables, then Slurm's post-processing (_opt_verify), and turn
+ * the result into a struct job_desc and the job's environment.
+ * Owns: nothing global; each struct job_opts owns its strings.
+ * Caveats: getopt_long keeps state in globals (optind), so passes must not
+ * run concurrently; glibc prints getopt's own errors to stderr itself.
+ * --begin's grammar lives here until parse_time.c grows timestamps.
+ */
+#include "cli/job_opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
+#include "common/msg_job.h"
+#include "common/pack.h"
+#include "common/parse_mem.h"
+#include "common/parse_time.h"
+
+static void err_append(struct job_opt_err *e, const char *fmt, va_list ap)
+{
+	size_t len = strnlen(e->text, sizeof(e->text));
+
+	if (len < sizeof(e->text) - 1)
+		vsnprintf(e->text + len, sizeof(e->text) - len, fmt, ap);
+}
+
+static void err_add(struct job_opt_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_append(e, fmt, ap);
+	va_end(ap);
+}
+
+void job_opt_raw(struct job_opt_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_append(e, fmt, ap);
+	va_end(ap);
+}
+
+int job_opt_fail(struct job_opt_err *e, const char *prog, int exit_code, const char *fmt, ...)
+{
+	va_list ap;
+
+	err_add(e, "%s: error: ", prog);
+	va_start(ap, fmt);
+	err_append(e, fmt, ap);
+	va_end(ap);
+	err_add(e, "\n");
+	e->exit_code = exit_code;
+	return -EINVAL;
+}
+
+int job_opt_fatal(struct job_opt_err *e, const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	err_add(e, "%s: fatal: ", prog);
+	va_start(ap, fmt);
+	err_append(e, fmt, ap);
+	va_end(ap);
+	err_add(e, "\n");
+	e->exit_code = JOB_OPT_EXIT_FATAL;
+	return -EINVAL;
+}
+
+int job_opts_init(struct job_opts *o, const char *prog)
+{
+	char buf[4096];
+
+	*o = (struct job_opts){
+	    .prog = prog,
+	    .min_nodes = 1, /* Slurm's default; only sent when nodes_set */
+	    .time_limit = NO_VAL,
+	    .time_min = NO_VAL,
+	    .mem = NO_VAL64,
+	    .mem_per_cpu = NO_VAL64,
+	    .mem_per_gpu = NO_VAL64,
+	    .requeue = NO_VAL16,
+	};
+	if (getcwd(buf, sizeof(buf)) && !(o->cwd = strdup(buf)))
+		return -ENOMEM;
+	return 0;
+}
+
+void job_opts_done(struct job_opts *o)
+{
+	char **strs[] = {&o->cwd,      &o->job_name,  &o->partition, &o->account,  &o->qos,
+			 &o->comment,  &o->dependency, &o->array,    &o->std_out,  &o->std_err,
+			 &o->std_in,   &o->chdir,      &o->nodelist, &o->exclude,  &o->mail_user,
+			 &o->export_env, &o->wrap,     &o->gres,     &o->gpus,     &o->gpus_per_node};
+
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+	for (size_t i = 0; i < _JOPT_COUNT; i++) {
+		free(o->raw[i]);
+		o->raw[i] = NULL;
+	}
+}
+
+const char *job_opt_name(enum job_opt_id id)
+{
+	for (const struct job_opt_def *d = job_opt_table; d->name; d++)
+		if (d->id == id)
+			return d->name;
+	return "?";
+}
+
+/* getopt's val for a row: its letter, else 0x100 + the first row of its
+ * id, so aliases share a value (and are not "ambiguous" to glibc). */
+static int def_val(const struct job_opt_def *d)
+{
+	if (d->short_opt)
+		return d->short_opt;
+	for (const struct job_opt_def *p = job_opt_table; p->name; p++)
+		if (p->id == d->id)
+			return 0x100 + (int)(p - job_opt_table);
+	return 0;
+}
+
+static const struct job_opt_def *def_of_val(int val)
+{
+	if (val >= 0x100)
+		return &job_opt_table[val - 0x100];
+	for (const struct job_opt_def *d = job_opt_table; d->name; d++)
+		if (d->short_opt == val)
+			return d;
+	return NULL;
+}
+
+/* Run one option's parser and record who set it. STOP options only act
+ * on the command line (Slurm's early pass). */
+static int apply(struct job_opts *o, const struct job_opt_def *d, const char *arg,
+		 enum job_opt_src src, struct job_opt_err *e)
+{
+	char *copy;
+	int r = 0;
+
+	if (d->parse) {
+		if (src != JOB_OPT_SRC_CLI && (d->id == JOPT_HELP || d->id == JOPT_USAGE
+					       || d->id == JOPT_VERSION))
+			return 0;
+		r = d->parse(o, arg, e);
+		if (r < 0)
+			return r;
+	}
+	copy = strdup(arg ? arg : "");
+	if (!copy)
+		return -ENOMEM;
+	free(o->raw[d->id]);
+	o->raw[d->id] = copy;
+	o->src[d->id] = (uint8_t)src;
+	return r;
+}
+
+int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_src src,
+		       int *ret_optind, struct job_opt_err *e)
+{
+	size_t n = 0;
+	struct option *lo;
+	char **av, shorts[128] = "+";
+	size_t sl = 1;
+	int c, idx, r = 0;
+
+	while (job_opt_table[n].name)
+		n++;
+	lo = calloc(n + 1, sizeof(*lo));
+	av = calloc((size_t)argc + 1, sizeof(*av));
+	if (!lo || !av) {
+		free(lo);
+		free(av);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct job_opt_def *d = &job_opt_table[i];
+
+		lo[i] = (struct option){d->name, d->has_arg, NULL, def_val(d)};
+		if (d->short_opt && sl + 3 < sizeof(shorts)) {
+			shorts[sl++] = d->short_opt;
+			if (d->has_arg != no_argument)
+				shorts[sl++] = ':';
+			if (d->has_arg == optional_argument)
+				shorts[sl++] = ':';
+		}
+	}
+	shorts[sl] = '\0';
+	av[0] = (char *)o->prog; /* getopt prints its errors under argv[0] */
+	for (int i = 1; i < argc; i++)
+		av[i] = argv[i];
+	optind = 0; /* full re-initialisation of glibc's getopt */
+	opterr = 1;
+	while (r == 0 && (c = getopt_long(argc, av, shorts, lo, &idx)) != -1) {
+		const struct job_opt_def *d = c == '?' ? NULL : def_of_val(c);
+
+		if (!d) {
+			job_opt_raw(e, "Try \"%s --help\" for more information\n", o->prog);
+			e->exit_code = JOB_OPT_EXIT_ARG;
+			r = -EINVAL;
+			break;
+		}
+		r = apply(o, d, optarg, src, e);
+	}
+	if (ret_optind)
+		*ret_optind = optind;
+	free(lo);
+	free(av);
+	return r;
+}
+
+/* Slurm's rule for an SBATCH_* variable of an option without argument. */
+static bool env_true(const char *v)
+{
+	return !*v || !strcasecmp(v, "yes") || atoi(v) != 0;
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
+int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err *e)
+{
+	for (const struct job_opt_def *d = job_opt_table; d->name; d++) {
+		const char *v = d->sbatch_env ? env_get(envp, d->sbatch_env) : NULL;
+		int r = 0;
+
+		if (!v)
+			continue;
+		if (d->has_arg == no_argument) {
+			if (env_true(v))
+				r = apply(o, d, NULL, JOB_OPT_SRC_ENV, e);
+		} else if (d->has_arg == optional_argument) {
+			r = apply(o, d, *v ? v : NULL, JOB_OPT_SRC_ENV, e);
+		} else {
+			r = apply(o, d, v, JOB_OPT_SRC_ENV, e);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void unset_opt(struct job_opts *o, enum job_opt_id id, uint64_t *field)
+{
+	*field = NO_VAL64;
+	o->src[id] = JOB_OPT_SRC_UNSET;
+	free(o->raw[id]);
+	o->raw[id] = NULL;
+}
+
+/* Slurm's validate_memory_options(): one of the group per class of
+ * source; a command-line/script value clears an environment one. */
+static int verify_mem(struct job_opts *o, struct job_opt_err *e)
+{
+	static const enum job_opt_id ids[] = {JOPT_MEM, JOPT_MEM_PER_CPU, JOPT_MEM_PER_GPU};
+	uint64_t *fields[] = {&o->mem, &o->mem_per_cpu, &o->mem_per_gpu};
+	int cli = 0, env = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+		cli += o->src[ids[i]] == JOB_OPT_SRC_CLI || o->src[ids[i]] == JOB_OPT_SRC_SCRIPT;
+		env += o->src[ids[i]] == JOB_OPT_SRC_ENV;
+	}
+	if (cli > 1)
+		return job_opt_fatal(e, o->prog,
+				     "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+	if (env > 1 && !cli)
+		return job_opt_fatal(e, o->prog,
+				     "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE "
+				     "are mutually exclusive.");
+	for (size_t i = 0; cli && i < ARRAY_SIZE(ids); i++)
+		if (o->src[ids[i]] == JOB_OPT_SRC_ENV)
+			unset_opt(o, ids[i], fields[i]);
+	return 0;
+}
+
+/* Relative -o/-e/-i are taken from --chdir (or the cwd) at submit time. */
+static int full_path(char **path, const char *base)
+{
+	char *s;
+
+	if (!*path || (*path)[0] == '/' || !base)
+		return 0;
+	if (asprintf(&s, "%s/%s", base, *path) < 0)
+		return -ENOMEM;
+	free(*path);
+	*path = s;
+	return 0;
+}
+
+/* -w/-x naming a file (anything with a '/'): its hosts, one list. */
+static int node_file(struct job_opts *o, char **list, struct job_opt_err *e)
+{
+	char buf[65536];
+	size_t len;
+	FILE *f;
+
+	if (!*list || !strchr(*list, '/'))
+		return 0;
+	f = fopen(*list, "r");
+	if (!f)
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
+				    "slurm_allocate_resources error opening file %s, %s", *list,
+				    strerror(errno));
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	while (len && isspace((unsigned char)buf[len - 1]))
+		buf[--len] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ',';
+	free(*list);
+	*list = strdup(buf);
+	return *list ? 0 : -ENOMEM;
+}
+
+int job_opt_verify(struct job_opts *o, char *info, size_t n, struct job_opt_err *e)
+{
+	const char *base = o->chdir ? o->chdir : o->cwd;
+	struct hostlist *hl = NULL;
+	bool ok = true;
+	int r;
+
+	if (info && n)
+		info[0] = '\0';
+	r = verify_mem(o, e);
+	if (r < 0)
+		return r;
+	if (o->quiet && o->verbose) {
+		job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
+			     "don't specify both --verbose (-v) and --quiet (-Q)");
+		ok = false;
+	}
+	if (full_path(&o->std_out, base) < 0 || full_path(&o->std_err, base) < 0
+	    || full_path(&o->std_in, base) < 0)
+		return -ENOMEM;
+	r = node_file(o, &o->exclude, e);
+	if (r == 0)
+		r = node_file(o, &o->nodelist, e);
+	if (r < 0)
+		return r;
+	if (o->nodelist && hostlist_new(o->nodelist, &hl) == 0) {
+		int cnt;
+
+		hostlist_sort(hl);
+		hostlist_uniq(hl);
+		cnt = (int)hostlist_count(hl);
+		o->min_nodes = o->nodes_set && o->min_nodes > cnt ? o->min_nodes : cnt;
+		o->nodes_set = true;
+		hostlist_free(hl);
+	}
+	if (o->ntasks_per_node > 0 && !o->ntasks_set
+	    && (o->max_nodes == 0 || o->min_nodes == o->max_nodes)) {
+		o->ntasks = o->min_nodes * o->ntasks_per_node;
+		o->ntasks_set = true;
+	}
+	if (o->ntasks_set && o->ntasks < 0) {
+		job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR, "invalid number of tasks (-n %d)",
+			     o->ntasks);
+		ok = false;
+	}
+	if (o->cpus_set && o->cpus_per_task <= 0) {
+		job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
+			     "invalid number of cpus per task (-c %d)", o->cpus_per_task);
+		ok = false;
+	}
+	if (o->min_nodes < 0 || o->max_nodes < 0
+	    || (o->max_nodes && o->min_nodes > o->max_nodes)) {
+		job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR, "invalid number of nodes (-N %d-%d)",
+			     o->min_nodes, o->max_nodes);
+		ok = false;
+	}
+	if (!ok) {
+		e->exit_code = JOB_OPT_EXIT_ERROR;
+		return -EINVAL;
+	}
+	if (o->nodes_set && o->ntasks_set) {
+		if (o->ntasks < o->max_nodes)
+			o->max_nodes = o->ntasks;
+		if (o->ntasks < o->min_nodes) {
+			if (info && n)
+				snprintf(info, n,
+					 "%s: Warning: can't run %d processes on %d nodes, setting "
+					 "nnodes to %d\n",
+					 o->prog, o->ntasks, o->min_nodes, o->ntasks);
+			o->min_nodes = o->max_nodes = o->ntasks;
+		}
+	}
+	return 0;
+}
+
+static int dup_to(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (src && !(*dst = strdup(src)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int gpu_tres(char **dst, const char *gpus, const char *more)
+{
+	int r;
+
+	if (!gpus)
+		return dup_to(dst, more);
+	r = asprintf(dst, "gres/gpu:%s%s%s", gpus, more ? "," : "", more ? more : "");
+	if (r < 0)
+		*dst = NULL;
+	return r < 0 ? -ENOMEM : 0;
+}
+
+int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
+{
+	char host[256] = "";
+	int r = 0;
+
+	*d = (struct job_desc){
+	    .min_nodes = o->nodes_set ? (uint32_t)o->min_nodes : NO_VAL,
+	    .max_nodes = o->nodes_set && o->max_nodes ? (uint32_t)o->max_nodes : NO_VAL,
+	    .num_tasks = o->ntasks_set ? (uint32_t)o->ntasks : NO_VAL,
+	    .ntasks_per_node = o->ntasks_per_node > 0 ? (uint16_t)o->ntasks_per_node : NO_VAL16,
+	    .cpus_per_task = o->cpus_set ? (uint16_t)o->cpus_per_task : NO_VAL16,
+	    .time_limit = o->time_limit,
+	    .time_min = o->time_min,
+	    .mem_per_node = o->mem,
+	    .mem_per_cpu = o->mem_per_cpu,
+	    .mail_type = o->mail_type,
+	    .open_mode = o->open_mode,
+	    .requeue = o->requeue,
+	    .warn_signal = o->warn_signal,
+	    .warn_time = o->warn_signal ? o->warn_time : 0,
+	    .nice = o->nice_set ? NICE_OFFSET + (uint32_t)o->nice : NO_VAL,
+	    .begin_time = o->begin,
+	    .user_id = (uint32_t)getuid(),
+	    .group_id = (uint32_t)getgid(),
+	};
+	d->flags = (uint16_t)((o->hold ? JOB_DESC_HOLD : 0) | (o->exclusive ? JOB_DESC_EXCLUSIVE : 0)
+			      | (o->test_only ? JOB_DESC_TEST_ONLY : 0)
+			      | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0));
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		host[strcspn(host, ".")] = '\0'; /* short name */
+	r |= dup_to(&d->name, o->job_name);
+	r |= dup_to(&d->partition, o->partition);
+	r |= dup_to(&d->account, o->account);
+	r |= dup_to(&d->qos, o->qos);
+	r |= dup_to(&d->comment, o->comment);
+	r |= dup_to(&d->dependency, o->dependency);
+	r |= dup_to(&d->array_spec, o->array);
+	r |= dup_to(&d->req_nodes, o->nodelist);
+	r |= dup_to(&d->exc_nodes, o->exclude);
+	r |= dup_to(&d->mail_user, o->mail_user);
+	r |= dup_to(&d->std_in, o->std_in ? o->std_in : "/dev/null");
+	r |= dup_to(&d->std_out, o->std_out);
+	r |= dup_to(&d->std_err, o->std_err);
+	r |= dup_to(&d->work_dir, o->chdir ? o->chdir : o->cwd);
+	r |= dup_to(&d->submit_host, host[0] ? host : NULL);
+	r |= gpu_tres(&d->tres_per_node, o->gpus_per_node, o->gres);
+	r |= gpu_tres(&d->tres_per_job, o->gpus, NULL);
+	return r ? -ENOMEM : 0;
+}
+
+int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf,
+		       struct job_opt_err *e)
+{
+	const char *types = conf ? conf->gres_types : NULL;
+
+	if (!o->gres || !conf)
+		return 0;
+	for (const char *p = o->gres; *p;) {
+		size_t len = strcspn(p, ","), nl;
+		const char *name = p + 5; /* every entry starts "gres/" */
+		bool found = false;
+
+		nl = strcspn(name, ":,");
+		for (const char *t = types; t && *t && !found;) {
+			size_t tl = strcspn(t, ",");
+
+			found = tl == nl && !strncmp(t, name, nl);
+			t += tl + (t[tl] == ',');
+		}
+		if (!found)
+			return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
+					    "Invalid generic resource (gres) specification");
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* ---- --begin: Slurm's parse_time(), "past" = 0 ---- */
+
+struct tparts {
+	int hour, min, sec, mon, mday, year; /* struct tm meanings, -1 unset */
+};
+
+static bool dig(const char *s, int i)
+{
+	return s[i] >= '0' && s[i] <= '9';
+}
+
+/* HH:MM[:SS] [AM|PM] at *pos; on error *pos is where Slurm reports. */
+static int get_time(const char *s, int *pos, struct tparts *t)
+{
+	int o = *pos, hr, mn, sc = 0;
+
+	hr = s[o++] - '0';
+	if (s[o] != ':') {
+		if (!dig(s, o))
+			goto bad;
+		hr = hr * 10 + s[o++] - '0';
+	}
+	if (hr > 23) {
+		o -= 2;
+		goto bad;
+	}
+	if (s[o] != ':')
+		goto bad;
+	o++;
+	if (!dig(s, o) || !dig(s, o + 1))
+		goto bad;
+	mn = (s[o] - '0') * 10 + s[o + 1] - '0';
+	o += 2;
+	if (mn > 59) {
+		o -= 2;
+		goto bad;
+	}
+	if (s[o] == ':') {
+		o++;
+		if (!dig(s, o) || !dig(s, o + 1))
+			goto bad;
+		sc = (s[o] - '0') * 10 + s[o + 1] - '0';
+		o += 2;
+		if (sc > 59) {
+			o -= 2;
+			goto bad;
+		}
+	}
+	while (isspace((unsigned char)s[o]))
+		o++;
+	if (!strncasecmp(s + o, "pm", 2)) {
+		hr += 12;
+		if (hr > 24)
+			goto bad;
+		hr = hr == 24 ? 12 : hr;
+		o += 2;
+	} else if (!strncasecmp(s + o, "am", 2)) {
+		if (hr > 12)
+			goto bad;
+		hr = hr == 12 ? 0 : hr;
+		o += 2;
+	}
+	*pos = o - 1;
+	t->hour = hr;
+	t->min = mn;
+	t->sec = sc;
+	return 0;
+bad:
+	*pos = o;
+	return -1;
+}
+
+/* Two-digit-at-most number at s[*o]; -1 when no digit. */
+static int num2(const char *s, int *o)
+{
+	int v;
+
+	if (!dig(s, *o))
+		return -1;
+	v = s[(*o)++] - '0';
+	if (dig(s, *o))
+		v = v * 10 + s[(*o)++] - '0';
+	return v;
+}
+
+/* MMDD[YY], MM/DD[/YY], MM.DD[.YY] or YYYY-MM-DD at *pos. */
+static int get_date(const char *s, int *pos, struct tparts *t)
+{
+	int o = *pos, mon, day, yr = 0;
+	size_t len = strlen(s);
+
+	if (len >= (size_t)o + 7 && s[o + 4] == '-' && s[o + 7] == '-') {
+		for (int i = 0; i < 4; i++, o++) {
+			if (!dig(s, o))
+				goto bad;
+			yr = yr * 10 + s[o] - '0';
+		}
+		o++;
+		if ((mon = num2(s, &o)) < 1 || mon > 12) {
+			o -= 2;
+			goto bad;
+		}
+		o++;
+		if ((day = num2(s, &o)) < 1 || day > 31) {
+			o -= day < 0 ? 0 : 2;
+			goto bad;
+		}
+		t->year = yr - 1900;
+	} else {
+		if ((mon = num2(s, &o)) < 1 || mon > 12) {
+			o -= 2;
+			goto bad;
+		}
+		o += s[o] == '/' || s[o] == '.';
+		if ((day = num2(s, &o)) < 1 || day > 31) {
+			o -= day < 0 ? 0 : 2;
+			goto bad;
+		}
+		o += s[o] == '/' || s[o] == '.';
+		if (dig(s, o)) {
+			yr = s[o++] - '0';
+			if (!dig(s, o))
+				goto bad;
+			yr = yr * 10 + s[o++] - '0';
+			t->year = yr + 100;
+		}
+	}
+	*pos = o - 1;
+	t->mon = mon - 1;
+	t->mday = day;
+	return 0;
+bad:
+	*pos = o;
+	return -1;
+}
+
+static const struct {
+	const char *name;
+	long mult;
+} delta_units[] = {{"seconds", 1},     {"second", 1}, {"minutes", 60}, {"minute", 60},
+		   {"hours", 3600},    {"hour", 3600}, {"days", 86400}, {"day", 86400},
+		   {"weeks", 604800}, {"week", 604800}};
+
+/* "+N[unit]" after now, sign at s[*pos]. */
+static int get_delta(const char *s, int *pos, long *ret)
+{
+	int o;
+	long cnt = 0;
+	bool digit = false;
+
+	for (o = *pos + 1; s[o] && s[o] != '\n'; o++) {
+		size_t u;
+
+		if (isspace((unsigned char)s[o]))
+			continue;
+		for (u = 0; u < ARRAY_SIZE(delta_units); u++) {
+			size_t ul = strlen(delta_units[u].name);
+
+			if (!strncasecmp(s + o, delta_units[u].name, ul)) {
+				o += (int)ul;
+				cnt *= delta_units[u].mult;
+				break;
+			}
+		}
+		if (u < ARRAY_SIZE(delta_units))
+			break;
+		if (!dig(s, o) || cnt > 100000000000L) {
+			*pos = o - 1;
+			return -1;
+		}
+		cnt = cnt * 10 + s[o] - '0';
+		digit = true;
+	}
+	if (!digit)
+		return -1;
+	*pos = o - 1;
+	*ret = cnt;
+	return 0;
+}
+
+static void set_from(struct tparts *t, time_t when, bool with_time)
+{
+	struct tm tm;
+
+	localtime_r(&when, &tm);
+	t->mon = tm.tm_mon;
+	t->mday = tm.tm_mday;
+	t->year = tm.tm_year;
+	if (with_time) {
+		t->hour = tm.tm_hour;
+		t->min = tm.tm_min;
+		t->sec = tm.tm_sec;
+	}
+}
+
+/* Words that set the time of day: name, hour. */
+static const struct {
+	const char *name;
+	int hour;
+} day_words[] = {{"midnight", 0}, {"noon", 12}, {"fika", 15}, {"teatime", 16}};
+
+static int begin_word(const char *s, int *pos, struct tparts *t, time_t now)
+{
+	const char *p = s + *pos;
+
+	if (!strncasecmp(p, "today", 5) || !strncasecmp(p, "tomorrow", 8)) {
+		bool tom = (p[2] | 0x20) == 'm';
+
+		set_from(t, now + (tom ? 86400 : 0), false);
+		*pos += tom ? 7 : 4;
+		return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(day_words); i++) {
+		size_t len = strlen(day_words[i].name);
+
+		if (!strncasecmp(p, day_words[i].name, len)) {
+			t->hour = day_words[i].hour;
+			t->min = t->sec = 0;
+			*pos += (int)len - 1;
+			return 1;
+		}
+	}
+	if (!strncasecmp(p, "uts", 3) && dig(s, *pos + 3)) {
+		char *end;
+		long long v = strtoll(p + 3, &end, 10);
+
+		set_from(t, (time_t)v, true);
+		*pos = (int)(end - s) - 1;
+		return 1;
+	}
+	if (!strncasecmp(p, "now", 3)) {
+		long delta = 0;
+		int i = *pos + 3;
+
+		for (;; i++) {
+			if (s[i] == '+' || s[i] == '-') {
+				int sign = s[i] == '-' ? -1 : 1;
+
+				*pos = i;
+				if (get_delta(s, pos, &delta) < 0)
+					return -1;
+				delta *= sign;
+				break;
+			}
+			if (isblank((unsigned char)s[i]))
+				continue;
+			if (!s[i] || s[i] == '\n') {
+				*pos = i - 1;
+				break;
+			}
+			*pos = i;
+			return -1;
+		}
+		set_from(t, now + delta, true);
+		return 1;
+	}
+	return 0;
+}
+
+time_t job_opt_parse_begin(const char *s, time_t now, int *ret_pos)
+{
+	struct tparts t = {-1, -1, 0, -1, -1, -1};
+	struct tm nt, res = {0};
+	int pos, r;
+
+	localtime_r(&now, &nt);
+	for (pos = 0; s[pos] && s[pos] != '\n'; pos++) {
+		if (isblank((unsigned char)s[pos]) || s[pos] == '-' || s[pos] == 'T')
+			continue;
+		r = begin_word(s, &pos, &t, now);
+		if (r > 0)
+			continue;
+		if (r < 0 || !dig(s, pos))
+			goto bad;
+		if (s[pos + 1] == ':' || (s[pos + 1] && s[pos + 2] == ':'))
+			r = get_time(s, &pos, &t);
+		else
+			r = get_date(s, &pos, &t);
+		if (r < 0)
+			goto bad;
+	}
+	if (t.hour == -1 && t.mon == -1)
+		return 0;
+	if (t.hour == -1) {
+		t.hour = t.min = 0;
+	} else if (t.mon == -1) { /* a time alone is the next one to come */
+		bool today = t.hour > nt.tm_hour || (t.hour == nt.tm_hour && t.min > nt.tm_min);
+
+		set_from(&t, now + (today ? 0 : 86400), false);
+	}
+	if (t.year == -1) {
+		bool later = t.mon > nt.tm_mon
+			     || (t.mon == nt.tm_mon
+				 && (t.mday > nt.tm_mday
+				     || (t.mday == nt.tm_mday
+					 && (t.hour > nt.tm_hour
+					     || (t.hour == nt.tm_hour && t.min > nt.tm_min)))));
+
+		t.year = nt.tm_year + (later ? 0 : 1);
+	}
+	res.tm_sec = t.sec;
+	res.tm_min = t.min;
+	res.tm_hour = t.hour;
+	res.tm_mday = t.mday;
+	res.tm_mon = t.mon;
+	res.tm_year = t.year;
+	res.tm_isdst = -1;
+	return mktime(&res);
+bad:
+	if (ret_pos)
+		*ret_pos = pos;
+	return (time_t)-1;
+}

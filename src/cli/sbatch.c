@@ -1,0 +1,603 @@
+/* sbatch.c - the sbatch command: submit a batch script to slurmctld.
+ *
+ * Purpose: Slurm 22.05's sbatch flow. A first pass over the command line
+ * checks every option and finds the script (or --wrap); the script is read
+ * and checked; a second pass applies #SBATCH directives, then SBATCH_*
+ * variables, then the command line again (each overriding the last); the
+ * result becomes a struct job_desc sent as REQUEST_SUBMIT_BATCH_JOB (or
+ * REQUEST_JOB_WILL_RUN for --test-only), and -W polls REQUEST_JOB_INFO
+ * until the job ends.
+ * Errors print Slurm's texts with its exit codes (see job_opt.h). The
+ * controller's user message ("invalid partition specified: X") is printed
+ * as an error line before "Batch job submission failed: <strerror>".
+ * Caveats: -M/--clusters and the options job_opt_table.c lists without a
+ * parser are accepted and ignored; --test-only's processor count is
+ * estimated here because the will-run reply does not carry one; -V prints
+ * the project's shared version line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/job_opt.h"
+#include "cli/sbatch_script.h"
+#include "common/conf.h"
+#include "common/job_states.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/pack.h"
+#include "common/parse_time.h"
+#include "common/rpc_client.h"
+#include "common/sl_errno.h"
+
+#define SUBMIT_MAX_RETRIES 15 /* Slurm's MAX_RETRIES */
+#define WAIT_MAX_SLEEP 32     /* Slurm's MAX_WAIT_SLEEP_TIME, seconds */
+
+extern char **environ;
+
+static const char usage_text[] =
+    "Usage: sbatch [-N nnodes] [-n ntasks]\n"
+    "              [-c ncpus] [-r n] [-p partition] [--hold] [--parsable] [-t minutes]\n"
+    "              [-D path] [--no-kill] [--overcommit]\n"
+    "              [--input file] [--output file] [--error file]\n"
+    "              [--time-min=minutes] [--licenses=names] [--clusters=cluster_names]\n"
+    "              [--chdir=directory] [--oversubscribe] [-m dist] [-J jobname]\n"
+    "              [--verbose] [--gid=group] [--uid=user]\n"
+    "              [--contiguous] [--mincpus=n] [--mem=MB] [--tmp=MB] [-C list]\n"
+    "              [--account=name] [--dependency=type:jobid[+time]] [--comment=name]\n"
+    "              [--mail-type=type] [--mail-user=user] [--nice[=value]] [--wait]\n"
+    "              [--requeue] [--no-requeue] [--ntasks-per-node=n] [--propagate]\n"
+    "              [--nodefile=file] [--nodelist=hosts] [--exclude=hosts]\n"
+    "              [--network=type] [--mem-per-cpu=MB] [--qos=qos] [--gres=list]\n"
+    "              [--mem-bind=...] [--reservation=name] [--mcs-label=mcs]\n"
+    "              [--cpu-freq=min[-max[:gov]]] [--power=flags] [--gres-flags=opts]\n"
+    "              [--switches=max-switches{@max-time-to-wait}] [--reboot]\n"
+    "              [--core-spec=cores] [--thread-spec=threads]\n"
+    "              [--bb=burst_buffer_spec] [--bbf=burst_buffer_file]\n"
+    "              [--array=index_values] [--profile=...] [--ignore-pbs] [--spread-job]\n"
+    "              [--export[=names]] [--export-file=file|fd] [--delay-boot=mins]\n"
+    "              [--use-min-nodes]\n"
+    "              [--cpus-per-gpu=n] [--gpus=n] [--gpu-bind=...] [--gpu-freq=...]\n"
+    "              [--gpus-per-node=n] [--gpus-per-socket=n] [--gpus-per-task=n]\n"
+    "              [--mem-per-gpu=MB]\n"
+    "              executable [args...]\n";
+
+static const char help_text[] =
+    "Usage: sbatch [OPTIONS(0)...] [ : [OPTIONS(N)...]] script(0) [args(0)...]\n"
+    "\n"
+    "Parallel run options:\n"
+    "  -a, --array=indexes         job array index values\n"
+    "  -A, --account=name          charge job to specified account\n"
+    "      --bb=<spec>             burst buffer specifications\n"
+    "      --bbf=<file_name>       burst buffer specification file\n"
+    "  -b, --begin=time            defer job until HH:MM MM/DD/YY\n"
+    "      --comment=name          arbitrary comment\n"
+    "      --cpu-freq=min[-max[:gov]] requested cpu frequency (and governor)\n"
+    "  -c, --cpus-per-task=ncpus   number of cpus required per task\n"
+    "  -d, --dependency=type:jobid[:time] defer job until condition on jobid is satisfied\n"
+    "      --deadline=time         remove the job if no ending possible before\n"
+    "                              this deadline (start > (deadline - time[-min]))\n"
+    "      --delay-boot=mins       delay boot for desired node features\n"
+    "  -D, --chdir=directory       set working directory for batch script\n"
+    "  -e, --error=err             file for batch script's standard error\n"
+    "      --export[=names]        specify environment variables to export\n"
+    "      --export-file=file|fd   specify environment variables file or file\n"
+    "                              descriptor to export\n"
+    "      --get-user-env          load environment from local cluster\n"
+    "      --gid=group_id          group ID to run job as (user root only)\n"
+    "      --gres=list             required generic resources\n"
+    "      --gres-flags=opts       flags related to GRES management\n"
+    "  -H, --hold                  submit job in held state\n"
+    "      --ignore-pbs            Ignore #PBS and #BSUB options in the batch script\n"
+    "  -i, --input=in              file for batch script's standard input\n"
+    "  -J, --job-name=jobname      name of job\n"
+    "  -k, --no-kill               do not kill job on node failure\n"
+    "  -L, --licenses=names        required license, comma separated\n"
+    "  -M, --clusters=names        Comma separated list of clusters to issue\n"
+    "                              commands to.  Default is current cluster.\n"
+    "                              Name of 'all' will submit to run on all clusters.\n"
+    "                              NOTE: SlurmDBD must up.\n"
+    "      --container             Path to OCI container bundle\n"
+    "  -m, --distribution=type     distribution method for processes to nodes\n"
+    "                              (type = block|cyclic|arbitrary)\n"
+    "      --mail-type=type        notify on state change: BEGIN, END, FAIL or ALL\n"
+    "      --mail-user=user        who to send email notification for job state\n"
+    "                              changes\n"
+    "      --mcs-label=mcs         mcs label if mcs plugin mcs/group is used\n"
+    "  -n, --ntasks=ntasks         number of tasks to run\n"
+    "      --nice[=value]          decrease scheduling priority by value\n"
+    "      --no-requeue            if set, do not permit the job to be requeued\n"
+    "      --ntasks-per-node=n     number of tasks to invoke on each node\n"
+    "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n"
+    "  -o, --output=out            file for batch script's standard output\n"
+    "  -O, --overcommit            overcommit resources\n"
+    "  -p, --partition=partition   partition requested\n"
+    "      --parsable              outputs only the jobid and cluster name (if present),\n"
+    "                              separated by semicolon, only on successful submission.\n"
+    "      --power=flags           power management options\n"
+    "      --priority=value        set the priority of the job to value\n"
+    "      --profile=value         enable acct_gather_profile for detailed data\n"
+    "                              value is all or none or any combination of\n"
+    "                              energy, lustre, network or task\n"
+    "      --propagate[=rlimits]   propagate all [or specific list of] rlimits\n"
+    "  -q, --qos=qos               quality of service\n"
+    "  -Q, --quiet                 quiet mode (suppress informational messages)\n"
+    "      --reboot                reboot compute nodes before starting job\n"
+    "      --requeue               if set, permit the job to be requeued\n"
+    "  -s, --oversubscribe         over subscribe resources with other jobs\n"
+    "  -S, --core-spec=cores       count of reserved cores\n"
+    "      --signal=[[R][B]:]num[@time] send signal when time limit within time seconds\n"
+    "      --spread-job            spread job across as many nodes as possible\n"
+    "      --switches=max-switches{@max-time-to-wait}\n"
+    "                              Optimum switches and max time to wait for optimum\n"
+    "      --thread-spec=threads   count of reserved threads\n"
+    "  -t, --time=minutes          time limit\n"
+    "      --time-min=minutes      minimum time limit (if distinct)\n"
+    "      --uid=user_id           user ID to run job as (user root only)\n"
+    "      --use-min-nodes         if a range of node counts is given, prefer the\n"
+    "                              smaller count\n"
+    "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n"
+    "  -W, --wait                  wait for completion of submitted job\n"
+    "      --wckey=wckey           wckey to run job under\n"
+    "      --wrap[=command string] wrap command string in a sh script and submit\n"
+    "\n"
+    "Constraint options:\n"
+    "      --cluster-constraint=[!]list specify a list of cluster constraints\n"
+    "      --contiguous            demand a contiguous range of nodes\n"
+    "  -C, --constraint=list       specify a list of constraints\n"
+    "  -F, --nodefile=filename     request a specific list of hosts\n"
+    "      --mem=MB                minimum amount of real memory\n"
+    "      --mincpus=n             minimum number of logical processors (threads)\n"
+    "                              per node\n"
+    "      --reservation=name      allocate resources from named reservation\n"
+    "      --tmp=MB                minimum amount of temporary disk\n"
+    "  -w, --nodelist=hosts...     request a specific list of hosts\n"
+    "  -x, --exclude=hosts...      exclude a specific list of hosts\n"
+    "\n"
+    "Consumable resources related options:\n"
+    "      --exclusive[=user]      allocate nodes in exclusive mode when\n"
+    "                              cpu consumable resource is enabled\n"
+    "      --exclusive[=mcs]       allocate nodes in exclusive mode when\n"
+    "                              cpu consumable resource is enabled\n"
+    "                              and mcs plugin is enabled\n"
+    "      --mem-per-cpu=MB        maximum amount of real memory per allocated\n"
+    "                              cpu required by the job.\n"
+    "                              --mem >= --mem-per-cpu if --mem is specified.\n"
+    "\n"
+    "Affinity/Multi-core options: (when the task/affinity plugin is enabled)\n"
+    "                              For the following 4 options, you are\n"
+    "                              specifying the minimum resources available for\n"
+    "                              the node(s) allocated to the job.\n"
+    "      --sockets-per-node=S    number of sockets per node to allocate\n"
+    "      --cores-per-socket=C    number of cores per socket to allocate\n"
+    "      --threads-per-core=T    number of threads per core to allocate\n"
+    "  -B  --extra-node-info=S[:C[:T]]  combine request of sockets per node,\n"
+    "                              cores per socket and threads per core.\n"
+    "                              Specify an asterisk (*) as a placeholder,\n"
+    "                              a minimum value, or a min-max range.\n"
+    "\n"
+    "      --ntasks-per-core=n     number of tasks to invoke on each core\n"
+    "      --ntasks-per-socket=n   number of tasks to invoke on each socket\n"
+    "\n"
+    "GPU scheduling options:\n"
+    "      --cpus-per-gpu=n        number of CPUs required per allocated GPU\n"
+    "  -G, --gpus=n                count of GPUs required for the job\n"
+    "      --gpu-bind=...          task to gpu binding options\n"
+    "      --gpu-freq=...          frequency and voltage of GPUs\n"
+    "      --gpus-per-node=n       number of GPUs required per allocated node\n"
+    "      --gpus-per-socket=n     number of GPUs required per allocated socket\n"
+    "      --gpus-per-task=n       number of GPUs required per spawned task\n"
+    "      --mem-per-gpu=n         real memory required per allocated GPU\n"
+    "\n"
+    "Help options:\n"
+    "  -h, --help                  show this help message\n"
+    "      --usage                 display brief usage message\n"
+    "\n"
+    "Other options:\n"
+    "  -V, --version               output version information and exit\n"
+    "\n";
+
+struct sbatch {
+	int error_exit;    /* SLURM_EXIT_ERROR, default 1 */
+	bool quiet;        /* -Q from the command line (Slurm keeps the first pass's) */
+	char *script_path; /* resolved, NULL for stdin and --wrap */
+	char **script_args;
+	int script_argc;
+	char *script;
+	size_t script_len;
+};
+
+static void die(const struct sbatch *s, const struct job_opt_err *e)
+{
+	fflush(stdout);
+	fputs(e->text, stderr);
+	exit(e->exit_code == JOB_OPT_EXIT_ERROR ? s->error_exit : e->exit_code);
+}
+
+/* Slurm's _set_exit_code(). */
+static int exit_code_from_env(void)
+{
+	const char *v = getenv("SLURM_EXIT_ERROR");
+	int code;
+
+	if (!v)
+		return CLI_EXIT_ERROR;
+	code = atoi(v);
+	if (code == 0) {
+		cli_error("SLURM_EXIT_ERROR has zero value");
+		return CLI_EXIT_ERROR;
+	}
+	return code;
+}
+
+static bool readable_file(const char *path)
+{
+	struct stat st;
+
+	return access(path, R_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Slurm's search_path(): a bare name is looked for in the cwd, then in
+ * PATH; a name with a '/' is kept as written. */
+static char *resolve_script(const char *cwd, const char *name)
+{
+	const char *path = getenv("PATH");
+	char *full = NULL;
+
+	if (strchr(name, '/'))
+		return strdup(name);
+	if (cwd && asprintf(&full, "%s/%s", cwd, name) >= 0) {
+		if (readable_file(full))
+			return full;
+		free(full);
+	}
+	for (const char *p = path; p && *p;) {
+		size_t len = strcspn(p, ":");
+
+		if (len && asprintf(&full, "%.*s/%s", (int)len, p, name) >= 0) {
+			if (readable_file(full))
+				return full;
+			free(full);
+		}
+		p += len + (p[len] == ':');
+	}
+	return strdup(name);
+}
+
+/* First pass: every option checked once, --help/--usage/-V acted on,
+ * the script and its arguments found. Exits on any error. */
+static void first_pass(struct sbatch *s, struct job_opts *o, int argc, char **argv)
+{
+	struct job_opt_err err = {0};
+	int ind = argc, r;
+
+	r = job_opt_parse_argv(o, argc, argv, JOB_OPT_SRC_CLI, &ind, &err);
+	if (r == JOB_OPT_STOP) {
+		if (o->help)
+			fputs(help_text, stdout);
+		else if (o->usage)
+			fputs(usage_text, stdout);
+		else
+			cli_print_version();
+		exit(CLI_EXIT_OK);
+	}
+	if (r < 0)
+		die(s, &err);
+	if (ind < argc && o->wrap) {
+		cli_error("Script arguments not permitted with --wrap option");
+		exit(s->error_exit);
+	}
+	s->quiet = o->quiet > 0;
+	s->script_args = argv + ind;
+	s->script_argc = argc - ind;
+	if (s->script_argc && !(s->script_path = resolve_script(o->cwd, argv[ind]))) {
+		cli_error("Out of memory");
+		exit(s->error_exit);
+	}
+}
+
+static void read_script(struct sbatch *s, const struct job_opts *o)
+{
+	struct job_opt_err err = {0};
+	int r;
+
+	if (o->wrap) {
+		s->script = sbatch_script_wrap(o->wrap);
+		s->script_len = s->script ? strlen(s->script) : 0;
+		r = s->script ? 0 : -ENOMEM;
+	} else {
+		r = sbatch_script_read(cli_prog(), s->script_path, STDIN_FILENO, &s->script,
+				       &s->script_len, &err);
+		if (r == 0)
+			r = sbatch_script_check(cli_prog(), s->script, s->script_len, &err);
+	}
+	if (r == -ENOMEM)
+		job_opt_fail(&err, cli_prog(), JOB_OPT_EXIT_ERROR, "Out of memory");
+	if (r < 0)
+		die(s, &err);
+}
+
+/* Second pass: script directives, then SBATCH_*, then the command line. */
+static void second_pass(struct sbatch *s, struct job_opts *o, int argc, char **argv)
+{
+	struct sbatch_directives d = {0};
+	struct job_opt_err err = {0};
+	const char *file = "stdin";
+	char info[256];
+	int r;
+
+	if (s->script_path) {
+		file = strrchr(s->script_path, '/');
+		file = file ? file + 1 : s->script_path;
+	}
+	r = sbatch_script_directives(cli_prog(), s->script, s->script_len, file, &d, &err);
+	if (r == 0) {
+		fputs(d.warn, stderr);
+		r = sbatch_script_apply(o, &d, &err);
+	}
+	sbatch_directives_done(&d);
+	if (r == 0)
+		r = job_opt_parse_env(o, environ, &err);
+	if (r == 0)
+		r = job_opt_parse_argv(o, argc - s->script_argc, argv, JOB_OPT_SRC_CLI, NULL, &err);
+	if (r == 0)
+		r = job_opt_verify(o, info, sizeof(info), &err);
+	if (r < 0)
+		die(s, &err);
+	if (!s->quiet)
+		fputs(info, stderr);
+	if (!o->job_name && (o->wrap || s->script_path)) {
+		const char *base = o->wrap ? "wrap" : file;
+
+		if (!(o->job_name = strdup(base)))
+			exit(s->error_exit);
+	}
+}
+
+/* Slurm's slurm_print_set_options(). */
+static void print_options(const struct job_opts *o)
+{
+	const char *p = cli_prog();
+	char buf[512];
+
+	fprintf(stderr, "%s: defined options\n", p);
+	fprintf(stderr, "%s: -------------------- --------------------\n", p);
+	for (int id = 0; id < _JOPT_COUNT; id++) {
+		const char *v = job_opt_show(o, (enum job_opt_id)id, buf, sizeof(buf));
+
+		if (v)
+			fprintf(stderr, "%s: %-20s: %s\n", p, job_opt_name((enum job_opt_id)id), v);
+	}
+	fprintf(stderr, "%s: -------------------- --------------------\n", p);
+	fprintf(stderr, "%s: end of defined options\n", p);
+}
+
+static void build_desc(struct sbatch *s, const struct job_opts *o, const struct sl_conf *conf,
+		       struct job_desc *d)
+{
+	char warn[1200];
+	int r;
+
+	r = job_opt_fill_desc(o, d);
+	if (r == 0 && !d->name && !(d->name = strdup("sbatch")))
+		r = -ENOMEM;
+	if (r == 0 && s->script_argc) {
+		d->argv = calloc((size_t)s->script_argc, sizeof(*d->argv));
+		r = d->argv ? 0 : -ENOMEM;
+		for (int i = 0; r == 0 && i < s->script_argc; i++) {
+			d->argv[i] = strdup(i ? s->script_args[i] : s->script_path);
+			r = d->argv[i] ? 0 : -ENOMEM;
+			d->argc = (uint32_t)i + 1;
+		}
+	}
+	if (r == 0)
+		r = sbatch_build_env(o, environ, conf, &d->env, &d->env_count, warn, sizeof(warn));
+	if (r < 0) {
+		cli_error("Out of memory");
+		exit(s->error_exit);
+	}
+	fputs(warn, stderr);
+	d->script = s->script;
+	s->script = NULL;
+}
+
+/* Print a controller message one "<prog>: [error: ]line" per line. */
+static void print_user_msg(const char *msg, bool is_error)
+{
+	for (const char *p = msg; p && *p;) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(stderr, "%s: %s%.*s\n", cli_prog(), is_error ? "error: " : "", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+static void test_only(const struct sbatch *s, const struct job_opts *o,
+		      const struct sl_conf *conf, const struct job_desc *d)
+{
+	struct submit_response *resp = NULL;
+	char when[64];
+	uint32_t procs;
+	int r;
+
+	r = cli_ctld_fetch(conf, REQUEST_JOB_WILL_RUN, d, RESPONSE_JOB_WILL_RUN, (void **)&resp);
+	if (r == 0 && resp->error_code)
+		r = -(int)resp->error_code;
+	if (r < 0) {
+		if (resp)
+			print_user_msg(resp->user_msg, true);
+		cli_perror("allocation failure", r);
+		exit(CLI_EXIT_ERROR);
+	}
+	/* estimate: the reply has no processor count */
+	procs = (uint32_t)(o->ntasks_set ? o->ntasks : o->min_nodes)
+		* (uint32_t)(o->cpus_set ? o->cpus_per_task : 1);
+	if (!s->quiet)
+		fprintf(stderr,
+			"%s: Job %u to start at %s using %u processors on nodes %s in partition "
+			"%s\n",
+			cli_prog(), resp->job_id, time_to_iso(resp->start_time, when, sizeof(when)),
+			procs, resp->node_list ? resp->node_list : "(null)",
+			resp->partition ? resp->partition : "(null)");
+	msg_free(msg_lookup(RESPONSE_JOB_WILL_RUN), resp);
+	exit(CLI_EXIT_OK);
+}
+
+/* One submission attempt: 0 and *ret_id, or the negative code. */
+static int submit_once(const struct sbatch *s, const struct sl_conf *conf,
+		       const struct job_desc *d, uint32_t *ret_id)
+{
+	uint16_t type = 0;
+	void *m = NULL;
+	int r;
+
+	r = rpc_call_ctld(conf, REQUEST_SUBMIT_BATCH_JOB, d, &type, &m);
+	if (r < 0)
+		return r;
+	if (type == RESPONSE_SUBMIT_BATCH_JOB) {
+		const struct submit_response *resp = m;
+
+		r = resp->error_code ? -(int)resp->error_code : 0;
+		if (r < 0 || !s->quiet)
+			print_user_msg(resp->user_msg, r < 0);
+		*ret_id = resp->job_id;
+	} else if (type == RESPONSE_SLURM_RC) {
+		const struct rc_msg *rc = m;
+
+		r = rc->rc ? -(int)rc->rc : -SLURM_UNEXPECTED_MSG_ERROR;
+	} else {
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	}
+	msg_free(msg_lookup(type), m);
+	return r;
+}
+
+/* Slurm's retry loop around slurm_submit_batch_job(). */
+static uint32_t submit(const struct sbatch *s, const struct sl_conf *conf,
+		       const struct job_desc *d)
+{
+	uint32_t id = 0;
+
+	for (int retries = 0;; retries++) {
+		const char *msg = NULL;
+		int r = submit_once(s, conf, d, &id);
+
+		if (r == 0)
+			return id;
+		if (r == -ESLURM_ERROR_ON_DESC_TO_RECORD_COPY)
+			msg = "Slurm job queue full, sleeping and retrying";
+		else if (r == -ESLURM_NODES_BUSY)
+			msg = "Job creation temporarily disabled, retrying";
+		else if (r == -EAGAIN)
+			msg = "Slurm temporarily unable to accept job, sleeping and retrying";
+		if (!msg || retries >= SUBMIT_MAX_RETRIES) {
+			cli_error("Batch job submission failed: %s", sl_strerror(r));
+			exit(s->error_exit);
+		}
+		if (retries == 0 && r == -ESLURM_NODES_BUSY && !s->quiet)
+			fprintf(stderr, "%s: %s\n", cli_prog(), msg);
+		else if (retries == 0 && r != -ESLURM_NODES_BUSY)
+			cli_error("%s", msg);
+		sleep((unsigned)retries + 1);
+	}
+}
+
+/* -W: poll until every record of the job (all array tasks) has ended;
+ * the highest exit code wins, a signal counts as 1. */
+static int wait_job(const struct sl_conf *conf, uint32_t job_id)
+{
+	char ids[16];
+	struct job_info_req req = {.show_flags = 1, .job_ids = ids};
+	unsigned sleep_s = 2;
+	int ec = 0;
+
+	snprintf(ids, sizeof(ids), "%u", job_id);
+	for (bool done = false; !done;) {
+		struct job_info_msg *m = NULL;
+		uint32_t seen = 0;
+		int r;
+
+		sleep(sleep_s);
+		if (sleep_s < conf->min_job_age / 2 && sleep_s < WAIT_MAX_SLEEP)
+			sleep_s *= 4;
+		r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
+		if (r < 0 && r != -ESLURM_INVALID_JOB_ID) {
+			cli_error("Currently unable to load job state information, retrying: %s",
+				  sl_strerror(r));
+			continue;
+		}
+		done = true;
+		for (uint32_t i = 0; r == 0 && i < m->count; i++) {
+			const struct job_info *j = &m->jobs[i];
+			int code;
+
+			if (j->job_id != job_id && j->array_job_id != job_id)
+				continue;
+			seen++;
+			if ((j->job_state & JOB_STATE_BASE) <= JOB_SUSPENDED) {
+				done = false;
+				continue;
+			}
+			code = WIFEXITED(j->exit_code) ? WEXITSTATUS(j->exit_code) : 1;
+			ec = code > ec ? code : ec;
+		}
+		if (r == 0)
+			msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
+		if (!seen)
+			cli_error("Job %u no longer found and exit code not found", job_id);
+	}
+	return ec;
+}
+
+int main(int argc, char **argv)
+{
+	struct sbatch s = {0};
+	struct job_opts first, o;
+	struct job_desc d;
+	struct sl_conf *conf = NULL;
+	struct job_opt_err err = {0};
+	uint32_t job_id;
+	int rc = CLI_EXIT_OK;
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	cli_init(argv[0]);
+	s.error_exit = exit_code_from_env();
+	if (job_opts_init(&first, cli_prog()) < 0 || job_opts_init(&o, cli_prog()) < 0)
+		return s.error_exit;
+	first_pass(&s, &first, argc, argv);
+	read_script(&s, &first);
+	job_opts_done(&first);
+	second_pass(&s, &o, argc, argv);
+	if (o.verbose)
+		print_options(&o);
+	if (cli_conf_load(&conf) < 0)
+		return s.error_exit;
+	if (job_opt_check_gres(&o, conf, &err) < 0)
+		die(&s, &err);
+	build_desc(&s, &o, conf, &d);
+	if (o.test_only)
+		test_only(&s, &o, conf, &d);
+	job_id = submit(&s, conf, &d);
+	if (!s.quiet) {
+		if (o.parsable)
+			printf("%u\n", job_id);
+		else
+			printf("Submitted batch job %u\n", job_id);
+		fflush(stdout);
+	}
+	if (o.wait)
+		rc = wait_job(conf, job_id);
+	job_desc_done(&d);
+	job_opts_done(&o);
+	free(s.script);
+	free(s.script_path);
+	conf_free(conf);
+	return rc;
+}

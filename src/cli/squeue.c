@@ -1,0 +1,391 @@
+/* squeue.c - the squeue command: options, one job-info request, print.
+ *
+ * Purpose: parse squeue's options (and the SQUEUE_* variables) into
+ * struct squeue_opts, fetch every job from slurmctld and hand them to
+ * squeue_fmt.c, once or every -i seconds.
+ * Errors use Slurm's words: "slurm_load_jobs error: <text>" (exit 1) when
+ * the controller fails, or when -j names a single job it does not know;
+ * bad options "squeue: error: ..." and exit 1.
+ * Caveat: job steps (-s), clusters (-M), --json/--yaml and licenses or
+ * reservation filters are not implemented.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/fmt.h"
+#include "cli/squeue_fmt.h"
+#include "common/conf.h"
+#include "common/job_states.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+
+#define OPT_HELP  0x100
+#define OPT_USAGE 0x101
+#define OPT_HIDE  0x102
+#define OPT_START 0x103
+
+struct sq {
+	struct squeue_opts o;
+	int iterate;	  /* -i seconds, 0: once */
+	bool job_flag;	  /* -j without a list: the list is the next argument */
+	bool override;	  /* -o/-O/-l/--start: SQUEUE_FORMAT* are ignored */
+	const char *jobs; /* -j list as given */
+	const char *users, *states;
+	struct squeue_job_id *job_ids;
+	uint32_t *uids, *state_vals;
+};
+
+static const char usage_text[] =
+    "Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]\n"
+    "              [-n name] [-o format] [-p partitions] [--qos qos]\n"
+    "              [--reservation reservation] [--sort fields] [--start]\n"
+    "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
+    "              [-L licenses] [-w nodes] [--federation] [--local] [--sibling]\n"
+    "              [--expand-patterns] [--json] [--yaml] [-ahjlrsv]\n";
+
+static const char help_text[] =
+    "Usage: squeue [OPTIONS]\n"
+    "  -A, --account=account(s)        comma separated list of accounts\n"
+    "                                  to view, default is all accounts\n"
+    "  -a, --all                       display jobs in hidden partitions\n"
+    "  -h, --noheader                  no headers on output\n"
+    "      --hide                      do not display jobs in hidden partitions\n"
+    "  -i, --iterate=seconds           specify an interation period\n"
+    "  -j, --job=job(s)                comma separated list of jobs IDs\n"
+    "                                  to view, default is all\n"
+    "  -l, --long                      long report\n"
+    "  -n, --name=job_name(s)          comma separated list of job names to view\n"
+    "  -o, --format=format             format specification\n"
+    "  -O, --Format=format             format specification\n"
+    "  -p, --partition=partition(s)    comma separated list of partitions\n"
+    "                                  to view, default is all partitions\n"
+    "  -q, --qos=qos(s)                comma separated list of qos's\n"
+    "                                  to view, default is all qos's\n"
+    "  -r, --array                     display one job array element per line\n"
+    "  -S, --sort=fields               comma separated list of fields to sort on\n"
+    "      --start                     print expected start times of pending jobs\n"
+    "  -t, --states=states             comma separated list of states to view,\n"
+    "                                  default is pending and running,\n"
+    "                                  '--states=all' reports all states\n"
+    "  -u, --user=user_name(s)         comma separated list of users to view\n"
+    "      --name=job_name(s)          comma separated list of job names to view\n"
+    "  -v, --verbose                   verbosity level\n"
+    "  -V, --version                   output version information and exit\n"
+    "  -w, --nodelist=hostlist         list of nodes to view, default is\n"
+    "                                  all nodes\n"
+    "\nHelp options:\n"
+    "  --help                          show this help message\n"
+    "  --usage                         display a brief summary of squeue options\n";
+
+/* "12,13_4": Slurm's _build_job_list (strtol, so "12x" is 12). */
+static int parse_jobs(struct sq *q)
+{
+	char *copy = strdup(q->jobs), *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!copy || !(q->job_ids = calloc(strlen(q->jobs) + 1, sizeof(*q->job_ids)))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long id = strtol(tok, &end, 10), task = NO_VAL;
+
+		if (*end == '_')
+			task = strtol(end + 1, &end, 10);
+		if (id <= 0 || id >= (long)NO_VAL) {
+			cli_error("Invalid job id: %s", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		q->job_ids[n++] = (struct squeue_job_id){(uint32_t)id, (uint32_t)task};
+	}
+	free(copy);
+	q->o.jobs = q->job_ids;
+	q->o.n_jobs = n;
+	return 0;
+}
+
+/* Slurm's uid_from_string(): a user name, or a number naming a user. */
+static bool uid_of(const char *name, uint32_t *ret)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024], *end;
+	unsigned long n;
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		*ret = res->pw_uid;
+		return true;
+	}
+	n = strtoul(name, &end, 10);
+	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return false;
+	*ret = (uint32_t)n;
+	return true;
+}
+
+/* Unknown names are reported and left out; squeue goes on (and shows no
+ * job for them). */
+static int parse_users(struct sq *q)
+{
+	char *copy = strdup(q->users), *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!copy || !(q->uids = calloc(strlen(q->users) + 1, sizeof(*q->uids)))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (uid_of(tok, &q->uids[n]))
+			n++;
+		else
+			cli_error("Invalid user: %s\n", tok);
+	free(copy);
+	q->o.has_users = true;
+	q->o.users = q->uids;
+	q->o.n_users = n;
+	return 0;
+}
+
+static int parse_states(struct sq *q)
+{
+	char *copy, *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!strcasecmp(q->states, "all")) {
+		q->o.all_states = true;
+		return 0;
+	}
+	copy = strdup(q->states);
+	if (!copy || !(q->state_vals = calloc(strlen(q->states) + 1, sizeof(*q->state_vals)))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (job_state_from_string(tok, &q->state_vals[n]) < 0) {
+			cli_error("Invalid job state specified: %s", tok);
+			cli_error("Valid job states include: %s\n", job_state_names());
+			free(copy);
+			return -EINVAL;
+		}
+		n++;
+	}
+	free(copy);
+	q->o.states = q->state_vals;
+	q->o.n_states = n;
+	return 0;
+}
+
+static const char *env_or(const char *have, const char *var)
+{
+	return have ? have : getenv(var);
+}
+
+/* Options, then the SQUEUE_* variables for what the options left unset.
+ * Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
+static int parse_args(struct sq *q, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+	    {"accounts", required_argument, 0, 'A'},
+	    {"account", required_argument, 0, 'A'},
+	    {"all", no_argument, 0, 'a'},
+	    {"array", no_argument, 0, 'r'},
+	    {"Format", required_argument, 0, 'O'},
+	    {"format", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, OPT_HELP},
+	    {"hide", no_argument, 0, OPT_HIDE},
+	    {"iterate", required_argument, 0, 'i'},
+	    {"jobs", optional_argument, 0, 'j'},
+	    {"long", no_argument, 0, 'l'},
+	    {"name", required_argument, 0, 'n'},
+	    {"noheader", no_argument, 0, 'h'},
+	    {"node", required_argument, 0, 'w'},
+	    {"nodes", required_argument, 0, 'w'},
+	    {"nodelist", required_argument, 0, 'w'},
+	    {"partitions", required_argument, 0, 'p'},
+	    {"qos", required_argument, 0, 'q'},
+	    {"sort", required_argument, 0, 'S'},
+	    {"start", no_argument, 0, OPT_START},
+	    {"states", required_argument, 0, 't'},
+	    {"usage", no_argument, 0, OPT_USAGE},
+	    {"user", required_argument, 0, 'u'},
+	    {"users", required_argument, 0, 'u'},
+	    {"verbose", no_argument, 0, 'v'},
+	    {"version", no_argument, 0, 'V'},
+	    {NULL, 0, 0, 0},
+	};
+	int c;
+
+	q->o.sort = getenv("SQUEUE_SORT");
+	q->o.array_flag = getenv("SQUEUE_ARRAY") != NULL;
+	while ((c = getopt_long(argc, argv, "A:ahi:j::ln:o:O:p:q:rS:t:u:vVw:", lopts, NULL))
+	       != -1) {
+		switch (c) {
+		case 'A':
+			q->o.accounts = optarg;
+			break;
+		case 'a':
+		case 'v':
+		case OPT_HIDE:
+			break; /* no hidden partitions here */
+		case 'h':
+			q->o.no_header = true;
+			break;
+		case 'i':
+			q->iterate = atoi(optarg);
+			if (q->iterate <= 0) {
+				cli_error("--iterate=%s\n", optarg);
+				return -1;
+			}
+			break;
+		case 'j':
+			q->jobs = optarg;
+			q->job_flag = true;
+			break;
+		case 'l':
+			q->o.long_flag = q->override = true;
+			break;
+		case 'n':
+			q->o.names = optarg;
+			break;
+		case 'O':
+		case 'o':
+			if ((c == 'O' && q->o.format) || (c == 'o' && q->o.format_long)) {
+				cli_error(c == 'O'
+					      ? "-O (--Format) is incompatible with -o (--format)"
+					      : "-o (--format) is incompatible with -O (--Format)");
+				return -1;
+			}
+			*(c == 'O' ? &q->o.format_long : &q->o.format) = optarg;
+			q->override = true;
+			break;
+		case 'p':
+			q->o.partitions = optarg;
+			break;
+		case 'q':
+			q->o.qos = optarg;
+			break;
+		case 'r':
+			q->o.array_flag = true;
+			break;
+		case 'S':
+			q->o.sort = optarg;
+			break;
+		case 't':
+			q->states = optarg;
+			break;
+		case 'u':
+			q->users = optarg;
+			break;
+		case 'V':
+			cli_print_version();
+			return 1;
+		case 'w':
+			q->o.nodes = optarg;
+			break;
+		case OPT_HELP:
+			fputs(help_text, stdout);
+			return 1;
+		case OPT_USAGE:
+			fputs(usage_text, stdout);
+			return 1;
+		case OPT_START:
+			q->o.start_flag = q->override = true;
+			break;
+		default:
+			fprintf(stderr, "Try \"squeue --help\" for more information\n");
+			return -1;
+		}
+	}
+	if (optind < argc && q->job_flag && !q->jobs)
+		q->jobs = argv[optind++];
+	if (optind < argc) {
+		cli_error("Unrecognized option: %s", argv[optind]);
+		fputs(usage_text, stdout);
+		return -1;
+	}
+	if (!q->override) {
+		q->o.format = getenv("SQUEUE_FORMAT");
+		q->o.format_long = q->o.format ? NULL : getenv("SQUEUE_FORMAT2");
+	}
+	q->o.accounts = env_or(q->o.accounts, "SQUEUE_ACCOUNT");
+	q->o.names = env_or(q->o.names, "SQUEUE_NAMES");
+	q->o.partitions = env_or(q->o.partitions, "SQUEUE_PARTITION");
+	q->o.qos = env_or(q->o.qos, "SQUEUE_QOS");
+	q->states = env_or(q->states, "SQUEUE_STATES");
+	q->users = env_or(q->users, "SQUEUE_USERS");
+	if (q->o.start_flag && !q->states)
+		q->states = "PD";
+	if ((q->jobs && parse_jobs(q) < 0) || (q->users && parse_users(q) < 0)
+	    || (q->states && parse_states(q) < 0))
+		return -1;
+	return 0;
+}
+
+/* A single -j id the controller does not know at all is an error, as
+ * slurm_load_job() makes it; several ids just filter. */
+static bool single_id_unknown(const struct sq *q, const struct job_info_msg *m)
+{
+	if (q->o.n_jobs != 1)
+		return false;
+	for (uint32_t i = 0; i < m->count; i++)
+		if (m->jobs[i].job_id == q->job_ids[0].job_id
+		    || m->jobs[i].array_job_id == q->job_ids[0].job_id)
+			return false;
+	return true;
+}
+
+static int show_once(struct sq *q, const struct sl_conf *conf)
+{
+	struct job_info_req req = {.show_flags = 0};
+	struct job_info_msg *m = NULL;
+	int r;
+
+	if (!q->o.no_header && (q->iterate || q->o.long_flag))
+		fmt_print_date(stdout, time(NULL));
+	r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
+	if (r == 0 && single_id_unknown(q, m))
+		r = -ESLURM_INVALID_JOB_ID;
+	if (r < 0) {
+		cli_perror("slurm_load_jobs error", r);
+	} else {
+		q->o.now = time(NULL);
+		r = squeue_print(stdout, &q->o, m);
+	}
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
+	fflush(stdout);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct sq q = {.o = {.now = 0}};
+	struct sl_conf *conf = NULL;
+	int r, rc = CLI_EXIT_OK;
+
+	cli_init(argv[0]);
+	r = parse_args(&q, argc, argv);
+	if (r == 0 && cli_conf_load(&conf) < 0)
+		r = -1;
+	while (r == 0) {
+		if (show_once(&q, conf) < 0)
+			rc = CLI_EXIT_ERROR;
+		if (!q.iterate)
+			break;
+		printf("\n");
+		fflush(stdout);
+		sleep((unsigned)q.iterate);
+	}
+	conf_free(conf);
+	free(q.job_ids);
+	free(q.uids);
+	free(q.state_vals);
+	return r < 0 ? CLI_EXIT_ERROR : rc;
+}

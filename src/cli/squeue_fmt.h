@@ -1,0 +1,59 @@
+/* squeue_fmt.h - squeue's job list as a pure function: filter, fold job
+ * arrays, sort and print, as Slurm 22.05's squeue does.
+ *
+ * Input: the controller's RESPONSE_JOB_INFO records plus the options;
+ * output: squeue's text. Nothing here talks to a daemon, so unit tests
+ * feed it records equal to the reference cluster and compare bytes.
+ * The date line of -l/-i is the caller's (fmt_print_date).
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+struct job_info_msg;
+
+/* One -j entry: "12" (array_id NO_VAL) or "12_3". */
+struct squeue_job_id {
+	uint32_t job_id;
+	uint32_t array_id;
+};
+
+struct squeue_opts {
+	const char *format;	 /* -o; NULL: format_long, else the built-in one */
+	const char *format_long; /* -O; used when format is NULL */
+	const char *sort;	 /* -S; NULL: "P,t,-p" ("S" with --start) */
+	bool long_flag;		 /* -l */
+	bool start_flag;	 /* --start */
+	bool no_header;		 /* -h */
+	bool array_flag;	 /* -r: one line per array task */
+	/* Filters; a NULL pointer (or has_users false) means no filter. */
+	const struct squeue_job_id *jobs; /* -j */
+	size_t n_jobs;
+	bool has_users;	       /* -u given, even if no name resolved */
+	const uint32_t *users; /* -u, as uids */
+	size_t n_users;
+	const char *partitions; /* -p, comma separated */
+	const char *names;	/* -n, comma separated, case-insensitive */
+	const char *accounts;	/* -A, comma separated, case-insensitive */
+	const char *qos;	/* -q, comma separated, case-insensitive */
+	const char *nodes;	/* -w, host list expression */
+	bool all_states;	/* -t all */
+	const uint32_t *states; /* -t, from squeue_parse_states(); NULL: active jobs */
+	size_t n_states;
+	time_t now; /* for TIME, TIME_LEFT and the start-time order */
+};
+
+/* The format used when o->format and o->format_long are NULL. Static. */
+const char *squeue_builtin_format(const struct squeue_opts *o);
+
+/* Header (unless no_header) and one line per job that passes the filters,
+ * pending array tasks folded into their meta record ("11209_[3-20%2]")
+ * unless array_flag, sorted as squeue sorts. Unknown format letters are
+ * reported on stderr ("squeue: error: Invalid job format specification:
+ * x") and print only their suffix. Returns 0, -EINVAL after "squeue:
+ * error: Invalid sort specification: x" (the header is already out then,
+ * as in Slurm), or -ENOMEM. */
+int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m);

@@ -1,0 +1,172 @@
+"""Batch jobs end to end on a cluster configured like the reference
+(n1-n4 in cpu-queue, g1-g2 with 4 GPUs in gpu-queue, 4 cpus and 4000 MB a
+node, DefMemPerCPU=100): sbatch prints the id, the script runs as the
+submitter in its directory with Slurm's environment, its output lands in
+slurm-<id>.out, and the final state, exit code and reasons are Slurm's.
+"""
+
+import os
+import re
+import signal
+
+import pytest
+
+from cluster import Cluster, parse_record, wait_for
+
+make_cluster = Cluster.like_reference
+
+
+@pytest.fixture
+def workdir(cluster, tmp_path_factory):
+    d = tmp_path_factory.mktemp("jobs")
+    os.chmod(d, 0o777)
+    return d
+
+
+def submit(cluster, *args, **kw):
+    r = cluster.run("sbatch", *args, **kw)
+    m = re.fullmatch(r"Submitted batch job (\d+)\n", r.stdout)
+    assert m, r.stdout
+    return int(m.group(1))
+
+
+def job(cluster, job_id):
+    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
+
+
+def wait_state(cluster, job_id, states, timeout=30):
+    states = {states} if isinstance(states, str) else set(states)
+    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
+             what=f"job {job_id} in {states}")
+    return job(cluster, job_id)
+
+
+def read(path):
+    wait_for(lambda: path.exists(), timeout=10, what=f"{path} exists")
+    return path.read_text()
+
+
+def test_sbatch_wrap_runs_the_command_and_writes_slurm_id_out(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "--wrap", "echo hello")
+    rec = wait_state(cluster, job_id, "COMPLETED")
+    assert rec["ExitCode"] == "0:0"
+    assert rec["Reason"] == "None"
+    assert read(workdir / f"slurm-{job_id}.out") == "hello\n"
+
+
+def test_a_failing_script_ends_failed_with_its_exit_code(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "--wrap", "exit 3")
+    rec = wait_state(cluster, job_id, "FAILED")
+    assert rec["ExitCode"] == "3:0"
+    assert rec["Reason"] == "NonZeroExitCode"
+
+
+def test_the_script_sees_slurms_environment(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-J", "envjob", "--wrap", "env | sort")
+    wait_state(cluster, job_id, "COMPLETED")
+    env = dict(line.split("=", 1)
+               for line in read(workdir / f"slurm-{job_id}.out").splitlines() if "=" in line)
+    assert env["SLURM_JOB_ID"] == str(job_id)
+    assert env["SLURM_JOBID"] == str(job_id)
+    assert env["SLURM_JOB_NAME"] == "envjob"
+    assert env["SLURM_JOB_PARTITION"] == "cpu-queue"
+    assert env["SLURM_JOB_NUM_NODES"] == env["SLURM_NNODES"] == "1"
+    assert env["SLURM_CPUS_ON_NODE"] == "1"
+    assert env["SLURM_MEM_PER_CPU"] == "100"
+    assert env["SLURM_SUBMIT_DIR"] == str(workdir)
+    assert env["SLURM_CLUSTER_NAME"] == "anchor"
+    assert env["SLURMD_NODENAME"] == env["SLURM_JOB_NODELIST"]
+    assert env["SLURM_JOB_NODELIST"] in {"n1", "n2", "n3", "n4"}
+
+
+def test_gpu_jobs_get_distinct_gpu_indexes(cluster, workdir):
+    a = submit(cluster, "-D", workdir, "-p", "gpu-queue", "-w", "g1", "--gres=gpu:2",
+               "--wrap", "echo $CUDA_VISIBLE_DEVICES; sleep 3")
+    b = submit(cluster, "-D", workdir, "-p", "gpu-queue", "-w", "g1", "--gres=gpu:2",
+               "--wrap", "echo $CUDA_VISIBLE_DEVICES")
+    wait_state(cluster, a, "COMPLETED")
+    wait_state(cluster, b, "COMPLETED")
+    got = {read(workdir / f"slurm-{a}.out").strip(), read(workdir / f"slurm-{b}.out").strip()}
+    assert got == {"0,1", "2,3"}
+
+
+def test_a_job_that_does_not_fit_waits_for_resources_and_the_next_for_priority(cluster, workdir):
+    blocker = submit(cluster, "-D", workdir, "-p", "gpu-queue", "-N", "2", "-n", "8",
+                     "--wrap", "sleep 60")
+    wait_state(cluster, blocker, "RUNNING")
+    waits = submit(cluster, "-D", workdir, "-p", "gpu-queue", "--wrap", "true")
+    behind = submit(cluster, "-D", workdir, "-p", "gpu-queue", "--wrap", "true")
+    wait_for(lambda: job(cluster, waits)["Reason"] == "Resources", what="Resources")
+    wait_for(lambda: job(cluster, behind)["Reason"] == "Priority", what="Priority")
+    out = cluster.out("squeue", "-j", f"{waits},{behind}", "-o", "%i %t %r")
+    assert out == f"JOBID ST REASON\n{waits} PD Resources\n{behind} PD Priority\n"
+    cluster.run("scancel", str(blocker))
+    wait_state(cluster, blocker, "CANCELLED")
+    wait_state(cluster, waits, "COMPLETED")
+    wait_state(cluster, behind, "COMPLETED")
+
+
+def test_scancel_ends_pending_and_running_jobs(cluster, workdir):
+    running = submit(cluster, "-D", workdir, "--wrap", "sleep 60")
+    held = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
+    wait_state(cluster, running, "RUNNING")
+    cluster.run("scancel", str(running), str(held))
+    assert wait_state(cluster, held, "CANCELLED")["Reason"] == "None"
+    wait_state(cluster, running, "CANCELLED")
+    out = read(workdir / f"slurm-{running}.out")
+    assert re.search(rf"\*\*\* JOB {running} ON n\d CANCELLED AT \S+ \*\*\*", out), out
+
+
+def test_a_held_job_waits_until_released(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
+    rec = job(cluster, job_id)
+    assert (rec["JobState"], rec["Reason"], rec["Priority"]) == ("PENDING", "JobHeldUser", "0")
+    cluster.run("scontrol", "release", str(job_id))
+    wait_state(cluster, job_id, "COMPLETED")
+
+
+def test_an_unknown_partition_is_refused_with_slurms_words(cluster):
+    r = cluster.run("sbatch", "-p", "nosuchpart", "--wrap", "true", check=False)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr == ("sbatch: error: invalid partition specified: nosuchpart\n"
+                        "sbatch: error: Batch job submission failed: "
+                        "Invalid partition name specified\n")
+
+
+def test_more_memory_than_any_node_has_is_refused(cluster):
+    r = cluster.run("sbatch", "--mem=8000", "--wrap", "true", check=False)
+    assert r.returncode == 1
+    assert r.stderr == ("sbatch: error: Batch job submission failed: "
+                        "Requested node configuration is not available\n")
+
+
+def test_more_nodes_than_the_partition_has_waits_with_partition_config(cluster, workdir):
+    many = submit(cluster, "-D", workdir, "-N", "999", "--wrap", "true")
+    too_long = submit(cluster, "-D", workdir, "-t", "2-00:00:00", "--wrap", "true")
+    for job_id in (many, too_long):
+        wait_for(lambda j=job_id: job(cluster, j)["Reason"] == "PartitionConfig",
+                 what="PartitionConfig")
+    cluster.run("scancel", str(many), str(too_long))
+
+
+def test_another_user_cannot_cancel_or_hold_a_job(cluster, workdir, test_user):
+    job_id = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
+    r = cluster.run("scancel", str(job_id), user=test_user.pw_name, check=False)
+    assert r.returncode != 0
+    assert "Access/permission denied" in r.stderr
+    assert job(cluster, job_id)["JobState"] == "PENDING"
+    cluster.run("scancel", str(job_id))
+
+
+def test_jobs_whose_id_was_printed_survive_kill_9_of_the_controller(cluster, workdir):
+    ids = [submit(cluster, "-D", workdir, "-H", "--wrap", "true") for _ in range(20)]
+    cluster.kill_slurmctld(signal.SIGKILL)
+    cluster.start_slurmctld()
+    cluster.wait_ctld_up()
+    out = cluster.out("squeue", "-h", "-o", "%i %r")
+    seen = {int(line.split()[0]) for line in out.splitlines() if line.endswith("JobHeldUser")}
+    assert set(ids) <= seen
+    later = submit(cluster, "-D", workdir, "--wrap", "true")
+    assert later > max(ids), "a job id was handed out twice"
+    cluster.run("scancel", *map(str, ids))
