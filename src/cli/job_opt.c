@@ -149,18 +149,22 @@ static const struct job_opt_def *def_of_val(int val)
 	return NULL;
 }
 
-/* Run one option's parser and record who set it. STOP options only act
- * on the command line (Slurm's early pass). */
+/* Run one option's parser and record who set it. */
 static int apply(struct job_opts *o, const struct job_opt_def *d, const char *arg,
 		 enum job_opt_src src, struct job_opt_err *e)
 {
 	char *copy;
 	int r = 0;
 
+	if (src != JOB_OPT_SRC_CLI && (d->id == JOPT_HELP || d->id == JOPT_USAGE
+				       || d->id == JOPT_VERSION))
+		return 0;
+	/* Slurm's early-pass options are only read from the command line
+	 * (SBATCH_DEBUG still counts for -v) */
+	if (src == JOB_OPT_SRC_SCRIPT && (d->id == JOPT_VERBOSE || d->id == JOPT_QUIET
+					  || d->id == JOPT_WRAP))
+		return 0;
 	if (d->parse) {
-		if (src != JOB_OPT_SRC_CLI && (d->id == JOPT_HELP || d->id == JOPT_USAGE
-					       || d->id == JOPT_VERSION))
-			return 0;
 		r = d->parse(o, arg, e);
 		if (r < 0)
 			return r;

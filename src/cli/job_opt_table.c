@@ -716,9 +716,9 @@ static char *signal_str(const struct job_opts *o, char *buf, size_t n)
 		if (sig_names[i].num == o->warn_signal)
 			name = sig_names[i].name;
 	snprintf(num, sizeof(num), "%u", o->warn_signal);
-	snprintf(buf, n, "%s%s%s%s%s", (o->warn_flags & JOB_OPT_SIG_RESV) ? "R" : "",
+	snprintf(buf, n, "%s%s%s%s", (o->warn_flags & JOB_OPT_SIG_RESV) ? "R" : "",
 		 (o->warn_flags & JOB_OPT_SIG_BATCH) ? "B" : "", o->warn_flags ? ":" : "",
-		 name ? name : num, "");
+		 name ? name : num);
 	if (strchr(o->raw[JOPT_SIGNAL], '@')) {
 		size_t len = strlen(buf);
 
@@ -746,7 +746,7 @@ const char *job_opt_show(const struct job_opts *o, enum job_opt_id id, char *buf
 	case JOPT_MEM_PER_GPU:
 		return mb_str(o->mem_per_gpu, buf, n);
 	case JOPT_NODES:
-		if (o->max_nodes && o->max_nodes != o->min_nodes)
+		if (o->max_nodes != o->min_nodes)
 			snprintf(buf, n, "%d-%d", o->min_nodes, o->max_nodes);
 		else
 			snprintf(buf, n, "%d", o->min_nodes);
@@ -790,8 +790,23 @@ const char *job_opt_show(const struct job_opts *o, enum job_opt_id id, char *buf
 	case JOPT_NO_REQUEUE:
 		s = "no-requeue";
 		break;
-	case JOPT_GRES:
-		s = o->gres ? o->gres : "none";
+	case JOPT_GRES: /* Slurm 22.05 shows "gres:" where we send "gres/" */
+		if (!o->gres) {
+			s = "none";
+			break;
+		}
+		snprintf(buf, n, "%s", o->gres);
+		for (char *g = strstr(buf, "gres/"); g; g = strstr(g + 5, "gres/"))
+			g[4] = ':';
+		return buf;
+	case JOPT_NO_KILL:
+		s = o->raw[id];
+		s = !*s || !strcasecmp(s, "on") || !strcasecmp(s, "yes") || !strcasecmp(s, "set")
+			? "set"
+			: "unset";
+		break;
+	case JOPT_OVERSUBSCRIBE:
+		s = "oversubscribe";
 		break;
 	default:
 		for (const struct job_opt_def *d = job_opt_table; d->name; d++)

@@ -99,7 +99,8 @@ void job_table_purge(struct ctld *c, time_t now)
 
 bool job_is_pending(const struct job *job)
 {
-	return (job->state & JOB_STATE_BASE) == JOB_PENDING;
+	/* a requeued job still completing on its node is not schedulable yet */
+	return (job->state & JOB_STATE_BASE) == JOB_PENDING && !(job->state & JOB_COMPLETING);
 }
 
 bool job_is_running(const struct job *job)

@@ -49,6 +49,8 @@ struct job {
 	uint16_t restart_cnt;
 	bool is_cancelled;            /* terminate sent on a cancel */
 	bool is_timed_out;            /* terminate sent at the time limit */
+	bool is_requeued;             /* terminate sent by scontrol requeue */
+	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	uid_t cancelled_by;
 };
 

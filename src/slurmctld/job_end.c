@@ -47,6 +47,55 @@ void job_end_launch_failed(struct ctld *c, struct job *job)
 	job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, time(NULL));
 }
 
+static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
+			    uint16_t flags);
+
+/* Back to PENDING with a new priority, as a requeued job restarts. */
+static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
+{
+	bool hold = job->is_requeue_hold;
+
+	if (job->alloc.count)
+		job_sched_release(c, job);
+	sel_result_done(&job->alloc);
+	free(job->nodes);
+	free(job->batch_host);
+	job->nodes = job->batch_host = NULL;
+	job->state = JOB_PENDING;
+	job->reason = hold ? WAIT_HELD : WAIT_NO_REASON;
+	job->priority = hold ? 0 : (c->lowest_prio ? --c->lowest_prio : 1);
+	job->is_user_hold = false;
+	job->restart_cnt++;
+	job->exit_code = 0;
+	job->start_time = job->end_time = 0;
+	job->eligible_time = now;
+	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
+	job_touch(c, job);
+	job_sched_request(c);
+}
+
+int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool is_admin)
+{
+	time_t now = time(NULL);
+
+	(void)is_admin;
+	if (job_is_pending(job))
+		return -ESLURM_JOB_PENDING;
+	if (job->state & JOB_COMPLETING)
+		return -ESLURM_TRANSITION_STATE_NO_UPDATE;
+	info("Requeuing JobId=%u by uid %u", job->job_id, (unsigned)by);
+	job->is_requeue_hold = hold;
+	if (job_is_finished(job)) {
+		job_requeue_reset(c, job, now);
+		return 0;
+	}
+	job->is_requeued = true;
+	job->state = JOB_PENDING | JOB_COMPLETING | JOB_REQUEUE;
+	job_touch(c, job);
+	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	return 0;
+}
+
 int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 {
 	struct job *job = job_find(c, m->job_id);
@@ -58,6 +107,10 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 	if (!job_is_running(job))
 		return 0; /* a retry of a completion we already have */
 	job->exit_code = m->job_rc;
+	if (job->is_requeued) {
+		job_requeue_reset(c, job, now);
+		return 0;
+	}
 	if (job->is_cancelled)
 		job_finish(c, job, JOB_CANCELLED, WAIT_NO_REASON, now);
 	else if (job->is_timed_out)

@@ -3,6 +3,7 @@
  * (time limits, MinJobAge purge, periodic scheduling).
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -21,3 +22,7 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 
 int job_timer_start(struct ctld *c);
 void job_timer_stop(struct ctld *c);
+
+/* scontrol requeue[hold]: a running job is stopped and comes back PENDING
+ * when its node reports; a finished one comes back at once. */
+int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool is_admin);

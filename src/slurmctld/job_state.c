@@ -239,6 +239,8 @@ static void pack_run(const struct job *job, struct pack_buf *b)
 	pack_bool(b, job->is_cancelled);
 	pack_bool(b, job->is_timed_out);
 	pack_u32(b, (uint32_t)job->cancelled_by);
+	pack_bool(b, job->is_requeued);
+	pack_bool(b, job->is_requeue_hold);
 }
 
 static void unpack_run(struct job *job, struct pack_buf *b)
@@ -253,6 +255,8 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 	unpack_bool(b, &job->is_timed_out);
 	unpack_u32(b, &by);
 	job->cancelled_by = (uid_t)by;
+	unpack_bool(b, &job->is_requeued);
+	unpack_bool(b, &job->is_requeue_hold);
 }
 
 /* The request as submitted, with the protocol version it is packed in. */

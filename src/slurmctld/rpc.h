@@ -30,4 +30,5 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req);
 int rpc_job_kill(struct ctld *c, struct rpc_req *req);
 int rpc_job_update(struct ctld *c, struct rpc_req *req);
 int rpc_job_complete(struct ctld *c, struct rpc_req *req);
+int rpc_job_requeue(struct ctld *c, struct rpc_req *req);
 int rpc_epilog_complete(struct ctld *c, struct rpc_req *req);

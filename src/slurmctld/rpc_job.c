@@ -227,3 +227,22 @@ int rpc_job_update(struct ctld *c, struct rpc_req *req)
 		return r;
 	return reply_ok_durable(c, req);
 }
+
+int rpc_job_requeue(struct ctld *c, struct rpc_req *req)
+{
+	const struct update_job_msg *m = req->body;
+	struct job *job = job_by_str(c, m->sjob_id);
+	int r;
+
+	if (!job)
+		return -ESLURM_INVALID_JOB_ID;
+	if (!may_touch(c, job, req->uid)) {
+		error("Security violation, REQUEST_JOB_REQUEUE RPC for JobId=%u from uid=%u",
+		      job->job_id, (unsigned)req->uid);
+		return -ESLURM_USER_ID_MISSING;
+	}
+	r = job_end_requeue(c, job, m->requeue_op == 2, req->uid, ctld_is_admin(c, req->uid));
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req);
+}

@@ -39,6 +39,7 @@ static const struct rpc_handler {
 	{ REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit },
 	{ REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run },
 	{ REQUEST_COMPLETE_BATCH_SCRIPT, PRIV_SLURMD, rpc_job_complete },
+	{ REQUEST_JOB_REQUEUE, PRIV_ANY, rpc_job_requeue },          /* owner check inside */
 	{ REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill },               /* owner check inside */
 	{ MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete },
 };

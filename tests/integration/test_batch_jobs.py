@@ -170,3 +170,31 @@ def test_jobs_whose_id_was_printed_survive_kill_9_of_the_controller(cluster, wor
     later = submit(cluster, "-D", workdir, "--wrap", "true")
     assert later > max(ids), "a job id was handed out twice"
     cluster.run("scancel", *map(str, ids))
+
+
+def test_scontrol_requeue_runs_a_finished_job_again(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "--wrap", "echo run")
+    wait_state(cluster, job_id, "COMPLETED")
+    cluster.run("scontrol", "requeue", str(job_id))
+    rec = wait_state(cluster, job_id, "COMPLETED")
+    assert rec["Restarts"] == "1"
+
+
+def test_scontrol_requeuehold_stops_a_running_job_and_holds_it(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "--wrap", "sleep 60")
+    wait_state(cluster, job_id, "RUNNING")
+    cluster.run("scontrol", "requeuehold", str(job_id))
+    wait_for(lambda: job(cluster, job_id)["Reason"] == "JobHeldAdmin", what="held")
+    rec = job(cluster, job_id)
+    assert (rec["JobState"], rec["Restarts"]) == ("PENDING", "1")
+    cluster.run("scancel", str(job_id))
+
+
+def test_update_lowers_a_time_limit_and_owners_cannot_raise_it(cluster, workdir, test_user):
+    job_id = submit(cluster, "-D", workdir, "-H", "-t", "10", "--wrap", "true")
+    cluster.run("scontrol", "update", f"jobid={job_id}", "timelimit=3")
+    assert job(cluster, job_id)["TimeLimit"] == "00:03:00"
+    r = cluster.run("scontrol", "hold", str(job_id), user=test_user.pw_name, check=False)
+    assert r.returncode == 1
+    assert f"Invalid user id for job {job_id}" in r.stdout + r.stderr
+    cluster.run("scancel", str(job_id))

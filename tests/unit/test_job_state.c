@@ -113,6 +113,7 @@ static struct job *full_job(void)
 		.alloc = { .nodes = a, .count = 3, .total_cpus = 18 },
 		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8,
 		.restart_cnt = 3, .is_cancelled = true, .is_timed_out = true, .cancelled_by = 7,
+		.is_requeued = true, .is_requeue_hold = true,
 	};
 	return j;
 }
@@ -168,6 +169,8 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_int_equal(a->restart_cnt, b->restart_cnt);
 	assert_int_equal(a->is_cancelled, b->is_cancelled);
 	assert_int_equal(a->is_timed_out, b->is_timed_out);
+	assert_int_equal(a->is_requeued, b->is_requeued);
+	assert_int_equal(a->is_requeue_hold, b->is_requeue_hold);
 	assert_int_equal(a->cancelled_by, b->cancelled_by);
 	assert_int_equal(a->desc != NULL, b->desc != NULL);
 	if (a->desc) {
@@ -350,8 +353,9 @@ static void test_bad_records_are_refused(void **state)
 		case PATCH_VERSION_NEW: b.data[2] = JOB_STATE_VERSION + 1; break;
 		case PATCH_TRAILING: pack_u8(&b, 0); break;
 		case PATCH_BOOL: {
-			/* has_desc, after is_cancelled, is_timed_out, cancelled_by 7 */
-			static const uint8_t pat[] = { 1, 1, 0, 0, 0, 7, 1 };
+			/* has_desc, after is_cancelled, is_timed_out, cancelled_by 7,
+			 * is_requeued, is_requeue_hold */
+			static const uint8_t pat[] = { 1, 1, 0, 0, 0, 7, 1, 1, 1 };
 			uint8_t *p = memmem(b.data, b.len, pat, sizeof(pat));
 
 			assert_non_null(p);
