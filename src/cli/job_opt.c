@@ -256,7 +256,11 @@ int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err 
 
 		if (!v)
 			continue;
-		if (d->has_arg == no_argument) {
+		if (d->id == JOPT_VERBOSE) { /* SBATCH_DEBUG is a level, not a flag */
+			o->verbose = atoi(v);
+			r = apply(o, d, NULL, JOB_OPT_SRC_ENV, e);
+			o->verbose = atoi(v);
+		} else if (d->has_arg == no_argument) {
 			if (env_true(v))
 				r = apply(o, d, NULL, JOB_OPT_SRC_ENV, e);
 		} else if (d->has_arg == optional_argument) {
@@ -514,6 +518,104 @@ int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf,
 		p += len + (p[len] == ',');
 	}
 	return 0;
+}
+
+/* ---- basic syntax of what only the controller interprets ---- */
+
+static const char *digits(const char *p)
+{
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q == p ? NULL : q;
+}
+
+bool job_opt_array_ok(const char *spec)
+{
+	const char *p = spec;
+
+	if (!p || !*p)
+		return false;
+	for (;;) {
+		const char *q = digits(p);
+		long lo, hi;
+
+		if (!q)
+			return false;
+		lo = hi = strtol(p, NULL, 10);
+		if (*q == '-') {
+			if (!(p = digits(q + 1)))
+				return false;
+			hi = strtol(q + 1, NULL, 10);
+			q = p;
+			if (*q == ':') {
+				if (!(p = digits(q + 1)) || strtol(q + 1, NULL, 10) <= 0)
+					return false;
+				q = p;
+			}
+		}
+		if (hi < lo)
+			return false;
+		if (*q == ',') {
+			p = q + 1;
+			continue;
+		}
+		if (*q == '%')
+			return (q = digits(q + 1)) && !*q;
+		return !*q;
+	}
+}
+
+/* "jid", "jid_task", "jid_*", optional "+minutes". */
+static const char *dep_id(const char *p)
+{
+	if (!(p = digits(p)))
+		return NULL;
+	if (*p == '_')
+		p = p[1] == '*' ? p + 2 : digits(p + 1);
+	if (p && *p == '+')
+		p = digits(p + 1);
+	return p;
+}
+
+bool job_opt_dependency_ok(const char *spec)
+{
+	static const char *const types[] = {"after",	 "afterany",	     "afternotok",
+					    "afterok",	 "aftercorr",	     "afterburstbuffer",
+					    "expand"};
+	bool and = strchr(spec, ',') != NULL, or = strchr(spec, '?') != NULL;
+	const char *p = spec;
+
+	if (!*p || (and && or))
+		return false;
+	while (*p) {
+		size_t len = strcspn(p, ",?"), tl = strcspn(p, ":,?");
+		const char *end = p + len, *q = p;
+		bool typed = false;
+
+		if (len == 9 && !strncasecmp(p, "singleton", 9)) {
+			p = *end ? end + 1 : end;
+			continue;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+			typed |= tl == strlen(types[i]) && !strncasecmp(p, types[i], tl);
+		if (typed) /* "type:id[:id...]" */
+			q = p[tl] == ':' ? p + tl + 1 : NULL;
+		while (q && q < end) { /* ids separated by ':' */
+			q = dep_id(q);
+			if (q && *q == ':' && q + 1 < end)
+				q++;
+			else if (q && q != end)
+				q = NULL;
+		}
+		if (!q || !*p || len == 0)
+			return false;
+		p = *end ? end + 1 : end;
+		if (!*p && end != p - 0 && *(end) && !*(end + 1))
+			return false;
+	}
+	return spec[strlen(spec) - 1] != ',' && spec[strlen(spec) - 1] != '?';
 }
 
 /* ---- --begin: Slurm's parse_time(), "past" = 0 ---- */

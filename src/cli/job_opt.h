@@ -164,6 +164,18 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d);
 int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf,
 		       struct job_opt_err *err);
 
+/* Basic syntax checks of what the controller interprets, so that an
+ * obviously malformed value fails before a round trip with the same words
+ * the controller would use (ESLURM_INVALID_ARRAY, ESLURM_DEPENDENCY).
+ * Array: "N", "N-M", "N-M:S" (S > 0), comma separated, optional "%T".
+ * Dependency: items joined by ',' or by '?' (not both); an item is
+ * "singleton", "type:id[:id...]" with type after, afterany, afterok,
+ * afternotok, aftercorr, afterburstbuffer or expand, or bare ids
+ * ("12:13", afterany); an id is "jid", "jid_task" or "jid_*", optionally
+ * "+minutes". Bounds (MaxArraySize, existing jobs) are the controller's. */
+bool job_opt_array_ok(const char *spec);
+bool job_opt_dependency_ok(const char *spec);
+
 /* --begin grammar (Slurm's parse_time with past=0) relative to now:
  * HH:MM[:SS][AM|PM], MMDD[YY], MM/DD[/YY], MM.DD[.YY], YYYY-MM-DD[THH:MM[:SS]],
  * now[{+|-}N[seconds|minutes|hours|days|weeks]], today, tomorrow,

@@ -121,7 +121,9 @@ FLAG_OPT(p_parsable, o->parsable = true)
 FLAG_OPT(p_test_only, o->test_only = true)
 FLAG_OPT(p_wait, o->wait = true)
 FLAG_OPT(p_quiet, o->quiet++)
-FLAG_OPT(p_verbose, o->verbose++)
+/* after SBATCH_DEBUG, the command line's -v no longer counts (Slurm
+ * reads -v in its first pass only) */
+FLAG_OPT(p_verbose, o->verbose += o->src[JOPT_VERBOSE] != JOB_OPT_SRC_ENV)
 FLAG_OPT(p_requeue, o->requeue = 1)
 FLAG_OPT(p_no_requeue, o->requeue = 0)
 

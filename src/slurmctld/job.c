@@ -21,6 +21,7 @@ struct job *job_free(struct job *job)
 		job_desc_done(job->desc);
 		free(job->desc);
 	}
+	free(job->array_pending);
 	free(job->user_name);
 	free(job->gids);
 	free(job->state_desc);

@@ -21,6 +21,11 @@ struct job_info;
 
 struct job {
 	uint32_t job_id;
+	uint32_t array_job_id;        /* 0: not part of an array */
+	uint32_t array_task_id;       /* NO_VAL: the meta record (or not an array) */
+	uint32_t *array_pending;      /* meta record: task ids not started, sorted */
+	uint32_t array_pending_count;
+	uint32_t array_throttle;      /* %N, 0 none */
 	struct job_desc *desc;        /* owned: the request as submitted */
 	uid_t uid;
 	gid_t gid;

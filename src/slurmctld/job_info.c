@@ -12,6 +12,7 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "ctld.h"
+#include "job_array.h"
 
 #define DUP(x) ((x) ? strdup(x) : NULL)
 
@@ -32,7 +33,8 @@ static char *job_path(const struct job *job, const char *pattern, const char *df
 	const struct job_desc *d = job->desc;
 	struct path_pattern_job v = {
 		.job_id = job->job_id,
-		.array_task_id = NO_VAL,
+		.array_job_id = job->array_job_id,
+		.array_task_id = job->array_job_id ? job->array_task_id : NO_VAL,
 		.step_id = PATH_PATTERN_STEP_BATCH,
 		.job_name = d->name,
 		.node_name = job->batch_host,
@@ -54,7 +56,12 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	(void)c;
 	*ret = (struct job_info){
 		.job_id = job->job_id,
-		.array_task_id = NO_VAL,
+		.array_job_id = job->array_job_id,
+		.array_task_id = job->array_job_id ? job->array_task_id : NO_VAL,
+		.array_task_str = job_is_array_meta(job) ? job_array_ranges(job->array_pending,
+									     job->array_pending_count)
+							 : NULL,
+		.array_max_tasks = job->array_throttle,
 		.name = DUP(d->name),
 		.user_id = job->uid,
 		.group_id = job->gid,
@@ -101,9 +108,9 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		.shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
 		.work_dir = DUP(d->work_dir),
 		.std_in = DUP(d->std_in ? d->std_in : "/dev/null"),
-		.std_out = job_path(job, d->std_out, path_pattern_default_stdout(false)),
+		.std_out = job_path(job, d->std_out, path_pattern_default_stdout(job->array_job_id)),
 		.std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
-				    path_pattern_default_stdout(false)),
+				    path_pattern_default_stdout(job->array_job_id)),
 		.comment = DUP(d->comment),
 		.tres_per_node = DUP(d->tres_per_node),
 		.mail_user = DUP(d->mail_user),

@@ -83,8 +83,8 @@ void job_launch(struct ctld *c, struct job *job)
 	const struct node *bn = &c->nodes[first->node];
 	struct batch_launch_msg m = {
 		.job_id = job->job_id,
-		.array_job_id = NO_VAL,
-		.array_task_id = NO_VAL,
+		.array_job_id = job->array_job_id ? job->array_job_id : NO_VAL,
+		.array_task_id = job->array_job_id ? job->array_task_id : NO_VAL,
 		.uid = job->uid,
 		.gid = job->gid,
 		.user_name = job->user_name,

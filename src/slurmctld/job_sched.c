@@ -25,6 +25,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_array.h"
 #include "job_launch.h"
 #include "mail.h"
 #include "node.h"
@@ -297,11 +298,28 @@ void job_sched_pass(struct ctld *c)
 		job->last_sched_eval = now;
 		if (why == WAIT_NO_REASON && blocked[p - c->parts])
 			why = WAIT_PRIORITY;
+		if (why == WAIT_NO_REASON && job_is_array_meta(job) && job->array_throttle
+		    && job_array_running(c, job) >= job->array_throttle)
+			why = WAIT_ARRAY_TASK_LIMIT;
 		if (why != WAIT_NO_REASON) {
 			job->reason = why;
 			continue;
 		}
 		r = job_place(c, job, p, false, &res);
+		if (r == 0 && job_is_array_meta(job)) {
+			struct job *task = job_array_split(c, job);
+
+			if (!task) {
+				sel_result_done(&res);
+				continue;
+			}
+			job_start(c, task, &res, now);
+			if (task != job) {
+				job_touch(c, job);
+				i--; /* the meta record may start another task now */
+			}
+			continue;
+		}
 		if (r == 0) {
 			job_start(c, job, &res, now);
 			continue;

@@ -241,11 +241,17 @@ static void pack_run(const struct job *job, struct pack_buf *b)
 	pack_u32(b, (uint32_t)job->cancelled_by);
 	pack_bool(b, job->is_requeued);
 	pack_bool(b, job->is_requeue_hold);
+	pack_u32(b, job->array_job_id);
+	pack_u32(b, job->array_task_id);
+	pack_u32(b, job->array_throttle);
+	pack_u32(b, job->array_pending_count);
+	for (uint32_t i = 0; i < job->array_pending_count; i++)
+		pack_u32(b, job->array_pending[i]);
 }
 
 static void unpack_run(struct job *job, struct pack_buf *b)
 {
-	uint32_t by;
+	uint32_t by, n;
 
 	unpack_str(b, &job->nodes, SL_STR_MAX);
 	unpack_str(b, &job->batch_host, SL_NAME_MAX);
@@ -257,6 +263,20 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 	job->cancelled_by = (uid_t)by;
 	unpack_bool(b, &job->is_requeued);
 	unpack_bool(b, &job->is_requeue_hold);
+	unpack_u32(b, &job->array_job_id);
+	unpack_u32(b, &job->array_task_id);
+	unpack_u32(b, &job->array_throttle);
+	unpack_count(b, &n, SL_ARRAY_MAX, 4);
+	if (b->err || !n)
+		return;
+	job->array_pending = calloc(n, sizeof(*job->array_pending));
+	if (!job->array_pending) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	job->array_pending_count = n;
+	for (uint32_t i = 0; i < n; i++)
+		unpack_u32(b, &job->array_pending[i]);
 }
 
 /* The request as submitted, with the protocol version it is packed in. */

@@ -25,6 +25,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_array.h"
 #include "job_sched.h"
 #include "part.h"
 
@@ -196,10 +197,14 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
 							  : p->cfg->max_time;
 	r = job_sched_check_feasible(c, job, p);
+	if (r == 0 && desc->array_spec)
+		r = job_array_parse(desc->array_spec, c->conf->max_array_size, &job->array_pending,
+				    &job->array_pending_count, &job->array_throttle);
 	if (r < 0) {
 		job_free(job);
 		return r;
 	}
+	job->array_task_id = NO_VAL;
 	job->desc = desc;
 	*ret = job;
 	return 0;
@@ -222,6 +227,8 @@ int job_submit_commit(struct ctld *c, struct job *job)
 	int r;
 
 	job->job_id = job_next_id(c);
+	if (job->array_pending_count)
+		job->array_job_id = job->job_id; /* the meta record carries the array's id */
 	job->state = JOB_PENDING;
 	job->submit_time = now;
 	job->eligible_time = d->begin_time > now ? d->begin_time : now;

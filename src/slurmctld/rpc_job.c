@@ -18,6 +18,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_array.h"
 #include "job_end.h"
 #include "job_sched.h"
 #include "job_submit.h"
@@ -114,7 +115,8 @@ int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 	return 0;
 }
 
-/* "12,13_4" -> is job listed? Array tasks match their array id. */
+/* "12,13_4" -> is job listed? An array's id lists its meta record and
+ * every task; "13_4" lists the array's records (squeue picks the task). */
 static bool job_listed(const struct job *job, const char *ids)
 {
 	const char *p = ids;
@@ -123,7 +125,7 @@ static bool job_listed(const struct job *job, const char *ids)
 		char *end;
 		unsigned long id = strtoul(p, &end, 10);
 
-		if (end != p && id == job->job_id)
+		if (end != p && (id == job->job_id || (job->array_job_id && id == job->array_job_id)))
 			return true;
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
@@ -174,20 +176,92 @@ static bool may_touch(const struct ctld *c, const struct job *job, uid_t uid)
 	return uid == job->uid || ctld_is_admin(c, uid);
 }
 
-int rpc_job_kill(struct ctld *c, struct rpc_req *req)
+/* Cancel or signal one task of an array: a task not started yet is only
+ * dropped from its meta record. */
+static int kill_array_task(struct ctld *c, uint32_t array_id, uint32_t task, uint16_t sig,
+			   uint16_t flags, uid_t uid)
 {
-	const struct kill_job_msg *m = req->body;
-	struct job *job = job_by_str(c, m->sjob_id);
-	int r;
+	bool is_pending;
+	struct job *job = job_array_find_task(c, array_id, task, &is_pending);
 
 	if (!job)
 		return -ESLURM_INVALID_JOB_ID;
-	if (!may_touch(c, job, req->uid)) {
-		error("Security violation, REQUEST_KILL_JOB RPC for JobId=%u from uid=%u",
-		      job->job_id, (unsigned)req->uid);
+	if (!may_touch(c, job, uid))
 		return -ESLURM_ACCESS_DENIED;
+	if (!is_pending)
+		return job_end_signal(c, job, sig, flags, uid);
+	if (sig != 9)
+		return -ESLURM_JOB_PENDING;
+	job_array_drop_pending(job, task);
+	if (!job_is_array_meta(job) && job->array_task_id == NO_VAL)
+		return job_end_signal(c, job, sig, flags, uid); /* nothing left: the record ends */
+	job_touch(c, job);
+	return 0;
+}
+
+/* "12" (a job, or a whole array), "12_3", "12_[1-3,7]". */
+static int kill_target(struct ctld *c, const char *s, uint16_t sig, uint16_t flags, uid_t uid)
+{
+	char *end;
+	unsigned long id = strtoul(s ? s : "", &end, 10);
+	struct job *job;
+	int r = 0, first = 0;
+
+	if (!s || end == s || id == 0 || id > UINT32_MAX)
+		return -ESLURM_INVALID_JOB_ID;
+	if (*end == '_') {
+		const char *list = end + 1;
+		uint32_t *ids = NULL, n = 0, throttle;
+		_cleanup_free_ char *copy = strdup(list);
+		size_t len = copy ? strlen(copy) : 0;
+
+		if (!copy)
+			return -ENOMEM;
+		if (len >= 2 && copy[0] == '[' && copy[len - 1] == ']') {
+			copy[len - 1] = '\0';
+			memmove(copy, copy + 1, len - 1);
+		}
+		if (job_array_parse(copy, c->conf->max_array_size, &ids, &n, &throttle) < 0)
+			return -ESLURM_INVALID_JOB_ID;
+		for (uint32_t i = 0; i < n; i++) {
+			r = kill_array_task(c, (uint32_t)id, ids[i], sig, flags, uid);
+			if (r < 0 && !first)
+				first = r;
+		}
+		free(ids);
+		return first;
 	}
-	r = job_end_signal(c, job, m->signal ? m->signal : 9, m->flags, req->uid);
+	if (*end)
+		return -ESLURM_INVALID_JOB_ID;
+	job = job_find(c, (uint32_t)id);
+	if (!job)
+		return -ESLURM_INVALID_JOB_ID;
+	if (!may_touch(c, job, uid))
+		return -ESLURM_ACCESS_DENIED;
+	if (job->array_job_id != id)
+		return job_end_signal(c, job, sig, flags, uid);
+	/* the whole array: every task record, then the meta record */
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *t = c->jobs[i];
+
+		if (t->array_job_id == id && t != job && !job_is_finished(t))
+			job_end_signal(c, t, sig, flags, uid);
+	}
+	if (sig == 9 && job_is_array_meta(job))
+		job->array_pending_count = 0; /* tasks not started never will */
+	r = job_is_finished(job) ? 0 : job_end_signal(c, job, sig, flags, uid);
+	return r == -ESLURM_ALREADY_DONE ? 0 : r;
+}
+
+int rpc_job_kill(struct ctld *c, struct rpc_req *req)
+{
+	const struct kill_job_msg *m = req->body;
+	int r;
+
+	r = kill_target(c, m->sjob_id, m->signal ? m->signal : 9, m->flags, req->uid);
+	if (r == -ESLURM_ACCESS_DENIED)
+		error("Security violation, REQUEST_KILL_JOB RPC for %s from uid=%u", m->sjob_id,
+		      (unsigned)req->uid);
 	if (r < 0)
 		return r;
 	return reply_ok_durable(c, req);

@@ -198,3 +198,26 @@ def test_update_lowers_a_time_limit_and_owners_cannot_raise_it(cluster, workdir,
     assert r.returncode == 1
     assert f"Invalid user id for job {job_id}" in r.stdout + r.stderr
     cluster.run("scancel", str(job_id))
+
+
+def test_an_array_runs_each_task_with_its_index_and_throttle(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-a", "1-4%2", "-J", "arr",
+                    "--wrap", "echo task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID; sleep 1")
+    out = cluster.out("squeue", "-j", str(job_id), "-h", "-o", "%i %t %r")
+    assert re.search(rf"^{job_id}_\[\d(-\d)?%2\] PD ", out, re.M) or f"{job_id}_1 " in out, out
+    wait_for(lambda: all(
+        (workdir / f"slurm-{job_id}_{t}.out").exists()
+        and (workdir / f"slurm-{job_id}_{t}.out").read_text() == f"task {t} of {job_id}\n"
+        for t in range(1, 5)), timeout=30, what="every task's output")
+    out = cluster.out("squeue", "-h", "-j", str(job_id))
+    wait_for(lambda: cluster.out("squeue", "-h", "-j", str(job_id)) == "", timeout=20,
+             what="the array finished")
+
+
+def test_scancel_of_one_pending_task_and_of_the_whole_array(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-a", "0-9", "-H", "--wrap", "true")
+    cluster.run("scancel", f"{job_id}_3")
+    rec = job(cluster, job_id)
+    assert rec["ArrayTaskId"] == "0-2,4-9", rec
+    cluster.run("scancel", str(job_id))
+    wait_state(cluster, job_id, "CANCELLED")

@@ -100,6 +100,10 @@ static struct job *full_job(void)
 	a[1] = (struct sel_alloc){ .node = 2, .cpus = 6, .tasks = 3, .mem = 3072, .gpus = 0xc };
 	a[2] = (struct sel_alloc){ .node = 3, .cpus = 8, .tasks = 4, .mem = 4096, .gpus = 0x30 };
 	gids[0] = 100, gids[1] = 27, gids[2] = 1001;
+	uint32_t *pending = calloc(3, sizeof(*pending));
+
+	assert_non_null(pending);
+	pending[0] = 8, pending[1] = 9, pending[2] = 12;
 	*j = (struct job){
 		.job_id = 42, .desc = full_desc(), .uid = 1000, .gid = 100,
 		.user_name = strdup("u"), .gids = gids, .ngids = 3,
@@ -114,6 +118,8 @@ static struct job *full_job(void)
 		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8,
 		.restart_cnt = 3, .is_cancelled = true, .is_timed_out = true, .cancelled_by = 7,
 		.is_requeued = true, .is_requeue_hold = true,
+		.array_job_id = 40, .array_task_id = 7, .array_throttle = 2,
+		.array_pending = pending, .array_pending_count = 3,
 	};
 	return j;
 }
@@ -171,6 +177,13 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_int_equal(a->is_timed_out, b->is_timed_out);
 	assert_int_equal(a->is_requeued, b->is_requeued);
 	assert_int_equal(a->is_requeue_hold, b->is_requeue_hold);
+	assert_int_equal(a->array_job_id, b->array_job_id);
+	assert_int_equal(a->array_task_id, b->array_task_id);
+	assert_int_equal(a->array_throttle, b->array_throttle);
+	assert_int_equal(a->array_pending_count, b->array_pending_count);
+	if (a->array_pending_count)
+		assert_memory_equal(a->array_pending, b->array_pending,
+				    a->array_pending_count * sizeof(uint32_t));
 	assert_int_equal(a->cancelled_by, b->cancelled_by);
 	assert_int_equal(a->desc != NULL, b->desc != NULL);
 	if (a->desc) {
@@ -192,8 +205,8 @@ static void pack_job(const struct job *job, const struct names *names, struct pa
 static void test_struct_job_has_no_field_the_record_misses(void **state)
 {
 	(void)state;
-	if (sizeof(long) == 8 && sizeof(struct job) != 216)
-		fail_msg("struct job is %zu bytes, was 216: pack the new field in "
+	if (sizeof(long) == 8 && sizeof(struct job) != 240)
+		fail_msg("struct job is %zu bytes, was 240: pack the new field in "
 			 "job_state.c, set it in full_job(), then update this size",
 			 sizeof(struct job));
 }
@@ -353,9 +366,9 @@ static void test_bad_records_are_refused(void **state)
 		case PATCH_VERSION_NEW: b.data[2] = JOB_STATE_VERSION + 1; break;
 		case PATCH_TRAILING: pack_u8(&b, 0); break;
 		case PATCH_BOOL: {
-			/* has_desc, after is_cancelled, is_timed_out, cancelled_by 7,
-			 * is_requeued, is_requeue_hold */
-			static const uint8_t pat[] = { 1, 1, 0, 0, 0, 7, 1, 1, 1 };
+			/* is_requeue_hold, after is_cancelled, is_timed_out,
+			 * cancelled_by 7, is_requeued */
+			static const uint8_t pat[] = { 1, 1, 0, 0, 0, 7, 1, 1 };
 			uint8_t *p = memmem(b.data, b.len, pat, sizeof(pat));
 
 			assert_non_null(p);
