@@ -584,38 +584,35 @@ bool job_opt_dependency_ok(const char *spec)
 	static const char *const types[] = {"after",	 "afterany",	     "afternotok",
 					    "afterok",	 "aftercorr",	     "afterburstbuffer",
 					    "expand"};
-	bool and = strchr(spec, ',') != NULL, or = strchr(spec, '?') != NULL;
 	const char *p = spec;
 
-	if (!*p || (and && or))
+	if (!p || !*p || (strchr(p, ',') && strchr(p, '?')))
 		return false;
-	while (*p) {
+	for (;;) {
 		size_t len = strcspn(p, ",?"), tl = strcspn(p, ":,?");
 		const char *end = p + len, *q = p;
 		bool typed = false;
 
-		if (len == 9 && !strncasecmp(p, "singleton", 9)) {
-			p = *end ? end + 1 : end;
-			continue;
-		}
+		if (len == 0) /* empty item: a separator leads, trails or doubles */
+			return false;
 		for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 			typed |= tl == strlen(types[i]) && !strncasecmp(p, types[i], tl);
-		if (typed) /* "type:id[:id...]" */
-			q = p[tl] == ':' ? p + tl + 1 : NULL;
-		while (q && q < end) { /* ids separated by ':' */
+		if (typed && p[tl] != ':')
+			return false;
+		if (typed)
+			q = p + tl + 1;
+		while (!(len == 9 && !strncasecmp(p, "singleton", 9))) { /* ids, ':' apart */
 			q = dep_id(q);
-			if (q && *q == ':' && q + 1 < end)
-				q++;
-			else if (q && q != end)
-				q = NULL;
+			if (!q || q > end || (q < end && *q != ':'))
+				return false;
+			if (q == end)
+				break;
+			q++;
 		}
-		if (!q || !*p || len == 0)
-			return false;
-		p = *end ? end + 1 : end;
-		if (!*p && end != p - 0 && *(end) && !*(end + 1))
-			return false;
+		if (!*end)
+			return true;
+		p = end + 1;
 	}
-	return spec[strlen(spec) - 1] != ',' && spec[strlen(spec) - 1] != '?';
 }
 
 /* ---- --begin: Slurm's parse_time(), "past" = 0 ---- */

@@ -418,15 +418,28 @@ static void print_user_msg(const char *msg, bool is_error)
 	}
 }
 
+/* Values only the controller interprets, checked here for the obvious
+ * mistakes: the code it would answer, or 0. */
+static int precheck(const struct job_opts *o)
+{
+	if (o->array && !job_opt_array_ok(o->array))
+		return -ESLURM_INVALID_ARRAY;
+	if (o->dependency && !job_opt_dependency_ok(o->dependency))
+		return -ESLURM_DEPENDENCY;
+	return 0;
+}
+
 static void test_only(const struct sbatch *s, const struct job_opts *o,
 		      const struct sl_conf *conf, const struct job_desc *d)
 {
 	struct submit_response *resp = NULL;
 	char when[64];
 	uint32_t procs;
-	int r;
+	int r = precheck(o);
 
-	r = cli_ctld_fetch(conf, REQUEST_JOB_WILL_RUN, d, RESPONSE_JOB_WILL_RUN, (void **)&resp);
+	if (r == 0)
+		r = cli_ctld_fetch(conf, REQUEST_JOB_WILL_RUN, d, RESPONSE_JOB_WILL_RUN,
+				   (void **)&resp);
 	if (r == 0 && resp->error_code)
 		r = -(int)resp->error_code;
 	if (r < 0) {
@@ -584,6 +597,11 @@ int main(int argc, char **argv)
 	build_desc(&s, &o, conf, &d);
 	if (o.test_only)
 		test_only(&s, &o, conf, &d);
+	rc = precheck(&o);
+	if (rc < 0) {
+		cli_error("Batch job submission failed: %s", sl_strerror(rc));
+		exit(s.error_exit);
+	}
 	job_id = submit(&s, conf, &d);
 	if (!s.quiet) {
 		if (o.parsable)

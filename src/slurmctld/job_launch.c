@@ -16,6 +16,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_array.h"
 #include "job_end.h"
 #include "node.h"
 
@@ -59,6 +60,37 @@ static char *gpu_indexes(uint64_t mask)
 		if (mask & (1ull << i))
 			len += (size_t)sprintf(s + len, "%s%d", len ? "," : "", i);
 	return s;
+}
+
+/* The submitted environment plus SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP of
+ * the array (the stepd adds the job and task ids). NULL: use d->env. */
+static char **array_env(const struct ctld *c, const struct job *job, uint32_t *ret_n)
+{
+	const struct job_desc *d = job->desc;
+	uint32_t *ids = NULL, n = 0, throttle, step = 1;
+	char **env;
+
+	if (!job->array_job_id || !d->array_spec
+	    || job_array_parse(d->array_spec, c->conf->max_array_size, &ids, &n, &throttle) < 0)
+		return NULL;
+	if (n > 1) {
+		step = ids[1] - ids[0];
+		for (uint32_t i = 2; i < n; i++)
+			if (ids[i] - ids[i - 1] != step)
+				step = 1;
+	}
+	env = calloc(d->env_count + 5, sizeof(*env));
+	if (env) {
+		memcpy(env, d->env, d->env_count * sizeof(*env));
+		*ret_n = d->env_count;
+		if (asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_COUNT=%u", n) < 0
+		    || asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_MIN=%u", ids[0]) < 0
+		    || asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_MAX=%u", ids[n - 1]) < 0
+		    || asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_STEP=%u", step) < 0)
+			env[--(*ret_n)] = NULL;
+	}
+	free(ids);
+	return env;
 }
 
 static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
@@ -122,6 +154,13 @@ void job_launch(struct ctld *c, struct job *job)
 	struct launch_arg *a = calloc(1, sizeof(*a));
 	int r = -ENOMEM;
 
+	uint32_t env_n = 0;
+	char **env = array_env(c, job, &env_n);
+
+	if (env) {
+		m.env = env;
+		m.env_count = env_n;
+	}
 	m.cpus_per_node = counts_string(&job->alloc, false);
 	m.tasks_per_node = counts_string(&job->alloc, true);
 	m.gpus = gpu_indexes(first->gpus);
@@ -136,6 +175,9 @@ void job_launch(struct ctld *c, struct job *job)
 	free(m.cpus_per_node);
 	free(m.tasks_per_node);
 	free(m.gpus);
+	for (uint32_t i = d->env_count; env && i < env_n; i++)
+		free(env[i]); /* only ours: the rest belong to the job */
+	free(env);
 	if (r < 0) {
 		free(a);
 		error("JobId=%u: cannot send the launch: %s", job->job_id, sl_strerror(r));

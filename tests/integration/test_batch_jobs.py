@@ -202,12 +202,13 @@ def test_update_lowers_a_time_limit_and_owners_cannot_raise_it(cluster, workdir,
 
 def test_an_array_runs_each_task_with_its_index_and_throttle(cluster, workdir):
     job_id = submit(cluster, "-D", workdir, "-a", "1-4%2", "-J", "arr",
-                    "--wrap", "echo task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID; sleep 1")
+                    "--wrap", "echo task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID"
+                    " $SLURM_ARRAY_TASK_COUNT $SLURM_ARRAY_TASK_MIN-$SLURM_ARRAY_TASK_MAX; sleep 1")
     out = cluster.out("squeue", "-j", str(job_id), "-h", "-o", "%i %t %r")
     assert re.search(rf"^{job_id}_\[\d(-\d)?%2\] PD ", out, re.M) or f"{job_id}_1 " in out, out
     wait_for(lambda: all(
         (workdir / f"slurm-{job_id}_{t}.out").exists()
-        and (workdir / f"slurm-{job_id}_{t}.out").read_text() == f"task {t} of {job_id}\n"
+        and (workdir / f"slurm-{job_id}_{t}.out").read_text() == f"task {t} of {job_id} 4 1-4\n"
         for t in range(1, 5)), timeout=30, what="every task's output")
     out = cluster.out("squeue", "-h", "-j", str(job_id))
     wait_for(lambda: cluster.out("squeue", "-h", "-j", str(job_id)) == "", timeout=20,
