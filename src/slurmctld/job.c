@@ -12,6 +12,7 @@
 #include "common/msg.h"
 #include "common/parse_mem.h"
 #include "ctld.h"
+#include "job_depend.h"
 
 struct job *job_free(struct job *job)
 {
@@ -22,6 +23,7 @@ struct job *job_free(struct job *job)
 		free(job->desc);
 	}
 	free(job->array_pending);
+	job_depend_free(job->depend);
 	free(job->user_name);
 	free(job->gids);
 	free(job->state_desc);

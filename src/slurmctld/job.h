@@ -16,6 +16,7 @@
 #include "select.h"
 
 struct ctld;
+struct job_depend;
 struct job_desc;
 struct job_info;
 
@@ -26,6 +27,7 @@ struct job {
 	uint32_t *array_pending;      /* meta record: task ids not started, sorted */
 	uint32_t array_pending_count;
 	uint32_t array_throttle;      /* %N, 0 none */
+	struct job_depend *depend;    /* parsed desc->dependency (derived, not journaled) */
 	struct job_desc *desc;        /* owned: the request as submitted */
 	uid_t uid;
 	gid_t gid;

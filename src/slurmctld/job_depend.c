@@ -22,18 +22,20 @@
 #include "common/macros.h"
 #include "common/sl_errno.h"
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	enum job_depend_type type;
 } type_names[] = {
-    {"after", JOB_DEPEND_AFTER},
-    {"afterany", JOB_DEPEND_AFTER_ANY},
-    {"afterok", JOB_DEPEND_AFTER_OK},
-    {"afternotok", JOB_DEPEND_AFTER_NOT_OK},
-    {"aftercorr", JOB_DEPEND_AFTER_CORR},
-    {"afterburstbuffer", JOB_DEPEND_AFTER_BURST_BUFFER},
-    {"singleton", JOB_DEPEND_SINGLETON},
+	{"after", JOB_DEPEND_AFTER},
+	{"afterany", JOB_DEPEND_AFTER_ANY},
+	{"afterok", JOB_DEPEND_AFTER_OK},
+	{"afternotok", JOB_DEPEND_AFTER_NOT_OK},
+	{"aftercorr", JOB_DEPEND_AFTER_CORR},
+	{"afterburstbuffer", JOB_DEPEND_AFTER_BURST_BUFFER},
+	{"singleton", JOB_DEPEND_SINGLETON},
 };
+/* clang-format on */
 
 static const char *type_name(enum job_depend_type t)
 {
@@ -108,10 +110,10 @@ bad:
 static int parse_token(const char *p, const char *end, unsigned flags, struct job_depend *d,
 		       struct sl_error *err)
 {
-	const char *colon = memchr(p, ':', (size_t)(end - p));
 	enum job_depend_type type = JOB_DEPEND_AFTER_ANY;
-	size_t len = (size_t)((colon ? colon : end) - p);
+	const char *colon;
 	bool found = false;
+	size_t len = 0;
 	int r;
 
 	if (p == end)
@@ -124,6 +126,10 @@ static int parse_token(const char *p, const char *end, unsigned flags, struct jo
 			d->n++;
 		return r;
 	}
+	while (p + len < end
+	       && ((p[len] >= 'a' && p[len] <= 'z') || (p[len] >= 'A' && p[len] <= 'Z')))
+		len++;
+	colon = p + len < end && p[len] == ':' ? p + len : NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(type_names) && !found; i++) {
 		found = strlen(type_names[i].name) == len
 			&& strncasecmp(p, type_names[i].name, len) == 0;
@@ -131,10 +137,11 @@ static int parse_token(const char *p, const char *end, unsigned flags, struct jo
 			type = type_names[i].type;
 	}
 	if (!found && len == 6 && strncasecmp(p, "expand", 6) == 0)
-		return errprintf(err, -ESLURM_DEPENDENCY, "dependency type 'expand' is not supported");
+		return errprintf(err, -ESLURM_DEPENDENCY,
+				 "dependency type 'expand' is not supported");
 	if (!found)
-		return errprintf(err, -ESLURM_DEPENDENCY, "invalid dependency type '%.*s'", (int)len,
-				 p);
+		return errprintf(err, -ESLURM_DEPENDENCY, "invalid dependency type '%.*s'",
+				 (int)len, p);
 	if (type == JOB_DEPEND_SINGLETON) {
 		struct job_depend_item *it = &d->items[d->n];
 		const char *s = p + len;
@@ -181,13 +188,13 @@ int job_depend_parse(const char *spec, unsigned flags, struct job_depend **ret,
 		return errprintf(err, -ESLURM_DEPENDENCY,
 				 "dependency list cannot mix ',' (all) and '?' (any)");
 	sep = strchr(spec, '?') ? '?' : ',';
-	/* Every item but the first needs a ':' or a separator before it. */
+	/* Every item but the first needs a ':' or a separator before it, so
+	 * max bounds the count; the exact cap is checked once parsed. */
 	for (const char *s = spec; *s; s++)
 		if (*s == ':' || *s == sep)
 			max++;
-	if (max > JOB_DEPEND_MAX_ITEMS)
-		return errprintf(err, -ESLURM_DEPENDENCY, "too many dependencies (at most %d)",
-				 JOB_DEPEND_MAX_ITEMS);
+	if (max > JOB_DEPEND_MAX_ITEMS + 1)
+		goto too_many;
 	d = calloc(1, sizeof(*d) + max * sizeof(d->items[0]));
 	if (!d)
 		return -ENOMEM;
@@ -204,8 +211,13 @@ int job_depend_parse(const char *spec, unsigned flags, struct job_depend **ret,
 			break;
 		s = e + 1;
 	}
+	if (d->n > JOB_DEPEND_MAX_ITEMS)
+		goto too_many;
 	*ret = TAKE_PTR(d);
 	return 0;
+too_many:
+	return errprintf(err, -ESLURM_DEPENDENCY, "too many dependencies (at most %d)",
+			 JOB_DEPEND_MAX_ITEMS);
 }
 
 struct job_depend *job_depend_free(struct job_depend *d)
@@ -228,8 +240,8 @@ int job_depend_validate(struct job_depend *d, const struct job_depend_ops *ops,
 		if ((self_job_id && it->job_id == self_job_id)
 		    || (self_array_job_id && self_array_job_id != NO_VAL
 			&& it->job_id == self_array_job_id))
-			return errprintf(err, -ESLURM_DEPENDENCY, "job cannot depend on itself (%u)",
-					 it->job_id);
+			return errprintf(err, -ESLURM_DEPENDENCY,
+					 "job cannot depend on itself (%u)", it->job_id);
 		if (it->state != JOB_DEPEND_UNFULFILLED)
 			continue;
 		is_array = ops->array(ops->arg, it->job_id, &a) && a.total > 0;

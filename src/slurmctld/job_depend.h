@@ -20,13 +20,13 @@ struct sl_error;
 #define JOB_DEPEND_ALL_TASKS 0xffffffffu /* INFINITE */
 
 enum job_depend_type {
-	JOB_DEPEND_AFTER,	     /* "after": started or cancelled (+minutes) */
-	JOB_DEPEND_AFTER_ANY,	     /* "afterany": ended in any state */
-	JOB_DEPEND_AFTER_OK,	     /* "afterok": COMPLETED, exit 0 */
-	JOB_DEPEND_AFTER_NOT_OK,     /* "afternotok": ended in any other state */
-	JOB_DEPEND_AFTER_CORR,	     /* "aftercorr": same task id of array N ok */
+	JOB_DEPEND_AFTER,	       /* "after": started or cancelled (+minutes) */
+	JOB_DEPEND_AFTER_ANY,	       /* "afterany": ended in any state */
+	JOB_DEPEND_AFTER_OK,	       /* "afterok": COMPLETED, exit 0 */
+	JOB_DEPEND_AFTER_NOT_OK,       /* "afternotok": ended in any other state */
+	JOB_DEPEND_AFTER_CORR,	       /* "aftercorr": same task id of array N ok */
 	JOB_DEPEND_AFTER_BURST_BUFFER, /* "afterburstbuffer": as afterany */
-	JOB_DEPEND_SINGLETON,	     /* "singleton": no earlier job of user+name */
+	JOB_DEPEND_SINGLETON,	       /* "singleton": no earlier job of user+name */
 };
 
 enum job_depend_state {
@@ -57,7 +57,7 @@ struct job_depend {
 
 /* What the controller knows about one job. */
 struct job_depend_job {
-	uint32_t state;	  /* base state | flags, as in struct job */
+	uint32_t state;	   /* base state | flags, as in struct job */
 	time_t start_time; /* when it started, or was cancelled if it never started */
 	int exit_status;   /* wait status of the batch script */
 };

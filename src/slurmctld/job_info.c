@@ -13,6 +13,7 @@
 #include "common/path_pattern.h"
 #include "ctld.h"
 #include "job_array.h"
+#include "job_deps.h"
 
 #define DUP(x) ((x) ? strdup(x) : NULL)
 
@@ -74,7 +75,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		.job_state = job->state,
 		.state_reason = (uint16_t)job->reason,
 		.state_desc = DUP(job->state_desc),
-		.dependency = DUP(d->dependency),
+		.dependency = job_deps_string(job),
 		.requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
 		.restart_cnt = job->restart_cnt,
 		.batch_flag = 1,

@@ -26,6 +26,7 @@
 #include "durable.h"
 #include "job.h"
 #include "job_array.h"
+#include "job_deps.h"
 #include "job_launch.h"
 #include "mail.h"
 #include "node.h"
@@ -296,6 +297,8 @@ void job_sched_pass(struct ctld *c)
 		int r;
 
 		job->last_sched_eval = now;
+		if (why == WAIT_NO_REASON)
+			why = job_deps_check(c, job, now);
 		if (why == WAIT_NO_REASON && blocked[p - c->parts])
 			why = WAIT_PRIORITY;
 		if (why == WAIT_NO_REASON && job_is_array_meta(job) && job->array_throttle

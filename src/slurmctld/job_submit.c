@@ -26,6 +26,7 @@
 #include "durable.h"
 #include "job.h"
 #include "job_array.h"
+#include "job_deps.h"
 #include "job_sched.h"
 #include "part.h"
 
@@ -206,6 +207,12 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	}
 	job->array_task_id = NO_VAL;
 	job->desc = desc;
+	r = job_deps_submit(c, job, ret_msg);
+	if (r < 0) {
+		job->desc = NULL; /* the caller still owns it */
+		job_free(job);
+		return r;
+	}
 	*ret = job;
 	return 0;
 }

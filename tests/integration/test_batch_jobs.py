@@ -222,3 +222,25 @@ def test_scancel_of_one_pending_task_and_of_the_whole_array(cluster, workdir):
     assert rec["ArrayTaskId"] == "0-2,4-9", rec
     cluster.run("scancel", str(job_id))
     wait_state(cluster, job_id, "CANCELLED")
+
+
+def test_afterok_waits_for_success_and_never_runs_after_a_failure(cluster, workdir):
+    first = submit(cluster, "-D", workdir, "--wrap", "sleep 2")
+    fails = submit(cluster, "-D", workdir, "--wrap", "exit 1")
+    after_ok = submit(cluster, "-D", workdir, "-d", f"afterok:{first}", "--wrap", "true")
+    never = submit(cluster, "-D", workdir, "-d", f"afterok:{fails}", "--wrap", "true")
+    rec = job(cluster, after_ok)
+    assert rec["JobState"] == "PENDING"
+    assert rec["Dependency"] == f"afterok:{first}(unfulfilled)"
+    wait_for(lambda: job(cluster, after_ok)["Reason"] == "Dependency", what="Dependency")
+    wait_state(cluster, after_ok, "COMPLETED")
+    wait_for(lambda: job(cluster, never)["Reason"] == "DependencyNeverSatisfied",
+             what="DependencyNeverSatisfied")
+    cluster.run("scancel", str(never))
+
+
+def test_a_malformed_dependency_is_refused(cluster):
+    r = cluster.run("sbatch", "-d", "afterok:abc", "--wrap", "true", check=False)
+    assert r.returncode == 1
+    assert r.stderr.endswith("sbatch: error: Batch job submission failed: "
+                             "Job dependency problem\n"), r.stderr
