@@ -42,15 +42,7 @@ run:
 
 # A short tour of the running cluster with the built commands.
 demo:
-	@eval "$$(SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/local-cluster.sh env)"; \
-	for cmd in "scontrol ping" "sinfo" "sinfo -N -l" "scontrol show partition gpu-queue" \
-		   "scontrol show node g1"; do \
-		echo; echo "\$$ $$cmd"; $$cmd; \
-	done; \
-	echo; \
-	echo "The cluster keeps running. Use it from your shell with:"; \
-	echo '  eval "$$(scripts/local-cluster.sh env)"'; \
-	echo "and stop it with: make stop"
+	SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/demo.sh
 
 stop:
 	scripts/local-cluster.sh down

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# demo.sh - a short tour of the running local cluster (make run calls it):
+# the nodes, then a job array, a GPU job and a job that fails, seen in
+# squeue while they run and through their output files when done.
+set -euo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+eval "$("$REPO/scripts/local-cluster.sh" env)"
+DEMO=$REPO/run/demo
+mkdir -p "$DEMO"
+chmod 0777 "$DEMO"
+
+show() {
+	echo
+	echo "\$ $*"
+	"$@"
+}
+
+show scontrol ping
+show sinfo
+show sinfo -N -l
+show scontrol show node g1
+
+submit() {
+	local out
+	out=$(sbatch --parsable -D "$DEMO" "$@")
+	echo "${out%%;*}"
+}
+
+echo
+echo "\$ sbatch -a 1-6%2 -J array --wrap 'echo task \$SLURM_ARRAY_TASK_ID on \$SLURMD_NODENAME; sleep 2'"
+array=$(submit -a 1-6%2 -J array --wrap 'echo task $SLURM_ARRAY_TASK_ID on $SLURMD_NODENAME; sleep 2')
+echo "Submitted batch job $array"
+echo "\$ sbatch -p gpu-queue --gres=gpu:2 -J gpu --wrap 'echo GPUs \$CUDA_VISIBLE_DEVICES on \$SLURMD_NODENAME'"
+gpu=$(submit -p gpu-queue --gres=gpu:2 -J gpu --wrap 'echo GPUs $CUDA_VISIBLE_DEVICES on $SLURMD_NODENAME; sleep 2')
+echo "Submitted batch job $gpu"
+echo "\$ sbatch -J fails --wrap 'echo about to fail >&2; exit 3'"
+fails=$(submit -J fails --wrap 'echo about to fail >&2; exit 3')
+echo "Submitted batch job $fails"
+
+show squeue
+
+# wait (with a deadline) until the demo's jobs have left the queue
+deadline=$((SECONDS + 60))
+while [[ -n $(squeue -h -j "$array,$gpu,$fails" 2>/dev/null) ]] && ((SECONDS < deadline)); do
+	sleep 0.5
+done
+
+show squeue -t all -j "$array,$gpu,$fails"
+show scontrol show job "$fails"
+for f in "$DEMO"/slurm-"$array"_*.out "$DEMO/slurm-$gpu.out" "$DEMO/slurm-$fails.out"; do
+	[[ -f $f ]] || continue
+	echo
+	echo "\$ cat ${f#"$REPO"/}"
+	cat "$f"
+done
+echo
+echo "The cluster keeps running. Use it from your shell with:"
+echo '  eval "$(scripts/local-cluster.sh env)"'
+echo "and stop it with: make stop"
