@@ -241,7 +241,7 @@ bool fmt_idset_has(const char *s, uint32_t id)
 	bool hit = false;
 
 	if (fmt_idset_parse(s, &v, &n) == 0)
-		hit = bsearch(&id, v, n, sizeof(*v), cmp_u32) != NULL;
+		hit = n && bsearch(&id, v, n, sizeof(*v), cmp_u32) != NULL;
 	free(v);
 	return hit;
 }
