@@ -104,10 +104,11 @@ int job_opts_init(struct job_opts *o, const char *prog)
 
 void job_opts_done(struct job_opts *o)
 {
-	char **strs[] = {&o->cwd,      &o->job_name,  &o->partition, &o->account,  &o->qos,
-			 &o->comment,  &o->dependency, &o->array,    &o->std_out,  &o->std_err,
-			 &o->std_in,   &o->chdir,      &o->nodelist, &o->exclude,  &o->mail_user,
-			 &o->export_env, &o->wrap,     &o->gres,     &o->gpus,     &o->gpus_per_node};
+	char **strs[] = {&o->cwd,      &o->job_name, &o->partition,  &o->account,
+			 &o->qos,      &o->comment,  &o->dependency, &o->array,
+			 &o->std_out,  &o->std_err,  &o->std_in,     &o->chdir,
+			 &o->nodelist, &o->exclude,  &o->mail_user,  &o->export_env,
+			 &o->wrap,     &o->gres,     &o->gpus,	     &o->gpus_per_node};
 
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
 		free(*strs[i]);
@@ -156,13 +157,13 @@ static int apply(struct job_opts *o, const struct job_opt_def *d, const char *ar
 	char *copy;
 	int r = 0;
 
-	if (src != JOB_OPT_SRC_CLI && (d->id == JOPT_HELP || d->id == JOPT_USAGE
-				       || d->id == JOPT_VERSION))
+	if (src != JOB_OPT_SRC_CLI
+	    && (d->id == JOPT_HELP || d->id == JOPT_USAGE || d->id == JOPT_VERSION))
 		return 0;
 	/* Slurm's early-pass options are only read from the command line
 	 * (SBATCH_DEBUG still counts for -v) */
-	if (src == JOB_OPT_SRC_SCRIPT && (d->id == JOPT_VERBOSE || d->id == JOPT_QUIET
-					  || d->id == JOPT_WRAP))
+	if (src == JOB_OPT_SRC_SCRIPT
+	    && (d->id == JOPT_VERBOSE || d->id == JOPT_QUIET || d->id == JOPT_WRAP))
 		return 0;
 	if (d->parse) {
 		r = d->parse(o, arg, e);
@@ -295,8 +296,8 @@ static int verify_mem(struct job_opts *o, struct job_opt_err *e)
 		env += o->src[ids[i]] == JOB_OPT_SRC_ENV;
 	}
 	if (cli > 1)
-		return job_opt_fatal(e, o->prog,
-				     "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+		return job_opt_fatal(
+		    e, o->prog, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
 	if (env > 1 && !cli)
 		return job_opt_fatal(e, o->prog,
 				     "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE "
@@ -398,8 +399,7 @@ int job_opt_verify(struct job_opts *o, char *info, size_t n, struct job_opt_err 
 			     "invalid number of cpus per task (-c %d)", o->cpus_per_task);
 		ok = false;
 	}
-	if (o->min_nodes < 0 || o->max_nodes < 0
-	    || (o->max_nodes && o->min_nodes > o->max_nodes)) {
+	if (o->min_nodes < 0 || o->max_nodes < 0 || (o->max_nodes && o->min_nodes > o->max_nodes)) {
 		job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR, "invalid number of nodes (-N %d-%d)",
 			     o->min_nodes, o->max_nodes);
 		ok = false;
@@ -468,9 +468,10 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	    .user_id = (uint32_t)getuid(),
 	    .group_id = (uint32_t)getgid(),
 	};
-	d->flags = (uint16_t)((o->hold ? JOB_DESC_HOLD : 0) | (o->exclusive ? JOB_DESC_EXCLUSIVE : 0)
-			      | (o->test_only ? JOB_DESC_TEST_ONLY : 0)
-			      | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0));
+	d->flags =
+	    (uint16_t)((o->hold ? JOB_DESC_HOLD : 0) | (o->exclusive ? JOB_DESC_EXCLUSIVE : 0)
+		       | (o->test_only ? JOB_DESC_TEST_ONLY : 0)
+		       | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0));
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		host[strcspn(host, ".")] = '\0'; /* short name */
 	r |= dup_to(&d->name, o->job_name);
@@ -493,8 +494,7 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	return r ? -ENOMEM : 0;
 }
 
-int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf,
-		       struct job_opt_err *e)
+int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf, struct job_opt_err *e)
 {
 	const char *types = conf ? conf->gres_types : NULL;
 
@@ -533,15 +533,19 @@ static const char *digits(const char *p)
 
 bool job_opt_array_ok(const char *spec)
 {
-	const char *p = spec;
+	const char *p = spec, *q;
+	bool any = false;
 
-	if (!p || !*p)
+	if (!p)
 		return false;
-	for (;;) {
-		const char *q = digits(p);
+	while (*p && *p != '%') {
 		long lo, hi;
 
-		if (!q)
+		if (*p == ',') { /* empty items are skipped, as the controller does */
+			p++;
+			continue;
+		}
+		if (!(q = digits(p)))
 			return false;
 		lo = hi = strtol(p, NULL, 10);
 		if (*q == '-') {
@@ -549,22 +553,20 @@ bool job_opt_array_ok(const char *spec)
 				return false;
 			hi = strtol(q + 1, NULL, 10);
 			q = p;
-			if (*q == ':') {
-				if (!(p = digits(q + 1)) || strtol(q + 1, NULL, 10) <= 0)
-					return false;
-				q = p;
-			}
 		}
-		if (hi < lo)
+		if (*q == ':') {
+			if (!(p = digits(q + 1)) || strtol(q + 1, NULL, 10) <= 0)
+				return false;
+			q = p;
+		}
+		if (hi < lo || (*q && *q != ',' && *q != '%'))
 			return false;
-		if (*q == ',') {
-			p = q + 1;
-			continue;
-		}
-		if (*q == '%')
-			return (q = digits(q + 1)) && !*q;
-		return !*q;
+		any = true;
+		p = q;
 	}
+	if (*p == '%' && (!(q = digits(p + 1)) || *q))
+		return false;
+	return any;
 }
 
 /* "jid", "jid_task", "jid_*", optional "+minutes". */
@@ -581,8 +583,8 @@ static const char *dep_id(const char *p)
 
 bool job_opt_dependency_ok(const char *spec)
 {
-	static const char *const types[] = {"after",	 "afterany",	     "afternotok",
-					    "afterok",	 "aftercorr",	     "afterburstbuffer",
+	static const char *const types[] = {"after",   "afterany",  "afternotok",
+					    "afterok", "aftercorr", "afterburstbuffer",
 					    "expand"};
 	const char *p = spec;
 
@@ -754,8 +756,8 @@ bad:
 static const struct {
 	const char *name;
 	long mult;
-} delta_units[] = {{"seconds", 1},     {"second", 1}, {"minutes", 60}, {"minute", 60},
-		   {"hours", 3600},    {"hour", 3600}, {"days", 86400}, {"day", 86400},
+} delta_units[] = {{"seconds", 1},    {"second", 1},   {"minutes", 60}, {"minute", 60},
+		   {"hours", 3600},   {"hour", 3600},  {"days", 86400}, {"day", 86400},
 		   {"weeks", 604800}, {"week", 604800}};
 
 /* "+N[unit]" after now, sign at s[*pos]. */

@@ -35,64 +35,149 @@ enum job_opt_src {
 /* One row per option Slurm 22.05's sbatch knows, in its table order
  * (which is the order getopt lists ambiguous matches in). */
 enum job_opt_id {
-	JOPT_ACCOUNT, JOPT_ACCTG_FREQ, JOPT_ARRAY, JOPT_BATCH, JOPT_BEGIN, JOPT_BB, JOPT_BBF,
-	JOPT_CLUSTER_CONSTRAINT, JOPT_CHDIR, JOPT_CLUSTERS, JOPT_COMMENT, JOPT_CONTAINER,
-	JOPT_CONTEXT, JOPT_CONTIGUOUS, JOPT_CONSTRAINT, JOPT_CORE_SPEC, JOPT_CORES_PER_SOCKET,
-	JOPT_CPU_FREQ, JOPT_CPUS_PER_GPU, JOPT_CPUS_PER_TASK, JOPT_DEADLINE, JOPT_DELAY_BOOT,
-	JOPT_DEPENDENCY, JOPT_DISTRIBUTION, JOPT_ERROR, JOPT_EXCLUDE, JOPT_EXCLUSIVE, JOPT_EXPORT,
-	JOPT_EXPORT_FILE, JOPT_EXTRA_NODE_INFO, JOPT_GET_USER_ENV, JOPT_GID, JOPT_GPU_BIND,
-	JOPT_GPU_FREQ, JOPT_GPUS, JOPT_GPUS_PER_NODE, JOPT_GPUS_PER_SOCKET, JOPT_GPUS_PER_TASK,
-	JOPT_GRES, JOPT_GRES_FLAGS, JOPT_HELP, JOPT_HINT, JOPT_HOLD, JOPT_IGNORE_PBS, JOPT_INPUT,
-	JOPT_JOB_NAME, JOPT_KILL_INV_DEP, JOPT_LICENSES, JOPT_MAIL_TYPE, JOPT_MAIL_USER,
-	JOPT_MCS_LABEL, JOPT_MEM, JOPT_MEM_BIND, JOPT_MEM_PER_CPU, JOPT_MEM_PER_GPU, JOPT_MINCPUS,
-	JOPT_NETWORK, JOPT_NICE, JOPT_NO_KILL, JOPT_NO_REQUEUE, JOPT_NODEFILE, JOPT_NODELIST,
-	JOPT_NODES, JOPT_NTASKS, JOPT_NTASKS_PER_CORE, JOPT_NTASKS_PER_GPU, JOPT_NTASKS_PER_NODE,
-	JOPT_NTASKS_PER_SOCKET, JOPT_NTASKS_PER_TRES, JOPT_OPEN_MODE, JOPT_OUTPUT, JOPT_OVERCOMMIT,
-	JOPT_OVERSUBSCRIBE, JOPT_PARSABLE, JOPT_PARTITION, JOPT_POWER, JOPT_PREFER, JOPT_PRIORITY,
-	JOPT_PROFILE, JOPT_PROPAGATE, JOPT_QOS, JOPT_QUIET, JOPT_REBOOT, JOPT_REQUEUE,
-	JOPT_RESERVATION, JOPT_SIGNAL, JOPT_SOCKETS_PER_NODE, JOPT_SPREAD_JOB, JOPT_SWITCHES,
-	JOPT_TEST_ONLY, JOPT_THREAD_SPEC, JOPT_THREADS_PER_CORE, JOPT_TIME, JOPT_TIME_MIN, JOPT_TMP,
-	JOPT_UID, JOPT_USE_MIN_NODES, JOPT_USAGE, JOPT_VERBOSE, JOPT_VERSION, JOPT_WAIT,
-	JOPT_WAIT_ALL_NODES, JOPT_WCKEY, JOPT_WRAP,
+	JOPT_ACCOUNT,
+	JOPT_ACCTG_FREQ,
+	JOPT_ARRAY,
+	JOPT_BATCH,
+	JOPT_BEGIN,
+	JOPT_BB,
+	JOPT_BBF,
+	JOPT_CLUSTER_CONSTRAINT,
+	JOPT_CHDIR,
+	JOPT_CLUSTERS,
+	JOPT_COMMENT,
+	JOPT_CONTAINER,
+	JOPT_CONTEXT,
+	JOPT_CONTIGUOUS,
+	JOPT_CONSTRAINT,
+	JOPT_CORE_SPEC,
+	JOPT_CORES_PER_SOCKET,
+	JOPT_CPU_FREQ,
+	JOPT_CPUS_PER_GPU,
+	JOPT_CPUS_PER_TASK,
+	JOPT_DEADLINE,
+	JOPT_DELAY_BOOT,
+	JOPT_DEPENDENCY,
+	JOPT_DISTRIBUTION,
+	JOPT_ERROR,
+	JOPT_EXCLUDE,
+	JOPT_EXCLUSIVE,
+	JOPT_EXPORT,
+	JOPT_EXPORT_FILE,
+	JOPT_EXTRA_NODE_INFO,
+	JOPT_GET_USER_ENV,
+	JOPT_GID,
+	JOPT_GPU_BIND,
+	JOPT_GPU_FREQ,
+	JOPT_GPUS,
+	JOPT_GPUS_PER_NODE,
+	JOPT_GPUS_PER_SOCKET,
+	JOPT_GPUS_PER_TASK,
+	JOPT_GRES,
+	JOPT_GRES_FLAGS,
+	JOPT_HELP,
+	JOPT_HINT,
+	JOPT_HOLD,
+	JOPT_IGNORE_PBS,
+	JOPT_INPUT,
+	JOPT_JOB_NAME,
+	JOPT_KILL_INV_DEP,
+	JOPT_LICENSES,
+	JOPT_MAIL_TYPE,
+	JOPT_MAIL_USER,
+	JOPT_MCS_LABEL,
+	JOPT_MEM,
+	JOPT_MEM_BIND,
+	JOPT_MEM_PER_CPU,
+	JOPT_MEM_PER_GPU,
+	JOPT_MINCPUS,
+	JOPT_NETWORK,
+	JOPT_NICE,
+	JOPT_NO_KILL,
+	JOPT_NO_REQUEUE,
+	JOPT_NODEFILE,
+	JOPT_NODELIST,
+	JOPT_NODES,
+	JOPT_NTASKS,
+	JOPT_NTASKS_PER_CORE,
+	JOPT_NTASKS_PER_GPU,
+	JOPT_NTASKS_PER_NODE,
+	JOPT_NTASKS_PER_SOCKET,
+	JOPT_NTASKS_PER_TRES,
+	JOPT_OPEN_MODE,
+	JOPT_OUTPUT,
+	JOPT_OVERCOMMIT,
+	JOPT_OVERSUBSCRIBE,
+	JOPT_PARSABLE,
+	JOPT_PARTITION,
+	JOPT_POWER,
+	JOPT_PREFER,
+	JOPT_PRIORITY,
+	JOPT_PROFILE,
+	JOPT_PROPAGATE,
+	JOPT_QOS,
+	JOPT_QUIET,
+	JOPT_REBOOT,
+	JOPT_REQUEUE,
+	JOPT_RESERVATION,
+	JOPT_SIGNAL,
+	JOPT_SOCKETS_PER_NODE,
+	JOPT_SPREAD_JOB,
+	JOPT_SWITCHES,
+	JOPT_TEST_ONLY,
+	JOPT_THREAD_SPEC,
+	JOPT_THREADS_PER_CORE,
+	JOPT_TIME,
+	JOPT_TIME_MIN,
+	JOPT_TMP,
+	JOPT_UID,
+	JOPT_USE_MIN_NODES,
+	JOPT_USAGE,
+	JOPT_VERBOSE,
+	JOPT_VERSION,
+	JOPT_WAIT,
+	JOPT_WAIT_ALL_NODES,
+	JOPT_WCKEY,
+	JOPT_WRAP,
 	_JOPT_COUNT,
 };
 
 /* Exit codes an error asks for. */
-#define JOB_OPT_EXIT_ARG 255  /* bad option value: Slurm's exit(-1) */
-#define JOB_OPT_EXIT_FATAL 1  /* fatal() and parse_int(): always 1 */
-#define JOB_OPT_EXIT_ERROR -1 /* the command's error_exit (SLURM_EXIT_ERROR, 1) */
+#define JOB_OPT_EXIT_ARG   255 /* bad option value: Slurm's exit(-1) */
+#define JOB_OPT_EXIT_FATAL 1   /* fatal() and parse_int(): always 1 */
+#define JOB_OPT_EXIT_ERROR -1  /* the command's error_exit (SLURM_EXIT_ERROR, 1) */
 
 /* Returned by the passes when --help, --usage or -V was met: the caller
  * prints it and exits 0, as Slurm does the moment it sees one. */
 #define JOB_OPT_STOP 1
 
 struct job_opt_err {
-	int exit_code;   /* one of JOB_OPT_EXIT_* (or a plain code) */
+	int exit_code;	 /* one of JOB_OPT_EXIT_* (or a plain code) */
 	char text[1024]; /* exactly what goes to stderr, each line ends '\n' */
 };
 
 /* --exclusive values */
 #define JOB_OPT_EXCL_NODE 1
 #define JOB_OPT_EXCL_USER 2
-#define JOB_OPT_EXCL_MCS 3
+#define JOB_OPT_EXCL_MCS  3
 
 /* --signal flags (Slurm's KILL_JOB_BATCH / KILL_JOB_RESV) */
 #define JOB_OPT_SIG_BATCH 0x1
-#define JOB_OPT_SIG_RESV 0x2
+#define JOB_OPT_SIG_RESV  0x2
 
 /* Everything the options set. Strings are owned; NULL, NO_VAL, NO_VAL16,
  * NO_VAL64 or 0 mean "not given" as each comment says. */
 struct job_opts {
 	const char *prog; /* "sbatch": message prefix and getopt's argv[0] */
-	char *cwd;        /* where relative paths start */
+	char *cwd;	  /* where relative paths start */
 
 	char *job_name, *partition, *account, *qos, *comment, *dependency, *array;
 	char *std_out, *std_err, *std_in; /* as given ("none" -> /dev/null) */
-	char *chdir;                     /* absolute */
+	char *chdir;			  /* absolute */
 	char *nodelist, *exclude, *mail_user, *export_env, *wrap;
-	char *gres;          /* "gres/gpu:2,gres/mps:10", NULL */
-	char *gpus;          /* "[type:]N" as given */
-	char *gpus_per_node; /* "[type:]N" as given */
+	char *gres;		  /* "gres/gpu:2,gres/mps:10", NULL */
+	char *gpus;		  /* "[type:]N" as given */
+	char *gpus_per_node;	  /* "[type:]N" as given */
 	int min_nodes, max_nodes; /* max 0: no maximum */
 	bool nodes_set;
 	int ntasks;
@@ -100,12 +185,12 @@ struct job_opts {
 	int ntasks_per_node; /* 0: not given */
 	int cpus_per_task;
 	bool cpus_set;
-	uint32_t time_limit, time_min;             /* minutes, NO_VAL; 0 -> INFINITE */
-	uint64_t mem, mem_per_cpu, mem_per_gpu;    /* MB, NO_VAL64 */
-	uint16_t mail_type;                        /* MAIL_* bits */
-	uint16_t open_mode;                        /* OPEN_MODE_* */
-	uint16_t requeue;                          /* 0, 1, NO_VAL16 */
-	uint16_t exclusive;                        /* JOB_OPT_EXCL_*, 0 */
+	uint32_t time_limit, time_min;		     /* minutes, NO_VAL; 0 -> INFINITE */
+	uint64_t mem, mem_per_cpu, mem_per_gpu;	     /* MB, NO_VAL64 */
+	uint16_t mail_type;			     /* MAIL_* bits */
+	uint16_t open_mode;			     /* OPEN_MODE_* */
+	uint16_t requeue;			     /* 0, 1, NO_VAL16 */
+	uint16_t exclusive;			     /* JOB_OPT_EXCL_*, 0 */
 	uint16_t warn_signal, warn_time, warn_flags; /* --signal, 0 */
 	bool kill_inv_dep_set, kill_inv_dep;
 	bool nice_set;
@@ -116,7 +201,7 @@ struct job_opts {
 	bool help, usage, version; /* the STOP options that were met */
 
 	uint8_t src[_JOPT_COUNT]; /* enum job_opt_src of the last setter */
-	char *raw[_JOPT_COUNT];   /* last argument as given ("" when none) */
+	char *raw[_JOPT_COUNT];	  /* last argument as given ("" when none) */
 };
 
 /* Fill with "nothing given"; prog is borrowed, cwd is getcwd() (NULL when
@@ -167,11 +252,13 @@ int job_opt_check_gres(const struct job_opts *o, const struct sl_conf *conf,
 /* Basic syntax checks of what the controller interprets, so that an
  * obviously malformed value fails before a round trip with the same words
  * the controller would use (ESLURM_INVALID_ARRAY, ESLURM_DEPENDENCY).
- * Array: "N", "N-M", "N-M:S" (S > 0), comma separated, optional "%T".
+ * Both are looser than the controller, never stricter.
+ * Array: items "N", "N-M", "N:S" or "N-M:S" (S > 0) separated by commas
+ * (empty items skipped), at least one, then an optional "%T".
  * Dependency: items joined by ',' or by '?' (not both); an item is
  * "singleton", "type:id[:id...]" with type after, afterany, afterok,
  * afternotok, aftercorr, afterburstbuffer or expand, or bare ids
- * ("12:13", afterany); an id is "jid", "jid_task" or "jid_*", optionally
+ * ("12:13"); an id is "jid", "jid_task" or "jid_*", optionally
  * "+minutes". Bounds (MaxArraySize, existing jobs) are the controller's. */
 bool job_opt_array_ok(const char *spec);
 bool job_opt_dependency_ok(const char *spec);
@@ -192,16 +279,17 @@ int job_opt_fail(struct job_opt_err *err, const char *prog, int exit_code, const
 int job_opt_fatal(struct job_opt_err *err, const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Append text as it is (Slurm's bare fprintf lines). */
-void job_opt_raw(struct job_opt_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void job_opt_raw(struct job_opt_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* One row of the option table (job_opt_table.c). */
 typedef int job_opt_parse_fn(struct job_opts *o, const char *arg, struct job_opt_err *err);
 struct job_opt_def {
-	const char *name;       /* long name; NULL ends the table */
-	char short_opt;         /* 0: none */
-	uint8_t has_arg;        /* getopt's no_argument/required_argument/optional_argument */
-	enum job_opt_id id;     /* aliases share an id */
-	const char *sbatch_env; /* SBATCH_* input variable, NULL */
+	const char *name;	 /* long name; NULL ends the table */
+	char short_opt;		 /* 0: none */
+	uint8_t has_arg;	 /* getopt's no_argument/required_argument/optional_argument */
+	enum job_opt_id id;	 /* aliases share an id */
+	const char *sbatch_env;	 /* SBATCH_* input variable, NULL */
 	job_opt_parse_fn *parse; /* NULL: accepted, kept in raw[], not acted on */
 };
 extern const struct job_opt_def job_opt_table[];

@@ -229,8 +229,8 @@ static int p_nodes(struct job_opts *o, const char *arg, struct job_opt_err *e)
 			return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
 					    "\"%s\" is not a valid node count", arg);
 	} else {
-		snprintf(part, sizeof(part), "%.*s", (int)(dash - arg) < 63 ? (int)(dash - arg) : 63,
-			 arg);
+		snprintf(part, sizeof(part), "%.*s",
+			 (int)(dash - arg) < 63 ? (int)(dash - arg) : 63, arg);
 		lo = nodes_num(part, &end);
 		if (!all_space(end) || lo > INT_MAX)
 			return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
@@ -244,8 +244,8 @@ static int p_nodes(struct job_opts *o, const char *arg, struct job_opt_err *e)
 	}
 	if (hi != 0 && hi < lo)
 		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
-				    "Maximum node count %ld is less than minimum node count %ld", hi,
-				    lo);
+				    "Maximum node count %ld is less than minimum node count %ld",
+				    hi, lo);
 	o->min_nodes = (int)lo;
 	o->max_nodes = (int)hi;
 	o->nodes_set = true;
@@ -295,7 +295,8 @@ static int p_delay_boot(struct job_opts *o, const char *arg, struct job_opt_err 
 	uint32_t m;
 
 	if (time_str2mins(arg, &m) < 0)
-		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --delay-boot specification");
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "Invalid --delay-boot specification");
 	return 0;
 }
 
@@ -335,7 +336,8 @@ static int p_exclusive(struct job_opts *o, const char *arg, struct job_opt_err *
 	else if (!strcasecmp(arg, "mcs"))
 		o->exclusive = JOB_OPT_EXCL_MCS;
 	else
-		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --exclusive specification");
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "Invalid --exclusive specification");
 	return 0;
 }
 
@@ -371,7 +373,8 @@ static int p_open_mode(struct job_opts *o, const char *arg, struct job_opt_err *
 	else if (arg[0] == 't' || arg[0] == 'T')
 		o->open_mode = OPEN_MODE_TRUNCATE;
 	else
-		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --open-mode specification");
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "Invalid --open-mode specification");
 	return 0;
 }
 
@@ -425,12 +428,14 @@ static int p_mail_type(struct job_opts *o, const char *arg, struct job_opt_err *
 			none = true;
 		}
 		for (size_t i = 0; !none && i < ARRAY_SIZE(mail_names); i++)
-			if (strlen(mail_names[i].name) == len && !strncasecmp(p, mail_names[i].name, len))
+			if (strlen(mail_names[i].name) == len
+			    && !strncasecmp(p, mail_names[i].name, len))
 				bits |= mail_names[i].bits;
 		p += len + (p[len] == ',');
 	}
 	if (!bits && !none)
-		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --mail-type specification");
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "Invalid --mail-type specification");
 	o->mail_type |= bits;
 	return 0;
 }
@@ -440,8 +445,8 @@ static const struct {
 	const char *name;
 	uint16_t num;
 } sig_names[] = {
-    {"HUP", 1},   {"INT", 2},   {"QUIT", 3},  {"ABRT", 6},  {"KILL", 9},   {"USR1", 10},
-    {"USR2", 12}, {"ALRM", 14}, {"TERM", 15}, {"CONT", 18}, {"STOP", 19},  {"TSTP", 20},
+    {"HUP", 1},	  {"INT", 2},	{"QUIT", 3},  {"ABRT", 6},  {"KILL", 9},  {"USR1", 10},
+    {"USR2", 12}, {"ALRM", 14}, {"TERM", 15}, {"CONT", 18}, {"STOP", 19}, {"TSTP", 20},
     {"TTIN", 21}, {"TTOU", 22}, {"URG", 23},  {"XCPU", 24},
 };
 
@@ -529,8 +534,8 @@ static int gres_one(char **out, const char *tok, size_t len)
 			keep = (size_t)(c - tok);
 		}
 	}
-	if (asprintf(&s, "%s%sgres/%.*s%s", *out ? *out : "", *out ? "," : "", (int)keep, tok,
-		     num) < 0)
+	if (asprintf(&s, "%s%sgres/%.*s%s", *out ? *out : "", *out ? "," : "", (int)keep, tok, num)
+	    < 0)
 		return -ENOMEM;
 	free(*out);
 	*out = s;
@@ -759,11 +764,11 @@ const char *job_opt_show(const struct job_opts *o, enum job_opt_id id, char *buf
 	case JOPT_NICE:
 	case JOPT_VERBOSE:
 		snprintf(buf, n, "%d",
-			 id == JOPT_NTASKS	  ? o->ntasks
+			 id == JOPT_NTASKS	    ? o->ntasks
 			 : id == JOPT_CPUS_PER_TASK ? o->cpus_per_task
-			 : id == JOPT_NICE	  ? o->nice
-			 : id == JOPT_VERBOSE	  ? o->verbose
-						  : o->ntasks_per_node);
+			 : id == JOPT_NICE	    ? o->nice
+			 : id == JOPT_VERBOSE	    ? o->verbose
+						    : o->ntasks_per_node);
 		return buf;
 	case JOPT_OPEN_MODE:
 		s = o->open_mode == OPEN_MODE_APPEND ? "a" : "t";
@@ -778,7 +783,7 @@ const char *job_opt_show(const struct job_opts *o, enum job_opt_id id, char *buf
 	case JOPT_ERROR:
 	case JOPT_INPUT:
 	case JOPT_CHDIR:
-		s = id == JOPT_OUTPUT ? o->std_out
+		s = id == JOPT_OUTPUT  ? o->std_out
 		    : id == JOPT_ERROR ? o->std_err
 		    : id == JOPT_INPUT ? o->std_in
 				       : o->chdir;

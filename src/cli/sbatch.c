@@ -37,7 +37,7 @@
 #include "common/sl_errno.h"
 
 #define SUBMIT_MAX_RETRIES 15 /* Slurm's MAX_RETRIES */
-#define WAIT_MAX_SLEEP 32     /* Slurm's MAX_WAIT_SLEEP_TIME, seconds */
+#define WAIT_MAX_SLEEP	   32 /* Slurm's MAX_WAIT_SLEEP_TIME, seconds */
 
 extern char **environ;
 
@@ -204,8 +204,8 @@ static const char help_text[] =
     "\n";
 
 struct sbatch {
-	int error_exit;    /* SLURM_EXIT_ERROR, default 1 */
-	bool quiet;        /* -Q from the command line (Slurm keeps the first pass's) */
+	int error_exit;	   /* SLURM_EXIT_ERROR, default 1 */
+	bool quiet;	   /* -Q from the command line (Slurm keeps the first pass's) */
 	char *script_path; /* resolved, NULL for stdin and --wrap */
 	char **script_args;
 	int script_argc;
@@ -429,8 +429,8 @@ static int precheck(const struct job_opts *o)
 	return 0;
 }
 
-static void test_only(const struct sbatch *s, const struct job_opts *o,
-		      const struct sl_conf *conf, const struct job_desc *d)
+static void test_only(const struct sbatch *s, const struct job_opts *o, const struct sl_conf *conf,
+		      const struct job_desc *d)
 {
 	struct submit_response *resp = NULL;
 	char when[64];
@@ -463,8 +463,8 @@ static void test_only(const struct sbatch *s, const struct job_opts *o,
 }
 
 /* One submission attempt: 0 and *ret_id, or the negative code. */
-static int submit_once(const struct sbatch *s, const struct sl_conf *conf,
-		       const struct job_desc *d, uint32_t *ret_id)
+static int submit_once(const struct sbatch *s, const struct sl_conf *conf, const struct job_desc *d,
+		       uint32_t *ret_id)
 {
 	uint16_t type = 0;
 	void *m = NULL;
@@ -492,8 +492,7 @@ static int submit_once(const struct sbatch *s, const struct sl_conf *conf,
 }
 
 /* Slurm's retry loop around slurm_submit_batch_job(). */
-static uint32_t submit(const struct sbatch *s, const struct sl_conf *conf,
-		       const struct job_desc *d)
+static uint32_t submit(const struct sbatch *s, const struct sl_conf *conf, const struct job_desc *d)
 {
 	uint32_t id = 0;
 

@@ -53,11 +53,14 @@ int sbatch_script_read(const char *prog, const char *path, int fd, char **ret, s
 		len += (size_t)n;
 		if (len > SL_SCRIPT_MAX) {
 			free(buf);
-			if (path)
-				close(fd);
+			if (!path)
+				return job_opt_fatal(
+				    err, prog, "Script from STDIN is too big, read %zu > %u bytes.",
+				    len, SL_SCRIPT_MAX);
+			close(fd);
 			return job_opt_fatal(err, prog,
-					     "Script from STDIN is too big, read %zu > %u bytes.", len,
-					     SL_SCRIPT_MAX);
+					     "Script %s is too big, read %zu > %u bytes.", path,
+					     len, SL_SCRIPT_MAX);
 		}
 		if (len == cap) {
 			char *bigger = realloc(buf, cap * 2 + 1);
@@ -102,7 +105,8 @@ int sbatch_script_check(const char *prog, const char *buf, size_t len, struct jo
 	if (memchr(buf, '\0', len)) {
 		job_opt_fail(err, prog, JOB_OPT_EXIT_ERROR,
 			     "The Slurm controller does not allow scripts that");
-		return job_opt_fail(err, prog, JOB_OPT_EXIT_ERROR, "contain a NULL character '\\0'.");
+		return job_opt_fail(err, prog, JOB_OPT_EXIT_ERROR,
+				    "contain a NULL character '\\0'.");
 	}
 	for (size_t i = 1; i < len; i++) {
 		if (buf[i - 1] == '\r' && buf[i] == '\n') {
@@ -135,16 +139,63 @@ void sbatch_directives_done(struct sbatch_directives *d)
 
 static int push_arg(struct sbatch_directives *d, char *arg)
 {
-	char **v = realloc(d->argv, ((size_t)d->argc + 2) * sizeof(*v));
+	if (d->argc + 2 > d->cap) {
+		int cap = d->cap ? d->cap * 2 : 16;
+		char **v = realloc(d->argv, (size_t)cap * sizeof(*v));
 
-	if (!v) {
-		free(arg);
-		return -ENOMEM;
+		if (!v) {
+			free(arg);
+			return -ENOMEM;
+		}
+		d->argv = v;
+		d->cap = cap;
 	}
-	d->argv = v;
-	v[d->argc++] = arg;
-	v[d->argc] = NULL;
+	d->argv[d->argc++] = arg;
+	d->argv[d->argc] = NULL;
 	return 0;
+}
+
+/* One word at *pp into word (room for the rest of the line): its length,
+ * 0 when the line ends, < 0 on a fatal error. */
+static int next_word(const char *prog, const char *file, int lineno, const char **pp, char *word,
+		     struct job_opt_err *err)
+{
+	const char *p = *pp, *start = p;
+	bool escape = false;
+	char quote = 0;
+	int n = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == ':')
+		return job_opt_fatal(err, prog, "%s: line %d: Unexpected `:` in [%s]", file, lineno,
+				     start);
+	/* blanks end a word before an escape is looked at, as in Slurm */
+	for (; *p && (quote || !isspace((unsigned char)*p)); p++) {
+		if (escape) {
+			escape = false;
+		} else if (*p == '\\') {
+			escape = true;
+			continue;
+		} else if (quote) {
+			if (*p == quote) {
+				quote = 0;
+				continue;
+			}
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+			continue;
+		} else if (*p == '#') {
+			break;
+		}
+		word[n++] = *p;
+	}
+	word[n] = '\0';
+	if (quote)
+		return job_opt_fatal(err, prog, "%s: line %d: Unmatched `%c` in [%s]", file, lineno,
+				     quote, start);
+	*pp = p;
+	return n; /* 0: "#..." or an empty "" ends the line, as in Slurm */
 }
 
 /* One directive line's words (Slurm's get_argument loop). p starts after
@@ -152,59 +203,20 @@ static int push_arg(struct sbatch_directives *d, char *arg)
 static int line_words(const char *prog, const char *file, int lineno, const char *p,
 		      struct sbatch_directives *d, struct job_opt_err *err)
 {
+	char *word = malloc(strlen(p) + 1);
+	int n = 0, r = 0;
+
+	if (!word)
+		return -ENOMEM;
 	while (isspace((unsigned char)*p))
 		p++;
-	for (;;) {
-		const char *start = p;
-		char *word, quote = 0;
-		bool escape = false;
-		size_t n = 0;
-		int r;
+	while (r == 0 && (n = next_word(prog, file, lineno, &p, word, err)) > 0) {
+		char *copy = strndup(word, (size_t)n);
 
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p == ':')
-			return job_opt_fatal(err, prog, "%s: line %d: Unexpected `:` in [%s]", file,
-					     lineno, start);
-		if (!*p)
-			return 0;
-		word = malloc(strlen(p) + 1);
-		if (!word)
-			return -ENOMEM;
-		/* blanks end a word before an escape is looked at, as in Slurm */
-		for (; *p && (quote || !isspace((unsigned char)*p)); p++) {
-			if (escape) {
-				escape = false;
-			} else if (*p == '\\') {
-				escape = true;
-				continue;
-			} else if (quote) {
-				if (*p == quote) {
-					quote = 0;
-					continue;
-				}
-			} else if (*p == '"' || *p == '\'') {
-				quote = *p;
-				continue;
-			} else if (*p == '#') {
-				break;
-			}
-			word[n++] = *p;
-		}
-		word[n] = '\0';
-		if (quote) {
-			free(word);
-			return job_opt_fatal(err, prog, "%s: line %d: Unmatched `%c` in [%s]", file,
-					     lineno, quote, start);
-		}
-		if (n == 0) { /* "#..." or an empty "" ends the line */
-			free(word);
-			return 0;
-		}
-		r = push_arg(d, word);
-		if (r < 0)
-			return r;
+		r = copy ? push_arg(d, copy) : -ENOMEM;
 	}
+	free(word);
+	return r < 0 ? r : n < 0 ? n : 0;
 }
 
 /* Is this non-directive line blank or a comment? */
@@ -378,9 +390,9 @@ static int put_rlimits(struct envv *e, const struct sl_conf *conf)
 	static const struct {
 		const char *name;
 		int res;
-	} lim[] = {{"CPU", RLIMIT_CPU},	    {"FSIZE", RLIMIT_FSIZE},     {"DATA", RLIMIT_DATA},
-		   {"STACK", RLIMIT_STACK}, {"CORE", RLIMIT_CORE},	 {"RSS", RLIMIT_RSS},
-		   {"NPROC", RLIMIT_NPROC}, {"NOFILE", RLIMIT_NOFILE},   {"MEMLOCK", RLIMIT_MEMLOCK},
+	} lim[] = {{"CPU", RLIMIT_CPU},	    {"FSIZE", RLIMIT_FSIZE},   {"DATA", RLIMIT_DATA},
+		   {"STACK", RLIMIT_STACK}, {"CORE", RLIMIT_CORE},     {"RSS", RLIMIT_RSS},
+		   {"NPROC", RLIMIT_NPROC}, {"NOFILE", RLIMIT_NOFILE}, {"MEMLOCK", RLIMIT_MEMLOCK},
 		   {"AS", RLIMIT_AS}};
 	const char *inc = conf ? conf_get_raw(conf, "PropagateResourceLimits") : NULL;
 	const char *exc = conf ? conf_get_raw(conf, "PropagateResourceLimitsExcept") : NULL;
@@ -485,14 +497,14 @@ static int put_export_list(const struct job_opts *o, const struct envv *proc, st
 		}
 	}
 	if (bad && warn && n)
-		snprintf(warn, n, "%s: error: Improperly formed environment variable (%s)\n", o->prog,
-			 cur);
+		snprintf(warn, n, "%s: error: Improperly formed environment variable (%s)\n",
+			 o->prog, cur);
 	free(list);
 	return r;
 }
 
 int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const struct sl_conf *conf,
-		      char ***ret_env, uint32_t *ret_count, char *warn, size_t n)
+		     char ***ret_env, uint32_t *ret_count, char *warn, size_t n)
 {
 	struct envv proc = {0}, job = {0};
 	const char *x = o->export_env;
@@ -533,4 +545,3 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 	*ret_count = job.n;
 	return 0;
 }
-

@@ -33,6 +33,7 @@ char *sbatch_script_wrap(const char *cmd);
 struct sbatch_directives {
 	char **argv;
 	int argc;
+	int cap;	/* slots allocated in argv */
 	char warn[256]; /* a note to print as is ("Change from #SLURM ..."), or "" */
 };
 

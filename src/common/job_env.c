@@ -226,9 +226,15 @@ int job_env_batch(struct job_env *e, const struct batch_launch_msg *m,
 {
 	int r = 0;
 
-	for (uint32_t i = 0; i < m->env_count && r == 0; i++)
+	for (uint32_t i = 0; i < m->env_count && r == 0; i++) {
+		/* sbatch's carriers of the umask and resource limits are applied
+		 * by the stepd, not seen by the job (as Slurm's stepd does) */
+		if (m->env[i] && (strncmp(m->env[i], "SLURM_UMASK=", 12) == 0
+				  || strncmp(m->env[i], "SLURM_RLIMIT_", 13) == 0))
+			continue;
 		if (m->env[i] && job_env_put(e, m->env[i]) == -ENOMEM)
 			r = -ENOMEM; /* entries without '=' are dropped, as execve would */
+	}
 	set_job(e, &r, m);
 	set_node(e, &r, m, node);
 	return r;

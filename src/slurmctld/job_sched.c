@@ -359,3 +359,24 @@ void job_sched_fini(struct ctld *c)
 		event_free(c->sched_ev);
 	c->sched_ev = NULL;
 }
+
+int job_sched_will_run(struct ctld *c, const struct job *job, char **ret_nodes, uint32_t *ret_cpus)
+{
+	const struct part *p = job_part(c, job);
+	struct sel_result res = { 0 };
+	int r;
+
+	*ret_nodes = NULL;
+	*ret_cpus = 0;
+	if (!p)
+		return -ESLURM_INVALID_PARTITION_NAME;
+	r = job_place(c, job, p, false, &res);
+	if (r == -EAGAIN) /* busy now: where it would go on an idle cluster */
+		r = job_place(c, job, p, true, &res);
+	if (r < 0)
+		return r == -ENOSPC ? -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE : r;
+	*ret_nodes = alloc_hostlist(c, &res);
+	*ret_cpus = res.total_cpus;
+	sel_result_done(&res);
+	return 0;
+}

@@ -6,6 +6,7 @@
  * never blocks: launching is an asynchronous RPC.
  */
 #pragma once
+#include <stdint.h>
 
 struct ctld;
 struct job;
@@ -22,5 +23,8 @@ void job_sched_pass(struct ctld *c);
 int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct part *p);
 /* Charge a (recovered) running job's allocation to its nodes. */
 void job_sched_charge(struct ctld *c, struct job *job);
+/* --test-only: the nodes and cpus the job would get (now, or on an idle
+ * cluster when busy). */
+int job_sched_will_run(struct ctld *c, const struct job *job, char **ret_nodes, uint32_t *ret_cpus);
 /* Give a finished job's resources back to its nodes. */
 void job_sched_release(struct ctld *c, struct job *job);

@@ -106,10 +106,19 @@ int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 		free(msg);
 		return r;
 	}
+	uint32_t cpus = 0;
+
+	r = job_sched_will_run(c, job, &resp.node_list, &cpus);
+	if (r < 0) {
+		job_free(job);
+		free(msg);
+		return r;
+	}
+	resp.job_id = c->next_job_id;
 	resp.start_time = time(NULL);
 	resp.partition = job->partition;
-	resp.node_list = NULL;
 	rpc_reply(req, RESPONSE_JOB_WILL_RUN, &resp);
+	free(resp.node_list);
 	job_free(job);
 	free(msg);
 	return 0;

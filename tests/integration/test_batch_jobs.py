@@ -77,6 +77,16 @@ def test_the_script_sees_slurms_environment(cluster, workdir):
     assert env["SLURM_CLUSTER_NAME"] == "anchor"
     assert env["SLURMD_NODENAME"] == env["SLURM_JOB_NODELIST"]
     assert env["SLURM_JOB_NODELIST"] in {"n1", "n2", "n3", "n4"}
+    assert "SLURM_UMASK" not in env and not any(k.startswith("SLURM_RLIMIT_") for k in env)
+
+
+def test_test_only_says_where_and_when_without_creating_a_job(cluster, workdir):
+    before = cluster.out("squeue", "-h", "-t", "all")
+    r = cluster.run("sbatch", "--test-only", "-p", "gpu-queue", "-N", "2", "--wrap", "true")
+    assert r.stdout == ""
+    assert re.fullmatch(r"sbatch: Job \d+ to start at \S+ using 2 processors on nodes g\[1-2\] "
+                        r"in partition gpu-queue\n", r.stderr), r.stderr
+    assert cluster.out("squeue", "-h", "-t", "all") == before
 
 
 def test_gpu_jobs_get_distinct_gpu_indexes(cluster, workdir):

@@ -80,8 +80,8 @@ static void test_good_values(void **state)
 	(void)state;
 	assert_int_equal(parse(&o, &e, "-J", "name", "-p", "a,b", "-A", "acct", "-q", "high",
 			       "--comment=c c", "-a", "1-3%2", "-d", "afterok:12", "-w", "n[1-2]",
-			       "-x", "n3", "--mail-user=u@x", "--export=NONE", "-c", "4", "-n",
-			       "8", "--ntasks-per-node=2", "-t", "1-02:03:04", "--mem=2G", "-H",
+			       "-x", "n3", "--mail-user=u@x", "--export=NONE", "-c", "4", "-n", "8",
+			       "--ntasks-per-node=2", "-t", "1-02:03:04", "--mem=2G", "-H",
 			       "--parsable", "--test-only", "-W", "--requeue", "--open-mode=append",
 			       "--exclusive", "--nice", "-Q", NULL),
 			 0);
@@ -140,10 +140,8 @@ static const struct {
     {"-N", "3k5", "sbatch: error: \"3k5\" is not a valid node count\n", 255},
     {"-N", "1-2x", "sbatch: error: \"2x\" is not a valid node count\n", 255},
     {"-N", "--", "sbatch: error: \"-\" is not a valid node count\n", 255},
-    {"-N", "5-2", "sbatch: error: Maximum node count 2 is less than minimum node count 5\n",
-     255},
-    {"-N", "1-", "sbatch: error: Maximum node count -1 is less than minimum node count 1\n",
-     255},
+    {"-N", "5-2", "sbatch: error: Maximum node count 2 is less than minimum node count 5\n", 255},
+    {"-N", "1-", "sbatch: error: Maximum node count -1 is less than minimum node count 1\n", 255},
     {"-n", "0", "sbatch: error: Invalid numeric value \"0\" for --ntasks.\n", 1},
     {"-n", "abc", "sbatch: error: Invalid numeric value \"abc\" for --ntasks.\n", 1},
     {"-n", "-1", "sbatch: error: Invalid numeric value \"-1\" for --ntasks.\n", 1},
@@ -152,16 +150,16 @@ static const struct {
     {"-c", "0", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-task.\n", 1},
     {"--ntasks-per-node", "x",
      "sbatch: error: Invalid numeric value \"x\" for --ntasks-per-node.\n", 1},
-    {"--tasks-per-node", "0",
-     "sbatch: error: Invalid numeric value \"0\" for --ntasks-per-node.\n", 1},
+    {"--tasks-per-node", "0", "sbatch: error: Invalid numeric value \"0\" for --ntasks-per-node.\n",
+     1},
     {"--cores-per-socket", "zz9",
      "sbatch: error: Invalid numeric value \"zz9\" for --cores-per-socket.\n", 1},
     {"--mail-type", "bogus", "sbatch: error: Invalid --mail-type specification\n", 255},
     {"--mail-type", ",", "sbatch: error: Invalid --mail-type specification\n", 255},
     {"--open-mode", "foo", "sbatch: error: Invalid --open-mode specification\n", 255},
     {"--exclusive", "foo", "sbatch: error: Invalid --exclusive specification\n", 255},
-    {"--nice", "2147483647",
-     "sbatch: error: Invalid --nice value, out of range (+/- 2147483645)\n", 255},
+    {"--nice", "2147483647", "sbatch: error: Invalid --nice value, out of range (+/- 2147483645)\n",
+     255},
     {"--signal", "FOO", "sbatch: error: Invalid --signal specification\n", 255},
     {"--signal", "B:USR1@abc", "sbatch: error: Invalid --signal specification\n", 255},
     {"--signal", "usr1@65536", "sbatch: error: Invalid --signal specification\n", 255},
@@ -259,8 +257,8 @@ static void test_nodes(void **state)
 	static const struct {
 		const char *arg;
 		int min, max;
-	} cases[] = {{"3", 3, 3}, {"2-4", 2, 4}, {"2k", 2048, 2048}, {"1m", 1048576, 1048576},
-		     {"-3", 1, 3}, {"3-0", 3, 0},	 {" 3", 3, 3},	 {"0", 0, 0}};
+	} cases[] = {{"3", 3, 3},  {"2-4", 2, 4}, {"2k", 2048, 2048}, {"1m", 1048576, 1048576},
+		     {"-3", 1, 3}, {"3-0", 3, 0}, {" 3", 3, 3},	      {"0", 0, 0}};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -316,9 +314,8 @@ static void test_mail_type(void **state)
 		job_opts_done(&o);
 	}
 	/* several options add up, NONE later does not clear (Slurm's |=) */
-	assert_int_equal(parse(&o, &e, "--mail-type=begin", "--mail-type=end", "--mail-type=NONE",
-			       NULL),
-			 0);
+	assert_int_equal(
+	    parse(&o, &e, "--mail-type=begin", "--mail-type=end", "--mail-type=NONE", NULL), 0);
 	assert_int_equal(o.mail_type, MAIL_JOB_BEGIN | MAIL_JOB_END);
 	job_opts_done(&o);
 }
@@ -352,7 +349,8 @@ static void test_signal(void **state)
 		assert_int_equal(o.warn_signal, cases[i].sig);
 		assert_int_equal(o.warn_time, cases[i].time);
 		assert_int_equal(o.warn_flags, cases[i].flags);
-		assert_string_equal(job_opt_show(&o, JOPT_SIGNAL, buf, sizeof(buf)), cases[i].shown);
+		assert_string_equal(job_opt_show(&o, JOPT_SIGNAL, buf, sizeof(buf)),
+				    cases[i].shown);
 		job_opts_done(&o);
 	}
 }
@@ -458,7 +456,7 @@ static void test_precedence(void **state)
 	assert_int_equal(job_opt_parse_argv(&o, 3, argv, JOB_OPT_SRC_CLI, NULL, &e), 0);
 	assert_string_equal(o.job_name, "cli");
 	assert_int_equal(o.src[JOPT_JOB_NAME], JOB_OPT_SRC_CLI);
-	assert_int_equal(o.time_limit, 7);          /* env beat the script */
+	assert_int_equal(o.time_limit, 7);	     /* env beat the script */
 	assert_string_equal(o.partition, "scrpart"); /* only the script set it */
 	assert_int_equal(o.mem, 10);
 	assert_int_equal(job_opt_verify(&o, NULL, 0, &e), 0);
@@ -472,8 +470,8 @@ static void test_env_flags(void **state)
 	static const struct {
 		const char *val;
 		bool set;
-	} cases[] = {{"1", true},   {"yes", true},  {"YES", true}, {"", true},   {"2", true},
-		     {"01", true},  {"0", false},   {"true", false}, {"y", false}, {"foo", false}};
+	} cases[] = {{"1", true},  {"yes", true}, {"YES", true},   {"", true},	 {"2", true},
+		     {"01", true}, {"0", false},  {"true", false}, {"y", false}, {"foo", false}};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -671,20 +669,33 @@ static void test_show(void **state)
 
 static void test_array_and_dependency_syntax(void **state)
 {
-	static const char *const arrays_ok[] = {"1-3", "0", "0,6,16-32", "0-15:4", "1-100%5",
-						"1,2,3%1"};
-	static const char *const arrays_bad[] = {"",	"abc", "1-",  "3-1",	"1-10:0",
-						 "1,,2", "1%",	"1%x", "-1",	"1-3:"};
-	static const char *const deps_ok[] = {"afterok:12",	     "afterok:99999999",
-					      "afterany:12:13",	     "after:12+5",
-					      "afterok:12_3",	     "afterany:12_*",
-					      "singleton",	     "afterok:1,afterany:2",
-					      "afterok:1?afternotok:2", "12",
-					      "12:13",		     "aftercorr:5,singleton"};
-	static const char *const deps_bad[] = {"",	     "foo:1",		"afterok",
-					       "afterok:",   "afterok:x",	"afterok:1,",
-					       "afterok:1?afterany:2,afterok:3", ",afterok:1",
-					       "afterok:1:", "afterok:1_",	"after:1+"};
+	static const char *const arrays_ok[] = {"1-3",	   "0",	      "0,6,16-32", "0-15:4",
+						"1-100%5", "1,2,3%1", "1,,2,",	   "5:2"};
+	static const char *const arrays_bad[] = {"",   "abc", "1-", "3-1",  "1-10:0", ",",
+						 "1%", "1%x", "-1", "1-3:", "1;2"};
+	static const char *const deps_ok[] = {"afterok:12",
+					      "afterok:99999999",
+					      "afterany:12:13",
+					      "after:12+5",
+					      "afterok:12_3",
+					      "afterany:12_*",
+					      "singleton",
+					      "afterok:1,afterany:2",
+					      "afterok:1?afternotok:2",
+					      "12",
+					      "12:13",
+					      "aftercorr:5,singleton"};
+	static const char *const deps_bad[] = {"",
+					       "foo:1",
+					       "afterok",
+					       "afterok:",
+					       "afterok:x",
+					       "afterok:1,",
+					       "afterok:1?afterany:2,afterok:3",
+					       ",afterok:1",
+					       "afterok:1:",
+					       "afterok:1_",
+					       "after:1+"};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(arrays_ok); i++)

@@ -204,9 +204,8 @@ static void test_apply(void **state)
 		job_opts_done(&o);
 	}
 	/* Slurm reads these only from the command line */
-	assert_int_equal(apply_script("#!/bin/sh\n#SBATCH -v -Q --wrap=x --help -V --usage -J a\n",
-				      &o, &e),
-			 0);
+	assert_int_equal(
+	    apply_script("#!/bin/sh\n#SBATCH -v -Q --wrap=x --help -V --usage -J a\n", &o, &e), 0);
 	assert_int_equal(o.verbose, 0);
 	assert_int_equal(o.quiet, 0);
 	assert_null(o.wrap);
@@ -370,8 +369,19 @@ static void test_propagate_limits(void **state)
 static void test_option_echoes(void **state)
 {
 	char *proc[] = {"SLURM_EXPORT_ENV=keep", NULL};
-	char *argv[] = {"sbatch", "-n", "4", "-c", "2", "--ntasks-per-node=2", "-G", "2",
-			"--gpus-per-node=1", "--open-mode=append", "-d", "afterok:1", "--export=NONE",
+	char *argv[] = {"sbatch",
+			"-n",
+			"4",
+			"-c",
+			"2",
+			"--ntasks-per-node=2",
+			"-G",
+			"2",
+			"--gpus-per-node=1",
+			"--open-mode=append",
+			"-d",
+			"afterok:1",
+			"--export=NONE",
 			NULL};
 	struct job_opts o;
 	struct job_opt_err e = {0};
