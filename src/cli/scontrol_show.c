@@ -602,6 +602,10 @@ void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontro
 	fprintf(out, "JobState=%s ", job_state_string(j->job_state));
 	print_reason_word(out, j);
 	fprintf(out, "Dependency=%s%s", s_or(j->dependency, "(null)"), le);
+	/* ours, not Slurm's: why a pending job waits, in words (not in -o,
+	 * whose one line tools split on spaces) */
+	if (j->reason_detail && !o->one_liner)
+		fprintf(out, "Explanation=%s%s", j->reason_detail, le);
 	fprintf(out, "Requeue=%u Restarts=%u BatchFlag=%u Reboot=0 ", j->requeue, j->restart_cnt,
 		j->batch_flag);
 	print_exit(out, "ExitCode", j->exit_code);

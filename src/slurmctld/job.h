@@ -76,5 +76,7 @@ bool job_is_running(const struct job *job);             /* RUNNING or completing
 /* The TRES strings as Slurm prints them ("cpu=2,mem=200M,node=1,billing=2"). */
 char *job_tres_req(const struct job *job);
 char *job_tres_alloc(const struct job *job);
+/* Why a pending job waits, in words (job_explain.c); NULL when running. */
+char *job_explain(const struct ctld *c, const struct job *job);
 /* Fill an info record (owned strings) for squeue/scontrol. */
 int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret);

@@ -54,7 +54,6 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	const struct job_desc *d = job->desc;
 	uint32_t req_cpus = job->num_tasks * job->cpus_per_task;
 
-	(void)c;
 	*ret = (struct job_info){
 		.job_id = job->job_id,
 		.array_job_id = job->array_job_id,
@@ -75,6 +74,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		.job_state = job->state,
 		.state_reason = (uint16_t)job->reason,
 		.state_desc = DUP(job->state_desc),
+		.reason_detail = job_explain(c, job),
 		.dependency = job_deps_string(job),
 		.requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
 		.restart_cnt = job->restart_cnt,

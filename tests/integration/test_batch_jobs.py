@@ -157,6 +157,12 @@ def test_more_nodes_than_the_partition_has_waits_with_partition_config(cluster, 
     for job_id in (many, too_long):
         wait_for(lambda j=job_id: job(cluster, j)["Reason"] == "PartitionConfig",
                  what="PartitionConfig")
+    # and scontrol says why, in words
+    text = cluster.out("scontrol", "show", "job", str(many))
+    assert ("   Explanation=it asks for 999 nodes but partition cpu-queue has 4, so it can "
+            "never start there; lower -N or choose another partition\n") in text
+    text = cluster.out("scontrol", "show", "job", str(too_long))
+    assert "Explanation=its time limit 2-00:00:00 is over partition cpu-queue's MaxTime" in text
     cluster.run("scancel", str(many), str(too_long))
 
 
