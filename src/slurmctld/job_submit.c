@@ -168,6 +168,8 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	*ret_msg = NULL;
 	if (!desc->script || !*desc->script)
 		return -ESLURM_JOB_SCRIPT_MISSING;
+	if (c->job_count >= c->conf->max_job_count)
+		return -EAGAIN; /* MaxJobCount: sbatch sleeps and retries, as with Slurm */
 	if (uid == 0 && desc->user_id != NO_VAL && desc->user_id != 0) {
 		uid = desc->user_id; /* root submitting for someone */
 		gid = desc->group_id != NO_VAL ? desc->group_id : gid;
