@@ -58,6 +58,7 @@ struct job {
 	bool is_timed_out;            /* terminate sent at the time limit */
 	bool is_requeued;             /* terminate sent by scontrol requeue */
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
+	bool is_warned;               /* --signal sent before the time limit */
 	uid_t cancelled_by;
 };
 

@@ -70,6 +70,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->start_time = job->end_time = 0;
 	job->eligible_time = now;
 	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
+	job->is_warned = false;
 	job_touch(c, job);
 	job_sched_request(c);
 }
@@ -189,13 +190,32 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 	return 0;
 }
 
+/* --signal=[B:]sig@secs: once, that long before the time limit. The
+ * signal goes to the batch step's processes. */
+static void job_check_warning(struct ctld *c, struct job *job, time_t now)
+{
+	const struct job_desc *d = job->desc;
+
+	if (!d || !d->warn_signal || job->is_warned || !job->end_time
+	    || now < job->end_time - (time_t)d->warn_time)
+		return;
+	info("JobId=%u: sending signal %u, %u s before its time limit", job->job_id,
+	     d->warn_signal, d->warn_time);
+	job->is_warned = true;
+	job_touch(c, job);
+	job_send_signal(c, job, REQUEST_SIGNAL_TASKS, d->warn_signal, 0);
+}
+
 static void job_check_time_limits(struct ctld *c, time_t now)
 {
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
 
 		if ((job->state & JOB_STATE_BASE) != JOB_RUNNING || (job->state & JOB_COMPLETING)
-		    || job->time_limit == INFINITE || now < job->end_time)
+		    || job->time_limit == INFINITE)
+			continue;
+		job_check_warning(c, job, now);
+		if (now < job->end_time)
 			continue;
 		info("Time limit exhausted for JobId=%u", job->job_id);
 		job->is_timed_out = true;

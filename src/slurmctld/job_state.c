@@ -241,6 +241,7 @@ static void pack_run(const struct job *job, struct pack_buf *b)
 	pack_u32(b, (uint32_t)job->cancelled_by);
 	pack_bool(b, job->is_requeued);
 	pack_bool(b, job->is_requeue_hold);
+	pack_bool(b, job->is_warned);
 	pack_u32(b, job->array_job_id);
 	pack_u32(b, job->array_task_id);
 	pack_u32(b, job->array_throttle);
@@ -263,6 +264,7 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 	job->cancelled_by = (uid_t)by;
 	unpack_bool(b, &job->is_requeued);
 	unpack_bool(b, &job->is_requeue_hold);
+	unpack_bool(b, &job->is_warned);
 	unpack_u32(b, &job->array_job_id);
 	unpack_u32(b, &job->array_task_id);
 	unpack_u32(b, &job->array_throttle);

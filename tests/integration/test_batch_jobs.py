@@ -260,3 +260,12 @@ def test_a_malformed_dependency_is_refused(cluster):
     assert r.returncode == 1
     assert r.stderr.endswith("sbatch: error: Batch job submission failed: "
                              "Job dependency problem\n"), r.stderr
+
+
+def test_signal_option_warns_the_job_before_its_time_limit(cluster, workdir):
+    # -t 1 with --signal=USR1@50: the signal comes 10 s after the start
+    job_id = submit(cluster, "-D", workdir, "-t", "1", "--signal=B:USR1@50", "--wrap",
+                    "trap 'echo got USR1; exit 0' USR1; sleep 100 & wait")
+    rec = wait_state(cluster, job_id, "COMPLETED", timeout=40)
+    assert read(workdir / f"slurm-{job_id}.out") == "got USR1\n"
+    assert rec["ExitCode"] == "0:0"

@@ -117,7 +117,7 @@ static struct job *full_job(void)
 		.alloc = { .nodes = a, .count = 3, .total_cpus = 18 },
 		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8,
 		.restart_cnt = 3, .is_cancelled = true, .is_timed_out = true, .cancelled_by = 7,
-		.is_requeued = true, .is_requeue_hold = true,
+		.is_requeued = true, .is_requeue_hold = true, .is_warned = true,
 		.array_job_id = 40, .array_task_id = 7, .array_throttle = 2,
 		.array_pending = pending, .array_pending_count = 3,
 	};
@@ -177,6 +177,7 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_int_equal(a->is_timed_out, b->is_timed_out);
 	assert_int_equal(a->is_requeued, b->is_requeued);
 	assert_int_equal(a->is_requeue_hold, b->is_requeue_hold);
+	assert_int_equal(a->is_warned, b->is_warned);
 	assert_int_equal(a->array_job_id, b->array_job_id);
 	assert_int_equal(a->array_task_id, b->array_task_id);
 	assert_int_equal(a->array_throttle, b->array_throttle);
