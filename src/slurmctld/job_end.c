@@ -24,6 +24,7 @@
 #include "job.h"
 #include "durable.h"
 #include "job_sched.h"
+#include "job_submit.h"
 #include "mail.h"
 #include "node.h"
 
@@ -63,7 +64,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->nodes = job->batch_host = NULL;
 	job->state = JOB_PENDING;
 	job->reason = hold ? WAIT_HELD : WAIT_NO_REASON;
-	job->priority = hold ? 0 : (c->lowest_prio ? --c->lowest_prio : 1);
+	job->priority = hold ? 0 : job_next_priority(c, job->desc ? job->desc->nice : NO_VAL);
 	job->is_user_hold = false;
 	job->restart_cnt++;
 	job->exit_code = 0;

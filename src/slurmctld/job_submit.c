@@ -229,6 +229,24 @@ static uint32_t job_next_id(struct ctld *c)
 	return id;
 }
 
+uint32_t job_nice_priority(uint32_t base, uint32_t nice)
+{
+	int64_t p = (int64_t)base;
+
+	if (nice != NO_VAL)
+		p -= (int64_t)nice - (int64_t)NICE_OFFSET; /* --nice=N lowers it by N */
+	return p < 1 ? 1 : p > (int64_t)TOP_PRIORITY ? TOP_PRIORITY : (uint32_t)p;
+}
+
+uint32_t job_next_priority(struct ctld *c, uint32_t nice)
+{
+	if (!c->lowest_prio || c->lowest_prio > TOP_PRIORITY)
+		c->lowest_prio = TOP_PRIORITY;
+	if (c->lowest_prio > 1)
+		c->lowest_prio--;
+	return job_nice_priority(c->lowest_prio, nice);
+}
+
 int job_submit_commit(struct ctld *c, struct job *job)
 {
 	time_t now = time(NULL);
@@ -246,9 +264,7 @@ int job_submit_commit(struct ctld *c, struct job *job)
 		job->is_user_hold = true;
 		job->reason = WAIT_HELD_USER;
 	} else {
-		if (!c->lowest_prio)
-			c->lowest_prio = TOP_PRIORITY;
-		job->priority = --c->lowest_prio;
+		job->priority = job_next_priority(c, d->nice);
 	}
 	r = job_table_add(c, job);
 	if (r == 0)

@@ -16,5 +16,11 @@ struct job_desc;
  * ("invalid partition specified: x"), malloc'd. */
 int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid,
 		     struct job **ret, char **ret_msg);
+/* priority/basic: base lowered by the job's nice value (NICE_OFFSET based,
+ * NO_VAL none), kept within 1..TOP_PRIORITY. */
+uint32_t job_nice_priority(uint32_t base, uint32_t nice);
+/* priority/basic: the next job's priority (each one lower than the last),
+ * with its nice value applied. */
+uint32_t job_next_priority(struct ctld *c, uint32_t nice);
 /* Give the job an id and a priority and put it in the table. */
 int job_submit_commit(struct ctld *c, struct job *job);

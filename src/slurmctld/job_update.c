@@ -15,6 +15,7 @@
 #include "job.h"
 #include "durable.h"
 #include "job_sched.h"
+#include "job_submit.h"
 #include "part.h"
 
 static bool part_exists(const struct ctld *c, const char *name)
@@ -81,7 +82,7 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 		job->reason = job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
 	} else if (m->priority == INFINITE) {
 		if (job->priority == 0)
-			job->priority = c->lowest_prio ? --c->lowest_prio : 1;
+			job->priority = job_next_priority(c, job->desc->nice);
 		job->is_user_hold = false;
 		job->reason = WAIT_NO_REASON;
 	} else if (m->priority != NO_VAL) {
@@ -94,8 +95,16 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 						? 0
 						: job->start_time + (time_t)m->time_limit * 60;
 	}
-	if (m->nice != NO_VAL)
+	if (m->nice != NO_VAL) {
+		uint32_t old = job->desc->nice;
+
 		job->desc->nice = m->nice;
+		if (job->priority) /* re-apply: undo the old nice, apply the new */
+			job->priority = job_nice_priority(job_nice_priority(job->priority,
+							    old == NO_VAL ? NO_VAL
+									  : 2 * NICE_OFFSET - old),
+					  m->nice);
+	}
 	if (m->min_nodes != NO_VAL)
 		job->min_nodes = m->min_nodes;
 	if (m->max_nodes != NO_VAL)

@@ -269,3 +269,13 @@ def test_signal_option_warns_the_job_before_its_time_limit(cluster, workdir):
     rec = wait_state(cluster, job_id, "COMPLETED", timeout=40)
     assert read(workdir / f"slurm-{job_id}.out") == "got USR1\n"
     assert rec["ExitCode"] == "0:0"
+
+
+def test_nice_lowers_the_priority(cluster, workdir):
+    plain = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
+    nice = submit(cluster, "-D", workdir, "-H", "--nice=100", "--wrap", "true")
+    cluster.run("scontrol", "release", str(plain), str(nice))
+    p_plain, p_nice = (int(job(cluster, j)["Priority"]) for j in (plain, nice))
+    assert job(cluster, nice)["Nice"] == "100"
+    assert p_plain - p_nice >= 100
+    cluster.run("scancel", str(plain), str(nice))
