@@ -76,6 +76,34 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job_sched_request(c);
 }
 
+void job_end_node_down(struct ctld *c, uint32_t node_index)
+{
+	time_t now = time(NULL);
+
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+		bool is_here = false;
+
+		if (!job_is_running(job) || job_is_pending(job))
+			continue;
+		for (uint32_t k = 0; k < job->alloc.count && !is_here; k++)
+			is_here = job->alloc.nodes[k].node == node_index;
+		if (!is_here)
+			continue;
+		if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
+			/* --requeue (JobRequeue=1 by default): run it again elsewhere */
+			info("JobId=%u: node %s is down, requeuing the job", job->job_id,
+			     node_name(&c->nodes[node_index]));
+			job->is_requeue_hold = false;
+			job_requeue_reset(c, job, now);
+			continue;
+		}
+		info("JobId=%u: node %s is down, the job ends NODE_FAIL", job->job_id,
+		     node_name(&c->nodes[node_index]));
+		job_finish(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, now);
+	}
+}
+
 int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool is_admin)
 {
 	time_t now = time(NULL);
@@ -108,6 +136,8 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 		return -ESLURM_INVALID_JOB_ID;
 	if (!job_is_running(job))
 		return 0; /* a retry of a completion we already have */
+	if (m->node_name && job->batch_host && !streq(m->node_name, job->batch_host))
+		return 0; /* from a run that was requeued off a failed node */
 	job->exit_code = m->job_rc;
 	if (job->is_requeued) {
 		job_requeue_reset(c, job, now);

@@ -23,6 +23,9 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 int job_timer_start(struct ctld *c);
 void job_timer_stop(struct ctld *c);
 
+/* A node went DOWN: its jobs are requeued (unless --no-requeue) or end
+ * NODE_FAIL with reason NodeDown. */
+void job_end_node_down(struct ctld *c, uint32_t node_index);
 /* scontrol requeue[hold]: a running job is stopped and comes back PENDING
  * when its node reports; a finished one comes back at once. */
 int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool is_admin);

@@ -16,6 +16,7 @@
 #include "common/rpc_async.h"
 #include "common/states.h"
 #include "ctld.h"
+#include "job_end.h"
 #include "node.h"
 #include "node_state.h"
 
@@ -48,8 +49,10 @@ static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
 		return;
 	if (rc < 0) {
 		debug("ping of node %s failed: %d", node_name(n), rc);
-		if (node_no_response(c, n, now))
+		if (node_no_response(c, n, now)) {
 			node_state_save(c);
+			job_end_node_down(c, (uint32_t)(n - c->nodes));
+		}
 		return;
 	}
 	if (type == RESPONSE_PING_SLURMD) {
@@ -77,8 +80,10 @@ static void ping_node(struct ctld *c, struct node *n)
 	if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
 			   &m, c->conf->slurm_user_id, c->conf->message_timeout, ping_done_cb, a) < 0) {
 		free(a);
-		if (node_no_response(c, n, time(NULL)))
+		if (node_no_response(c, n, time(NULL))) {
 			node_state_save(c);
+			job_end_node_down(c, (uint32_t)(n - c->nodes));
+		}
 		return;
 	}
 	n->is_ping_in_flight = true;

@@ -13,7 +13,9 @@
 #include "common/msg.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
+#include "common/states.h"
 #include "ctld.h"
+#include "job_end.h"
 #include "node.h"
 #include "node_state.h"
 
@@ -74,6 +76,10 @@ int rpc_node_update(struct ctld *c, struct rpc_req *req)
 
 	if (r < 0)
 		return r;
+	/* an admin's DOWN ends (or requeues) what runs there, as a failure does */
+	for (uint32_t i = 0; i < c->node_count; i++)
+		if ((c->nodes[i].state & NODE_STATE_BASE) == NODE_STATE_DOWN && c->nodes[i].cpus_used)
+			job_end_node_down(c, i);
 	if (node_state_save(c) < 0)
 		return -ESLURM_WRITING_TO_FILE;
 	rpc_reply_rc(req, 0);

@@ -1,0 +1,75 @@
+"""Jobs on a node that fails: with the default (JobRequeue) the batch job is
+requeued and runs again elsewhere; with --no-requeue it ends NODE_FAIL with
+reason NodeDown. An admin's State=DOWN does the same. No job is left
+RUNNING on a node that is gone."""
+
+import os
+import re
+import signal
+
+from cluster import parse_record, wait_for
+
+CLUSTER_KWARGS = dict(nodes=["n1", "n2"],
+                      settings={"SlurmdTimeout": 6, "ReturnToService": 0, "DefMemPerCPU": 100,
+                                "SlurmdParameters": "config_overrides"})
+
+
+def kill_tree(pid):
+    """SIGKILL pid and its descendants (children first listed by /proc)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(x) for x in f.read().split()]
+    except OSError:
+        children = []
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    for child in children:
+        kill_tree(child)
+
+
+def submit(cluster, *args):
+    out = cluster.out("sbatch", "--parsable", *args)
+    return int(re.match(r"(\d+)", out).group(1))
+
+
+def job(cluster, job_id):
+    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
+
+
+def workdir(cluster):
+    d = cluster.dir / "work"
+    d.mkdir(exist_ok=True)
+    os.chmod(d, 0o777)
+    return str(d)
+
+
+def test_a_failed_node_requeues_its_job_or_ends_it_node_fail(cluster):
+    wd = workdir(cluster)
+    again = submit(cluster, "-D", wd, "-w", "n1", "--wrap", "sleep 300")
+    lost = submit(cluster, "-D", wd, "-w", "n1", "--no-requeue", "--wrap", "sleep 300")
+    for j in (again, lost):
+        wait_for(lambda j=j: job(cluster, j)["JobState"] == "RUNNING", what=f"{j} runs")
+    cluster.kill_slurmd("n1", signal.SIGKILL)
+    # the node is gone with everything on it: nothing reports back
+    for pid in cluster.stepd_pids():
+        kill_tree(pid)
+    wait_for(lambda: job(cluster, lost)["JobState"] == "NODE_FAIL", timeout=30,
+             what="NODE_FAIL")
+    assert job(cluster, lost)["Reason"] == "NodeDown"
+    rec = job(cluster, again)
+    assert rec["JobState"] == "PENDING" and rec["Restarts"] == "1", rec
+    cluster.run("scancel", str(again))
+
+
+def test_an_admin_down_requeues_what_runs_there(cluster):
+    wd = workdir(cluster)
+    cluster.wait_node_state("n2", {"idle"})
+    job_id = submit(cluster, "-D", wd, "-w", "n2", "--wrap", "sleep 300")
+    wait_for(lambda: job(cluster, job_id)["JobState"] == "RUNNING", what="runs")
+    cluster.run("scontrol", "update", "NodeName=n2", "State=DOWN", "Reason=broken")
+    rec = job(cluster, job_id)
+    assert (rec["JobState"], rec["Restarts"]) == ("PENDING", "1"), rec
+    cluster.run("scancel", str(job_id))
+    cluster.run("scontrol", "update", "NodeName=n2", "State=RESUME")
