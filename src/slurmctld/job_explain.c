@@ -94,6 +94,12 @@ char *job_explain(const struct ctld *c, const struct job *job)
 		n = asprintf(&s, "%u tasks of the array run and its throttle (%%%u) allows no "
 				 "more", job_array_running(c, job), job->array_throttle);
 		break;
+	case WAIT_NODE_NOT_AVAIL:
+		n = asprintf(&s, "a node it requires with -w is down, drained or not responding "
+				 "(%s); it starts when that node is back, or remove it with "
+				 "scontrol update JobId=%u ReqNodeList=...",
+			     job->state_desc ? job->state_desc : "?", job->job_id);
+		break;
 	case WAIT_PART_DOWN:
 	case WAIT_PART_INACTIVE:
 		n = asprintf(&s, "partition %s is not up", job->partition);

@@ -9,6 +9,7 @@
 #include "job_sched.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,6 +268,41 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 	return WAIT_NO_REASON;
 }
 
+/* -w names a node that is down, drained or not responding: Slurm's
+ * ReqNodeNotAvail, with the nodes in the reason text. */
+static bool job_req_nodes_down(struct ctld *c, struct job *job)
+{
+	struct hostlist *hl = NULL, *bad = NULL;
+	bool is_down = false;
+
+	if (!job->desc || !job->desc->req_nodes || hostlist_new(job->desc->req_nodes, &hl) < 0)
+		return false;
+	if (hostlist_new(NULL, &bad) < 0) {
+		hostlist_free(hl);
+		return false;
+	}
+	for (size_t i = 0; i < hostlist_count(hl); i++) {
+		struct node *n = node_find(c, hostlist_nth(hl, i));
+
+		if (n && !node_is_usable(n)) {
+			hostlist_push_host(bad, node_name(n));
+			is_down = true;
+		}
+	}
+	free(job->state_desc);
+	job->state_desc = NULL;
+	if (is_down) {
+		char *list = hostlist_ranged_string(bad);
+
+		if (list && asprintf(&job->state_desc, "ReqNodeNotAvail, UnavailableNodes:%s", list) < 0)
+			job->state_desc = NULL;
+		free(list);
+	}
+	hostlist_free(bad);
+	hostlist_free(hl);
+	return is_down;
+}
+
 static int job_prio_cmp(const void *a, const void *b)
 {
 	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
@@ -299,6 +335,12 @@ void job_sched_pass(struct ctld *c)
 		job->last_sched_eval = now;
 		if (why == WAIT_NO_REASON)
 			why = job_deps_check(c, job, now);
+		if (job->state_desc && why != WAIT_NO_REASON) {
+			free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
+			job->state_desc = NULL;
+		}
+		if (why == WAIT_NO_REASON && job_req_nodes_down(c, job))
+			why = WAIT_NODE_NOT_AVAIL;
 		if (why == WAIT_NO_REASON && blocked[p - c->parts])
 			why = WAIT_PRIORITY;
 		if (why == WAIT_NO_REASON && job_is_array_meta(job) && job->array_throttle

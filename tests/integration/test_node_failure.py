@@ -73,3 +73,16 @@ def test_an_admin_down_requeues_what_runs_there(cluster):
     assert (rec["JobState"], rec["Restarts"]) == ("PENDING", "1"), rec
     cluster.run("scancel", str(job_id))
     cluster.run("scontrol", "update", "NodeName=n2", "State=RESUME")
+
+
+def test_a_job_that_requires_a_drained_node_waits_with_req_node_not_avail(cluster):
+    wd = workdir(cluster)
+    cluster.wait_node_state("n2", {"idle"})
+    cluster.run("scontrol", "update", "NodeName=n2", "State=DRAIN", "Reason=maint")
+    job_id = submit(cluster, "-D", wd, "-w", "n2", "--wrap", "true")
+    wait_for(lambda: cluster.out("squeue", "-h", "-j", str(job_id), "-o", "%r")
+             == "ReqNodeNotAvail, UnavailableNodes:n2\n", what="ReqNodeNotAvail")
+    assert "Explanation=a node it requires with -w is down" in cluster.out(
+        "scontrol", "show", "job", str(job_id))
+    cluster.run("scontrol", "update", "NodeName=n2", "State=RESUME")
+    wait_for(lambda: job(cluster, job_id)["JobState"] == "COMPLETED", what="runs once back")
