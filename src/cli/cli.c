@@ -165,3 +165,20 @@ int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *re
 	msg_free(msg_lookup(type), m);
 	return r;
 }
+
+bool cli_uid_of(const char *name, uint32_t *ret)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024], *end;
+	unsigned long n;
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		*ret = res->pw_uid;
+		return true;
+	}
+	n = strtoul(name, &end, 10);
+	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return false;
+	*ret = (uint32_t)n;
+	return true;
+}

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/job_opt.h"
+#include "common/job_env.h"
 #include "common/conf.h"
 #include "common/limits.h"
 #include "common/macros.h"
@@ -294,81 +295,18 @@ int sbatch_script_apply(struct job_opts *o, const struct sbatch_directives *d,
 }
 /* ---- the job's environment (sbatch.c's _fill_job_desc_from_opts) ---- */
 
-struct envv {
-	char **v;
-	uint32_t n, cap;
-};
-
-static bool same_name(const char *a, const char *b, size_t len)
+/* Add "NAME=value" (copied), replacing NAME; an entry without '=' is never
+ * exported, as execve would drop it. */
+static int env_put(struct job_env *e, const char *entry)
 {
-	return !strncmp(a, b, len) && a[len] == '=';
+	int r = job_env_put(e, entry);
+
+	return r == -EINVAL ? 0 : r;
 }
 
-/* Add "NAME=value" (copied); an existing NAME is replaced when overwrite. */
-static int envv_put(struct envv *e, const char *entry, bool overwrite)
-{
-	size_t nl = strcspn(entry, "=");
-	char *copy;
-
-	if (!entry[nl])
-		return 0; /* not an assignment: never exported */
-	for (uint32_t i = 0; i < e->n; i++) {
-		if (!same_name(e->v[i], entry, nl))
-			continue;
-		if (!overwrite)
-			return 0;
-		if (!(copy = strdup(entry)))
-			return -ENOMEM;
-		free(e->v[i]);
-		e->v[i] = copy;
-		return 0;
-	}
-	if (e->n == e->cap) {
-		uint32_t cap = e->cap ? e->cap * 2 : 64;
-		char **v = realloc(e->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		e->v = v;
-		e->cap = cap;
-	}
-	if (!(copy = strdup(entry)))
-		return -ENOMEM;
-	e->v[e->n++] = copy;
-	return 0;
-}
-
-static int envv_setf(struct envv *e, bool overwrite, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int envv_setf(struct envv *e, bool overwrite, const char *name, const char *fmt, ...)
-{
-	char *val = NULL, *entry = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&val, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = asprintf(&entry, "%s=%s", name, val);
-	free(val);
-	if (r < 0)
-		return -ENOMEM;
-	r = envv_put(e, entry, overwrite);
-	free(entry);
-	return r;
-}
-
-static const char *envv_get(const struct envv *e, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (uint32_t i = 0; i < e->n; i++)
-		if (same_name(e->v[i], name, len))
-			return e->v[i] + len + 1;
-	return NULL;
-}
+/* Set NAME only when it is not set yet (sbatch keeps what the user set). */
+#define env_set_default(e, name, ...)                                                              \
+	(job_env_get((e), (name)) ? 0 : job_env_set((e), (name), __VA_ARGS__))
 
 static bool in_list(const char *list, const char *word)
 {
@@ -385,7 +323,7 @@ static bool in_list(const char *list, const char *word)
 }
 
 /* SLURM_RLIMIT_* per PropagateResourceLimits[Except] (default: all). */
-static int put_rlimits(struct envv *e, const struct sl_conf *conf)
+static int put_rlimits(struct job_env *e, const struct sl_conf *conf)
 {
 	static const struct {
 		const char *name;
@@ -409,37 +347,37 @@ static int put_rlimits(struct envv *e, const struct sl_conf *conf)
 		if (getrlimit(lim[i].res, &rl) < 0)
 			continue;
 		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", lim[i].name);
-		r = envv_setf(e, true, name, "%lu", (unsigned long)rl.rlim_cur);
+		r = job_env_set(e, name, "%lu", (unsigned long)rl.rlim_cur);
 	}
 	return r;
 }
 
 /* What sbatch itself adds to its environment before filtering. */
-static int put_sbatch_vars(const struct job_opts *o, struct envv *e, const struct sl_conf *conf)
+static int put_sbatch_vars(const struct job_opts *o, struct job_env *e, const struct sl_conf *conf)
 {
 	char host[256] = "", cwd[4096];
 	mode_t mask;
 	int r = 0;
 
 	if (o->job_name)
-		r |= envv_setf(e, true, "SLURM_JOB_NAME", "%s", o->job_name);
+		r |= job_env_set(e, "SLURM_JOB_NAME", "%s", o->job_name);
 	if (o->open_mode)
-		r |= envv_setf(e, true, "SLURM_OPEN_MODE", "%s",
+		r |= job_env_set(e, "SLURM_OPEN_MODE", "%s",
 			       o->open_mode == OPEN_MODE_APPEND ? "a" : "t");
 	if (o->dependency)
-		r |= envv_setf(e, true, "SLURM_JOB_DEPENDENCY", "%s", o->dependency);
+		r |= job_env_set(e, "SLURM_JOB_DEPENDENCY", "%s", o->dependency);
 	if (o->export_env && strcasecmp(o->export_env, "ALL"))
-		r |= envv_setf(e, false, "SLURM_EXPORT_ENV", "%s", o->export_env);
+		r |= env_set_default(e, "SLURM_EXPORT_ENV", "%s", o->export_env);
 	r |= put_rlimits(e, conf);
 	errno = 0;
-	r |= envv_setf(e, true, "SLURM_PRIO_PROCESS", "%d", getpriority(PRIO_PROCESS, 0));
+	r |= job_env_set(e, "SLURM_PRIO_PROCESS", "%d", getpriority(PRIO_PROCESS, 0));
 	if (getcwd(cwd, sizeof(cwd)))
-		r |= envv_setf(e, true, "SLURM_SUBMIT_DIR", "%s", cwd);
+		r |= job_env_set(e, "SLURM_SUBMIT_DIR", "%s", cwd);
 	if (gethostname(host, sizeof(host) - 1) == 0)
-		r |= envv_setf(e, true, "SLURM_SUBMIT_HOST", "%s", host);
+		r |= job_env_set(e, "SLURM_SUBMIT_HOST", "%s", host);
 	mask = umask(0);
 	umask(mask);
-	r |= envv_setf(e, false, "SLURM_UMASK", "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7,
+	r |= env_set_default(e, "SLURM_UMASK", "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7,
 		       mask & 7);
 	return r ? -ENOMEM : 0;
 }
@@ -475,7 +413,7 @@ static char *quote_token(char **cursor, bool *bad)
 	return start;
 }
 
-static int put_export_list(const struct job_opts *o, const struct envv *proc, struct envv *job,
+static int put_export_list(const struct job_opts *o, const struct job_env *proc, struct job_env *job,
 			   char *warn, size_t n)
 {
 	char *list = strdup(o->export_env), *cur = list, *tok;
@@ -489,11 +427,11 @@ static int put_export_list(const struct job_opts *o, const struct envv *proc, st
 
 		if (!strcasecmp(tok, "ALL")) {
 			for (uint32_t i = 0; i < proc->n && r == 0; i++)
-				r = envv_put(job, proc->v[i], true);
+				r = env_put(job, proc->v[i]);
 		} else if (strchr(tok, '=')) {
-			r = envv_put(job, tok, true);
-		} else if ((v = envv_get(proc, tok))) {
-			r = envv_setf(job, true, tok, "%s", v);
+			r = env_put(job, tok);
+		} else if ((v = job_env_get(proc, tok))) {
+			r = job_env_set(job, tok, "%s", v);
 		}
 	}
 	if (bad && warn && n)
@@ -506,42 +444,42 @@ static int put_export_list(const struct job_opts *o, const struct envv *proc, st
 int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const struct sl_conf *conf,
 		     char ***ret_env, uint32_t *ret_count, char *warn, size_t n)
 {
-	struct envv proc = {0}, job = {0};
+	struct job_env proc = {0}, job = {0};
 	const char *x = o->export_env;
 	int r = 0;
 
 	if (warn && n)
 		warn[0] = '\0';
 	for (char *const *p = proc_env; p && *p && r == 0; p++)
-		r = envv_put(&proc, *p, true);
+		r = env_put(&proc, *p);
 	if (r == 0)
 		r = put_sbatch_vars(o, &proc, conf);
 	if (r == 0 && x && strcasecmp(x, "ALL") && strcasecmp(x, "NONE"))
 		r = put_export_list(o, &proc, &job, warn, n);
 	for (uint32_t i = 0; i < proc.n && r == 0; i++)
 		if (!x || !strcasecmp(x, "ALL") || !strncmp(proc.v[i], "SLURM_", 6))
-			r = envv_put(&job, proc.v[i], true);
+			r = env_put(&job, proc.v[i]);
 	if (r == 0 && x && strcasecmp(x, "ALL"))
-		r = envv_setf(&job, true, "SLURM_GET_USER_ENV", "1");
+		r = job_env_set(&job, "SLURM_GET_USER_ENV", "1");
 	/* the option echoes srun reads inside the job (set_env_from_opts) */
 	if (r == 0 && o->gpus)
-		r = envv_setf(&job, true, "SLURM_GPUS", "%s", o->gpus);
+		r = job_env_set(&job, "SLURM_GPUS", "%s", o->gpus);
 	if (r == 0 && o->gpus_per_node)
-		r = envv_setf(&job, true, "SLURM_GPUS_PER_NODE", "%s", o->gpus_per_node);
+		r = job_env_set(&job, "SLURM_GPUS_PER_NODE", "%s", o->gpus_per_node);
 	if (r == 0 && o->cpus_set)
-		r = envv_setf(&job, true, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
+		r = job_env_set(&job, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
 	if (r == 0 && o->ntasks_set) {
-		r = envv_setf(&job, true, "SLURM_NPROCS", "%d", o->ntasks);
-		r |= envv_setf(&job, true, "SLURM_NTASKS", "%d", o->ntasks);
+		r = job_env_set(&job, "SLURM_NPROCS", "%d", o->ntasks);
+		r |= job_env_set(&job, "SLURM_NTASKS", "%d", o->ntasks);
 	}
 	if (r == 0 && o->ntasks_per_node > 0)
-		r = envv_setf(&job, true, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
-	strv_free(proc.v, proc.n);
+		r = job_env_set(&job, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
+	job_env_done(&proc);
 	if (r < 0) {
-		strv_free(job.v, job.n);
+		job_env_done(&job);
 		return -ENOMEM;
 	}
 	*ret_env = job.v;
-	*ret_count = job.n;
+	*ret_count = (uint32_t)job.n;
 	return 0;
 }

@@ -16,7 +16,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -516,23 +515,6 @@ static void from_env(struct scancel *c)
 	c->verbose = env_true("SCANCEL_VERBOSE", false) ? 1 : 0;
 }
 
-static bool uid_of(const char *name, uint32_t *ret)
-{
-	struct passwd pw, *res = NULL;
-	char buf[1024], *end;
-	unsigned long n;
-
-	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		*ret = res->pw_uid;
-		return true;
-	}
-	n = strtoul(name, &end, 10);
-	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
-		return false;
-	*ret = (uint32_t)n;
-	return true;
-}
-
 /* Returns -1 to exit 1, 1 to exit 0, 0 to go on. */
 static int parse_args(struct scancel *c, int argc, char **argv)
 {
@@ -639,7 +621,7 @@ static int parse_args(struct scancel *c, int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (parse_id(c, argv[i]) < 0)
 			return -1;
-	if (c->user && !uid_of(c->user, &c->uid)) {
+	if (c->user && !cli_uid_of(c->user, &c->uid)) {
 		cli_error("Invalid user name: %s", c->user);
 		return -1;
 	}

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,23 +113,6 @@ static int parse_jobs(struct sq *q)
 }
 
 /* Slurm's uid_from_string(): a user name, or a number naming a user. */
-static bool uid_of(const char *name, uint32_t *ret)
-{
-	struct passwd pw, *res = NULL;
-	char buf[1024], *end;
-	unsigned long n;
-
-	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		*ret = res->pw_uid;
-		return true;
-	}
-	n = strtoul(name, &end, 10);
-	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
-		return false;
-	*ret = (uint32_t)n;
-	return true;
-}
-
 /* Unknown names are reported and left out; squeue goes on (and shows no
  * job for them). */
 static int parse_users(struct sq *q)
@@ -143,7 +125,7 @@ static int parse_users(struct sq *q)
 		return -ENOMEM;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (uid_of(tok, &q->uids[n]))
+		if (cli_uid_of(tok, &q->uids[n]))
 			n++;
 		else
 			cli_error("Invalid user: %s\n", tok);

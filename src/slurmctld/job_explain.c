@@ -16,14 +16,6 @@
 #include "job_array.h"
 #include "part.h"
 
-static const struct part *part_of(const struct ctld *c, const struct job *job)
-{
-	for (uint32_t i = 0; i < c->part_count; i++)
-		if (streq(c->parts[i].cfg->name, job->partition))
-			return &c->parts[i];
-	return NULL;
-}
-
 static char *explain_part_config(const struct job *job, const struct part *p)
 {
 	char a[32], b[32], *s = NULL;
@@ -50,7 +42,7 @@ static char *explain_part_config(const struct job *job, const struct part *p)
 
 char *job_explain(const struct ctld *c, const struct job *job)
 {
-	const struct part *p = part_of(c, job);
+	const struct part *p = part_find(c, job->partition);
 	char t[64], *s = NULL;
 	int n = -1;
 

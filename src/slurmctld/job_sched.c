@@ -172,14 +172,6 @@ int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct
 	return r < 0 && r != -EAGAIN ? r : 0;
 }
 
-static const struct part *job_part(const struct ctld *c, const struct job *job)
-{
-	for (uint32_t i = 0; i < c->part_count; i++)
-		if (streq(c->parts[i].cfg->name, job->partition))
-			return &c->parts[i];
-	return NULL;
-}
-
 static void job_charge(struct ctld *c, struct job *job, bool is_release)
 {
 	bool is_excl = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE);
@@ -327,7 +319,7 @@ void job_sched_pass(struct ctld *c)
 	qsort(pending, n, sizeof(*pending), job_prio_cmp);
 	for (uint32_t i = 0; i < n; i++) {
 		struct job *job = pending[i];
-		const struct part *p = job_part(c, job);
+		const struct part *p = part_find(c, job->partition);
 		enum job_state_reason why = job_blocker(job, p, now);
 		struct sel_result res = { 0 };
 		int r;
@@ -404,7 +396,7 @@ void job_sched_fini(struct ctld *c)
 
 int job_sched_will_run(struct ctld *c, const struct job *job, char **ret_nodes, uint32_t *ret_cpus)
 {
-	const struct part *p = job_part(c, job);
+	const struct part *p = part_find(c, job->partition);
 	struct sel_result res = { 0 };
 	int r;
 

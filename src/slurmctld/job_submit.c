@@ -53,14 +53,6 @@ static long tres_gpus(const char *tres)
 	return *end || n < 0 ? -1 : n;
 }
 
-static struct part *part_by_name(struct ctld *c, const char *name)
-{
-	for (uint32_t i = 0; i < c->part_count; i++)
-		if (streq(c->parts[i].cfg->name, name))
-			return &c->parts[i];
-	return NULL;
-}
-
 static struct part *part_default(struct ctld *c)
 {
 	for (uint32_t i = 0; i < c->part_count; i++)
@@ -83,7 +75,7 @@ static int job_pick_part(struct ctld *c, const char *list, struct part **ret, ch
 	if (!copy)
 		return -ENOMEM;
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		*ret = part_by_name(c, name);
+		*ret = part_find(c, name);
 		if (*ret)
 			return 0;
 		if (asprintf(ret_msg, "invalid partition specified: %s", name) < 0)

@@ -18,14 +18,6 @@
 #include "job_submit.h"
 #include "part.h"
 
-static bool part_exists(const struct ctld *c, const char *name)
-{
-	for (uint32_t i = 0; i < c->part_count; i++)
-		if (streq(c->parts[i].cfg->name, name))
-			return true;
-	return false;
-}
-
 static int job_update_check(const struct ctld *c, const struct job *job,
 			    const struct update_job_msg *m, bool is_admin)
 {
@@ -46,7 +38,7 @@ static int job_update_check(const struct ctld *c, const struct job *job,
 		return -ESLURM_ACCESS_DENIED; /* negative nice raises priority */
 	if ((m->partition || m->min_nodes != NO_VAL || m->max_nodes != NO_VAL) && !is_pending)
 		return -ESLURM_JOB_NOT_PENDING;
-	if (m->partition && !part_exists(c, m->partition))
+	if (m->partition && !part_find(c, m->partition))
 		return -ESLURM_INVALID_PARTITION_NAME;
 	if (m->min_nodes != NO_VAL && m->max_nodes != NO_VAL && m->max_nodes
 	    && m->max_nodes < m->min_nodes)

@@ -87,6 +87,14 @@ void part_table_free(struct ctld *c)
 	c->part_count = 0;
 }
 
+struct part *part_find(const struct ctld *c, const char *name)
+{
+	for (uint32_t i = 0; name && i < c->part_count; i++)
+		if (streq(c->parts[i].cfg->name, name))
+			return &c->parts[i];
+	return NULL;
+}
+
 #define DUP(x) ((x) ? strdup(x) : NULL)
 
 int part_info_fill(const struct ctld *c, const struct part *p, struct part_info *ret)

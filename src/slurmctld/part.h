@@ -21,4 +21,6 @@ struct part {
  * Call after the node table is built or rebuilt. */
 int part_table_build(struct ctld *c);
 void part_table_free(struct ctld *c);
+/* The partition called name, or NULL. */
+struct part *part_find(const struct ctld *c, const char *name);
 int part_info_fill(const struct ctld *c, const struct part *p, struct part_info *ret);

@@ -292,19 +292,32 @@ int rpc_epilog_complete(struct ctld *c, struct rpc_req *req)
 	return 0;
 }
 
-int rpc_job_update(struct ctld *c, struct rpc_req *req)
+/* The job named by s, if the caller owns it or is an admin. Anyone else
+ * gets what Slurm answers for update/hold/requeue: "Invalid user id". */
+static int job_for_owner(struct ctld *c, const struct rpc_req *req, const char *s,
+			 struct job **ret)
 {
-	const struct update_job_msg *m = req->body;
-	struct job *job = job_by_str(c, m->sjob_id);
-	int r;
+	struct job *job = job_by_str(c, s);
 
 	if (!job)
 		return -ESLURM_INVALID_JOB_ID;
 	if (!may_touch(c, job, req->uid)) {
-		error("Security violation, REQUEST_UPDATE_JOB RPC for JobId=%u from uid=%u",
-		      job->job_id, (unsigned)req->uid);
-		return -ESLURM_USER_ID_MISSING; /* what Slurm answers: "Invalid user id" */
+		error("Security violation, %s RPC for JobId=%u from uid=%u",
+		      msg_type_name(req->type), job->job_id, (unsigned)req->uid);
+		return -ESLURM_USER_ID_MISSING;
 	}
+	*ret = job;
+	return 0;
+}
+
+int rpc_job_update(struct ctld *c, struct rpc_req *req)
+{
+	const struct update_job_msg *m = req->body;
+	struct job *job;
+	int r = job_for_owner(c, req, m->sjob_id, &job);
+
+	if (r < 0)
+		return r;
 	r = job_update(c, job, m, req->uid, ctld_is_admin(c, req->uid));
 	if (r < 0)
 		return r;
@@ -314,16 +327,11 @@ int rpc_job_update(struct ctld *c, struct rpc_req *req)
 int rpc_job_requeue(struct ctld *c, struct rpc_req *req)
 {
 	const struct update_job_msg *m = req->body;
-	struct job *job = job_by_str(c, m->sjob_id);
-	int r;
+	struct job *job;
+	int r = job_for_owner(c, req, m->sjob_id, &job);
 
-	if (!job)
-		return -ESLURM_INVALID_JOB_ID;
-	if (!may_touch(c, job, req->uid)) {
-		error("Security violation, REQUEST_JOB_REQUEUE RPC for JobId=%u from uid=%u",
-		      job->job_id, (unsigned)req->uid);
-		return -ESLURM_USER_ID_MISSING;
-	}
+	if (r < 0)
+		return r;
 	r = job_end_requeue(c, job, m->requeue_op == 2, req->uid, ctld_is_admin(c, req->uid));
 	if (r < 0)
 		return r;

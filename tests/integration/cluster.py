@@ -678,3 +678,27 @@ class Cluster:
             del self.procs[name]
             status[name] = p.returncode
         return status
+
+
+# ----- jobs (shared by the job test modules) --------------------------------
+
+
+def submit(cluster, *args, **kw):
+    """Run sbatch; return the job id from "Submitted batch job N"."""
+    r = cluster.run("sbatch", *args, **kw)
+    m = re.fullmatch(r"Submitted batch job (\d+)\n", r.stdout)
+    assert m, r.stdout
+    return int(m.group(1))
+
+
+def job(cluster, job_id):
+    """scontrol show job as a dict."""
+    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
+
+
+def wait_state(cluster, job_id, states, timeout=30):
+    """Poll until the job's JobState is one of states; return its record."""
+    states = {states} if isinstance(states, str) else set(states)
+    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
+             what=f"job {job_id} in {sorted(states)}")
+    return job(cluster, job_id)

@@ -11,7 +11,7 @@ import signal
 
 import pytest
 
-from cluster import Cluster, parse_record, wait_for
+from cluster import Cluster, wait_for, submit, job, wait_state
 
 make_cluster = Cluster.like_reference
 
@@ -23,22 +23,10 @@ def workdir(cluster, tmp_path_factory):
     return d
 
 
-def submit(cluster, *args, **kw):
-    r = cluster.run("sbatch", *args, **kw)
-    m = re.fullmatch(r"Submitted batch job (\d+)\n", r.stdout)
-    assert m, r.stdout
-    return int(m.group(1))
 
 
-def job(cluster, job_id):
-    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
-def wait_state(cluster, job_id, states, timeout=30):
-    states = {states} if isinstance(states, str) else set(states)
-    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
-             what=f"job {job_id} in {states}")
-    return job(cluster, job_id)
 
 
 def read(path):

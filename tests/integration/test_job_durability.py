@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from cluster import Cluster, parse_record, wait_for
+from cluster import Cluster, wait_for, wait_state
 
 
 def make_cluster():
@@ -35,15 +35,8 @@ def workdir(cluster, tmp_path_factory):
     return d
 
 
-def job(cluster, job_id):
-    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
-def wait_state(cluster, job_id, states, timeout=30):
-    states = {states} if isinstance(states, str) else set(states)
-    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
-             what=f"job {job_id} in {sorted(states)}")
-    return job(cluster, job_id)
 
 
 class Submitters:

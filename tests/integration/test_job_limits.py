@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster import REFERENCE_DIR, REPO, Cluster, parse_record, wait_for
+from cluster import REFERENCE_DIR, REPO, Cluster, wait_for, submit, wait_state
 
 # The sbatch_*, timeout_ and oom_ files are not (yet) copied into
 # tests/reference; fall back to the shared originals next to the repository.
@@ -96,22 +96,10 @@ def shape(text, job_id=None):
     return text
 
 
-def submit(cluster, *args, **kw):
-    r = cluster.run("sbatch", *args, **kw)
-    m = re.fullmatch(r"Submitted batch job (\d+)\n", r.stdout)
-    assert m, r.stdout
-    return int(m.group(1))
 
 
-def job(cluster, job_id):
-    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
-def wait_state(cluster, job_id, states, timeout=30):
-    states = {states} if isinstance(states, str) else set(states)
-    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
-             what=f"job {job_id} in {sorted(states)}")
-    return job(cluster, job_id)
 
 
 def timestamp(value):

@@ -7,7 +7,7 @@ import os
 import re
 import signal
 
-from cluster import parse_record, wait_for
+from cluster import job, wait_for
 
 CLUSTER_KWARGS = dict(nodes=["n1", "n2"],
                       settings={"SlurmdTimeout": 6, "ReturnToService": 0, "DefMemPerCPU": 100,
@@ -33,9 +33,6 @@ def submit(cluster, *args):
     out = cluster.out("sbatch", "--parsable", *args)
     return int(re.match(r"(\d+)", out).group(1))
 
-
-def job(cluster, job_id):
-    return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
 def workdir(cluster):
