@@ -100,7 +100,8 @@ struct job_info {
 	char *name;
 	uint32_t user_id, group_id;
 	char *user_name;
-	char *group_name;
+	char *group_name;                  /* NULL from slurmctld: CLIs resolve group_id (no
+	                                    * group lookup per job on the controller's loop) */
 	uint32_t priority;
 	uint32_t nice;                     /* NICE_OFFSET based */
 	char *account, *qos;

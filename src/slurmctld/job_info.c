@@ -2,7 +2,6 @@
 #include "job.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +15,6 @@
 #include "job_deps.h"
 
 #define DUP(x) ((x) ? strdup(x) : NULL)
-
-static char *group_name(gid_t gid)
-{
-	struct group gr, *res = NULL;
-	char buf[4096];
-
-	if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) != 0 || !res)
-		return NULL;
-	return strdup(gr.gr_name);
-}
 
 /* StdOut= etc. as scontrol shows them: the pattern expanded, made
  * absolute against the working directory. */
@@ -66,7 +55,6 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		.user_id = job->uid,
 		.group_id = job->gid,
 		.user_name = DUP(job->user_name),
-		.group_name = group_name(job->gid),
 		.priority = job->priority,
 		.nice = d->nice == NO_VAL ? NICE_OFFSET : d->nice,
 		.account = DUP(d->account),

@@ -207,16 +207,21 @@ def test_update_lowers_a_time_limit_and_owners_cannot_raise_it(cluster, workdir,
 def test_an_array_runs_each_task_with_its_index_and_throttle(cluster, workdir):
     job_id = submit(cluster, "-D", workdir, "-a", "1-4%2", "-J", "arr",
                     "--wrap", "echo task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID"
-                    " $SLURM_ARRAY_TASK_COUNT $SLURM_ARRAY_TASK_MIN-$SLURM_ARRAY_TASK_MAX; sleep 1")
-    out = cluster.out("squeue", "-j", str(job_id), "-h", "-o", "%i %t %r")
-    assert re.search(rf"^{job_id}_\[\d(-\d)?%2\] PD ", out, re.M) or f"{job_id}_1 " in out, out
+                    " $SLURM_ARRAY_TASK_COUNT $SLURM_ARRAY_TASK_MIN-$SLURM_ARRAY_TASK_MAX; sleep 3")
+
+    def queue():
+        return cluster.out("squeue", "-h", "-j", str(job_id), "-o", "%i %t %r").splitlines()
+
+    # two tasks run, the rest wait folded in one line for the %2 throttle
+    wait_for(lambda: sum(" R " in line for line in queue()) == 2, what="two tasks running")
+    lines = queue()
+    assert sum(" R " in line for line in lines) == 2, lines
+    assert f"{job_id}_[3-4%2] PD JobArrayTaskLimit" in lines, lines
     wait_for(lambda: all(
         (workdir / f"slurm-{job_id}_{t}.out").exists()
         and (workdir / f"slurm-{job_id}_{t}.out").read_text() == f"task {t} of {job_id} 4 1-4\n"
         for t in range(1, 5)), timeout=30, what="every task's output")
-    out = cluster.out("squeue", "-h", "-j", str(job_id))
-    wait_for(lambda: cluster.out("squeue", "-h", "-j", str(job_id)) == "", timeout=20,
-             what="the array finished")
+    wait_for(lambda: queue() == [], timeout=20, what="the array finished")
 
 
 def test_scancel_of_one_pending_task_and_of_the_whole_array(cluster, workdir):
