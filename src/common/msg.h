@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "msg_job.h"
+#include "msg_step.h"
 #include "msg_types.h"
 
 struct pack_buf;

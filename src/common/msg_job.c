@@ -74,6 +74,9 @@ void job_desc_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_time(b, m->begin_time);
 	pack_u32(b, m->user_id);
 	pack_u32(b, m->group_id);
+	pack_str(b, m->alloc_host);
+	pack_u16(b, m->alloc_port);
+	pack_u32(b, m->alloc_pid);
 }
 
 int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -120,6 +123,9 @@ int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_time(b, &m->begin_time);
 	unpack_u32(b, &m->user_id);
 	unpack_u32(b, &m->group_id);
+	unpack_str(b, &m->alloc_host, SL_NAME_MAX);
+	unpack_u16(b, &m->alloc_port);
+	unpack_u32(b, &m->alloc_pid);
 	return b->err;
 }
 
@@ -147,6 +153,7 @@ void job_desc_free(void *msg)
 	free(m->tres_per_node);
 	free(m->tres_per_job);
 	free(m->submit_host);
+	free(m->alloc_host);
 }
 
 void submit_response_pack(const void *msg, struct pack_buf *b, uint16_t ver)
@@ -444,6 +451,7 @@ void signal_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 
 	(void)ver;
 	pack_u32(b, m->job_id);
+	pack_u32(b, m->step_id);
 	pack_u16(b, m->signal);
 	pack_u16(b, m->flags);
 	pack_str(b, m->reason);
@@ -455,6 +463,7 @@ int signal_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 
 	(void)ver;
 	unpack_u32(b, &m->job_id);
+	unpack_u32(b, &m->step_id);
 	unpack_u16(b, &m->signal);
 	unpack_u16(b, &m->flags);
 	unpack_str(b, &m->reason, SL_STR_MAX);

@@ -72,6 +72,11 @@ struct job_desc {
 	uint32_t nice;                 /* NICE_OFFSET + nice, NO_VAL */
 	time_t begin_time;
 	uint32_t user_id, group_id;    /* only trusted when the sender is root */
+	/* salloc/srun allocations (REQUEST_RESOURCE_ALLOCATION): where the
+	 * grant and SRUN_* notices go. Port 0: a batch job. */
+	char *alloc_host;
+	uint16_t alloc_port;
+	uint32_t alloc_pid;            /* the client's pid (scontrol: SrunHost:Pid) */
 };
 #define NICE_OFFSET 0x80000000u
 
@@ -217,6 +222,7 @@ struct complete_batch_msg {          /* REQUEST_COMPLETE_BATCH_SCRIPT */
 
 struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT */
 	uint32_t job_id;
+	uint32_t step_id;                  /* SL_ALL_STEPS: every step of the job on the node */
 	uint16_t signal;
 	uint16_t flags;                    /* KILL_* */
 	char *reason;                      /* e.g. "TIME LIMIT", for the stderr line */

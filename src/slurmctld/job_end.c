@@ -176,7 +176,7 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
 			    uint16_t flags)
 {
-	struct signal_job_msg m = { .job_id = job->job_id, .signal = sig, .flags = flags };
+	struct signal_job_msg m = { .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = sig, .flags = flags };
 
 	for (uint32_t i = 0; i < job->alloc.count; i++) {
 		const struct node *n = &c->nodes[job->alloc.nodes[i].node];

@@ -118,6 +118,46 @@ static void *sample_new(const struct msg_type *t)
 			s("n[1-2]"), 2, s("maintenance"), 5, s("feat"), s("comment"),
 		};
 		break;
+	case RESPONSE_JOB_STEP_CREATE: {
+		struct step_create_resp *r = m;
+
+		r->job_id = 12;
+		r->step_id = 3;
+		r->step_nodes = s("n[1-2]");
+		r->num_tasks = 4;
+		r->node_count = 2;
+		r->nodes = calloc(2, sizeof(*r->nodes));
+		r->nodes[0] = (struct step_node){ s("n1"), s("127.0.0.1"), 17001, 3, 3, 300, s("0,1") };
+		r->nodes[1] = (struct step_node){ s("n2"), s("127.0.0.1"), 17002, 1, 1, 100, NULL };
+		r->cred = s("MUNGE:abc");
+		r->job_cpus_per_node = s("3,1");
+		break;
+	}
+	case REQUEST_LAUNCH_TASKS: {
+		struct launch_tasks_msg *l = m;
+
+		l->job_id = 12;
+		l->argc = 1;
+		l->argv = calloc(2, sizeof(char *));
+		l->argv[0] = s("hostname");
+		l->ntasks_here = 3;
+		l->gtids = calloc(3, sizeof(uint32_t));
+		l->gtids[1] = 1;
+		l->gtids[2] = 2;
+		l->io_key = s("key");
+		break;
+	}
+	case RESPONSE_JOB_STEP_INFO: {
+		struct step_info_msg *i = m;
+
+		i->count = 2;
+		i->steps = calloc(2, sizeof(*i->steps));
+		i->steps[0] = (struct step_info){ .job_id = 12, .step_id = 0, .name = s("hostname"),
+						  .nodes = s("n1"), .num_tasks = 4 };
+		i->steps[1] = (struct step_info){ .job_id = 12, .step_id = 0xfffffffbu,
+						  .name = s("batch") };
+		break;
+	}
 	default:
 		break; /* empty messages */
 	}
