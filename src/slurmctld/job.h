@@ -19,6 +19,7 @@ struct ctld;
 struct job_depend;
 struct job_desc;
 struct job_info;
+struct step;
 
 struct job {
 	uint32_t job_id;
@@ -60,6 +61,13 @@ struct job {
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	bool is_warned;               /* --signal sent before the time limit */
 	uid_t cancelled_by;
+	/* steps (step.c): srun steps in id order; finished ones stay until the job is purged */
+	struct step *steps;
+	uint32_t step_count;
+	uint32_t next_step_id;        /* journaled: a step id is never given twice in a job */
+	/* interactive allocations (salloc, srun; job_alloc.c): desc->alloc_port != 0 */
+	bool is_grant_sent;           /* the client has its allocation (reply or grant) */
+	time_t last_client_ping;      /* last time the client answered SRUN_PING */
 };
 
 /* Table */

@@ -120,6 +120,7 @@ static void pack_request(const struct job *job, struct pack_buf *b)
 	pack_time(b, job->start_time);
 	pack_time(b, job->end_time);
 	pack_time(b, job->last_sched_eval);
+	pack_u32(b, job->next_step_id);
 }
 
 static void unpack_request(struct job *job, struct pack_buf *b)
@@ -149,6 +150,7 @@ static void unpack_request(struct job *job, struct pack_buf *b)
 	unpack_time(b, &job->start_time);
 	unpack_time(b, &job->end_time);
 	unpack_time(b, &job->last_sched_eval);
+	unpack_u32(b, &job->next_step_id);
 }
 
 static void pack_alloc(const struct sel_result *a, job_state_node_name_fn *name_fn, void *arg,

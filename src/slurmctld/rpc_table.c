@@ -42,6 +42,12 @@ static const struct rpc_handler {
 	{ REQUEST_JOB_REQUEUE, PRIV_ANY, rpc_job_requeue },          /* owner check inside */
 	{ REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill },               /* owner check inside */
 	{ MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete },
+	{ REQUEST_RESOURCE_ALLOCATION, PRIV_ANY, rpc_alloc },
+	{ REQUEST_COMPLETE_JOB_ALLOCATION, PRIV_ANY, rpc_alloc_complete }, /* owner check inside */
+	{ REQUEST_JOB_STEP_CREATE, PRIV_ANY, rpc_step_create },       /* owner check inside */
+	{ REQUEST_STEP_COMPLETE, PRIV_SLURMD, rpc_step_complete },
+	{ REQUEST_CANCEL_JOB_STEP, PRIV_ANY, rpc_step_cancel },       /* owner check inside */
+	{ REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info },
 };
 
 static const struct rpc_handler *handler_find(uint16_t type)
