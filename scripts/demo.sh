@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh - a short tour of the running local cluster (make run calls it):
 # the nodes, then a job array, a GPU job and a job that fails, seen in
-# squeue while they run and through their output files when done.
+# squeue while they run and through their output files when done; then
+# srun steps with labelled output and a salloc allocation.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 eval "$("$REPO/scripts/local-cluster.sh" env)"
@@ -46,6 +47,12 @@ while [[ -n $(squeue -h -j "$array,$gpu,$fails" 2>/dev/null) ]] && ((SECONDS < d
 done
 
 show squeue -t all -j "$array,$gpu,$fails"
+
+# interactive work: a 4-task step on 2 nodes, its output labelled by task,
+# then salloc running a command with two steps inside the allocation
+show srun -N2 -n4 -l hostname
+show srun -N2 -n4 -l printenv SLURMD_NODENAME SLURM_PROCID
+show salloc -N2 -n2 bash -c 'srun -l printenv SLURM_STEP_ID SLURMD_NODENAME; srun -n1 -l echo second step'
 show scontrol show job "$fails"
 for f in "$DEMO"/slurm-"$array"_*.out "$DEMO/slurm-$gpu.out" "$DEMO/slurm-$fails.out"; do
 	[[ -f $f ]] || continue

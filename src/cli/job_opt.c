@@ -233,6 +233,15 @@ int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_s
 	return r;
 }
 
+int job_opt_set(struct job_opts *o, enum job_opt_id id, const char *arg, enum job_opt_src src,
+		struct job_opt_err *e)
+{
+	for (const struct job_opt_def *d = job_opt_table; d->name; d++)
+		if (d->id == id)
+			return apply(o, d, arg, src, e);
+	return -EINVAL;
+}
+
 /* Slurm's rule for an SBATCH_* variable of an option without argument. */
 static bool env_true(const char *v)
 {

@@ -218,6 +218,14 @@ void job_opts_done(struct job_opts *o);
 int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_src src,
 		       int *ret_optind, struct job_opt_err *err);
 
+/* Apply one option by id (the first table row with that id), as
+ * job_opt_parse_argv() would for the option met with arg (NULL: none),
+ * recording it as coming from src. For the other commands (srun,
+ * salloc) whose own getopt tables map onto the shared model. Returns as
+ * the option's parser: 0, JOB_OPT_STOP or < 0 with err. */
+int job_opt_set(struct job_opts *o, enum job_opt_id id, const char *arg, enum job_opt_src src,
+		struct job_opt_err *err);
+
 /* Apply the SBATCH_* input variables found in envp (NULL-terminated,
  * "NAME=value"), in table order. No-argument options take "", "yes" or a
  * non-zero number as true, anything else as unset. */

@@ -10,8 +10,10 @@
  * which the shell sees modulo 256: ESLURM_ACCESS_DENIED (2002) gives 210.
  * An unknown or finished job is no error for a plain cancel (SIGKILL) and
  * is reported only with -v.
- * Caveat: job steps ("12.1") are sent as ids too; -M, --sibling, --wckey
- * and -R select nothing here.
+ * Steps ("12.1", "12_3.1"): the job list is loaded to find the step's
+ * job, then one REQUEST_CANCEL_JOB_STEP per step ("Kill job error on job
+ * step id 12.5: ..."; a finished step is no error for a plain cancel).
+ * Caveat: -M, --sibling, --wckey and -R select nothing here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -237,6 +239,37 @@ static void cancel_one(struct scancel *c, const char *id)
 		c->rc = code;
 }
 
+/* Slurm's _cancel_step_id(): job_id is the step's own job (an array
+ * task's record), id the step as the user names it ("12_3.1"). */
+static void cancel_step(struct scancel *c, uint32_t job_id, uint32_t step_id, const char *id)
+{
+	struct step_signal_msg m = {.job_id = job_id, .step_id = step_id, .signal = SIGKILL};
+	int r = 0, code;
+
+	if (c->signal != NO_VAL16)
+		m.signal = c->signal;
+	for (int i = 0; i < CANCEL_RETRIES; i++) {
+		if (m.signal == SIGKILL)
+			verbose_msg(c, "Terminating step %s", id);
+		else
+			verbose_msg(c, "Signal %u to step %s", m.signal, id);
+		r = rpc_call_ctld_rc(c->conf, REQUEST_CANCEL_JOB_STEP, &m);
+		if (r != -ESLURM_TRANSITION_STATE_NO_UPDATE && r != -ESLURM_JOB_PENDING)
+			break;
+		verbose_msg(c, "Job is in transistional state, retrying");
+		sleep((unsigned)(5 + i));
+	}
+	if (r == 0)
+		return;
+	code = -r;
+	if (c->verbose > 0 || code != ESLURM_ALREADY_DONE)
+		cli_error("Kill job error on job step id %s: %s", id, sl_strerror(code));
+	if (code == ESLURM_ALREADY_DONE && m.signal == SIGKILL)
+		code = 0; /* the step is gone already: that is what was asked */
+	if (code > c->rc)
+		c->rc = code;
+}
+
 /* ---- the load, verify, filter path ---- */
 
 static bool finished(const struct job_info *j)
@@ -330,13 +363,14 @@ static bool selected(const struct scancel *c, const struct job_info *j)
 	       && (!c->nodes || nodes_match(c->nodes, j->nodes));
 }
 
-/* "Cancel job_id=12 name=x partition=p [y/n]? " until y or n. */
-static bool confirm(const struct job_info *j, const char *id)
+/* "Cancel job_id=12 name=x partition=p [y/n]? " (step_id=12.0 for a
+ * step) until y or n. */
+static bool confirm(const struct job_info *j, const char *id, bool step)
 {
 	char line[128];
 
 	for (;;) {
-		printf("Cancel job_id=%s name=%s partition=%s [y/n]? ", id,
+		printf("Cancel %s=%s name=%s partition=%s [y/n]? ", step ? "step_id" : "job_id", id,
 		       j->name ? j->name : "(null)", j->partition ? j->partition : "(null)");
 		fflush(stdout);
 		if (!fgets(line, sizeof(line), stdin))
@@ -376,16 +410,29 @@ static void cancel_pass(struct scancel *c, const struct job_info_msg *m, bool *d
 		if (done[i] || !selected(c, j)
 		    || (pending_only && (j->job_state & JOB_STATE_BASE) != JOB_PENDING))
 			continue;
-		for (size_t k = 0; k < c->n_ids && !want; k++)
-			if (c->ids[k].found && id_matches(&c->ids[k], j))
-				want = &c->ids[k];
-		if (c->n_ids && !want)
+		if (!c->n_ids) {
+			done[i] = true;
+			record_id(j, NULL, id, sizeof(id));
+			if (!c->interactive || confirm(j, id, false))
+				cancel_one(c, id);
 			continue;
+		}
+		/* Every id naming this job: each step, or the job once. */
+		for (size_t k = 0; k < c->n_ids && !done[i]; k++) {
+			want = &c->ids[k];
+			if (!want->found || !id_matches(want, j))
+				continue;
+			record_id(j, want, id, sizeof(id));
+			if (want->step == NO_VAL)
+				done[i] = true;
+			if (c->interactive && !confirm(j, id, want->step != NO_VAL))
+				continue;
+			if (want->step == NO_VAL)
+				cancel_one(c, id);
+			else
+				cancel_step(c, j->job_id, want->step, id);
+		}
 		done[i] = true;
-		record_id(j, want, id, sizeof(id));
-		if (c->interactive && !confirm(j, id))
-			continue;
-		cancel_one(c, id);
 	}
 }
 

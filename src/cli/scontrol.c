@@ -12,7 +12,8 @@
  * "slurm_load_node error: <strerror>" on stderr; any error makes the
  * exit code 1.
  * Job verbs (show job, hold, uhold, release, requeue[hold], update
- * JobId=) live in scontrol_job.c; this file only dispatches them.
+ * JobId=) live in scontrol_job.c, "show step" in scontrol_step.c; this
+ * file only dispatches them.
  * Caveats: step, reservation and partition updates, and the other show
  * entities, are not implemented ("invalid entity" / not supported).
  */
@@ -28,6 +29,7 @@
 #include "cli/cli.h"
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
+#include "cli/scontrol_step.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
@@ -101,7 +103,7 @@ static const char usage_text[] =
     "     version                  display tool version number.\n"
     "\n"
     "  <ENTITY> may be \"config\", \"hostlist\", \"hostlistsorted\", \"hostnames\",\n"
-    "       \"job\", \"node\" or \"partition\".\n"
+    "       \"job\", \"node\", \"partition\" or \"step\".\n"
     "\n"
     "  <SPECIFICATIONS> are specified in the same format as the configuration\n"
     "  file. \"update NodeName=<name> State=<state> Reason=<text>\" and\n"
@@ -355,6 +357,32 @@ static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 	msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
 }
 
+/* show step [JOB[_TASK][.STEP]]: the controller filters by job and step;
+ * an array task is looked up in the whole list. */
+static void e_steps(struct sctl *s, int argc _unused_, char **argv)
+{
+	const char *val = argv[0];
+	struct scontrol_step_id id;
+	struct step_info_req req = {.show_flags = s->all ? SCONTROL_SHOW_ALL : 0};
+	struct scontrol_show_opts o;
+	struct step_info_msg *m;
+	char when[32];
+
+	scontrol_step_id_parse(val, &id);
+	req.job_id = id.array_id == NO_VAL ? id.job_id : NO_VAL;
+	req.step_id = id.array_id == NO_VAL ? id.step_id : NO_VAL;
+	m = fetch(s, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO, "slurm_get_job_steps");
+	if (!m)
+		return;
+	o = show_opts(s);
+	if (s->quiet == -1)
+		printf("last_update_time=%s, records=%u\n",
+		       time_to_iso(m->last_update, when, sizeof(when)), m->count);
+	if (scontrol_step_print(stdout, m, val, &o, s->quiet) < 0)
+		s->exit_code = CLI_EXIT_ERROR;
+	msg_free(msg_lookup(RESPONSE_JOB_STEP_INFO), m);
+}
+
 static void e_nodes(struct sctl *s, int argc _unused_, char **argv)
 {
 	show_nodes(s, argv[0]);
@@ -371,7 +399,7 @@ static const struct verb entities[] = {
     {"hostlist", 5, e_hostlist},   {"hostlistsorted", 9, e_hostlistsorted},
     {"jobs", 1, e_jobs},	   {"jobid", 1, e_jobs},
     {"nodes", 1, e_nodes},	   {"partitions", 2, e_parts},
-    {"partitionname", 2, e_parts},
+    {"partitionname", 2, e_parts}, {"steps", 2, e_steps},
 };
 
 static void v_show(struct sctl *s, int argc, char **argv)

@@ -6,8 +6,10 @@
  * Errors use Slurm's words: "slurm_load_jobs error: <text>" (exit 1) when
  * the controller fails, or when -j names a single job it does not know;
  * bad options "squeue: error: ..." and exit 1.
- * Caveat: job steps (-s), clusters (-M), --json/--yaml and licenses or
- * reservation filters are not implemented.
+ * -s/--steps[=LIST] shows job steps instead (RESPONSE_JOB_STEP_INFO,
+ * squeue_print_steps), "slurm_get_job_steps error: <text>" on failure.
+ * Caveat: clusters (-M), --json/--yaml and licenses or reservation
+ * filters are not implemented.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,7 +39,9 @@ struct sq {
 	bool override;	  /* -o/-O/-l/--start: SQUEUE_FORMAT* are ignored */
 	const char *jobs; /* -j list as given */
 	const char *users, *states;
+	const char *steps; /* -s list as given */
 	struct squeue_job_id *job_ids;
+	struct squeue_step_id *step_ids;
 	uint32_t *uids, *state_vals;
 };
 
@@ -68,6 +72,8 @@ static const char help_text[] =
     "  -q, --qos=qos(s)                comma separated list of qos's\n"
     "                                  to view, default is all qos's\n"
     "  -r, --array                     display one job array element per line\n"
+    "  -s, --step=step(s)              comma separated list of job steps\n"
+    "                                  to view, default is all\n"
     "  -S, --sort=fields               comma separated list of fields to sort on\n"
     "      --start                     print expected start times of pending jobs\n"
     "  -t, --states=states             comma separated list of states to view,\n"
@@ -109,6 +115,47 @@ static int parse_jobs(struct sq *q)
 	free(copy);
 	q->o.jobs = q->job_ids;
 	q->o.n_jobs = n;
+	return 0;
+}
+
+/* "12.0,12_3.1,12.batch": Slurm's _build_step_list. */
+static int parse_steps(struct sq *q)
+{
+	char *copy = strdup(q->steps), *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!copy || !(q->step_ids = calloc(strlen(q->steps) + 1, sizeof(*q->step_ids)))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end, *dot = strchr(tok, '.');
+		long id, task = NO_VAL, step;
+
+		if (!dot) {
+			cli_error("Invalid job_step id: %s.??", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		*dot = '\0';
+		id = strtol(tok, &end, 10);
+		if (*end == '_')
+			task = strtol(end + 1, &end, 10);
+		if (!strcmp(dot + 1, "batch"))
+			step = SL_BATCH_STEP;
+		else
+			step = strtol(dot + 1, &end, 10);
+		if (id <= 0 || id >= (long)NO_VAL || step < 0 || step > (long)SL_BATCH_STEP) {
+			cli_error("Invalid job_step id: %s.%s", tok, dot + 1);
+			free(copy);
+			return -EINVAL;
+		}
+		q->step_ids[n++] =
+		    (struct squeue_step_id){(uint32_t)id, (uint32_t)task, (uint32_t)step};
+	}
+	free(copy);
+	q->o.steps = q->step_ids;
+	q->o.n_steps = n;
 	return 0;
 }
 
@@ -196,6 +243,7 @@ static int parse_args(struct sq *q, int argc, char **argv)
 	    {"sort", required_argument, 0, 'S'},
 	    {"start", no_argument, 0, OPT_START},
 	    {"states", required_argument, 0, 't'},
+	    {"steps", optional_argument, 0, 's'},
 	    {"usage", no_argument, 0, OPT_USAGE},
 	    {"user", required_argument, 0, 'u'},
 	    {"users", required_argument, 0, 'u'},
@@ -207,7 +255,7 @@ static int parse_args(struct sq *q, int argc, char **argv)
 
 	q->o.sort = getenv("SQUEUE_SORT");
 	q->o.array_flag = getenv("SQUEUE_ARRAY") != NULL;
-	while ((c = getopt_long(argc, argv, "A:ahi:j::ln:o:O:p:q:rS:t:u:vVw:", lopts, NULL))
+	while ((c = getopt_long(argc, argv, "A:ahi:j::ln:o:O:p:q:rs::S:t:u:vVw:", lopts, NULL))
 	       != -1) {
 		switch (c) {
 		case 'A':
@@ -257,6 +305,11 @@ static int parse_args(struct sq *q, int argc, char **argv)
 		case 'r':
 			q->o.array_flag = true;
 			break;
+		case 's':
+			q->o.step_flag = true;
+			if (optarg)
+				q->steps = optarg;
+			break;
 		case 'S':
 			q->o.sort = optarg;
 			break;
@@ -288,6 +341,8 @@ static int parse_args(struct sq *q, int argc, char **argv)
 	}
 	if (optind < argc && q->job_flag && !q->jobs)
 		q->jobs = argv[optind++];
+	if (optind < argc && q->o.step_flag && !q->steps) /* "-s 12.0" */
+		q->steps = argv[optind++];
 	if (optind < argc) {
 		cli_error("Unrecognized option: %s", argv[optind]);
 		fputs(usage_text, stdout);
@@ -305,8 +360,8 @@ static int parse_args(struct sq *q, int argc, char **argv)
 	q->users = env_or(q->users, "SQUEUE_USERS");
 	if (q->o.start_flag && !q->states)
 		q->states = "PD";
-	if ((q->jobs && parse_jobs(q) < 0) || (q->users && parse_users(q) < 0)
-	    || (q->states && parse_states(q) < 0))
+	if ((q->jobs && parse_jobs(q) < 0) || (q->steps && parse_steps(q) < 0)
+	    || (q->users && parse_users(q) < 0) || (q->states && parse_states(q) < 0))
 		return -1;
 	return 0;
 }
@@ -322,6 +377,26 @@ static bool single_id_unknown(const struct sq *q, const struct job_info_msg *m)
 		    || m->jobs[i].array_job_id == q->job_ids[0].job_id)
 			return false;
 	return true;
+}
+
+static int show_steps(struct sq *q, const struct sl_conf *conf)
+{
+	struct step_info_req req = {.job_id = NO_VAL, .step_id = NO_VAL};
+	struct step_info_msg *m = NULL;
+	int r;
+
+	if (!q->o.no_header && (q->iterate || q->o.long_flag))
+		fmt_print_date(stdout, time(NULL));
+	r = cli_ctld_fetch(conf, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO, (void **)&m);
+	if (r < 0) {
+		cli_perror("slurm_get_job_steps error", r);
+	} else {
+		q->o.now = time(NULL);
+		r = squeue_print_steps(stdout, &q->o, m);
+	}
+	msg_free(msg_lookup(RESPONSE_JOB_STEP_INFO), m);
+	fflush(stdout);
+	return r;
 }
 
 static int show_once(struct sq *q, const struct sl_conf *conf)
@@ -357,7 +432,7 @@ int main(int argc, char **argv)
 	if (r == 0 && cli_conf_load(&conf) < 0)
 		r = -1;
 	while (r == 0) {
-		if (show_once(&q, conf) < 0)
+		if ((q.o.step_flag ? show_steps(&q, conf) : show_once(&q, conf)) < 0)
 			rc = CLI_EXIT_ERROR;
 		if (!q.iterate)
 			break;
@@ -367,6 +442,7 @@ int main(int argc, char **argv)
 	}
 	conf_free(conf);
 	free(q.job_ids);
+	free(q.step_ids);
 	free(q.uids);
 	free(q.state_vals);
 	return r < 0 ? CLI_EXIT_ERROR : rc;

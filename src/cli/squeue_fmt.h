@@ -14,6 +14,7 @@
 #include <time.h>
 
 struct job_info_msg;
+struct step_info_msg;
 
 /* One -j entry: "12" (array_id NO_VAL) or "12_3". */
 struct squeue_job_id {
@@ -21,14 +22,25 @@ struct squeue_job_id {
 	uint32_t array_id;
 };
 
+/* One -s entry: "12.0", "12_3.1" (array_id NO_VAL: no task given),
+ * "12.batch" (step_id SL_BATCH_STEP). */
+struct squeue_step_id {
+	uint32_t job_id;
+	uint32_t array_id;
+	uint32_t step_id;
+};
+
 struct squeue_opts {
-	const char *format;	 /* -o; NULL: format_long, else the built-in one */
-	const char *format_long; /* -O; used when format is NULL */
-	const char *sort;	 /* -S; NULL: "P,t,-p" ("S" with --start) */
-	bool long_flag;		 /* -l */
-	bool start_flag;	 /* --start */
-	bool no_header;		 /* -h */
-	bool array_flag;	 /* -r: one line per array task */
+	const char *format;		    /* -o; NULL: format_long, else the built-in one */
+	const char *format_long;	    /* -O; used when format is NULL */
+	const char *sort;		    /* -S; NULL: "P,t,-p" ("S" with --start) */
+	bool long_flag;			    /* -l */
+	bool start_flag;		    /* --start */
+	bool no_header;			    /* -h */
+	bool array_flag;		    /* -r: one line per array task */
+	bool step_flag;			    /* -s: the step view (squeue_print_steps) */
+	const struct squeue_step_id *steps; /* -s LIST; NULL: every step */
+	size_t n_steps;
 	/* Filters; a NULL pointer (or has_users false) means no filter. */
 	const struct squeue_job_id *jobs; /* -j */
 	size_t n_jobs;
@@ -48,6 +60,8 @@ struct squeue_opts {
 
 /* The format used when o->format and o->format_long are NULL. Static. */
 const char *squeue_builtin_format(const struct squeue_opts *o);
+/* The step view's default ("%.15i %.8j %.9P %.8u %.9M %N"). */
+#define SQUEUE_STEP_FORMAT "%.15i %.8j %.9P %.8u %.9M %N"
 
 /* Header (unless no_header) and one line per job that passes the filters,
  * pending array tasks folded into their meta record ("11209_[3-20%2]")
@@ -57,3 +71,14 @@ const char *squeue_builtin_format(const struct squeue_opts *o);
  * error: Invalid sort specification: x" (the header is already out then,
  * as in Slurm), or -ENOMEM. */
 int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m);
+
+/* squeue -s: header (unless no_header) and one line per step that passes
+ * the filters Slurm applies to steps (-j, -p, the -s list, -w, -u; pending
+ * steps never show), sorted by o->sort or "P,i". Step letters: %A tasks,
+ * %b tres per node, %i id ("12.0", "12.batch", "123_4.0"), %j name, %l
+ * limit, %M time used, %N nodes, %P partition, %S start, %u user, %U uid;
+ * -O names as Slurm's step view (StepId, StepName, Nodes, NumTask(s),
+ * NumCPUs, StepState, ...). Unknown ones are reported ("squeue: error:
+ * Invalid job step format specification: x") and print only their suffix.
+ * Returns 0 or -ENOMEM. */
+int squeue_print_steps(FILE *out, const struct squeue_opts *o, const struct step_info_msg *m);

@@ -5,6 +5,8 @@
  * asked (SLURM_NTASKS, SLURM_CPUS_PER_TASK), node ids 0 for the script,
  * SLURM_NODE_ALIASES=(null), topology = node name / "node",
  * SLURM_WORKING_CLUSTER = cluster:ctld_addr:port:protocol:select plugin id.
+ * Steps (env_batch_srun_tasks.txt, srun_n4_l_env.txt): srun sends the job
+ * and step variables; the stepd adds the node's and the task's.
  * Caveat: the launch message carries no array bounds, so
  * SLURM_ARRAY_TASK_COUNT/_MIN/_MAX/_STEP pass through from the submitted
  * environment when the controller puts them there.
@@ -137,7 +139,8 @@ static bool is_given16(uint16_t v)
 	return v != 0 && v != NO_VAL16 && v != INFINITE16;
 }
 
-static void set_gpus(struct job_env *e, int *r, const char *gpus)
+/* list_name: SLURM_JOB_GPUS for the batch script, SLURM_STEP_GPUS for a step. */
+static void set_gpus(struct job_env *e, int *r, const char *gpus, const char *list_name)
 {
 	uint64_t count = 1;
 
@@ -146,8 +149,18 @@ static void set_gpus(struct job_env *e, int *r, const char *gpus)
 	set_str(e, r, "CUDA_VISIBLE_DEVICES", gpus);
 	set_str(e, r, "GPU_DEVICE_ORDINAL", gpus);
 	set_str(e, r, "ROCR_VISIBLE_DEVICES", gpus);
-	set_str(e, r, "SLURM_JOB_GPUS", gpus);
+	set_str(e, r, list_name, gpus);
 	set_u64(e, r, "SLURM_GPUS_ON_NODE", count);
+}
+
+static void set_working_cluster(struct job_env *e, int *r, const char *cluster,
+				const struct job_env_node *node)
+{
+	if (*r == 0 && node->ctld_addr)
+		*r = job_env_set(e, "SLURM_WORKING_CLUSTER", "%s:%s:%u:%u:%u",
+				 cluster ? cluster : "", node->ctld_addr,
+				 (unsigned)node->ctld_port, (unsigned)PROTOCOL_VERSION,
+				 SELECT_CONS_TRES_ID);
 }
 
 static void set_job(struct job_env *e, int *r, const struct batch_launch_msg *m)
@@ -210,13 +223,9 @@ static void set_node(struct job_env *e, int *r, const struct batch_launch_msg *m
 	set_str(e, r, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
 	set_str(e, r, "SLURM_NODE_ALIASES", "(null)");
 	set_str(e, r, "SLURM_CONF", node->conf_path);
-	if (*r == 0 && node->ctld_addr)
-		*r = job_env_set(e, "SLURM_WORKING_CLUSTER", "%s:%s:%u:%u:%u",
-				 m->cluster_name ? m->cluster_name : "", node->ctld_addr,
-				 (unsigned)node->ctld_port, (unsigned)PROTOCOL_VERSION,
-				 SELECT_CONS_TRES_ID);
+	set_working_cluster(e, r, m->cluster_name, node);
 	if (node->has_gpu_files && m->gpus && *m->gpus)
-		set_gpus(e, r, m->gpus);
+		set_gpus(e, r, m->gpus, "SLURM_JOB_GPUS");
 	set_str(e, r, "ENVIRONMENT", "BATCH");
 	set_str(e, r, "HOSTNAME", node->host_name);
 }
@@ -237,5 +246,49 @@ int job_env_batch(struct job_env *e, const struct batch_launch_msg *m,
 	}
 	set_job(e, &r, m);
 	set_node(e, &r, m, node);
+	return r;
+}
+
+int job_env_step(struct job_env *e, const struct launch_tasks_msg *m,
+		 const struct job_env_node *node)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < m->env_count && r == 0; i++)
+		if (m->env[i] && job_env_put(e, m->env[i]) == -ENOMEM)
+			r = -ENOMEM; /* entries without '=' are dropped, as execve would */
+	set_str(e, &r, "SLURMD_NODENAME", node->node_name);
+	set_u64(e, &r, "SLURM_NODEID", m->node_id);
+	set_u64(e, &r, "SLURM_CPUS_ON_NODE", m->cpus_on_node);
+	if (r == 0 && m->gtids && m->ntasks_here) {
+		size_t cap = (size_t)m->ntasks_here * 11 + 1, len = 0;
+		char *list = malloc(cap);
+
+		if (!list)
+			return -ENOMEM;
+		list[0] = '\0';
+		for (uint32_t i = 0; i < m->ntasks_here; i++)
+			len += (size_t)snprintf(list + len, cap - len, "%s%u", i ? "," : "",
+						(unsigned)m->gtids[i]);
+		r = job_env_set(e, "SLURM_GTIDS", "%s", list);
+		free(list);
+	}
+	set_str(e, &r, "SLURM_TOPOLOGY_ADDR", node->node_name);
+	set_str(e, &r, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+	set_str(e, &r, "SLURM_CONF", node->conf_path);
+	set_working_cluster(e, &r, node->cluster_name, node);
+	if (node->has_gpu_files && m->gpus && *m->gpus)
+		set_gpus(e, &r, m->gpus, "SLURM_STEP_GPUS");
+	return r;
+}
+
+int job_env_step_task(struct job_env *e, const struct launch_tasks_msg *m, uint32_t local_id)
+{
+	int r = 0;
+
+	if (!m->gtids || local_id >= m->ntasks_here)
+		return -EINVAL;
+	set_u64(e, &r, "SLURM_PROCID", m->gtids[local_id]);
+	set_u64(e, &r, "SLURM_LOCALID", local_id);
 	return r;
 }

@@ -1,4 +1,5 @@
-/* job_env.h - the environment of a batch script, as Slurm 22.05 builds it.
+/* job_env.h - the environment of a batch script and of the tasks of a
+ * job step (srun), as Slurm 22.05 builds them.
  *
  * A struct job_env is a growing, NULL-terminated "NAME=value" array ready
  * for execve(). job_env_batch() starts from the environment submitted with
@@ -6,6 +7,10 @@
  * for a batch script: job id, name, nodes, counts, memory, partition,
  * account, QOS, user, submit host and dir, array ids, GPUs, node identity.
  * SLURM_TASK_PID is left to the caller, who knows the pid.
+ *
+ * A step's task gets srun's environment (the launch's env already holds
+ * the job and step variables srun sets) plus what slurmstepd adds per node
+ * (job_env_step) and per task (job_env_step_task).
  */
 #pragma once
 #include <stdbool.h>
@@ -15,6 +20,7 @@
 #include "macros.h"
 
 struct batch_launch_msg;
+struct launch_tasks_msg;
 
 struct job_env {
 	char **v;      /* NULL-terminated once anything was added */
@@ -27,6 +33,7 @@ struct job_env_node {
 	const char *host_name;   /* HOSTNAME; NULL: left as submitted */
 	const char *conf_path;   /* SLURM_CONF */
 	const char *ctld_addr;   /* SLURM_WORKING_CLUSTER's address; NULL: not set */
+	const char *cluster_name; /* steps: SLURM_WORKING_CLUSTER's cluster (batch: the msg's) */
 	uint16_t ctld_port;
 	bool has_gpu_files;      /* gres.conf names device files: GPU variables exported */
 };
@@ -45,3 +52,14 @@ void job_env_unset(struct job_env *e, const char *name);
  * Returns 0 or -ENOMEM (e then holds a partial list; job_env_done it). */
 int job_env_batch(struct job_env *e, const struct batch_launch_msg *m,
 		  const struct job_env_node *node);
+
+/* Fill e (empty or not) with m->env and then what the stepd adds for the
+ * step on this node: SLURMD_NODENAME, SLURM_NODEID, SLURM_CPUS_ON_NODE,
+ * SLURM_GTIDS, SLURM_TOPOLOGY_ADDR(_PATTERN), SLURM_CONF,
+ * SLURM_WORKING_CLUSTER and, with node->has_gpu_files and m->gpus, the
+ * GPU variables. 0 or -ENOMEM (e then holds a partial list). */
+int job_env_step(struct job_env *e, const struct launch_tasks_msg *m,
+		 const struct job_env_node *node);
+/* The per-task variables of local task local_id (< m->ntasks_here):
+ * SLURM_PROCID (its gtid) and SLURM_LOCALID. 0, -EINVAL or -ENOMEM. */
+int job_env_step_task(struct job_env *e, const struct launch_tasks_msg *m, uint32_t local_id);

@@ -13,6 +13,7 @@
 #include "common/parse_mem.h"
 #include "ctld.h"
 #include "job_depend.h"
+#include "step.h"
 
 struct job *job_free(struct job *job)
 {
@@ -31,6 +32,7 @@ struct job *job_free(struct job *job)
 	sel_result_done(&job->alloc);
 	free(job->nodes);
 	free(job->batch_host);
+	step_job_free(job); /* step.c */
 	free(job);
 	return NULL;
 }

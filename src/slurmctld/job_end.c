@@ -22,15 +22,18 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_alloc.h"
 #include "durable.h"
 #include "job_sched.h"
 #include "job_submit.h"
 #include "mail.h"
 #include "node.h"
+#include "step.h"
 
 static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
 		       time_t now)
 {
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c: any left */
 	job->state = base;
 	job->reason = why;
 	job->end_time = now;
@@ -51,11 +54,23 @@ void job_end_launch_failed(struct ctld *c, struct job *job)
 static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
 			    uint16_t flags);
 
+/* job_alloc.c: interactive jobs end at once (no batch script reports). */
+void job_end_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why)
+{
+	job_finish(c, job, base, why, time(NULL));
+}
+
+void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig)
+{
+	job_send_signal(c, job, type, sig, 0);
+}
+
 /* Back to PENDING with a new priority, as a requeued job restarts. */
 static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 {
 	bool hold = job->is_requeue_hold;
 
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
 	if (job->alloc.count)
 		job_sched_release(c, job);
 	sel_result_done(&job->alloc);
@@ -90,6 +105,15 @@ void job_end_node_down(struct ctld *c, uint32_t node_index)
 			is_here = job->alloc.nodes[k].node == node_index;
 		if (!is_here)
 			continue;
+		if (job_is_interactive(job)) { /* job_alloc.c: never requeued */
+			info("JobId=%u: node %s is down, the allocation ends NODE_FAIL", job->job_id,
+			     node_name(&c->nodes[node_index]));
+			job_alloc_end(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, REQUEST_TERMINATE_JOB,
+				      SRUN_END_NODE_FAIL);
+			continue;
+		}
+		if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL)) /* step.c */
+			job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 		if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
 			/* --requeue (JobRequeue=1 by default): run it again elsewhere */
 			info("JobId=%u: node %s is down, requeuing the job", job->job_id,
@@ -109,6 +133,8 @@ int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool i
 	time_t now = time(NULL);
 
 	(void)is_admin;
+	if (job_is_interactive(job))
+		return -ESLURM_BATCH_ONLY; /* job_alloc.c: salloc/srun jobs are not requeued */
 	if (job_is_pending(job))
 		return -ESLURM_JOB_PENDING;
 	if (job->state & JOB_COMPLETING)
@@ -123,6 +149,7 @@ int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool i
 	job->state = JOB_PENDING | JOB_COMPLETING | JOB_REQUEUE;
 	job_touch(c, job);
 	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
 	return 0;
 }
 
@@ -139,6 +166,9 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 	if (m->node_name && job->batch_host && !streq(m->node_name, job->batch_host))
 		return 0; /* from a run that was requeued off a failed node */
 	job->exit_code = m->job_rc;
+	/* step.c: steps that outlived the script are stopped on every node */
+	if (step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED))
+		job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	if (job->is_requeued) {
 		job_requeue_reset(c, job, now);
 		return 0;
@@ -168,11 +198,14 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 
 	if (rc == 0 && type == RESPONSE_SLURM_RC)
 		rc = -(int)((struct rc_msg *)msg)->rc;
-	if (rc < 0)
+	if (rc == -ESLURM_INVALID_JOB_ID) /* a node with no stepd of the job (left) */
+		debug("JobId=%u: nothing of the job on a node", job_id);
+	else if (rc < 0)
 		error("JobId=%u: signal not delivered: %s", job_id, sl_strerror(rc));
 }
 
-/* Send type (SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT) to every node. */
+/* Send type (SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT) to every node
+ * of the job, for every stepd there (batch and steps). */
 static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
 			    uint16_t flags)
 {
@@ -181,9 +214,6 @@ static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint
 	for (uint32_t i = 0; i < job->alloc.count; i++) {
 		const struct node *n = &c->nodes[job->alloc.nodes[i].node];
 
-		/* the batch script runs on the first node only, for now */
-		if (i > 0)
-			break;
 		rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
 			       &m, c->conf->slurm_user_id, c->conf->message_timeout, signal_done_cb,
 			       (void *)(uintptr_t)job->job_id);
@@ -205,11 +235,19 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 		job->cancelled_by = by;
 		job_touch(c, job);
 		info("JobId=%u cancelled while pending by uid %u", job->job_id, (unsigned)by);
+		job_alloc_notify_end(c, job, SRUN_END_CANCELLED); /* a waiting salloc/srun */
 		job_sched_request(c);
 		return 0;
 	}
 	if (sig != SIGKILL) {
 		job_send_signal(c, job, REQUEST_SIGNAL_TASKS, sig, flags);
+		return 0;
+	}
+	if (job_is_interactive(job)) { /* job_alloc.c: no script to report, ends now */
+		job->cancelled_by = by;
+		info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
+		job_alloc_end(c, job, JOB_CANCELLED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
+			      SRUN_END_CANCELLED);
 		return 0;
 	}
 	job->is_cancelled = true;
@@ -218,6 +256,7 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 	job_touch(c, job);
 	info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
 	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, flags);
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
 	return 0;
 }
 
@@ -249,11 +288,17 @@ static void job_check_time_limits(struct ctld *c, time_t now)
 		if (now < job->end_time)
 			continue;
 		info("Time limit exhausted for JobId=%u", job->job_id);
+		if (job_is_interactive(job)) { /* job_alloc.c: ends now */
+			job_alloc_end(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, REQUEST_KILL_TIMELIMIT,
+				      SRUN_END_TIME_LIMIT);
+			continue;
+		}
 		job->is_timed_out = true;
 		job->state = JOB_TIMEOUT | JOB_COMPLETING;
 		job->reason = FAIL_TIMEOUT;
 		job_touch(c, job);
 		job_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
+		step_job_ending(c, job, JOB_TIMEOUT, SRUN_END_TIME_LIMIT); /* step.c */
 	}
 }
 
@@ -265,6 +310,8 @@ static void job_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	job_check_time_limits(c, now);
+	step_timer(c, now); /* step.c: steps' own time limits */
+	job_alloc_timer(c, now); /* client pings */
 	job_table_purge(c, now);
 	if (now - c->last_timer_pass >= 5) { /* BeginTime and the like come by no event */
 		c->last_timer_pass = now;

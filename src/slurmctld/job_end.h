@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/job_states.h"
+
 struct complete_batch_msg;
 struct ctld;
 struct job;
@@ -15,6 +17,11 @@ struct job;
  * OOM flag and why we asked it to stop (cancel, time limit). */
 int job_end_complete(struct ctld *c, const struct complete_batch_msg *m);
 void job_end_launch_failed(struct ctld *c, struct job *job);
+/* job_alloc.c: final state now (resources released, journaled, mails). */
+void job_end_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why);
+/* type (REQUEST_SIGNAL_TASKS / _TERMINATE_JOB / _KILL_TIMELIMIT) with
+ * SL_ALL_STEPS to the job's nodes. */
+void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig);
 /* scancel: a pending job ends CANCELLED at once; a running one is asked
  * to stop and shows CANCELLED+COMPLETING until its node reports back.
  * Other signals go to the running job's processes. */

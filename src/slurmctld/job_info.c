@@ -11,6 +11,7 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "ctld.h"
+#include "job_alloc.h"
 #include "job_array.h"
 #include "job_deps.h"
 
@@ -105,5 +106,13 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		.mail_user = DUP(d->mail_user),
 		.mail_type = d->mail_type,
 	};
+	if (job_is_interactive(job)) { /* job_alloc.c: salloc/srun, no script, no files */
+		ret->batch_flag = 0;
+		free(ret->std_in);
+		free(ret->std_out);
+		free(ret->std_err);
+		ret->std_in = ret->std_out = ret->std_err = NULL;
+		ret->command = d->argc && d->argv ? DUP(d->argv[0]) : NULL;
+	}
 	return 0;
 }

@@ -25,8 +25,7 @@ struct launch_arg {
 	uint32_t job_id;
 };
 
-/* "4(x2),2" as SLURM_JOB_CPUS_PER_NODE / SLURM_TASKS_PER_NODE print counts. */
-static char *counts_string(const struct sel_result *r, bool is_tasks)
+char *job_counts_string(const struct sel_result *r, bool is_tasks)
 {
 	size_t cap = 32 + (size_t)r->count * 16, len = 0;
 	char *s = malloc(cap);
@@ -47,7 +46,7 @@ static char *counts_string(const struct sel_result *r, bool is_tasks)
 	return s;
 }
 
-static char *gpu_indexes(uint64_t mask)
+char *job_gpu_indexes(uint64_t mask)
 {
 	char *s = calloc(1, 64 * 4);
 	size_t len = 0;
@@ -161,9 +160,9 @@ void job_launch(struct ctld *c, struct job *job)
 		m.env = env;
 		m.env_count = env_n;
 	}
-	m.cpus_per_node = counts_string(&job->alloc, false);
-	m.tasks_per_node = counts_string(&job->alloc, true);
-	m.gpus = gpu_indexes(first->gpus);
+	m.cpus_per_node = job_counts_string(&job->alloc, false);
+	m.tasks_per_node = job_counts_string(&job->alloc, true);
+	m.gpus = job_gpu_indexes(first->gpus);
 	if (a && m.cpus_per_node && m.tasks_per_node) {
 		a->c = c;
 		a->job_id = job->job_id;

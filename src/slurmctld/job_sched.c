@@ -26,6 +26,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_alloc.h"
 #include "job_array.h"
 #include "job_deps.h"
 #include "job_launch.h"
@@ -238,7 +239,10 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s", job->job_id,
 	     job->nodes, job->alloc.total_cpus, job->partition);
 	mail_job(c, job, MAIL_JOB_BEGIN);
-	job_launch(c, job);
+	if (job_is_interactive(job))
+		job_alloc_grant(c, job); /* job_alloc.c: salloc/srun get it, nothing to launch */
+	else
+		job_launch(c, job);
 }
 
 /* Why a job cannot even be tried now; WAIT_NO_REASON when it can. */

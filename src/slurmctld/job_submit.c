@@ -158,7 +158,8 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	int r;
 
 	*ret_msg = NULL;
-	if (!desc->script || !*desc->script)
+	/* an allocation (job_alloc.c: alloc_port set) runs no script */
+	if (!desc->alloc_port && (!desc->script || !*desc->script))
 		return -ESLURM_JOB_SCRIPT_MISSING;
 	if (c->job_count >= c->conf->max_job_count)
 		return -EAGAIN; /* MaxJobCount: sbatch sleeps and retries, as with Slurm */

@@ -1,21 +1,31 @@
 /* launch.c - see launch.h.
  *
- * Launch: the packed REQUEST_BATCH_JOB_LAUNCH goes to a new slurmstepd on
- * a pipe (its stdin); the stepd answers on a second pipe (its stdout).
+ * Launch: the packed REQUEST_BATCH_JOB_LAUNCH or REQUEST_LAUNCH_TASKS goes
+ * to a new slurmstepd on a pipe (its stdin); the stepd answers on a second
+ * pipe (its stdout).
  * slurmd forks, the child calls setsid() and forks again and exits, so
  * the stepd is re-parented to init and survives slurmd restarts; the
  * grandchild execs <dir of slurmd>/slurmstepd -f <slurm.conf> -N <node>.
  * slurmd writes nothing into the job's directories, as root or otherwise.
  *
- * Signals: connect to <SlurmdSpoolDir>/<node>_<job>.4294967291, send the
- * request as received, relay the stepd's rc. No socket: the job does not
- * run here (ESLURM_INVALID_JOB_ID); a socket nobody listens on is left by
- * a stepd that died and is removed.
+ * Signals: connect to <SlurmdSpoolDir>/<node>_<job>.<step> (the batch
+ * script's step is 4294967291), send the request as received, relay the
+ * stepd's rc. SL_ALL_STEPS goes to every "<node>_<job>.*" socket in the
+ * spool; the answer is 0 when at least one stepd took it. No socket: the
+ * job does not run here (ESLURM_INVALID_JOB_ID); a socket nobody listens
+ * on is left by a stepd that died and is removed.
+ *
+ * Tasks (REQUEST_LAUNCH_TASKS) come from srun, as its user: the user must
+ * be the launch's (or root/SlurmUser), the node this one, and the step
+ * credential the controller's for exactly this job, step, uid and nodes.
  */
 #include "launch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -34,14 +44,25 @@
 #include "common/pack.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
+#include "common/step_cred.h"
 #include "slurmd.h"
 #include "slurmstepd/stepd_proto.h"
+
+/* One request relayed to several stepds (SL_ALL_STEPS): answered when
+ * the last of them answered. */
+struct relay {
+	struct rpc_req *req;
+	unsigned pending;
+	bool is_any_ok;
+	int rc;                /* the first error, when none took it */
+};
 
 /* A request waiting for a stepd's answer. */
 struct launch_op {
 	struct launch_op *next, *prev;
 	struct slurmd *d;
-	struct rpc_req *req;   /* answered exactly once, then gone */
+	struct rpc_req *req;   /* answered exactly once, then gone; NULL with relay */
+	struct relay *relay;   /* shared by the ops of one SL_ALL_STEPS request */
 	struct event *ev;
 	int fd;                /* status pipe or stepd socket */
 	uint16_t type;
@@ -73,17 +94,31 @@ static void op_free(struct launch_op *op)
 
 static void op_answer(struct launch_op *op, int rc)
 {
+	struct relay *rl = op->relay;
+
 	if (rc < 0)
 		error("JobId=%u: %s failed: %s", op->job_id, msg_type_name(op->type),
 		      sl_strerror(rc));
-	rpc_reply_rc(op->req, rc);
+	if (!rl) {
+		rpc_reply_rc(op->req, rc);
+		op_free(op);
+		return;
+	}
+	if (rc == 0)
+		rl->is_any_ok = true;
+	else if (!rl->rc)
+		rl->rc = rc;
+	if (--rl->pending == 0) {
+		rpc_reply_rc(rl->req, rl->is_any_ok ? 0 : rl->rc);
+		free(rl);
+	}
 	op_free(op);
 }
 
 static void op_read_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct launch_op *op = arg;
-	bool is_launch = op->type == REQUEST_BATCH_JOB_LAUNCH;
+	bool is_launch = op->type == REQUEST_BATCH_JOB_LAUNCH || op->type == REQUEST_LAUNCH_TASKS;
 	uint32_t be;
 	ssize_t n;
 
@@ -99,9 +134,10 @@ static void op_read_cb(evutil_socket_t fd, short what, void *arg)
 	op_answer(op, -(int)be32toh(be));
 }
 
-/* Takes ownership of fd. On success req is kept and answered later; on
- * failure the caller's dispatcher answers it. */
-static int op_wait(struct slurmd *d, struct rpc_req *req, int fd, uint32_t job_id)
+/* Takes ownership of fd. On success req (or relay, which then answers
+ * it) is kept and answered later; on failure the caller answers it. */
+static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, int fd,
+		   uint32_t job_id)
 {
 	struct timeval tv = { .tv_sec = answer_timeout_s(d) };
 	struct launch_op *op = calloc(1, sizeof(*op));
@@ -110,7 +146,8 @@ static int op_wait(struct slurmd *d, struct rpc_req *req, int fd, uint32_t job_i
 		close(fd);
 		return -ENOMEM;
 	}
-	*op = (struct launch_op){ .d = d, .req = req, .fd = fd, .type = req->type, .job_id = job_id };
+	*op = (struct launch_op){ .d = d, .req = relay ? NULL : req, .relay = relay, .fd = fd,
+				  .type = req->type, .job_id = job_id };
 	op->ev = event_new(d->base, fd, EV_READ, op_read_cb, op);
 	if (!op->ev || event_add(op->ev, &tv) < 0) {
 		op_free(op);
@@ -150,17 +187,17 @@ static _Noreturn void launch_child(int in, int out, char *const argv[])
 	_exit(127);
 }
 
-int slurmd_req_batch_launch(struct slurmd *d, struct rpc_req *req)
+/* Start a slurmstepd for the request's launch message (req->body). */
+static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 {
-	const struct batch_launch_msg *m = req->body;
 	char *argv[] = { d->stepd_path, "-f", d->stepd_conf, "-N", d->node_name, NULL };
 	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, status = 0, r;
 	pid_t pid;
 
-	r = stepd_frame_pack(REQUEST_BATCH_JOB_LAUNCH, m, &frame);
+	r = stepd_frame_pack(req->type, req->body, &frame);
 	if (r < 0)
-		return log_errno(r, "JobId=%u: cannot pack the launch", m->job_id);
+		return log_errno(r, "JobId=%u: cannot pack the launch", job_id);
 	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
 		r = -errno;
 		goto fail;
@@ -184,11 +221,11 @@ int slurmd_req_batch_launch(struct slurmd *d, struct rpc_req *req)
 	/* A stepd that died before reading still answers through EOF below. */
 	r = stepd_write_all(to[1], frame.data, frame.len);
 	if (r < 0)
-		debug("JobId=%u: launch frame not delivered: %s", m->job_id, strerror(-r));
+		debug("JobId=%u: launch frame not delivered: %s", job_id, strerror(-r));
 	close(to[1]);
 	to[1] = -1;
-	verbose("JobId=%u: slurmstepd started", m->job_id);
-	r = op_wait(d, req, from[0], m->job_id);
+	verbose("JobId=%u: slurmstepd started for %s", job_id, msg_type_name(req->type));
+	r = op_wait(d, req, NULL, from[0], job_id);
 	from[0] = -1;
 	return r;
 fail:
@@ -198,24 +235,74 @@ fail:
 		if (from[i] >= 0)
 			close(from[i]);
 	}
-	return log_errno(r, "JobId=%u: cannot start slurmstepd", m->job_id);
+	return log_errno(r, "JobId=%u: cannot start slurmstepd", job_id);
 }
 
-int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
+int slurmd_req_batch_launch(struct slurmd *d, struct rpc_req *req)
 {
-	const struct signal_job_msg *m = req->body;
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
-	_cleanup_close_ int fd = -1;
-	uint32_t job_id = m->job_id;
+	const struct batch_launch_msg *m = req->body;
+
+	return stepd_start(d, req, m->job_id);
+}
+
+/* Is gid the user's primary group or one of its supplementary groups? */
+static bool gid_is_users(uid_t uid, gid_t gid)
+{
+	struct passwd *pw = getpwuid(uid);
+	gid_t groups[256];
+	int n = (int)ARRAY_SIZE(groups);
+
+	if (!pw)
+		return false;
+	if (pw->pw_gid == gid)
+		return true;
+	if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
+{
+	const struct launch_tasks_msg *m = req->body;
+	bool is_admin = req->uid == 0 || req->uid == d->conf->slurm_user_id;
 	int r;
 
-	if (stepd_socket_path(sa.sun_path, sizeof(sa.sun_path), d->spool_dir, d->node_name,
-			      m->job_id) < 0)
+	if (!is_admin && (req->uid != m->uid
+			  || (req->gid != m->gid && !gid_is_users(m->uid, m->gid)))) {
+		error("Security violation: REQUEST_LAUNCH_TASKS for uid %u gid %u from uid %u",
+		      m->uid, m->gid, (unsigned)req->uid);
+		return -ESLURM_USER_ID_MISSING;
+	}
+	if (!m->node_name || !streq(m->node_name, d->node_name)) {
+		error("StepId=%u.%u: launch for node %s refused on %s", m->job_id, m->step_id,
+		      m->node_name ? m->node_name : "(null)", d->node_name);
+		return -ESLURM_INVALID_NODE_NAME;
+	}
+	if (m->step_id == STEPD_BATCH_STEP_ID || m->step_id == SL_ALL_STEPS)
 		return -ESLURM_INVALID_JOB_ID;
-	r = stepd_frame_pack(req->type, m, &frame);
+	r = step_cred_verify(d->conf->munge_socket, m->cred, m->job_id, m->step_id, m->uid,
+			     m->step_nodes, d->conf->slurm_user_id);
 	if (r < 0)
-		return r;
+		return log_errno(r, "StepId=%u.%u: credential refused", m->job_id, m->step_id);
+	verbose("StepId=%u.%u: launching %u task(s) for uid %u", m->job_id, m->step_id,
+		(unsigned)m->ntasks_here, (unsigned)m->uid);
+	return stepd_start(d, req, m->job_id);
+}
+
+/* Connect to one stepd socket and send the frame; 0 and the fd, or
+ * -ESLURM_INVALID_JOB_ID when nobody listens there, or the error. */
+static int relay_connect(const char *path, const struct pack_buf *frame, uint32_t job_id,
+			 int *ret_fd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	_cleanup_close_ int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ESLURM_INVALID_JOB_ID;
+	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
@@ -226,21 +313,104 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 			info("JobId=%u: removing stale socket %s", job_id, sa.sun_path);
 			unlink(sa.sun_path);
 		}
-		if (err == ENOENT || err == ECONNREFUSED) {
-			debug("JobId=%u: %s: no such job on this node", job_id,
-			      msg_type_name(req->type));
+		if (err == ENOENT || err == ECONNREFUSED)
 			return -ESLURM_INVALID_JOB_ID;
-		}
 		return log_errno(-SLURM_COMMUNICATIONS_CONNECTION_ERROR, "JobId=%u: %s: %s", job_id,
 				 sa.sun_path, strerror(err));
 	}
 	/* A few bytes into an idle local socket: this write does not block. */
-	r = stepd_write_all(fd, frame.data, frame.len);
-	if (r < 0)
+	if (stepd_write_all(fd, frame->data, frame->len) < 0)
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
-	verbose("JobId=%u: %s (signal %u) passed to its slurmstepd", job_id,
-		msg_type_name(req->type), (unsigned)m->signal);
-	return op_wait(d, req, TAKE_FD(fd), job_id);
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* Is name "<node>_<job>.<digits>"? */
+static bool is_job_socket(const char *name, const char *prefix, size_t plen)
+{
+	const char *step = name + plen;
+
+	return strncmp(name, prefix, plen) == 0 && *step
+	       && strspn(step, "0123456789") == strlen(step);
+}
+
+/* SL_ALL_STEPS: every stepd of the job here. */
+static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_buf *frame,
+		     uint32_t job_id)
+{
+	_cleanup_free_ char *prefix = NULL;
+	struct relay *rl = calloc(1, sizeof(*rl));
+	DIR *dir = opendir(d->spool_dir);
+	struct dirent *e;
+	size_t plen;
+	int rc = -ESLURM_INVALID_JOB_ID;
+
+	if (!rl || !dir || asprintf(&prefix, "%s_%u.", d->node_name, (unsigned)job_id) < 0) {
+		prefix = NULL;
+		if (dir)
+			closedir(dir);
+		free(rl);
+		return dir ? -ENOMEM : -ESLURM_INVALID_JOB_ID;
+	}
+	rl->req = req;
+	rl->pending = 1; /* held by this function until the scan ends */
+	plen = strlen(prefix);
+	while ((e = readdir(dir))) {
+		_cleanup_free_ char *path = NULL;
+		int fd = -1, r;
+
+		if (!is_job_socket(e->d_name, prefix, plen)
+		    || asprintf(&path, "%s/%s", d->spool_dir, e->d_name) < 0) {
+			path = NULL;
+			continue;
+		}
+		r = relay_connect(path, frame, job_id, &fd);
+		if (r == 0) {
+			rl->pending++;
+			r = op_wait(d, req, rl, fd, job_id);
+			if (r < 0)
+				rl->pending--;
+		}
+		if (r < 0 && rc == -ESLURM_INVALID_JOB_ID)
+			rc = r;
+	}
+	closedir(dir);
+	if (--rl->pending > 0) {
+		if (rc != -ESLURM_INVALID_JOB_ID && !rl->rc)
+			rl->rc = rc;
+		verbose("JobId=%u: %s passed to %u slurmstepd(s)", job_id,
+			msg_type_name(req->type), rl->pending);
+		return 0; /* the last answer replies */
+	}
+	free(rl);
+	debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));
+	return rc;
+}
+
+int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
+{
+	const struct signal_job_msg *m = req->body;
+	char path[PATH_MAX];
+	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
+	int fd = -1, r;
+
+	r = stepd_frame_pack(req->type, m, &frame);
+	if (r < 0)
+		return r;
+	if (m->step_id == SL_ALL_STEPS)
+		return relay_all(d, req, &frame, m->job_id);
+	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,
+				   m->step_id) < 0)
+		return -ESLURM_INVALID_JOB_ID;
+	r = relay_connect(path, &frame, m->job_id, &fd);
+	if (r == -ESLURM_INVALID_JOB_ID)
+		debug("JobId=%u: %s: no such step %u on this node", m->job_id,
+		      msg_type_name(req->type), m->step_id);
+	if (r < 0)
+		return r;
+	verbose("JobId=%u: %s (signal %u) passed to the slurmstepd of step %u", m->job_id,
+		msg_type_name(req->type), (unsigned)m->signal, m->step_id);
+	return op_wait(d, req, NULL, fd, m->job_id);
 }
 
 int slurmd_launch_init(struct slurmd *d)

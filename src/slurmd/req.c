@@ -1,6 +1,7 @@
 /* req.c - slurmd's handler table (R17) and handlers: ping, registration
- * request, reconfigure, shutdown. Everything here comes from the
- * controller, so every entry requires root or SlurmUser.
+ * request, reconfigure, shutdown. Everything but REQUEST_LAUNCH_TASKS
+ * (srun, as its user; launch.c checks it) comes from the controller and
+ * requires root or SlurmUser.
  */
 #include "slurmd.h"
 
@@ -65,18 +66,25 @@ static int req_reconfigure(struct slurmd *d, struct rpc_req *req)
 	return 0;
 }
 
+enum slurmd_priv {
+	PRIV_SLURM, /* root or SlurmUser */
+	PRIV_ANY,   /* any authenticated user; the handler checks */
+};
+
 static const struct {
 	uint16_t type;
+	enum slurmd_priv priv;
 	slurmd_handler_fn *fn;
 } slurmd_handlers[] = {
-	{ REQUEST_NODE_REGISTRATION_STATUS, req_registration },
-	{ REQUEST_RECONFIGURE, req_reconfigure },
-	{ REQUEST_SHUTDOWN, req_shutdown },
-	{ REQUEST_PING, req_ping },
-	{ REQUEST_BATCH_JOB_LAUNCH, slurmd_req_batch_launch },  /* launch.c */
-	{ REQUEST_SIGNAL_TASKS, slurmd_req_signal_job },
-	{ REQUEST_KILL_TIMELIMIT, slurmd_req_signal_job },
-	{ REQUEST_TERMINATE_JOB, slurmd_req_signal_job },
+	{ REQUEST_NODE_REGISTRATION_STATUS, PRIV_SLURM, req_registration },
+	{ REQUEST_RECONFIGURE, PRIV_SLURM, req_reconfigure },
+	{ REQUEST_SHUTDOWN, PRIV_SLURM, req_shutdown },
+	{ REQUEST_PING, PRIV_SLURM, req_ping },
+	{ REQUEST_BATCH_JOB_LAUNCH, PRIV_SLURM, slurmd_req_batch_launch },  /* launch.c */
+	{ REQUEST_LAUNCH_TASKS, PRIV_ANY, slurmd_req_launch_tasks },
+	{ REQUEST_SIGNAL_TASKS, PRIV_SLURM, slurmd_req_signal_job },
+	{ REQUEST_KILL_TIMELIMIT, PRIV_SLURM, slurmd_req_signal_job },
+	{ REQUEST_TERMINATE_JOB, PRIV_SLURM, slurmd_req_signal_job },
 };
 
 void slurmd_dispatch(void *arg, struct rpc_req *req)
@@ -90,7 +98,8 @@ void slurmd_dispatch(void *arg, struct rpc_req *req)
 			break;
 	if (i == ARRAY_SIZE(slurmd_handlers))
 		error("%s: unexpected %s", req->peer, msg_type_name(req->type));
-	else if (req->uid != 0 && req->uid != d->conf->slurm_user_id) {
+	else if (slurmd_handlers[i].priv == PRIV_SLURM && req->uid != 0
+		 && req->uid != d->conf->slurm_user_id) {
 		error("Security violation, %s RPC from uid=%u", msg_type_name(req->type),
 		      (unsigned)req->uid);
 		r = -ESLURM_USER_ID_MISSING;

@@ -239,6 +239,7 @@ class Cluster:
         self.name = name
         self.fake_gpus = fake_gpus
         self.procs = {}          # name -> Popen of what runs now
+        self.clients = []        # popen(): srun/salloc started by tests
         self.problems = []       # daemons that died on their own, found by stop()
         self.failed = False      # set by conftest when a test using us failed
         self.started = False
@@ -374,6 +375,8 @@ class Cluster:
     def env(self, extra=None):
         e = {k: v for k, v in os.environ.items() if not k.startswith(_ENV_PREFIXES)}
         e["SLURM_CONF"] = str(self.conf_path)
+        # jobs that call srun/squeue by name get ours, never /usr/bin's
+        e["PATH"] = f"{BUILD_DIR}:{e.get('PATH', '/usr/bin:/bin')}"
         if extra:
             e.update(extra)
         return e
@@ -483,6 +486,7 @@ class Cluster:
         """Stop everything we started, slurmds first and munged last.
         Returns the list of problems (daemons that crashed or ignored
         SIGTERM) seen during the cluster's life."""
+        self.stop_clients()
         self._stop_procs([n for n in self.procs if n.startswith("slurmd-")])
         self.stop_stepds()
         self._stop_procs(["slurmctld"])
@@ -558,6 +562,26 @@ class Cluster:
     def out(self, cmd, *args, **kw):
         """stdout of a command that must succeed."""
         return self.run(cmd, *args, **kw).stdout
+
+    def popen(self, cmd, *args, env=None, stdin=subprocess.DEVNULL, **kw):
+        """Start build/<cmd> args in the background (srun, salloc) with
+        pipes for stdout/stderr (text); it is killed by pid at stop() if
+        it is still running."""
+        argv = [str(BUILD_DIR / cmd)] + [str(a) for a in args]
+        p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, errors="replace", env=self.env(env), cwd=self.dir, **kw)
+        self.clients.append(p)
+        return p
+
+    def stop_clients(self):
+        for p in self.clients:
+            if p.poll() is None:
+                p.kill()
+            try:
+                p.communicate(timeout=STOP_TIMEOUT)
+            except (subprocess.TimeoutExpired, ValueError, OSError):
+                pass
+        self.clients = []
 
     def ping_up(self):
         r = self.run("scontrol", "ping", check=False, timeout=30)

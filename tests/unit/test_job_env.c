@@ -1,7 +1,8 @@
 /* test_job_env.c - the batch environment against Slurm 22.05's
  * (reference/env_batch_plain.txt and env_batch_array_gres.txt): for a launch
  * message describing the same job, the same SLURM_*, CUDA_* and GPU_*
- * names with the same values (SLURM_TASK_PID aside: the script's pid). */
+ * names with the same values (SLURM_TASK_PID aside: the script's pid).
+ * Likewise a step task's (env_batch_srun_tasks.txt). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -261,6 +262,181 @@ static void test_counts_memory_and_gpus_appear_only_when_given(void **state)
 	job_env_done(&e);
 }
 
+/* env_batch_srun_tasks.txt, task 3 (node 1 of n[1-2], gtids 1,2,3), without
+ * SLURM_TASK_PID. */
+static const char *const step_ref[] = {
+	"CUDA_HOME=/usr/local/cuda",
+	"SLURMD_NODENAME=n2",
+	"SLURM_CLUSTER_NAME=anchor",
+	"SLURM_CONF=/etc/slurm/slurm.conf",
+	"SLURM_CPUS_ON_NODE=3",
+	"SLURM_DISTRIBUTION=block",
+	"SLURM_GTIDS=1,2,3",
+	"SLURM_JOBID=11225",
+	"SLURM_JOB_ACCOUNT=root",
+	"SLURM_JOB_CPUS_PER_NODE=1,3",
+	"SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0=1,3",
+	"SLURM_JOB_GID=0",
+	"SLURM_JOB_ID=11225",
+	"SLURM_JOB_NAME=envjob_srun",
+	"SLURM_JOB_NODELIST=n[1-2]",
+	"SLURM_JOB_NUM_NODES=2",
+	"SLURM_JOB_PARTITION=cpu-queue",
+	"SLURM_JOB_QOS=normal",
+	"SLURM_JOB_UID=0",
+	"SLURM_JOB_USER=root",
+	"SLURM_LABELIO=1",
+	"SLURM_LAUNCH_NODE_IPADDR=127.0.0.1",
+	"SLURM_LOCALID=2",
+	"SLURM_MEM_PER_CPU=100",
+	"SLURM_NNODES=2",
+	"SLURM_NODEID=1",
+	"SLURM_NODELIST=n[1-2]",
+	"SLURM_NODE_ALIASES=(null)",
+	"SLURM_NPROCS=4",
+	"SLURM_NTASKS=4",
+	"SLURM_PRIO_PROCESS=0",
+	"SLURM_PROCID=3",
+	"SLURM_SRUN_COMM_HOST=127.0.0.1",
+	"SLURM_SRUN_COMM_PORT=34611",
+	"SLURM_STEPID=0",
+	"SLURM_STEP_ID=0",
+	"SLURM_STEP_LAUNCHER_PORT=34611",
+	"SLURM_STEP_NODELIST=n[1-2]",
+	"SLURM_STEP_NUM_NODES=2",
+	"SLURM_STEP_NUM_TASKS=4",
+	"SLURM_STEP_TASKS_PER_NODE=1,3",
+	"SLURM_SUBMIT_DIR=/var/lib/slurm/jobs/golden",
+	"SLURM_SUBMIT_HOST=vm",
+	"SLURM_TASKS_PER_NODE=1,3",
+	"SLURM_TOPOLOGY_ADDR=n2",
+	"SLURM_TOPOLOGY_ADDR_PATTERN=node",
+	"SLURM_UMASK=0022",
+	"SLURM_WORKING_CLUSTER=anchor:127.0.0.1:6817:9728:109",
+	NULL,
+};
+
+/* What srun sends for that step: the reference less what the stepd adds,
+ * plus stale per-node values inherited from the batch script. */
+static char *step_srun_env[] = {
+	"CUDA_HOME=/usr/local/cuda",
+	"SLURM_CLUSTER_NAME=anchor",
+	"SLURM_DISTRIBUTION=block",
+	"SLURM_JOBID=11225",
+	"SLURM_JOB_ACCOUNT=root",
+	"SLURM_JOB_CPUS_PER_NODE=1,3",
+	"SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0=1,3",
+	"SLURM_JOB_GID=0",
+	"SLURM_JOB_ID=11225",
+	"SLURM_JOB_NAME=envjob_srun",
+	"SLURM_JOB_NODELIST=n[1-2]",
+	"SLURM_JOB_NUM_NODES=2",
+	"SLURM_JOB_PARTITION=cpu-queue",
+	"SLURM_JOB_QOS=normal",
+	"SLURM_JOB_UID=0",
+	"SLURM_JOB_USER=root",
+	"SLURM_LABELIO=1",
+	"SLURM_LAUNCH_NODE_IPADDR=127.0.0.1",
+	"SLURM_MEM_PER_CPU=100",
+	"SLURM_NNODES=2",
+	"SLURM_NODELIST=n[1-2]",
+	"SLURM_NODE_ALIASES=(null)",
+	"SLURM_NPROCS=4",
+	"SLURM_NTASKS=4",
+	"SLURM_PRIO_PROCESS=0",
+	"SLURM_SRUN_COMM_HOST=127.0.0.1",
+	"SLURM_SRUN_COMM_PORT=34611",
+	"SLURM_STEPID=0",
+	"SLURM_STEP_ID=0",
+	"SLURM_STEP_LAUNCHER_PORT=34611",
+	"SLURM_STEP_NODELIST=n[1-2]",
+	"SLURM_STEP_NUM_NODES=2",
+	"SLURM_STEP_NUM_TASKS=4",
+	"SLURM_STEP_TASKS_PER_NODE=1,3",
+	"SLURM_SUBMIT_DIR=/var/lib/slurm/jobs/golden",
+	"SLURM_SUBMIT_HOST=vm",
+	"SLURM_TASKS_PER_NODE=1,3",
+	"SLURM_UMASK=0022",
+	"SLURMD_NODENAME=n1",
+	"SLURM_NODEID=0",
+	"SLURM_PROCID=0",
+	"SLURM_LOCALID=0",
+	"SLURM_GTIDS=0",
+	"SLURM_CPUS_ON_NODE=1",
+	"PATH=/usr/bin:/bin",
+};
+
+static struct launch_tasks_msg step_msg(uint32_t *gtids)
+{
+	return (struct launch_tasks_msg){
+		.job_id = 11225,
+		.step_id = 0,
+		.node_name = "n2",
+		.env = step_srun_env,
+		.env_count = ARRAY_SIZE(step_srun_env),
+		.step_nodes = "n[1-2]",
+		.num_nodes = 2,
+		.node_id = 1,
+		.num_tasks = 4,
+		.gtids = gtids,
+		.ntasks_here = 3,
+		.cpus_on_node = 3,
+	};
+}
+
+static void test_step_task_env_matches_the_reference(void **state)
+{
+	uint32_t gtids[] = { 1, 2, 3 };
+	struct launch_tasks_msg m = step_msg(gtids);
+	struct job_env_node n2 = n1;
+	struct job_env e = { 0 };
+
+	(void)state;
+	n2.node_name = "n2";
+	n2.cluster_name = "anchor";
+	assert_int_equal(job_env_step(&e, &m, &n2), 0);
+	assert_int_equal(job_env_step_task(&e, &m, 2), 0);
+	assert_env_is(&e, step_ref);
+	assert_string_equal(job_env_get(&e, "PATH"), "/usr/bin:/bin");
+	assert_null(job_env_get(&e, "ENVIRONMENT"));
+	assert_null(job_env_get(&e, "HOSTNAME"));
+	/* the other local tasks of the node */
+	assert_int_equal(job_env_step_task(&e, &m, 0), 0);
+	assert_string_equal(job_env_get(&e, "SLURM_PROCID"), "1");
+	assert_string_equal(job_env_get(&e, "SLURM_LOCALID"), "0");
+	assert_int_equal(job_env_step_task(&e, &m, 3), -EINVAL);
+	job_env_done(&e);
+}
+
+static void test_step_gpus_only_with_device_files(void **state)
+{
+	uint32_t gtids[] = { 0 };
+	struct launch_tasks_msg m = step_msg(gtids);
+	struct job_env_node g1 = n1;
+	struct job_env e = { 0 };
+
+	(void)state;
+	m.ntasks_here = 1;
+	m.node_id = 0;
+	m.gpus = "0,2";
+	m.env_count = 0;
+	assert_int_equal(job_env_step(&e, &m, &g1), 0);
+	assert_null(job_env_get(&e, "CUDA_VISIBLE_DEVICES"));
+	assert_null(job_env_get(&e, "SLURM_STEP_GPUS"));
+	assert_string_equal(job_env_get(&e, "SLURM_GTIDS"), "0");
+	/* no cluster name given: empty first field, as the batch one */
+	assert_string_equal(job_env_get(&e, "SLURM_WORKING_CLUSTER"),
+			    ":127.0.0.1:6817:9728:109");
+	job_env_done(&e);
+	g1.has_gpu_files = true;
+	assert_int_equal(job_env_step(&e, &m, &g1), 0);
+	assert_string_equal(job_env_get(&e, "CUDA_VISIBLE_DEVICES"), "0,2");
+	assert_string_equal(job_env_get(&e, "SLURM_STEP_GPUS"), "0,2");
+	assert_string_equal(job_env_get(&e, "SLURM_GPUS_ON_NODE"), "2");
+	assert_null(job_env_get(&e, "SLURM_JOB_GPUS"));
+	job_env_done(&e);
+}
+
 static void test_set_replaces_and_unset_removes(void **state)
 {
 	struct job_env e = { 0 };
@@ -291,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_plain_job_env_matches_the_reference),
 		cmocka_unit_test(test_array_gpu_job_env_matches_the_reference),
 		cmocka_unit_test(test_counts_memory_and_gpus_appear_only_when_given),
+		cmocka_unit_test(test_step_task_env_matches_the_reference),
+		cmocka_unit_test(test_step_gpus_only_with_device_files),
 		cmocka_unit_test(test_set_replaces_and_unset_removes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -423,6 +423,146 @@ static void test_task_sets_round_trip(void **state)
 	assert_int_equal(fmt_idset_parse("0-99999999", &v, &n), -EINVAL);
 }
 
+/* ---- the step view (squeue -s) ---- */
+
+/* The controller's order: a batch step, an array task's step, a running
+ * step and a pending one (never shown). Now is 13:05:01. */
+static struct step_info steps[4];
+static struct step_info_msg step_msg = {.steps = steps, .count = 4};
+
+static struct step_info step(uint32_t job, uint32_t id, const char *name, const char *part,
+			     const char *nodes, time_t start)
+{
+	return (struct step_info){.job_id = job,
+				  .step_id = id,
+				  .array_task_id = NO_VAL,
+				  .name = (char *)name,
+				  .partition = (char *)part,
+				  .nodes = (char *)nodes,
+				  .user_id = 0,
+				  .state = JOB_RUNNING,
+				  .start_time = start,
+				  .time_limit = INFINITE,
+				  .num_nodes = 1,
+				  .num_cpus = 1,
+				  .num_tasks = 1};
+}
+
+static void reference_steps(void)
+{
+	steps[0] = step(12, SL_BATCH_STEP, "batch", "debug", "n1", utc(12, 59, 0));
+	steps[1] = step(15, 1, "sleep", "cpu", "n3", utc(13, 4, 0));
+	steps[1].array_job_id = 14;
+	steps[1].array_task_id = 3;
+	steps[1].time_limit = 10;
+	steps[2] = step(12, 0, "hostname", "debug", "n1,n2", utc(13, 0, 0));
+	steps[2].num_tasks = 4;
+	steps[2].num_cpus = 4;
+	steps[3] = step(13, 0, "pend", "debug", NULL, 0);
+	steps[3].state = JOB_PENDING;
+}
+
+static struct squeue_opts step_now(void)
+{
+	struct squeue_opts o = base;
+
+	o.step_flag = true;
+	o.now = utc(13, 5, 1);
+	return o;
+}
+
+static void check_steps(const struct squeue_opts *o, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(squeue_print_steps(out, o, &step_msg), 0);
+	fclose(out);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
+static void test_steps_default_view(void **state)
+{
+	struct squeue_opts o = step_now();
+
+	(void)state;
+	reference_steps();
+	check_steps(&o, "         STEPID     NAME PARTITION     USER      TIME NODELIST\n"
+			"         14_3.1    sleep       cpu     root      1:01 n3\n"
+			"           12.0 hostname     debug     root      5:01 n[1-2]\n"
+			"       12.batch    batch     debug     root      6:01 n1\n");
+	o.no_header = true;
+	o.sort = "-i";
+	check_steps(&o, "         14_3.1    sleep       cpu     root      1:01 n3\n"
+			"       12.batch    batch     debug     root      6:01 n1\n"
+			"           12.0 hostname     debug     root      5:01 n[1-2]\n");
+}
+
+static void test_steps_filters(void **state)
+{
+	static const struct squeue_step_id want[] = {{12, NO_VAL, 0}, {14, 3, 1}, {14, 4, 1}};
+	static const struct squeue_job_id jobs14[] = {{14, NO_VAL}};
+	static const uint32_t nobody[] = {65534};
+	struct squeue_opts o = step_now();
+
+	(void)state;
+	reference_steps();
+	o.format = "%i";
+	o.no_header = true;
+	o.steps = want;
+	o.n_steps = 3;
+	check_steps(&o, "14_3.1\n12.0\n");
+	o.steps = NULL;
+	o.jobs = jobs14;
+	o.n_jobs = 1;
+	check_steps(&o, "14_3.1\n");
+	o.jobs = NULL;
+	o.partitions = "debug";
+	o.nodes = "n2";
+	check_steps(&o, "12.0\n");
+	o.partitions = NULL;
+	o.nodes = NULL;
+	o.has_users = true;
+	o.users = nobody;
+	o.n_users = 1;
+	check_steps(&o, "");
+}
+
+static void test_steps_other_letters(void **state)
+{
+	struct squeue_opts o = step_now();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	reference_steps();
+	o.format = "%.6i|%A|%.10l|%S|%U|%b|%t|%.6j";
+	check_steps(&o, "STEPID|TASKS|TIME_LIMIT|START_TIME|UID|TRES_PER_JOB||  NAME\n"
+			"14_3.1|1|     10:00|2026-12-02T13:04:00|0|(null)|| sleep\n"
+			"  12.0|4| UNLIMITED|2026-12-02T13:00:00|0|(null)||hostna\n"
+			"12.bat|1| UNLIMITED|2026-12-02T12:59:00|0|(null)|| batch\n");
+	o.format = NULL;
+	o.format_long = "StepId:8,NumCPUs:.4,StepState:9,ArrayJobId:6,ArrayTaskId:5,Nodes";
+	o.sort = "S";
+	/* ArrayJobId is 0 for a step of a plain job, as Slurm prints it */
+	check_steps(&o, "STEPID  NUM_STATE    ARRAY_ARRAYNODELIST            \n"
+			"12.batch   1RUNNING  0     N/A  n1                  \n"
+			"12.0       4RUNNING  0     N/A  n[1-2]              \n"
+			"14_3.1     1RUNNING  14    3    n3                  \n");
+	/* an unknown name is reported on stderr and prints nothing */
+	o.format_long = "StepId:5,Bogus:3";
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(squeue_print_steps(out, &o, &step_msg), 0);
+	fclose(out);
+	assert_string_equal(buf, "STEPI\n12.ba\n12.0 \n14_3.\n");
+	free(buf);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -447,6 +587,9 @@ int main(void)
 	    cmocka_unit_test_setup(test_sort_keys_and_bad_key, setup),
 	    cmocka_unit_test_setup(test_long_format_names_and_widths, setup),
 	    cmocka_unit_test_setup(test_task_sets_round_trip, setup),
+	    cmocka_unit_test_setup(test_steps_default_view, setup),
+	    cmocka_unit_test_setup(test_steps_filters, setup),
+	    cmocka_unit_test_setup(test_steps_other_letters, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

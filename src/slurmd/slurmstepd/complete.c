@@ -1,4 +1,5 @@
-/* complete.c - REQUEST_COMPLETE_BATCH_SCRIPT to the controller.
+/* complete.c - REQUEST_COMPLETE_BATCH_SCRIPT (batch) or
+ * REQUEST_STEP_COMPLETE (a step's node) to the controller.
  *
  * The controller may be down or restarting: the report is retried with
  * backoff (1 s, 2 s, 4 s ... capped at 30 s) for as long as it takes, and
@@ -36,10 +37,11 @@ static void wait_serving(struct stepd *s, unsigned seconds)
 		stepd_poll(s, (int)(end - now) * 1000);
 }
 
-void complete_send(struct stepd *s)
+/* Send once; 0 or the error. */
+static int complete_try(struct stepd *s)
 {
-	struct complete_batch_msg m = {
-		.job_id = s->msg->job_id,
+	struct complete_batch_msg b = {
+		.job_id = s->job_id,
 		.job_rc = (uint32_t)s->status,
 		.slurm_rc = s->slurm_rc,
 		.node_name = s->node_name,
@@ -48,30 +50,48 @@ void complete_send(struct stepd *s)
 		.sys_usec = s->sys_usec,
 		.max_rss_kb = s->max_rss_kb,
 	};
+	struct step_complete_msg st = {
+		.job_id = s->job_id,
+		.step_id = s->step_id,
+		.node_name = s->node_name,
+		.step_rc = (uint32_t)s->status,
+		.is_oom = s->is_oom,
+		.user_usec = s->user_usec,
+		.sys_usec = s->sys_usec,
+		.max_rss_kb = s->max_rss_kb,
+	};
+
+	if (s->is_batch)
+		return rpc_call_ctld_rc(s->conf, REQUEST_COMPLETE_BATCH_SCRIPT, &b);
+	return rpc_call_ctld_rc(s->conf, REQUEST_STEP_COMPLETE, &st);
+}
+
+void complete_send(struct stepd *s)
+{
 	unsigned delay = 1;
 	int r;
 
 	for (;;) {
-		r = rpc_call_ctld_rc(s->conf, REQUEST_COMPLETE_BATCH_SCRIPT, &m);
+		r = complete_try(s);
 		if (r == 0) {
-			verbose("JobId=%u: completion accepted", m.job_id);
+			verbose("JobId=%u: completion accepted", s->job_id);
 			return;
 		}
 		if (s->is_stopping) {
 			error("JobId=%u: stopped by a signal, completion not reported: %s",
-			      m.job_id, sl_strerror(r));
+			      s->job_id, sl_strerror(r));
 			return;
 		}
 		if (!is_retryable(r)) {
-			error("JobId=%u: completion refused: %s", m.job_id, sl_strerror(r));
+			error("JobId=%u: completion refused: %s", s->job_id, sl_strerror(r));
 			return;
 		}
 		if (s->sock_path[0] && access(s->sock_path, F_OK) < 0 && errno == ENOENT) {
-			error("JobId=%u: %s was removed, giving up the completion", m.job_id,
+			error("JobId=%u: %s was removed, giving up the completion", s->job_id,
 			      s->sock_path);
 			return;
 		}
-		error("JobId=%u: cannot report completion: %s; retrying in %u s", m.job_id,
+		error("JobId=%u: cannot report completion: %s; retrying in %u s", s->job_id,
 		      sl_strerror(r), delay);
 		wait_serving(s, delay);
 		delay = delay * 2 > COMPLETE_BACKOFF_MAX ? COMPLETE_BACKOFF_MAX : delay * 2;

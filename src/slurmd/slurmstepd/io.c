@@ -24,8 +24,8 @@
 #include "common/sl_errno.h"
 #include "stepd_proto.h"
 
-static int open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
-			int *ret_fd)
+int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
+		    int *ret_fd)
 {
 	struct privs_saved sv;
 	int fd, r;
@@ -33,12 +33,12 @@ static int open_as_user(const struct stepd *s, const char *what, const char *pat
 	r = privs_drop_temp(s, &sv);
 	if (r < 0)
 		return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR, "JobId=%u: cannot become uid %u (%s)",
-				 s->msg->job_id, s->msg->uid, strerror(-r));
+				 s->job_id, s->uid, strerror(-r));
 	fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
 	r = fd < 0 ? -errno : 0;
 	privs_restore(&sv);
 	if (r < 0) {
-		error("JobId=%u: Could not open %s file %s: %s", s->msg->job_id, what, path,
+		error("JobId=%u: Could not open %s file %s: %s", s->job_id, what, path,
 		      strerror(-r));
 		return -ESLURMD_IO_ERROR;
 	}
@@ -78,16 +78,16 @@ int io_open(struct stepd *s)
 	if (expand(s, out_pat, &out) < 0 || expand(s, err_pat, &err) < 0
 	    || expand(s, in_pat, &in) < 0)
 		return -ENOMEM;
-	r = open_as_user(s, "stdin", in, O_RDONLY, &s->in_fd);
+	r = io_open_as_user(s, "stdin", in, O_RDONLY, &s->in_fd);
 	if (r == 0)
-		r = open_as_user(s, "stdout", out, wflags, &s->out_fd);
+		r = io_open_as_user(s, "stdout", out, wflags, &s->out_fd);
 	if (r < 0)
 		return r;
 	if (streq(out, err)) {
 		s->err_fd = fcntl(s->out_fd, F_DUPFD_CLOEXEC, 3);
 		return s->err_fd < 0 ? -errno : 0;
 	}
-	return open_as_user(s, "stderr", err, wflags, &s->err_fd);
+	return io_open_as_user(s, "stderr", err, wflags, &s->err_fd);
 }
 
 void io_close(struct stepd *s)

@@ -1,4 +1,4 @@
-/* main.c - slurmstepd: supervise one batch script.
+/* main.c - slurmstepd: supervise one batch script or one job step's tasks.
  *
  *   slurmstepd -f <slurm.conf> -N <NodeName>
  *
@@ -8,7 +8,9 @@
  * output files; tell slurmd "started" (rc 0) or why not; run the script;
  * serve the socket, sample memory, enforce the limit and the kill
  * sequence until the script exits; kill what it left; report to the
- * controller (retrying); remove socket and script; exit.
+ * controller (retrying); remove socket and script; exit. A step
+ * (REQUEST_LAUNCH_TASKS) follows the same order with step.c's setup and
+ * loop in place of the script's.
  *
  * SIGTERM or SIGINT to the stepd (an admin, a test harness wiping a node)
  * kills the job at once, tries the report once and exits.
@@ -36,6 +38,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "step.h"
 #include "stepd_proto.h"
 
 #define LAUNCH_READ_TIMEOUT_MS 30000 /* slurmd writes the frame right after exec */
@@ -101,7 +104,7 @@ static int read_launch(struct stepd *s)
 	r = stepd_read_all(STDIN_FILENO, hdr, sizeof(hdr), LAUNCH_READ_TIMEOUT_MS);
 	if (r == 0)
 		r = stepd_frame_header(hdr, SL_FRAME_MAX_DEFAULT, &len, &type);
-	if (r == 0 && type != REQUEST_BATCH_JOB_LAUNCH)
+	if (r == 0 && type != REQUEST_BATCH_JOB_LAUNCH && type != REQUEST_LAUNCH_TASKS)
 		r = -EBADMSG;
 	if (r < 0)
 		return r;
@@ -113,7 +116,28 @@ static int read_launch(struct stepd *s)
 		r = msg_unpack_body(type, body, len, PROTOCOL_VERSION, &msg);
 	if (r < 0)
 		return r;
-	s->msg = msg;
+	s->is_batch = type == REQUEST_BATCH_JOB_LAUNCH;
+	if (s->is_batch) {
+		struct batch_launch_msg *b = msg;
+
+		s->msg = b;
+		s->job_id = b->job_id;
+		s->step_id = STEPD_BATCH_STEP_ID;
+		s->uid = b->uid;
+		s->gid = b->gid;
+		s->user_name = b->user_name;
+		s->mem_limit = b->mem_limit;
+	} else {
+		struct launch_tasks_msg *l = msg;
+
+		s->launch = l;
+		s->job_id = l->job_id;
+		s->step_id = l->step_id;
+		s->uid = l->uid;
+		s->gid = l->gid;
+		s->user_name = l->user_name;
+		s->mem_limit = l->mem_limit;
+	}
 	return 0;
 }
 
@@ -142,8 +166,7 @@ static unsigned acct_freq(const struct sl_conf *c)
 	return (unsigned)n;
 }
 
-/* GPU variables are exported only when gres.conf names device files. */
-static bool has_gpu_files(const struct stepd *s)
+bool stepd_has_gpu_files(const struct stepd *s)
 {
 	for (uint32_t i = 0; i < s->conf->gres_count; i++) {
 		const struct gres_conf *g = &s->conf->gres[i];
@@ -165,17 +188,17 @@ static bool has_gpu_files(const struct stepd *s)
 }
 
 /* SLURM_UMASK as submitted (octal), else 022. */
-static mode_t job_umask(const struct batch_launch_msg *m)
+static mode_t job_umask(char *const *env, uint32_t env_count)
 {
 	static const char key[] = "SLURM_UMASK=";
 
-	for (uint32_t i = 0; i < m->env_count; i++) {
+	for (uint32_t i = 0; env && i < env_count; i++) {
 		char *end;
 		unsigned long v;
 
-		if (!m->env[i] || strncmp(m->env[i], key, sizeof(key) - 1) != 0)
+		if (!env[i] || strncmp(env[i], key, sizeof(key) - 1) != 0)
 			continue;
-		v = strtoul(m->env[i] + sizeof(key) - 1, &end, 8);
+		v = strtoul(env[i] + sizeof(key) - 1, &end, 8);
 		if (*end == '\0' && v <= 0777)
 			return (mode_t)v;
 	}
@@ -219,12 +242,17 @@ static int setup_job(struct stepd *s)
 		.conf_path = s->conf_path,
 		.ctld_addr = c->control_addr ? c->control_addr : c->control_machine,
 		.ctld_port = c->slurmctld_port,
-		.has_gpu_files = has_gpu_files(s),
+		.has_gpu_files = stepd_has_gpu_files(s),
 	};
 	int r;
 
-	s->umask = job_umask(s->msg);
+	if (s->is_batch)
+		s->umask = job_umask(s->msg->env, s->msg->env_count);
+	else
+		s->umask = job_umask(s->launch->env, s->launch->env_count);
 	umask(s->umask); /* the job's files are created with it */
+	if (!s->is_batch)
+		return step_setup(s);
 	r = privs_init(s);
 	if (r == 0)
 		r = sock_open(s);
@@ -246,7 +274,7 @@ static void signals_read(struct stepd *s)
 		if (si.ssi_signo == SIGCHLD || s->is_stopping)
 			continue;
 		s->is_stopping = true;
-		info("JobId=%u: slurmstepd got signal %u: killing the job", s->msg->job_id,
+		info("JobId=%u: slurmstepd got signal %u: killing the job", s->job_id,
 		     (unsigned)si.ssi_signo);
 		if (!s->has_exited)
 			usage_signal_job(s, SIGKILL);
@@ -256,15 +284,19 @@ static void signals_read(struct stepd *s)
 
 void stepd_poll(struct stepd *s, int timeout_ms)
 {
-	struct pollfd p[2] = {
-		{ .fd = s->listen_fd, .events = POLLIN },
-		{ .fd = s->sigchld_fd, .events = POLLIN },
-	};
+	struct pollfd base[2], *p = s->step ? s->step->pfd : base;
+	size_t n = 2;
 	int64_t now;
 
-	if (poll(p, 2, timeout_ms) > 0) {
+	p[0] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = s->sigchld_fd, .events = POLLIN };
+	if (s->step) /* srun's socket (or -1 once gone) and the task pipes */
+		n += step_io_poll_fill(s, p + 2);
+	if (poll(p, (nfds_t)n, timeout_ms) > 0) {
 		if (p[1].revents & POLLIN)
 			signals_read(s);
+		if (n > 2)
+			step_io_poll_handle(s, p + 2, n - 2);
 		if (p[0].revents & POLLIN)
 			sock_handle(s);
 	}
@@ -291,14 +323,18 @@ void stepd_terminate(struct stepd *s, const char *why)
 	s->is_terminating = true;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	io_job_error(s, "*** JOB %u ON %s CANCELLED AT %s%s%s ***", s->msg->job_id, s->node_name,
-		     when, why ? " DUE TO " : "", why ? why : "");
+	if (s->is_batch)
+		io_job_error(s, "*** JOB %u ON %s CANCELLED AT %s%s%s ***", s->job_id,
+			     s->node_name, when, why ? " DUE TO " : "", why ? why : "");
+	else
+		step_message(s, "*** STEP %u.%u ON %s CANCELLED AT %s%s%s ***", s->job_id,
+			     s->step_id, s->node_name, when, why ? " DUE TO " : "", why ? why : "");
 	usage_signal_job(s, SIGCONT);
 	usage_signal_job(s, SIGTERM);
 	s->kill_at_ms = stepd_now_ms() + (int64_t)wait_s * 1000;
 }
 
-static int loop_timeout_ms(const struct stepd *s)
+int stepd_loop_timeout_ms(const struct stepd *s)
 {
 	int64_t now = stepd_now_ms(), next = now + 10000;
 
@@ -312,7 +348,7 @@ static int loop_timeout_ms(const struct stepd *s)
 /* The script is gone: so goes whatever it left (Slurm ends the batch
  * step's whole container). Bounded: a process stuck in the kernel is
  * left to init. */
-static void kill_leftovers(struct stepd *s)
+void stepd_kill_leftovers(struct stepd *s)
 {
 	int64_t end = stepd_now_ms() + 2000;
 
@@ -330,8 +366,10 @@ static void stepd_cleanup(struct stepd *s)
 	sock_close(s);
 	script_remove(s);
 	io_close(s);
+	step_free(s);
 	job_env_done(&s->env);
 	msg_free(msg_lookup(REQUEST_BATCH_JOB_LAUNCH), s->msg);
+	msg_free(msg_lookup(REQUEST_LAUNCH_TASKS), s->launch);
 	conf_free(s->conf);
 	free(s->gids);
 	free(s->script_dir);
@@ -352,6 +390,21 @@ static void detach_stdio(void)
 	dup2(fd, STDIN_FILENO);
 	dup2(fd, STATUS_FD);
 	close(fd);
+}
+
+/* A step that never ran on this node still ends there for the
+ * controller (as Slurm's stepd does), so its cpus come back even when
+ * srun is gone. Batch launch failures are reported by slurmd's answer. */
+static void step_failed(struct stepd *s)
+{
+	if (s->is_batch)
+		return;
+	detach_stdio();
+	if (s->step)
+		step_io_close(s);
+	s->has_exited = true;
+	s->status = 1 << 8; /* exit code 1 */
+	complete_send(s);
 }
 
 static int signals_init(struct stepd *s)
@@ -395,21 +448,33 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = setup_job(s);
 	if (r < 0) {
-		error("JobId=%u: launch failed: %s", s->msg->job_id, sl_strerror(r));
+		error("StepId=%u.%u: launch failed: %s", s->job_id, s->step_id, sl_strerror(r));
 		(void)stepd_write_rc(STATUS_FD, r);
+		if (s->conf && r != -ESLURMD_STEP_EXISTS)
+			step_failed(s);
 		stepd_cleanup(s);
 		return 1;
 	}
 	/* The script starts only if slurmd heard "started": one that timed out
 	 * told the controller the launch failed. */
 	if (stepd_write_rc(STATUS_FD, 0) < 0) {
-		error("JobId=%u: slurmd gave up on the launch; not starting", s->msg->job_id);
+		error("JobId=%u: slurmd gave up on the launch; not starting", s->job_id);
+		step_failed(s);
 		stepd_cleanup(s);
 		return 1;
 	}
 	detach_stdio();
 	if (chdir("/") < 0)
 		debug("chdir /: %s", strerror(errno));
+	if (!s->is_batch) {
+		step_run(s);
+		info("StepId=%u.%u: done, status 0x%x%s", s->job_id, s->step_id,
+		     (unsigned)s->status, s->is_oom ? ", killed for memory" : "");
+		complete_send(s);
+		step_io_close(s);
+		stepd_cleanup(s);
+		return 0;
+	}
 	info("JobId=%u: batch script launched on %s for uid %u", s->msg->job_id, s->node_name,
 	     s->msg->uid);
 	r = task_start(s);
@@ -417,8 +482,8 @@ int main(int argc, char **argv)
 		s->slurm_rc = (uint32_t)-r;
 	s->next_sample_ms = stepd_now_ms() + (int64_t)s->acct_freq_s * 1000;
 	while (r == 0 && !s->has_exited)
-		stepd_poll(s, loop_timeout_ms(s));
-	kill_leftovers(s);
+		stepd_poll(s, stepd_loop_timeout_ms(s));
+	stepd_kill_leftovers(s);
 	info("JobId=%u: done, status 0x%x%s", s->msg->job_id, (unsigned)s->status,
 	     s->is_oom ? ", killed for memory" : "");
 	complete_send(s);

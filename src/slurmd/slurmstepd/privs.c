@@ -36,7 +36,7 @@ static int groups_lookup(struct stepd *s, const char *name)
 
 		if (!g)
 			return -ENOMEM;
-		if (getgrouplist(name, s->msg->gid, g, &want) >= 0) {
+		if (getgrouplist(name, s->gid, g, &want) >= 0) {
 			free(s->gids);
 			s->gids = g;
 			s->ngids = want;
@@ -52,19 +52,20 @@ static int groups_lookup(struct stepd *s, const char *name)
 
 int privs_init(struct stepd *s)
 {
-	const struct batch_launch_msg *m = s->msg;
-	const char *name = m->user_name;
+	const struct batch_launch_msg *m = s->msg; /* NULL for a step */
+	/* a step's user_name comes from srun: the uid alone is trusted */
+	const char *name = s->is_batch ? s->user_name : NULL;
 	struct passwd *pw = NULL;
 	int r;
 
 	if (!is_root()) {
-		if (m->uid != geteuid())
+		if (s->uid != geteuid())
 			return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR,
 					 "JobId=%u: cannot run as uid %u, slurmstepd runs as uid %u",
-					 m->job_id, m->uid, (unsigned)geteuid());
+					 s->job_id, s->uid, (unsigned)geteuid());
 		return 0;
 	}
-	if (m->ngids > 0 && m->ngids <= GROUPS_MAX) {
+	if (m && m->ngids > 0 && m->ngids <= GROUPS_MAX) {
 		s->gids = calloc(m->ngids + 1, sizeof(*s->gids));
 		if (!s->gids)
 			return -ENOMEM;
@@ -75,7 +76,7 @@ int privs_init(struct stepd *s)
 		return 0;
 	}
 	if (!name || !*name) {
-		pw = getpwuid(m->uid);
+		pw = getpwuid(s->uid);
 		name = pw ? pw->pw_name : NULL;
 	}
 	r = name ? groups_lookup(s, name) : -ENOENT;
@@ -83,7 +84,7 @@ int privs_init(struct stepd *s)
 		s->gids = calloc(1, sizeof(*s->gids));
 		if (!s->gids)
 			return -ENOMEM;
-		s->gids[0] = m->gid;
+		s->gids[0] = s->gid;
 		s->ngids = 1;
 	}
 	return 0;
@@ -102,8 +103,8 @@ int privs_drop_temp(const struct stepd *s, struct privs_saved *sv)
 		return -ENOMEM;
 	if (getgroups(sv->ngroups, sv->groups) < 0
 	    || setgroups((size_t)s->ngids, s->gids) < 0
-	    || setegid(s->msg->gid) < 0
-	    || seteuid(s->msg->uid) < 0) {
+	    || setegid(s->gid) < 0
+	    || seteuid(s->uid) < 0) {
 		int r = -errno;
 
 		sv->is_dropped = true;
@@ -129,14 +130,12 @@ void privs_restore(struct privs_saved *sv)
 
 int privs_drop_final(const struct stepd *s)
 {
-	const struct batch_launch_msg *m = s->msg;
-
 	if (!is_root())
 		return 0;
-	if (setgroups((size_t)s->ngids, s->gids) < 0 || setgid(m->gid) < 0 || setuid(m->uid) < 0)
+	if (setgroups((size_t)s->ngids, s->gids) < 0 || setgid(s->gid) < 0 || setuid(s->uid) < 0)
 		return -errno;
 	/* A job of uid 0 keeps root; any other must not be able to get it back. */
-	if (m->uid != 0 && (setuid(0) == 0 || geteuid() == 0))
+	if (s->uid != 0 && (setuid(0) == 0 || geteuid() == 0))
 		return -EPERM;
 	return 0;
 }

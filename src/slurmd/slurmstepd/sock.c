@@ -1,4 +1,4 @@
-/* sock.c - the stepd's unix socket, how slurmd reaches a running job
+/* sock.c - the stepd's unix socket, how slurmd reaches a running job or step
  * (stepd_proto.h has the protocol). Only root and the stepd's own uid
  * (the SlurmdUser of a test cluster) may talk to it: SO_PEERCRED, and the
  * socket file is 0700.
@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,12 @@ int sock_open(struct stepd *s)
 	mode_t old;
 	int r;
 
-	r = stepd_socket_path(s->sock_path, sizeof(s->sock_path), s->spool_dir, s->node_name,
-			      s->msg->job_id);
+	r = stepd_step_socket_path(s->sock_path, sizeof(s->sock_path), s->spool_dir,
+				   s->node_name, s->job_id, s->step_id);
 	if (r < 0 || strlen(s->sock_path) >= sizeof(sa.sun_path)) {
 		s->sock_path[0] = '\0';
 		return log_errno(-ESLURMD_INVALID_SOCKET_NAME_LEN, "JobId=%u: socket in %s",
-				 s->msg->job_id, s->spool_dir);
+				 s->job_id, s->spool_dir);
 	}
 	strcpy(sa.sun_path, s->sock_path);
 	if (access(s->sock_path, F_OK) == 0) {
@@ -63,7 +64,7 @@ int sock_open(struct stepd *s)
 	umask(old);
 	if (r < 0 || listen(s->listen_fd, 64) < 0) {
 		r = -errno;
-		error("JobId=%u: cannot listen on %s: %s", s->msg->job_id, s->sock_path,
+		error("JobId=%u: cannot listen on %s: %s", s->job_id, s->sock_path,
 		      strerror(-r));
 		close(s->listen_fd);
 		s->listen_fd = -1;
@@ -73,15 +74,6 @@ int sock_open(struct stepd *s)
 	return 0;
 }
 
-void sock_close(struct stepd *s)
-{
-	if (s->listen_fd >= 0)
-		close(s->listen_fd);
-	s->listen_fd = -1;
-	if (s->sock_path[0])
-		unlink(s->sock_path);
-	s->sock_path[0] = '\0';
-}
 
 static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 {
@@ -89,7 +81,7 @@ static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 		return -EINVAL;
 	if (s->has_exited)
 		return -ESLURMD_JOB_NOTRUNNING;
-	verbose("JobId=%u: signal %u", s->msg->job_id, (unsigned)m->signal);
+	verbose("JobId=%u: signal %u", s->job_id, (unsigned)m->signal);
 	if (m->signal) /* 0 only asks whether the job still runs */
 		usage_signal_job(s, m->signal);
 	return 0;
@@ -151,18 +143,38 @@ void sock_handle(struct stepd *s)
 		return;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0
 	    || (cred.uid != 0 && cred.uid != geteuid())) {
-		error("JobId=%u: request on %s from uid %d refused", s->msg->job_id, s->sock_path,
+		error("JobId=%u: request on %s from uid %d refused", s->job_id, s->sock_path,
 		      len == sizeof(cred) ? (int)cred.uid : -1);
 		(void)stepd_write_rc(fd, ESLURM_ACCESS_DENIED);
 		return;
 	}
 	r = sock_read_request(fd, &type, &msg);
 	if (r < 0) {
-		debug("JobId=%u: bad request on %s: %s", s->msg->job_id, s->sock_path,
+		debug("JobId=%u: bad request on %s: %s", s->job_id, s->sock_path,
 		      sl_strerror(r));
 		return;
 	}
 	r = sock_dispatch(s, type, msg);
 	msg_free(msg_lookup(type), msg);
 	(void)stepd_write_rc(fd, r);
+}
+
+void sock_close(struct stepd *s)
+{
+	/* Unlink first: slurmd then finds no stepd (ESLURM_INVALID_JOB_ID).
+	 * Requests already queued get their answer instead of a reset. */
+	if (s->sock_path[0])
+		unlink(s->sock_path);
+	s->sock_path[0] = '\0';
+	if (s->listen_fd < 0)
+		return;
+	for (int i = 0; i < 64; i++) {
+		struct pollfd p = { .fd = s->listen_fd, .events = POLLIN };
+
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
+			break;
+		sock_handle(s);
+	}
+	close(s->listen_fd);
+	s->listen_fd = -1;
 }

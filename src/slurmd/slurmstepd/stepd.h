@@ -1,12 +1,15 @@
 /* stepd.h - slurmstepd's context (R2) and the functions of its modules.
  *
- * One slurmstepd supervises one batch script: main.c reads the launch
- * message and drives the loop; script.c writes the script into the spool;
- * privs.c is the only place that changes uids; io.c opens the job's files
- * and writes our "slurmstepd-<node>: error:" lines into its stderr;
- * task.c forks and execs the script; usage.c walks /proc for the job's
- * processes (RSS, signals); sock.c serves slurmd's unix socket; complete.c
- * reports the end to the controller.
+ * One slurmstepd supervises either one batch script or the tasks of one
+ * job step on this node (srun). main.c reads the launch message and
+ * drives the loop; script.c writes the script into the spool; privs.c is
+ * the only place that changes uids; io.c opens the batch job's files and
+ * writes our "slurmstepd-<node>: error:" lines into its stderr; task.c
+ * forks and execs the script and reaps; usage.c walks /proc for the job's
+ * processes (RSS, signals); sock.c serves slurmd's unix socket;
+ * complete.c reports the end to the controller. Step mode: step.c sets
+ * up and runs the step, step_task.c forks the tasks, step_io.c carries
+ * their I/O to and from srun (io_proto.h).
  */
 #pragma once
 #include <stdbool.h>
@@ -19,7 +22,9 @@
 #include "common/job_env.h"
 
 struct batch_launch_msg;
+struct launch_tasks_msg;
 struct sl_conf;
+struct step;
 
 struct stepd {
 	struct sl_conf *conf;
@@ -27,7 +32,15 @@ struct stepd {
 	char *node_name;
 	char *hostname;                /* short host name: %N, HOSTNAME */
 	char *spool_dir;
+	/* what runs: exactly one of msg (batch) and launch (step) is set */
+	bool is_batch;
 	struct batch_launch_msg *msg;
+	struct launch_tasks_msg *launch;
+	struct step *step;             /* step mode: tasks and srun's I/O (step.h) */
+	uint32_t job_id, step_id;      /* step_id STEPD_BATCH_STEP_ID for batch */
+	uint32_t uid, gid;
+	const char *user_name;         /* borrowed from the launch; may be NULL */
+	uint64_t mem_limit;            /* MB, 0 or huge: none */
 	/* control socket */
 	char sock_path[108];
 	int listen_fd;
@@ -41,12 +54,12 @@ struct stepd {
 	struct job_env env;
 	/* job stdio, opened as the user; err_fd also carries our messages */
 	int in_fd, out_fd, err_fd;
-	/* the script and its processes */
+	/* the script (or the step's tasks, step.h) and its processes */
 	pid_t pid;                     /* the script; its session and process group id too */
 	int sigchld_fd;                /* signalfd: SIGCHLD, SIGTERM, SIGINT */
 	bool is_stopping;              /* SIGTERM/SIGINT: job killed, one report try, exit */
-	bool has_exited;
-	int status;                    /* wait status of the script */
+	bool has_exited;               /* the script / every task of the step exited */
+	int status;                    /* wait status of the script / highest of the tasks */
 	uint64_t user_usec, sys_usec;  /* every reaped process of the job */
 	uint64_t max_rss_kb;
 	uint32_t slurm_rc;             /* the script could not be started (ESLURMD_*) */
@@ -76,13 +89,16 @@ int privs_drop_final(const struct stepd *s); /* in the child, before exec; no wa
 
 /* io.c */
 int io_open(struct stepd *s);        /* as the user; -ESLURMD_IO_ERROR with a logged reason */
+/* open(path, flags) as the job's user; -ESLURMD_IO_ERROR (logged) on failure. */
+int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
+		    int *ret_fd);
 void io_close(struct stepd *s);
 /* "slurmstepd-<node>: error: <text>\n" into the job's stderr. */
 void io_job_error(const struct stepd *s, const char *fmt, ...) _printf_(2, 3);
 
 /* task.c */
 int task_start(struct stepd *s);     /* fork + exec the script; sets s->pid */
-void task_reap(struct stepd *s);     /* wait4 every exited child, note the script's end */
+void task_reap(struct stepd *s);     /* wait4 every exited child, note the script's/tasks' end */
 
 /* usage.c */
 /* Sum of the RSS of every process of the job, in bytes. */
@@ -98,13 +114,21 @@ void sock_handle(struct stepd *s);   /* accept and answer one request */
 void sock_close(struct stepd *s);
 
 /* complete.c */
-/* REQUEST_COMPLETE_BATCH_SCRIPT, retried with backoff until the
- * controller answers; serves the socket between tries. */
+/* REQUEST_COMPLETE_BATCH_SCRIPT (REQUEST_STEP_COMPLETE for a step),
+ * retried with backoff until the controller answers; serves the socket
+ * between tries. */
 void complete_send(struct stepd *s);
 
 /* main.c */
 int64_t stepd_now_ms(void);          /* CLOCK_MONOTONIC */
 /* Wait up to timeout_ms for socket requests, signals, children and timers. */
 void stepd_poll(struct stepd *s, int timeout_ms);
-/* TERMINATE / KILL_TIMELIMIT: the stderr line, SIGCONT + SIGTERM, SIGKILL later. */
+/* TERMINATE / KILL_TIMELIMIT: the stderr line (a step's goes to srun),
+ * SIGCONT + SIGTERM, SIGKILL later. */
 void stepd_terminate(struct stepd *s, const char *why);
+/* ms until the next sample or kill timer (at most 10 s). */
+int stepd_loop_timeout_ms(const struct stepd *s);
+/* Sleep in stepd_poll until no process of the job is left (bounded). */
+void stepd_kill_leftovers(struct stepd *s);
+/* GPU variables are exported only when gres.conf names device files. */
+bool stepd_has_gpu_files(const struct stepd *s);

@@ -8,13 +8,13 @@
  *   u32 rc (0 or a positive Slurm code), big-endian.
  *
  * 1. Launch. slurmd execs slurmstepd with stdin = a pipe carrying one
- *    REQUEST_BATCH_JOB_LAUNCH frame, stdout = a pipe on which the stepd
+ *    REQUEST_BATCH_JOB_LAUNCH or REQUEST_LAUNCH_TASKS frame, stdout = a pipe on which the stepd
  *    writes the rc once it is ready to start the script (socket bound,
  *    script written, output files open) or has failed. The stepd only
  *    starts the script when that rc reached slurmd.
- * 2. Control. Each batch stepd listens on the unix socket
- *    <SlurmdSpoolDir>/<NodeName>_<jobid>.4294967291 (Slurm's name; the
- *    number is the batch step id) and accepts connections from root or
+ * 2. Control. Each stepd listens on the unix socket
+ *    <SlurmdSpoolDir>/<NodeName>_<jobid>.<stepid> (Slurm's name; the batch
+ *    script's step id is 4294967291) and accepts connections from root or
  *    its own uid only (SO_PEERCRED). One request per connection:
  *    REQUEST_SIGNAL_TASKS, REQUEST_TERMINATE_JOB or REQUEST_KILL_TIMELIMIT
  *    with a struct signal_job_msg, or REQUEST_PING (struct empty_msg:
@@ -36,15 +36,23 @@
 #define STEPD_HDR_LEN 8
 #define STEPD_CTL_BODY_MAX (64u << 10)     /* control requests are tiny */
 
-/* "<spool>/<node>_<job>.4294967291" into buf; -ENAMETOOLONG when it does
- * not fit (a unix socket path is at most 107 bytes). */
+/* "<spool>/<node>_<job>.<step>" into buf (the batch script's step is
+ * STEPD_BATCH_STEP_ID); -ENAMETOOLONG when it does not fit (a unix socket
+ * path is at most 107 bytes). */
+static inline int stepd_step_socket_path(char *buf, size_t size, const char *spool,
+					 const char *node, uint32_t job_id, uint32_t step_id)
+{
+	int n = snprintf(buf, size, "%s/%s_%u.%u", spool, node, (unsigned)job_id,
+			 (unsigned)step_id);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* The batch script's socket: "<spool>/<node>_<job>.4294967291". */
 static inline int stepd_socket_path(char *buf, size_t size, const char *spool, const char *node,
 				    uint32_t job_id)
 {
-	int n = snprintf(buf, size, "%s/%s_%u.%u", spool, node, (unsigned)job_id,
-			 STEPD_BATCH_STEP_ID);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return stepd_step_socket_path(buf, size, spool, node, job_id, STEPD_BATCH_STEP_ID);
 }
 
 /* Pack one frame into out (zeroed by the caller). 0 or the pack error. */

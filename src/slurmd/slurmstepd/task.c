@@ -1,6 +1,7 @@
 /* task.c - the batch script as a process: fork, become the user, exec;
- * and reaping (wait4) of it and of every orphan of the job that comes
- * back to the stepd (a child subreaper), adding up their CPU time.
+ * and reaping (wait4) of it (or of a step's tasks) and of every orphan of
+ * the job that comes back to the stepd (a child subreaper), adding up
+ * their CPU time.
  *
  * The child runs in its own session (so its process group is its pid),
  * with the job's files on 0/1/2, nothing else open, default signal
@@ -24,6 +25,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "step.h"
 
 /* The child has no log: its errors go to the job's stderr (fd 2). */
 static void child_error(const struct stepd *s, const char *fmt, ...) _printf_(2, 3);
@@ -130,10 +132,12 @@ void task_reap(struct stepd *s)
 		s->sys_usec += tv_usec(&ru.ru_stime);
 		if (ru.ru_maxrss > 0 && (uint64_t)ru.ru_maxrss > s->max_rss_kb)
 			s->max_rss_kb = (uint64_t)ru.ru_maxrss;
-		if (pid == s->pid && !s->has_exited) {
+		if (s->step) {
+			step_task_reaped(s, pid, status);
+		} else if (pid == s->pid && !s->has_exited) {
 			s->status = status;
 			s->has_exited = true;
-			verbose("JobId=%u: script exited, status 0x%x", s->msg->job_id,
+			verbose("JobId=%u: script exited, status 0x%x", s->job_id,
 				(unsigned)status);
 		}
 	}

@@ -1,6 +1,7 @@
 /* usage.c - the job's processes as /proc shows them (proctrack/linuxproc
- * style): the script, everything in its session, and every descendant by
- * parent links (orphans come back to us: the stepd is a child subreaper).
+ * style): the script (or each task of a step), everything in its session,
+ * and every descendant by parent links (orphans come back to us: the
+ * stepd is a child subreaper).
  * Used to sum RSS for the memory limit and to signal the whole job.
  *
  * Caveat: a scan is a snapshot; a process forked after it escapes one
@@ -20,6 +21,7 @@
 
 #include "common/log.h"
 #include "common/msg.h"
+#include "step.h"
 
 struct proc {
 	pid_t pid, ppid, pgrp, sid;
@@ -67,6 +69,19 @@ static int proc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* Is pid the script or one of the step's tasks (a session leader)? */
+static bool is_leader(const struct stepd *s, pid_t pid)
+{
+	if (pid <= 0)
+		return false;
+	if (!s->step)
+		return pid == s->pid;
+	for (uint32_t i = 0; i < s->step->ntasks; i++)
+		if (s->step->tasks[i].pid == pid)
+			return true;
+	return false;
+}
+
 /* Every process of the node, sorted by pid; the job's marked. */
 static struct proc *proc_scan(const struct stepd *s, size_t *ret_n)
 {
@@ -93,7 +108,8 @@ static struct proc *proc_scan(const struct stepd *s, size_t *ret_n)
 			v = nv;
 		}
 		p.is_job = p.pid != self
-			   && (p.pid == s->pid || p.sid == s->pid || p.pgrp == s->pid || p.ppid == self);
+			   && (is_leader(s, p.pid) || is_leader(s, p.sid) || is_leader(s, p.pgrp)
+			       || p.ppid == self);
 		v[n++] = p;
 	}
 	closedir(d);
@@ -138,13 +154,24 @@ int usage_signal_job(const struct stepd *s, int sig)
 	struct proc *v;
 	int count = 0;
 
-	if (s->pid <= 0)
-		return 0;
-	if (kill(-s->pid, sig) == 0)
-		count++;
+	if (s->step) {
+		for (uint32_t i = 0; i < s->step->ntasks; i++) {
+			pid_t pid = s->step->tasks[i].pid;
+
+			/* a task just forked may not have called setsid() yet */
+			if (pid > 0 && (kill(-pid, sig) == 0
+					|| (!s->step->tasks[i].has_exited && kill(pid, sig) == 0)))
+				count++;
+		}
+	} else {
+		if (s->pid <= 0)
+			return 0;
+		if (kill(-s->pid, sig) == 0 || (!s->has_exited && kill(s->pid, sig) == 0))
+			count++;
+	}
 	v = proc_scan(s, &n);
-	for (size_t i = 0; i < n; i++) /* those outside the process group */
-		if (v[i].is_job && v[i].pgrp != s->pid && kill(v[i].pid, sig) == 0)
+	for (size_t i = 0; i < n; i++) /* those outside the process groups */
+		if (v[i].is_job && !is_leader(s, v[i].pgrp) && kill(v[i].pid, sig) == 0)
 			count++;
 	free(v);
 	return count;
@@ -152,18 +179,25 @@ int usage_signal_job(const struct stepd *s, int sig)
 
 void usage_sample(struct stepd *s)
 {
-	const struct batch_launch_msg *m = s->msg;
 	uint64_t rss = usage_job_rss(s);
-	uint64_t limit = m->mem_limit < (1ull << 40) ? m->mem_limit << 20 : 0; /* MB; huge: none */
+	uint64_t limit = s->mem_limit < (1ull << 40) ? s->mem_limit << 20 : 0; /* MB; huge: none */
 
 	if (rss / 1024 > s->max_rss_kb)
 		s->max_rss_kb = rss / 1024;
-	debug3("JobId=%u: RSS %llu bytes", m->job_id, (unsigned long long)rss);
+	debug3("JobId=%u: RSS %llu bytes", s->job_id, (unsigned long long)rss);
 	if (!limit || rss <= limit || s->is_oom || s->has_exited)
 		return;
-	io_job_error(s, "StepId=%u.batch exceeded memory limit (%llu > %llu), being killed",
-		     m->job_id, (unsigned long long)rss, (unsigned long long)limit);
-	io_job_error(s, "Exceeded job memory limit");
+	if (s->is_batch) {
+		io_job_error(s, "StepId=%u.batch exceeded memory limit (%llu > %llu), being killed",
+			     s->job_id, (unsigned long long)rss, (unsigned long long)limit);
+		io_job_error(s, "Exceeded job memory limit");
+	} else {
+		error("StepId=%u.%u exceeded memory limit (%llu > %llu), being killed", s->job_id,
+		      s->step_id, (unsigned long long)rss, (unsigned long long)limit);
+		step_message(s, "Detected 1 oom-kill event(s) in StepId=%u.%u. Some of your "
+				"processes may have been killed by the cgroup out-of-memory handler.",
+			     s->job_id, s->step_id);
+	}
 	s->is_oom = true;
 	usage_signal_job(s, SIGKILL);
 }

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""srun_latency.py - how long `srun -n1 true` takes, start to finish.
+
+Starts a private cluster shaped like the reference one (tests/integration's
+Cluster.like_reference: own munged, slurmctld and six slurmd on loopback)
+and times whole commands as a user sees them:
+
+  1. `srun -n1 true`: a new job, its allocation, step 0, the task launch
+     through slurmd and slurmstepd, the I/O stream, the job's completion;
+  2. `srun -N4 -n16 true`: the same with 16 tasks on four nodes;
+  3. `srun -n1 true` inside an existing allocation (SLURM_JOB_ID of a
+     held-open salloc job): step creation, launch, completion only.
+
+Each is run N times (-n, default 50) sequentially; it prints the mean, p50
+and p99 wall-clock time. Every command must exit 0, otherwise the run fails
+with status 1. --json FILE writes the numbers; --compare FILE prints
+ours/reference ratios against numbers measured on real Slurm 22.05
+elsewhere (this script never calls real Slurm).
+
+Usage: /usr/bin/python3 bench/srun_latency.py [-n 50] [--build-dir build]
+           [--json out.json] [--compare ref.json] [--keep]
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", "--runs", type=int, default=50, help="commands per case (default 50)")
+    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
+    ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
+    ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
+    return ap.parse_args()
+
+
+def percentile(values, p):
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
+    return s[int(k)]
+
+
+def time_runs(cluster, n, args, env=None):
+    lat = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        r = cluster.run("srun", *args, check=False, env=env)
+        lat.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            raise RuntimeError(f"srun {' '.join(args)} failed ({r.returncode}): {r.stderr!r}")
+    return lat
+
+
+def summary(name, lat):
+    return {
+        "run": name,
+        "commands": len(lat),
+        "mean_ms": round(statistics.mean(lat) * 1000, 1),
+        "p50_ms": round(percentile(lat, 50) * 1000, 1),
+        "p99_ms": round(percentile(lat, 99) * 1000, 1),
+    }
+
+
+def main():
+    args = parse_args()
+    if args.build_dir:
+        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
+    sys.path.insert(0, str(REPO / "tests" / "integration"))
+    from cluster import BUILD_DIR, Cluster  # noqa: E402 - after SL_BUILD_DIR is set
+
+    if not (BUILD_DIR / "srun").exists():
+        sys.exit(f"no srun in {BUILD_DIR}: run `make build` first")
+    cluster = Cluster.like_reference(name="bench-srun")
+    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
+    print(f"binaries: {BUILD_DIR}")
+    cluster.start()
+    results, ok, holder = [], False, None
+    try:
+        results.append(summary("srun -n1 true", time_runs(cluster, args.runs, ["-n1", "true"])))
+        results.append(summary("srun -N4 -n16 true",
+                               time_runs(cluster, args.runs, ["-N4", "-n16", "true"])))
+        # an allocation kept open by salloc running a long sleep
+        holder = cluster.popen("salloc", "-N1", "-J", "bench-hold", "sleep", "3600",
+                               start_new_session=True)
+        deadline = time.monotonic() + 30
+        job_id = ""
+        while not job_id and time.monotonic() < deadline:
+            job_id = cluster.out("squeue", "-h", "-n", "bench-hold", "-t", "R",
+                                 "-o", "%i").strip()
+            time.sleep(0.05)
+        if not re.fullmatch(r"\d+", job_id):
+            raise RuntimeError("the holding allocation did not start")
+        results.append(summary("step in allocation",
+                               time_runs(cluster, args.runs, ["-n1", "true"],
+                                         env={"SLURM_JOB_ID": job_id})))
+        ok = True
+    finally:
+        if holder and holder.poll() is None:
+            os.killpg(holder.pid, 9)
+        problems = cluster.stop()
+        if problems:
+            print("daemon problems:", *problems, sep="\n  ")
+        if ok and not problems and not args.keep:
+            cluster.cleanup()
+        else:
+            print(f"kept {cluster.dir}")
+
+    print(f"\n{'run':<20} {'runs':>5} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8}")
+    for r in results:
+        print(f"{r['run']:<20} {r['commands']:>5} {r['mean_ms']:>8.1f} {r['p50_ms']:>8.1f} "
+              f"{r['p99_ms']:>8.1f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results}, indent=1) + "\n")
+    if args.compare:
+        ref = {r["run"]: r for r in json.loads(Path(args.compare).read_text())["results"]}
+        print(f"\nratios against {args.compare} (ours / reference):")
+        for r in results:
+            f = ref.get(r["run"])
+            if f:
+                print(f"  {r['run']}: p50 x{r['p50_ms'] / f['p50_ms']:.2f}, "
+                      f"p99 x{r['p99_ms'] / f['p99_ms']:.2f}")
+    else:
+        print("\nNo comparison with real Slurm: it is not set up here and this benchmark never "
+              "calls it.\nPass --compare FILE with results measured against Slurm 22.05 to "
+              "print ratios.")
+    return 0 if ok and not problems else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+/* alloc_client.c - the interactive allocation client shared by srun and
+ * salloc; see alloc_client.h.
+ *
+ * Purpose: one listener (grant and notices), the allocation request, the
+ * wait for a pending job's grant, and the completion request.
+ * Owns: nothing global. Caveat: a connection is served in full (read,
+ * reply) before the next one is accepted; the controller sends its frame
+ * at once, and a stalled peer costs at most MessageTimeout.
+ */
+#include "cli/alloc_client.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cli/alloc_sig.h"
+#include "common/conf.h"
+#include "common/frame.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/pack.h"
+#include "common/rpc_client.h"
+#include "common/sl_errno.h"
+
+void alloc_local_addr(const struct sl_conf *conf, char *buf, size_t n)
+{
+	const char *host = conf ? (conf->control_addr ? conf->control_addr : conf->control_machine)
+				: NULL;
+	struct sockaddr_in sa, me;
+	socklen_t len = sizeof(me);
+	_cleanup_close_ int fd = -1;
+
+	snprintf(buf, n, "127.0.0.1");
+	if (!host || rpc_resolve(host, conf->slurmctld_port ? conf->slurmctld_port : 6817, &sa) < 0)
+		return;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0
+	    || getsockname(fd, (struct sockaddr *)&me, &len) < 0)
+		return;
+	if (me.sin_addr.s_addr != htonl(INADDR_ANY))
+		inet_ntop(AF_INET, &me.sin_addr, buf, (socklen_t)n);
+}
+
+int alloc_tcp_listen(const char *host, int *ret_fd, uint16_t *ret_port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t len = sizeof(sa);
+	_cleanup_close_ int fd = -1;
+
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, SOMAXCONN) < 0
+	    || getsockname(fd, (struct sockaddr *)&sa, &len) < 0)
+		return -errno;
+	*ret_port = ntohs(sa.sin_port);
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int alloc_listener_open(const struct sl_conf *conf, struct alloc_listener *l)
+{
+	l->fd = -1;
+	alloc_local_addr(conf, l->host, sizeof(l->host));
+	return alloc_tcp_listen(l->host, &l->fd, &l->port);
+}
+
+void alloc_listener_close(struct alloc_listener *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}
+
+static int io_wait(int fd, short ev, int timeout_ms)
+{
+	struct pollfd p = {.fd = fd, .events = ev};
+	int n;
+
+	do
+		n = poll(&p, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	return n > 0 ? 0 : n == 0 ? -ETIMEDOUT : -errno;
+}
+
+static int io_full(int fd, uint8_t *p, size_t n, bool is_write, int timeout_ms)
+{
+	while (n > 0) {
+		ssize_t r = is_write ? send(fd, p, n, MSG_NOSIGNAL) : recv(fd, p, n, 0);
+
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			int w = io_wait(fd, is_write ? POLLOUT : POLLIN, timeout_ms);
+
+			if (w < 0)
+				return w;
+			continue;
+		}
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ECONNRESET;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static bool sender_ok(const struct sl_conf *conf, uid_t uid)
+{
+	return uid == 0 || uid == (uid_t)conf->slurm_user_id;
+}
+
+int alloc_listener_recv(const struct sl_conf *conf, struct alloc_listener *l, uint16_t *ret_type,
+			void **ret_msg)
+{
+	int timeout_ms = (int)(conf->message_timeout ? conf->message_timeout : 10) * 1000;
+	uint32_t max = conf->max_message_size ? conf->max_message_size : (64u << 20);
+	struct rc_msg rc = {0};
+	struct pack_buf out = {0};
+	_cleanup_free_ uint8_t *data = NULL;
+	_cleanup_close_ int fd = -1;
+	const char *why = NULL;
+	uint32_t be_len, len;
+	uint16_t type = 0;
+	void *msg = NULL;
+	uid_t uid = (uid_t)-1;
+	int r;
+
+	fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return -EAGAIN;
+	if (io_full(fd, (uint8_t *)&be_len, sizeof(be_len), false, timeout_ms) < 0)
+		return -EAGAIN;
+	len = be32toh(be_len);
+	if (len < FRAME_MIN || len > max || !(data = malloc(len)))
+		return -EAGAIN;
+	if (io_full(fd, data, len, false, timeout_ms) < 0)
+		return -EAGAIN;
+	r = frame_open(data, len, conf->munge_socket, &type, &msg, &uid, &why);
+	if (r < 0) {
+		debug("message on %s:%u refused: %s", l->host, l->port, why ? why : "bad frame");
+		return -EAGAIN;
+	}
+	if (!sender_ok(conf, uid)) {
+		debug("%s from uid %u ignored", msg_type_name(type), (unsigned)uid);
+		msg_free(msg_lookup(type), msg);
+		return -EAGAIN;
+	}
+	if (frame_build(RESPONSE_SLURM_RC, &rc, conf->munge_socket, &out) == 0)
+		(void)io_full(fd, out.data, out.len, true, timeout_ms);
+	pack_buf_done(&out);
+	*ret_type = type;
+	*ret_msg = msg;
+	return 0;
+}
+
+void alloc_grant_free(struct alloc_response *r)
+{
+	if (r)
+		msg_free(msg_lookup(RESPONSE_RESOURCE_ALLOCATION), r);
+}
+
+int alloc_request(const struct sl_conf *conf, const struct job_desc *d,
+		  struct alloc_response **ret, char **ret_user_msg)
+{
+	uint16_t type = 0;
+	void *m = NULL;
+	int r;
+
+	*ret = NULL;
+	*ret_user_msg = NULL;
+	r = rpc_call_ctld(conf, REQUEST_RESOURCE_ALLOCATION, d, &type, &m);
+	if (r < 0)
+		return r;
+	if (type == RESPONSE_RESOURCE_ALLOCATION) {
+		struct alloc_response *a = m;
+
+		if (a->error_code) {
+			r = -(int)a->error_code;
+			*ret_user_msg = TAKE_PTR(a->user_msg);
+			alloc_grant_free(a);
+			return r;
+		}
+		*ret = a;
+		return 0;
+	}
+	if (type == RESPONSE_SLURM_RC)
+		r = ((struct rc_msg *)m)->rc ? -(int)((struct rc_msg *)m)->rc
+					      : -SLURM_UNEXPECTED_MSG_ERROR;
+	else
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	msg_free(msg_lookup(type), m);
+	return r;
+}
+
+enum alloc_wait alloc_wait_grant(const struct sl_conf *conf, struct alloc_listener *l,
+				 uint32_t job_id, struct alloc_response **ret)
+{
+	for (;;) {
+		struct pollfd p = {.fd = l->fd, .events = POLLIN};
+		uint16_t type;
+		void *m = NULL;
+		int n = alloc_sig_poll(&p, 1, -1);
+
+		if (n < 0 && errno == EINTR)
+			return ALLOC_SIGNALLED;
+		if (n <= 0 || alloc_listener_recv(conf, l, &type, &m) < 0)
+			continue;
+		if (type == RESPONSE_RESOURCE_ALLOCATION) {
+			struct alloc_response *a = m;
+
+			if (a->job_id == job_id && !a->error_code && a->node_list) {
+				*ret = a;
+				return ALLOC_GRANTED;
+			}
+			if (a->job_id == job_id && a->error_code) {
+				alloc_grant_free(a);
+				return ALLOC_REVOKED;
+			}
+		} else if (type == SRUN_JOB_COMPLETE
+			   && ((struct srun_notice_msg *)m)->job_id == job_id) {
+			msg_free(msg_lookup(type), m);
+			return ALLOC_REVOKED;
+		}
+		msg_free(msg_lookup(type), m);
+	}
+}
+
+int alloc_complete(const struct sl_conf *conf, uint32_t job_id, uint32_t rc)
+{
+	struct complete_alloc_msg m = {.job_id = job_id, .job_rc = rc};
+
+	return rpc_call_ctld_rc(conf, REQUEST_COMPLETE_JOB_ALLOCATION, &m);
+}
+
+void alloc_short_hostname(char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (gethostname(buf, n - 1) < 0)
+		buf[0] = '\0';
+	buf[n - 1] = '\0';
+	buf[strcspn(buf, ".")] = '\0';
+}

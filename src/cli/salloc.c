@@ -1,0 +1,668 @@
+/* salloc.c - the salloc command: get an interactive allocation, run a
+ * command (default: the user's shell) on this host inside it, give the
+ * allocation back when the command ends.
+ *
+ * Purpose: Slurm 22.05's salloc flow: options (command line over SALLOC_*
+ * variables), REQUEST_RESOURCE_ALLOCATION with our listener as the place
+ * for the grant and SRUN_* notices, the wait for a pending grant, the
+ * command as a child in its own process group with the allocation's
+ * SLURM_* variables (reference salloc_env.txt), then "Relinquishing" and
+ * REQUEST_COMPLETE_JOB_ALLOCATION with the command's wait status.
+ * A revoked allocation (scancel, time limit) hangs up the command's
+ * process group, then kills it after a grace time.
+ * Caveats: --bell, -K/--kill-command, -I/--immediate and the options the
+ * shared model keeps without a parser are accepted and not acted on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/alloc_client.h"
+#include "cli/alloc_opt.h"
+#include "cli/alloc_sig.h"
+#include "cli/cli.h"
+#include "cli/job_opt.h"
+#include "common/conf.h"
+#include "common/job_env.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+
+#define REVOKE_GRACE_S 5 /* SIGHUP, then SIGKILL after this long */
+
+extern char **environ;
+
+static const char salloc_usage_text[] =
+    "Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n"
+    "              [-c cpus-per-node] [-r n] [-p partition] [--hold] [-t minutes]\n"
+    "              [--immediate[=secs]] [--no-kill] [--overcommit] [-D path]\n"
+    "              [--oversubscribe] [-J jobname]\n"
+    "              [--verbose] [--gid=group] [--uid=user] [--licenses=names]\n"
+    "              [--clusters=cluster_names]\n"
+    "              [--contiguous] [--mincpus=n] [--mem=MB] [--tmp=MB] [-C list]\n"
+    "              [--account=name] [--dependency=type:jobid[+time]] [--comment=name]\n"
+    "              [--mail-type=type] [--mail-user=user] [--nice[=value]]\n"
+    "              [--bell] [--no-bell] [--kill-command[=signal]] [--spread-job]\n"
+    "              [--nodefile=file] [--nodelist=hosts] [--exclude=hosts]\n"
+    "              [--network=type] [--mem-per-cpu=MB] [--qos=qos]\n"
+    "              [--mem-bind=...] [--reservation=name] [--mcs-label=mcs]\n"
+    "              [--time-min=minutes] [--gres=list] [--gres-flags=opts]\n"
+    "              [--cpu-freq=min[-max[:gov]]] [--power=flags] [--profile=...]\n"
+    "              [--switches=max-switches[@max-time-to-wait]]\n"
+    "              [--core-spec=cores] [--thread-spec=threads] [--reboot]\n"
+    "              [--bb=burst_buffer_spec] [--bbf=burst_buffer_file]\n"
+    "              [--delay-boot=mins] [--use-min-nodes]\n"
+    "              [--cpus-per-gpu=n] [--gpus=n] [--gpu-bind=...] [--gpu-freq=...]\n"
+    "              [--gpus-per-node=n] [--gpus-per-socket=n] [--gpus-per-task=n]\n"
+    "              [--mem-per-gpu=MB]\n"
+    "              [command [args...]]\n";
+
+static const char salloc_help_text[] =
+    "Usage: salloc [OPTIONS(0)...] [ : [OPTIONS(N)]] [command(0) [args(0)...]]\n"
+    "\n"
+    "Parallel run options:\n"
+    "  -A, --account=name          charge job to specified account\n"
+    "  -b, --begin=time            defer job until HH:MM MM/DD/YY\n"
+    "      --bell                  ring the terminal bell when the job is allocated\n"
+    "      --bb=<spec>             burst buffer specifications\n"
+    "      --bbf=<file_name>       burst buffer specification file\n"
+    "  -c, --cpus-per-task=ncpus   number of cpus required per task\n"
+    "      --comment=name          arbitrary comment\n"
+    "      --container             Path to OCI container bundle\n"
+    "      --cpu-freq=min[-max[:gov]] requested cpu frequency (and governor)\n"
+    "      --delay-boot=mins       delay boot for desired node features\n"
+    "  -d, --dependency=type:jobid[:time] defer job until condition on jobid is satisfied\n"
+    "      --deadline=time         remove the job if no ending possible before\n"
+    "                              this deadline (start > (deadline - time[-min]))\n"
+    "  -D, --chdir=path            change working directory\n"
+    "      --get-user-env          used by Moab.  See srun man page.\n"
+    "      --gid=group_id          group ID to run job as (user root only)\n"
+    "      --gres=list             required generic resources\n"
+    "      --gres-flags=opts       flags related to GRES management\n"
+    "  -H, --hold                  submit job in held state\n"
+    "  -I, --immediate[=secs]      exit if resources not available in \"secs\"\n"
+    "  -J, --job-name=jobname      name of job\n"
+    "  -k, --no-kill               do not kill job on node failure\n"
+    "  -K, --kill-command[=signal] signal to send terminating job\n"
+    "  -L, --licenses=names        required license, comma separated\n"
+    "  -M, --clusters=names        Comma separated list of clusters to issue\n"
+    "                              commands to.  Default is current cluster.\n"
+    "                              Name of 'all' will submit to run on all clusters.\n"
+    "                              NOTE: SlurmDBD must up.\n"
+    "  -m, --distribution=type     distribution method for processes to nodes\n"
+    "                              (type = block|cyclic|arbitrary)\n"
+    "      --mail-type=type        notify on state change: BEGIN, END, FAIL or ALL\n"
+    "      --mail-user=user        who to send email notification for job state\n"
+    "                              changes\n"
+    "      --mcs-label=mcs         mcs label if mcs plugin mcs/group is used\n"
+    "  -n, --ntasks=N              number of processors required\n"
+    "      --nice[=value]          decrease scheduling priority by value\n"
+    "      --no-bell               do NOT ring the terminal bell\n"
+    "      --ntasks-per-node=n     number of tasks to invoke on each node\n"
+    "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n"
+    "  -O, --overcommit            overcommit resources\n"
+    "      --power=flags           power management options\n"
+    "      --priority=value        set the priority of the job to value\n"
+    "      --profile=value         enable acct_gather_profile for detailed data\n"
+    "                              value is all or none or any combination of\n"
+    "                              energy, lustre, network or task\n"
+    "  -p, --partition=partition   partition requested\n"
+    "  -q, --qos=qos               quality of service\n"
+    "  -Q, --quiet                 quiet mode (suppress informational messages)\n"
+    "      --reboot                reboot compute nodes before starting job\n"
+    "  -s, --oversubscribe         oversubscribe resources with other jobs\n"
+    "      --signal=[R:]num[@time] send signal when time limit within time seconds\n"
+    "      --spread-job            spread job across as many nodes as possible\n"
+    "      --switches=max-switches{@max-time-to-wait}\n"
+    "                              Optimum switches and max time to wait for optimum\n"
+    "  -S, --core-spec=cores       count of reserved cores\n"
+    "      --thread-spec=threads   count of reserved threads\n"
+    "  -t, --time=minutes          time limit\n"
+    "      --time-min=minutes      minimum time limit (if distinct)\n"
+    "      --uid=user_id           user ID to run job as (user root only)\n"
+    "      --use-min-nodes         if a range of node counts is given, prefer the\n"
+    "                              smaller count\n"
+    "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n"
+    "      --wckey=wckey           wckey to run job under\n"
+    "\n"
+    "Constraint options:\n"
+    "      --cluster-constraint=list specify a list of cluster constraints\n"
+    "      --contiguous            demand a contiguous range of nodes\n"
+    "  -C, --constraint=list       specify a list of constraints\n"
+    "  -F, --nodefile=filename     request a specific list of hosts\n"
+    "      --mem=MB                minimum amount of real memory\n"
+    "      --mincpus=n             minimum number of logical processors (threads)\n"
+    "                              per node\n"
+    "      --reservation=name      allocate resources from named reservation\n"
+    "      --tmp=MB                minimum amount of temporary disk\n"
+    "  -w, --nodelist=hosts...     request a specific list of hosts\n"
+    "  -x, --exclude=hosts...      exclude a specific list of hosts\n"
+    "\n"
+    "Consumable resources related options:\n"
+    "      --exclusive[=user]      allocate nodes in exclusive mode when\n"
+    "                              cpu consumable resource is enabled\n"
+    "      --exclusive[=mcs]       allocate nodes in exclusive mode when\n"
+    "                              cpu consumable resource is enabled\n"
+    "                              and mcs plugin is enabled\n"
+    "      --mem-per-cpu=MB        maximum amount of real memory per allocated\n"
+    "                              cpu required by the job.\n"
+    "                              --mem >= --mem-per-cpu if --mem is specified.\n"
+    "\n"
+    "Affinity/Multi-core options: (when the task/affinity plugin is enabled)\n"
+    "                              For the following 4 options, you are\n"
+    "                              specifying the minimum resources available for\n"
+    "                              the node(s) allocated to the job.\n"
+    "      --sockets-per-node=S    number of sockets per node to allocate\n"
+    "      --cores-per-socket=C    number of cores per socket to allocate\n"
+    "      --threads-per-core=T    number of threads per core to allocate\n"
+    "  -B  --extra-node-info=S[:C[:T]]  combine request of sockets per node,\n"
+    "                              cores per socket and threads per core.\n"
+    "                              Specify an asterisk (*) as a placeholder,\n"
+    "                              a minimum value, or a min-max range.\n"
+    "\n"
+    "      --ntasks-per-core=n     number of tasks to invoke on each core\n"
+    "      --ntasks-per-socket=n   number of tasks to invoke on each socket\n"
+    "\n"
+    "GPU scheduling options:\n"
+    "      --cpus-per-gpu=n        number of CPUs required per allocated GPU\n"
+    "  -G, --gpus=n                count of GPUs required for the job\n"
+    "      --gpu-bind=...          task to gpu binding options\n"
+    "      --gpu-freq=...          frequency and voltage of GPUs\n"
+    "      --gpus-per-node=n       number of GPUs required per allocated node\n"
+    "      --gpus-per-socket=n     number of GPUs required per allocated socket\n"
+    "      --gpus-per-task=n       number of GPUs required per spawned task\n"
+    "      --mem-per-gpu=n         real memory required per allocated GPU\n"
+    "\n"
+    "\n"
+    "Help options:\n"
+    "  -h, --help                  show this help message\n"
+    "      --usage                 display brief usage message\n"
+    "\n"
+    "Other options:\n"
+    "  -V, --version               output version information and exit\n"
+    "\n";
+
+enum salloc_own {
+	SA_BELL = ALLOC_OPT_OWN,
+	SA_NO_BELL,
+	SA_KILL_CMD,
+	SA_NO_SHELL,
+	SA_IMMEDIATE,
+	SA_IGNORED,
+};
+
+#define N no_argument
+#define R required_argument
+#define O optional_argument
+static const struct alloc_opt_def salloc_opts[] = {
+    {"account", 'A', R, JOPT_ACCOUNT},
+    {"acctg-freq", 0, R, JOPT_ACCTG_FREQ},
+    {"begin", 'b', R, JOPT_BEGIN},
+    {"bell", 0, N, SA_BELL},
+    {"bb", 0, R, JOPT_BB},
+    {"bbf", 0, R, JOPT_BBF},
+    {"cpus-per-task", 'c', R, JOPT_CPUS_PER_TASK},
+    {"comment", 0, R, JOPT_COMMENT},
+    {"container", 0, R, JOPT_CONTAINER},
+    {"cpu-freq", 0, R, JOPT_CPU_FREQ},
+    {"delay-boot", 0, R, JOPT_DELAY_BOOT},
+    {"dependency", 'd', R, JOPT_DEPENDENCY},
+    {"deadline", 0, R, JOPT_DEADLINE},
+    {"chdir", 'D', R, JOPT_CHDIR},
+    {"get-user-env", 0, O, JOPT_GET_USER_ENV},
+    {"gid", 0, R, JOPT_GID},
+    {"gres", 0, R, JOPT_GRES},
+    {"gres-flags", 0, R, JOPT_GRES_FLAGS},
+    {"hold", 'H', N, JOPT_HOLD},
+    {"immediate", 'I', O, SA_IMMEDIATE},
+    {"job-name", 'J', R, JOPT_JOB_NAME},
+    {"no-kill", 'k', O, JOPT_NO_KILL},
+    {"kill-command", 'K', O, SA_KILL_CMD},
+    {"licenses", 'L', R, JOPT_LICENSES},
+    {"clusters", 'M', R, JOPT_CLUSTERS},
+    {"cluster", 0, R, JOPT_CLUSTERS},
+    {"distribution", 'm', R, JOPT_DISTRIBUTION},
+    {"mail-type", 0, R, JOPT_MAIL_TYPE},
+    {"mail-user", 0, R, JOPT_MAIL_USER},
+    {"mcs-label", 0, R, JOPT_MCS_LABEL},
+    {"ntasks", 'n', R, JOPT_NTASKS},
+    {"nice", 0, O, JOPT_NICE},
+    {"no-bell", 0, N, SA_NO_BELL},
+    {"no-shell", 0, N, SA_NO_SHELL},
+    {"ntasks-per-node", 0, R, JOPT_NTASKS_PER_NODE},
+    {"tasks-per-node", 0, R, JOPT_NTASKS_PER_NODE},
+    {"nodes", 'N', R, JOPT_NODES},
+    {"overcommit", 'O', N, JOPT_OVERCOMMIT},
+    {"power", 0, R, JOPT_POWER},
+    {"priority", 0, R, JOPT_PRIORITY},
+    {"profile", 0, R, JOPT_PROFILE},
+    {"partition", 'p', R, JOPT_PARTITION},
+    {"qos", 'q', R, JOPT_QOS},
+    {"quiet", 'Q', N, JOPT_QUIET},
+    {"reboot", 0, N, JOPT_REBOOT},
+    {"oversubscribe", 's', N, JOPT_OVERSUBSCRIBE},
+    {"signal", 0, R, JOPT_SIGNAL},
+    {"spread-job", 0, N, JOPT_SPREAD_JOB},
+    {"switches", 0, R, JOPT_SWITCHES},
+    {"core-spec", 'S', R, JOPT_CORE_SPEC},
+    {"thread-spec", 0, R, JOPT_THREAD_SPEC},
+    {"time", 't', R, JOPT_TIME},
+    {"time-min", 0, R, JOPT_TIME_MIN},
+    {"uid", 0, R, JOPT_UID},
+    {"use-min-nodes", 0, N, JOPT_USE_MIN_NODES},
+    {"verbose", 'v', N, JOPT_VERBOSE},
+    {"wckey", 0, R, JOPT_WCKEY},
+    {"wait-all-nodes", 0, R, JOPT_WAIT_ALL_NODES},
+    {"cluster-constraint", 0, R, JOPT_CLUSTER_CONSTRAINT},
+    {"contiguous", 0, N, JOPT_CONTIGUOUS},
+    {"constraint", 'C', R, JOPT_CONSTRAINT},
+    {"nodefile", 'F', R, JOPT_NODEFILE},
+    {"mem", 0, R, JOPT_MEM},
+    {"mincpus", 0, R, JOPT_MINCPUS},
+    {"reservation", 0, R, JOPT_RESERVATION},
+    {"tmp", 0, R, JOPT_TMP},
+    {"nodelist", 'w', R, JOPT_NODELIST},
+    {"exclude", 'x', R, JOPT_EXCLUDE},
+    {"exclusive", 0, O, JOPT_EXCLUSIVE},
+    {"mem-per-cpu", 0, R, JOPT_MEM_PER_CPU},
+    {"mem-bind", 0, R, JOPT_MEM_BIND},
+    {"network", 0, R, JOPT_NETWORK},
+    {"hint", 0, R, JOPT_HINT},
+    {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO},
+    {"sockets-per-node", 0, R, JOPT_SOCKETS_PER_NODE},
+    {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET},
+    {"threads-per-core", 0, R, JOPT_THREADS_PER_CORE},
+    {"ntasks-per-core", 0, R, JOPT_NTASKS_PER_CORE},
+    {"ntasks-per-socket", 0, R, JOPT_NTASKS_PER_SOCKET},
+    {"ntasks-per-gpu", 0, R, JOPT_NTASKS_PER_GPU},
+    {"cpus-per-gpu", 0, R, JOPT_CPUS_PER_GPU},
+    {"gpus", 'G', R, JOPT_GPUS},
+    {"gpu-bind", 0, R, JOPT_GPU_BIND},
+    {"gpu-freq", 0, R, JOPT_GPU_FREQ},
+    {"gpus-per-node", 0, R, JOPT_GPUS_PER_NODE},
+    {"gpus-per-socket", 0, R, JOPT_GPUS_PER_SOCKET},
+    {"gpus-per-task", 0, R, JOPT_GPUS_PER_TASK},
+    {"mem-per-gpu", 0, R, JOPT_MEM_PER_GPU},
+    {"help", 'h', N, JOPT_HELP},
+    {"usage", 0, N, JOPT_USAGE},
+    {"version", 'V', N, JOPT_VERSION},
+    {NULL, 0, 0, 0},
+};
+#undef N
+#undef R
+#undef O
+
+static const struct alloc_env_def salloc_env[] = {
+    {"SALLOC_ACCOUNT", JOPT_ACCOUNT},
+    {"SALLOC_ACCTG_FREQ", JOPT_ACCTG_FREQ},
+    {"SALLOC_BELL", SA_BELL},
+    {"SALLOC_BURST_BUFFER", JOPT_BB},
+    {"SALLOC_CLUSTERS", JOPT_CLUSTERS},
+    {"SALLOC_CONSTRAINT", JOPT_CONSTRAINT},
+    {"SALLOC_CONTAINER", JOPT_CONTAINER},
+    {"SALLOC_CORE_SPEC", JOPT_CORE_SPEC},
+    {"SALLOC_CPUS_PER_GPU", JOPT_CPUS_PER_GPU},
+    {"SALLOC_DEBUG", JOPT_VERBOSE},
+    {"SALLOC_DELAY_BOOT", JOPT_DELAY_BOOT},
+    {"SALLOC_EXCLUSIVE", JOPT_EXCLUSIVE},
+    {"SALLOC_GPU_BIND", JOPT_GPU_BIND},
+    {"SALLOC_GPU_FREQ", JOPT_GPU_FREQ},
+    {"SALLOC_GPUS", JOPT_GPUS},
+    {"SALLOC_GPUS_PER_NODE", JOPT_GPUS_PER_NODE},
+    {"SALLOC_GPUS_PER_TASK", JOPT_GPUS_PER_TASK},
+    {"SALLOC_GRES", JOPT_GRES},
+    {"SALLOC_GRES_FLAGS", JOPT_GRES_FLAGS},
+    {"SALLOC_HINT", JOPT_HINT},
+    {"SALLOC_IMMEDIATE", SA_IMMEDIATE},
+    {"SALLOC_KILL_CMD", SA_KILL_CMD},
+    {"SALLOC_MEM_BIND", JOPT_MEM_BIND},
+    {"SALLOC_MEM_PER_CPU", JOPT_MEM_PER_CPU},
+    {"SALLOC_MEM_PER_GPU", JOPT_MEM_PER_GPU},
+    {"SALLOC_MEM_PER_NODE", JOPT_MEM},
+    {"SALLOC_NETWORK", JOPT_NETWORK},
+    {"SALLOC_NO_BELL", SA_NO_BELL},
+    {"SALLOC_NO_KILL", JOPT_NO_KILL},
+    {"SALLOC_OVERCOMMIT", JOPT_OVERCOMMIT},
+    {"SALLOC_PARTITION", JOPT_PARTITION},
+    {"SALLOC_POWER", JOPT_POWER},
+    {"SALLOC_PROFILE", JOPT_PROFILE},
+    {"SALLOC_QOS", JOPT_QOS},
+    {"SALLOC_REQ_SWITCH", JOPT_SWITCHES},
+    {"SALLOC_RESERVATION", JOPT_RESERVATION},
+    {"SALLOC_SIGNAL", JOPT_SIGNAL},
+    {"SALLOC_SPREAD_JOB", JOPT_SPREAD_JOB},
+    {"SALLOC_THREAD_SPEC", JOPT_THREAD_SPEC},
+    {"SALLOC_THREADS_PER_CORE", JOPT_THREADS_PER_CORE},
+    {"SALLOC_TIMELIMIT", JOPT_TIME},
+    {"SALLOC_USE_MIN_NODES", JOPT_USE_MIN_NODES},
+    {"SALLOC_WAIT_ALL_NODES", JOPT_WAIT_ALL_NODES},
+    {"SALLOC_WCKEY", JOPT_WCKEY},
+    {NULL, 0},
+};
+
+struct salloc {
+	struct job_opts o;
+	struct sl_conf *conf;
+	struct alloc_listener l;
+	bool no_shell;
+	char **cmd; /* the command (argv tail) or the shell */
+	uint32_t job_id;
+	struct alloc_response *grant;
+	pid_t child;
+	bool revoked;
+};
+
+static int salloc_own(void *arg, int id, const char *optarg_, enum job_opt_src src,
+		      struct job_opt_err *e)
+{
+	struct salloc *s = arg;
+
+	(void)optarg_;
+	(void)src;
+	(void)e;
+	if (id == SA_NO_SHELL)
+		s->no_shell = true;
+	return 0;
+}
+
+static void die_opt(const struct job_opt_err *e)
+{
+	fflush(stdout);
+	fputs(e->text, stderr);
+	exit(e->exit_code == JOB_OPT_EXIT_ERROR ? CLI_EXIT_ERROR : e->exit_code);
+}
+
+/* The user's shell: passwd, then $SHELL, then /bin/sh. */
+static char *default_shell(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	const char *sh = pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : getenv("SHELL");
+
+	return strdup(sh && *sh ? sh : "/bin/sh");
+}
+
+static void parse(struct salloc *s, int argc, char **argv)
+{
+	struct job_opt_err err = {0};
+	char info[256];
+	int ind = argc, r;
+
+	if (job_opts_init(&s->o, cli_prog()) < 0)
+		exit(CLI_EXIT_ERROR);
+	r = alloc_opt_parse_env(salloc_opts, salloc_env, &s->o, salloc_own, s, environ, &err);
+	if (r == 0)
+		r = alloc_opt_parse_argv(salloc_opts, &s->o, salloc_own, s, argc, argv, &ind, &err);
+	if (r == JOB_OPT_STOP) {
+		if (s->o.help)
+			fputs(salloc_help_text, stdout);
+		else if (s->o.usage)
+			fputs(salloc_usage_text, stdout);
+		else
+			cli_print_version();
+		exit(CLI_EXIT_OK);
+	}
+	if (r == 0)
+		r = job_opt_verify(&s->o, info, sizeof(info), &err);
+	if (r < 0)
+		die_opt(&err);
+	if (!s->o.quiet)
+		fputs(info, stderr);
+	if (s->o.quiet)
+		log_set_level(LOG_LEVEL_ERROR);
+	else if (s->o.verbose)
+		log_set_level((enum log_level)(LOG_LEVEL_INFO + s->o.verbose));
+	if (ind < argc) {
+		s->cmd = argv + ind;
+	} else {
+		static char *sh[2];
+
+		sh[0] = default_shell();
+		s->cmd = sh;
+	}
+}
+
+/* Print a controller message one "salloc: error: line" per line. */
+static void print_user_msg(const char *msg)
+{
+	for (const char *p = msg; p && *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len)
+			cli_error("%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+static void allocate(struct salloc *s)
+{
+	struct job_opt_err err = {0};
+	struct job_desc d;
+	char *user_msg = NULL;
+	int r;
+
+	if (job_opt_check_gres(&s->o, s->conf, &err) < 0)
+		die_opt(&err);
+	if (job_opt_fill_desc(&s->o, &d) < 0 || (!d.name && !(d.name = strdup("interactive")))) {
+		cli_error("Out of memory");
+		exit(CLI_EXIT_ERROR);
+	}
+	d.alloc_host = strdup(s->l.host);
+	d.alloc_port = s->l.port;
+	d.alloc_pid = (uint32_t)getpid();
+	r = alloc_request(s->conf, &d, &s->grant, &user_msg);
+	job_desc_done(&d);
+	if (r < 0) {
+		print_user_msg(user_msg);
+		free(user_msg);
+		cli_error("Job submit/allocate failed: %s", sl_strerror(r));
+		exit(CLI_EXIT_ERROR);
+	}
+	s->job_id = s->grant->job_id;
+	if (s->grant->node_list)
+		return;
+	info("Pending job allocation %u", s->job_id);
+	info("job %u queued and waiting for resources", s->job_id);
+	alloc_grant_free(TAKE_PTR(s->grant));
+	switch (alloc_wait_grant(s->conf, &s->l, s->job_id, &s->grant)) {
+	case ALLOC_GRANTED:
+		info("job %u has been allocated resources", s->job_id);
+		return;
+	case ALLOC_SIGNALLED:
+		(void)alloc_complete(s->conf, s->job_id, 0);
+		/* fall through */
+	case ALLOC_REVOKED:
+		info("Job allocation %u has been revoked.", s->job_id);
+		exit(CLI_EXIT_ERROR);
+	}
+}
+
+/* The command's environment: ours plus the allocation's variables. */
+static int build_env(const struct salloc *s, struct job_env *e)
+{
+	const struct alloc_response *g = s->grant;
+	const struct job_opts *o = &s->o;
+	char host[256], cwd[4096];
+	int r = 0;
+
+	for (char **p = environ; p && *p && r == 0; p++)
+		r = job_env_put(e, *p) == -ENOMEM ? -ENOMEM : 0; /* an entry without '=' is skipped */
+	alloc_short_hostname(host, sizeof(host));
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "%s", o->cwd ? o->cwd : "/");
+	r |= job_env_set(e, "SLURM_CLUSTER_NAME", "%s", s->conf->cluster_name ? s->conf->cluster_name : "");
+	r |= job_env_set(e, "SLURM_CONF", "%s", s->conf->path ? s->conf->path : conf_default_path());
+	r |= job_env_set(e, "SLURM_JOB_ID", "%u", g->job_id);
+	r |= job_env_set(e, "SLURM_JOBID", "%u", g->job_id);
+	if (g->account)
+		r |= job_env_set(e, "SLURM_JOB_ACCOUNT", "%s", g->account);
+	r |= job_env_set(e, "SLURM_JOB_CPUS_PER_NODE", "%s", g->cpus_per_node ? g->cpus_per_node : "");
+	r |= job_env_set(e, "SLURM_JOB_NAME", "%s", g->job_name ? g->job_name : (o->job_name ? o->job_name : "interactive"));
+	r |= job_env_set(e, "SLURM_JOB_NODELIST", "%s", g->node_list);
+	r |= job_env_set(e, "SLURM_JOB_NUM_NODES", "%u", g->num_nodes);
+	if (g->partition)
+		r |= job_env_set(e, "SLURM_JOB_PARTITION", "%s", g->partition);
+	if (g->qos)
+		r |= job_env_set(e, "SLURM_JOB_QOS", "%s", g->qos);
+	r |= job_env_set(e, "SLURM_NNODES", "%u", g->num_nodes);
+	r |= job_env_set(e, "SLURM_NODELIST", "%s", g->node_list);
+	r |= job_env_set(e, "SLURM_NODE_ALIASES", "(null)");
+	if (o->ntasks_set) {
+		r |= job_env_set(e, "SLURM_NPROCS", "%d", o->ntasks);
+		r |= job_env_set(e, "SLURM_NTASKS", "%d", o->ntasks);
+	}
+	if (o->ntasks_per_node > 0)
+		r |= job_env_set(e, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
+	if (o->cpus_set)
+		r |= job_env_set(e, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
+	if (o->mem != NO_VAL64)
+		r |= job_env_set(e, "SLURM_MEM_PER_NODE", "%llu", (unsigned long long)o->mem);
+	if (o->mem_per_cpu != NO_VAL64)
+		r |= job_env_set(e, "SLURM_MEM_PER_CPU", "%llu", (unsigned long long)o->mem_per_cpu);
+	r |= job_env_set(e, "SLURM_SUBMIT_DIR", "%s", cwd);
+	r |= job_env_set(e, "SLURM_SUBMIT_HOST", "%s", host);
+	if (g->tasks_per_node)
+		r |= job_env_set(e, "SLURM_TASKS_PER_NODE", "%s", g->tasks_per_node);
+	return r ? -ENOMEM : 0;
+}
+
+static void run_command(struct salloc *s)
+{
+	struct job_env env = {0};
+
+	if (build_env(s, &env) < 0) {
+		cli_error("Out of memory");
+		return;
+	}
+	s->child = fork();
+	if (s->child == 0) {
+		alloc_sig_child();
+		setpgid(0, 0);
+		if (s->o.chdir && chdir(s->o.chdir) < 0)
+			fprintf(stderr, "%s: error: chdir(%s): %m\n", cli_prog(), s->o.chdir);
+		execvpe(s->cmd[0], s->cmd, env.v);
+		fprintf(stderr, "%s: error: %s: %m\n", cli_prog(), s->cmd[0]);
+		_exit(127);
+	}
+	job_env_done(&env);
+	if (s->child < 0) {
+		cli_error("fork: %m");
+		return;
+	}
+	setpgid(s->child, s->child);
+	if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+		signal(SIGTTOU, SIG_IGN);
+		(void)tcsetpgrp(STDIN_FILENO, s->child);
+	}
+}
+
+/* A notice on the listener while the command runs. */
+static void on_notice(struct salloc *s, uint16_t type, void *m)
+{
+	const struct srun_notice_msg *n = m;
+
+	if (type == SRUN_JOB_COMPLETE && n->job_id == s->job_id && !s->revoked) {
+		if (n->reason == SRUN_END_TIME_LIMIT)
+			info("Job %u has exceeded its time limit and its allocation has been "
+			     "revoked.",
+			     s->job_id);
+		else
+			info("Job allocation %u has been revoked.", s->job_id);
+		s->revoked = true;
+		if (s->child > 0)
+			killpg(s->child, SIGHUP);
+	} else if (type == SRUN_TIMEOUT && n->job_id == s->job_id) {
+		verbose("Job %u will be killed by its time limit", s->job_id);
+	}
+	msg_free(msg_lookup(type), m);
+}
+
+/* Wait for the command, serving the listener. Returns its wait status. */
+static int wait_command(struct salloc *s)
+{
+	time_t kill_at = 0;
+	int status = 0;
+
+	for (;;) {
+		struct pollfd p = {.fd = s->l.fd, .events = POLLIN};
+		pid_t w = waitpid(s->child, &status, WNOHANG);
+		uint16_t type;
+		void *m;
+		int n;
+
+		if (w == s->child || (w < 0 && errno == ECHILD))
+			return w == s->child ? status : 0;
+		if (s->revoked && !kill_at)
+			kill_at = time(NULL) + REVOKE_GRACE_S;
+		if (kill_at && time(NULL) >= kill_at)
+			killpg(s->child, SIGKILL);
+		n = alloc_sig_poll(&p, 1, kill_at ? 500 : -1);
+		alloc_sig_take(SIGCHLD);
+		alloc_sig_take(SIGINT); /* the command gets it from the terminal */
+		alloc_sig_take(SIGQUIT);
+		if (alloc_sig_take(SIGTERM) + alloc_sig_take(SIGHUP))
+			killpg(s->child, SIGHUP);
+		if (n > 0 && alloc_listener_recv(s->conf, &s->l, &type, &m) == 0)
+			on_notice(s, type, m);
+	}
+}
+
+/* Slurm's salloc: the command's exit code; a signal the user most likely
+ * sent counts as success, any other as 1. */
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		verbose("Command was terminated by signal %d", sig);
+		return sig == SIGHUP || sig == SIGINT || sig == SIGQUIT || sig == SIGKILL ? 0 : 1;
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, 0};
+	struct salloc s = {.l = {.fd = -1}};
+	int status, r;
+
+	cli_init(argv[0]);
+	parse(&s, argc, argv);
+	if (cli_conf_load(&s.conf) < 0)
+		return CLI_EXIT_ERROR;
+	if (alloc_sig_init(sigs) < 0 || (r = alloc_listener_open(s.conf, &s.l)) < 0) {
+		cli_error("Unable to open a listening socket: %m");
+		return CLI_EXIT_ERROR;
+	}
+	allocate(&s);
+	info("Granted job allocation %u", s.job_id);
+	if (s.no_shell)
+		return CLI_EXIT_OK;
+	run_command(&s);
+	status = s.child > 0 ? wait_command(&s) : (1 << 8);
+	if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) != getpgrp())
+		(void)tcsetpgrp(STDIN_FILENO, getpgrp());
+	if (!s.revoked) {
+		info("Relinquishing job allocation %u", s.job_id);
+		r = alloc_complete(s.conf, s.job_id, (uint32_t)status);
+		if (r < 0 && r != -ESLURM_ALREADY_DONE && r != -ESLURM_INVALID_JOB_ID)
+			cli_error("Unable to complete job allocation %u: %s", s.job_id,
+				  sl_strerror(r));
+	}
+	alloc_listener_close(&s.l);
+	alloc_grant_free(s.grant);
+	job_opts_done(&s.o);
+	conf_free(s.conf);
+	return exit_code(status);
+}

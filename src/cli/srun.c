@@ -1,0 +1,346 @@
+/* srun.c - the srun command: run a parallel job step, creating the job
+ * first when srun is not inside an allocation.
+ *
+ * Purpose: Slurm 22.05's srun flow: options (alloc_opt/srun_opt), then
+ * without SLURM_JOB_ID/--jobid an interactive allocation (alloc_client,
+ * waiting for a pending grant), the step (srun_step: create, retrying
+ * while nodes are busy, and launch on every node), the task I/O loop
+ * (srun_io) and, for an allocation srun made, its completion with the
+ * highest task status. srun's exit code is the highest task exit code
+ * (128 + signal for a signalled task).
+ * Caveats: --pty and --mpi types other than none are accepted and not
+ * acted on (a verbose note says so); -I, -r, -T, --bcast, --prolog and
+ * the like are parsed and ignored.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/alloc_client.h"
+#include "cli/alloc_sig.h"
+#include "cli/cli.h"
+#include "cli/srun_env.h"
+#include "cli/srun_io.h"
+#include "cli/srun_opt.h"
+#include "cli/srun_step.h"
+#include "common/conf.h"
+#include "common/job_env.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+
+extern char **environ;
+
+struct srun {
+	struct srun_opts o;
+	struct sl_conf *conf;
+	struct alloc_listener l;
+	struct job_env env;	/* --export'ed environment, then the step's variables */
+	uint32_t job_id;
+	bool own_alloc;		/* srun created the job: it completes it */
+	struct step_create_resp *step;
+	struct srun_layout lay;
+};
+
+static void die_opt(const struct job_opt_err *e)
+{
+	fflush(stdout);
+	fputs(e->text, stderr);
+	exit(e->exit_code == JOB_OPT_EXIT_ERROR ? CLI_EXIT_ERROR : e->exit_code);
+}
+
+/* Leave, giving back the allocation srun made. */
+static _Noreturn void leave(struct srun *s, int code, uint32_t status)
+{
+	if (s->own_alloc)
+		(void)alloc_complete(s->conf, s->job_id, status);
+	exit(code);
+}
+
+static void parse(struct srun *s, int argc, char **argv)
+{
+	struct job_opt_err err = {0};
+	char info[256] = "";
+	int r = srun_opt_parse(&s->o, argc, argv, environ, info, sizeof(info), &err);
+
+	if (r == JOB_OPT_STOP) {
+		srun_opt_print_stop(&s->o);
+		exit(CLI_EXIT_OK);
+	}
+	if (r < 0)
+		die_opt(&err);
+	if (!s->o.job.quiet)
+		fputs(info, stderr);
+	if (s->o.job.quiet)
+		log_set_level(LOG_LEVEL_ERROR);
+	else if (s->o.job.verbose)
+		log_set_level((enum log_level)(LOG_LEVEL_INFO + s->o.job.verbose));
+	if (s->o.pty)
+		verbose("--pty is accepted and not acted on: tasks get no pseudo terminal");
+	if (s->o.mpi && strcasecmp(s->o.mpi, "none"))
+		verbose("--mpi=%s is accepted and not acted on", s->o.mpi);
+}
+
+static void print_user_msg(const char *msg)
+{
+	for (const char *p = msg; p && *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len)
+			cli_error("%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* Without an allocation: ask for one and wait for it. */
+static void allocate(struct srun *s)
+{
+	struct alloc_response *a = NULL;
+	const char *base = strrchr(s->o.argv[0], '/');
+	char *user_msg = NULL;
+	struct job_desc d;
+	int r;
+
+	r = job_opt_fill_desc(&s->o.job, &d);
+	if (r == 0 && !d.name)
+		d.name = strdup(base ? base + 1 : s->o.argv[0]);
+	d.argv = s->o.argv; /* borrowed for the request */
+	d.argc = (uint32_t)s->o.argc;
+	d.env = s->env.v;
+	d.env_count = (uint32_t)s->env.n;
+	d.alloc_host = s->l.host;
+	d.alloc_port = s->l.port;
+	d.alloc_pid = (uint32_t)getpid();
+	if (r == 0 && d.name)
+		r = alloc_request(s->conf, &d, &a, &user_msg);
+	else
+		r = -ENOMEM;
+	d.argv = NULL;
+	d.argc = 0;
+	d.env = NULL;
+	d.env_count = 0;
+	d.alloc_host = NULL;
+	job_desc_done(&d);
+	if (r < 0) {
+		print_user_msg(user_msg);
+		free(user_msg);
+		cli_error("Unable to allocate resources: %s", sl_strerror(r));
+		exit(CLI_EXIT_ERROR);
+	}
+	s->job_id = a->job_id;
+	s->own_alloc = true;
+	if (!a->node_list) {
+		info("job %u queued and waiting for resources", s->job_id);
+		alloc_grant_free(TAKE_PTR(a));
+		switch (alloc_wait_grant(s->conf, &s->l, s->job_id, &a)) {
+		case ALLOC_GRANTED:
+			info("job %u has been allocated resources", s->job_id);
+			break;
+		case ALLOC_SIGNALLED:
+			info("Job allocation %u has been revoked", s->job_id);
+			leave(s, CLI_EXIT_ERROR, 0);
+		case ALLOC_REVOKED:
+			info("Job allocation %u has been revoked", s->job_id);
+			exit(CLI_EXIT_ERROR);
+		}
+	}
+	verbose("allocated job %u on %s", s->job_id, a->node_list);
+	alloc_grant_free(a);
+}
+
+static void create_step(struct srun *s)
+{
+	int r = srun_step_create(s->conf, &s->o, s->job_id, &s->l, &s->step);
+
+	if (r == -EINTR)
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	if (r < 0) {
+		cli_error("Unable to create step for job %u: %s", s->job_id, sl_strerror(r));
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	}
+	if (srun_layout_init(&s->lay, s->step) < 0) {
+		cli_error("Unable to create step for job %u: %s", s->job_id,
+			  "inconsistent step layout from the controller");
+		(void)srun_step_signal(s->conf, s->job_id, s->step->step_id, SIGKILL);
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	}
+	verbose("StepId=%u.%u: %u tasks on %s", s->job_id, s->step->step_id, s->step->num_tasks,
+		s->step->step_nodes);
+}
+
+static bool all_digits(const char *v)
+{
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (*v < '0' || *v > '9')
+			return false;
+	return true;
+}
+
+/* -o/-e/-i: what the stepd gets (NULL: streamed) and which task srun
+ * serves (SRUN_ALL_TASKS, one task, or SRUN_IN_NONE for stdin). */
+static const char *io_route(const char *v, const char *base, bool is_in, int *ret_task,
+			    char **owned)
+{
+	*ret_task = SRUN_ALL_TASKS;
+	if (!v || !strcasecmp(v, "all"))
+		return NULL;
+	if (all_digits(v)) {
+		*ret_task = atoi(v);
+		return NULL;
+	}
+	if (is_in)
+		*ret_task = SRUN_IN_NONE;
+	if (!strcasecmp(v, "none"))
+		return "/dev/null";
+	if (v[0] == '/' || !base)
+		return v;
+	if (asprintf(owned, "%s/%s", base, v) < 0)
+		return v;
+	return *owned;
+}
+
+static void io_key(char *buf, size_t n)
+{
+	uint8_t raw[16] = {0};
+	size_t i;
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		for (i = 0; i < sizeof(raw); i++)
+			raw[i] = (uint8_t)(random() ^ getpid());
+	for (i = 0; i < sizeof(raw) && 2 * i + 2 < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
+}
+
+static int step_env(struct srun *s)
+{
+	char host[256], cwd[4096];
+	mode_t mask = umask(0);
+	struct srun_env_ctx c = {
+	    .in_alloc = !s->own_alloc,
+	    .comm_host = s->l.host,
+	    .comm_port = s->l.port,
+	    .cluster_name = s->conf->cluster_name,
+	    .submit_host = host,
+	    .submit_dir = getcwd(cwd, sizeof(cwd)) ? cwd : s->o.job.cwd,
+	    .umask = (unsigned)mask,
+	};
+
+	umask(mask);
+	errno = 0;
+	c.nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		c.nice = 0;
+	alloc_short_hostname(host, sizeof(host));
+	return srun_env_step(&s->env, &s->o, s->step, &c);
+}
+
+static int run_step(struct srun *s, uint32_t *ret_status)
+{
+	const char *base = s->o.job.chdir ? s->o.job.chdir : s->o.job.cwd;
+	char *own_o = NULL, *own_e = NULL, *own_i = NULL, key[40] = "";
+	struct srun_io_cfg io = {
+	    .conf = s->conf,
+	    .notice = &s->l,
+	    .listen_fd = -1,
+	    .key = key,
+	    .resp = s->step,
+	    .lay = &s->lay,
+	    .label = s->o.label,
+	    .unbuffered = s->o.unbuffered,
+	    .kill_bad_exit = s->o.kill_bad_exit,
+	    .disable_status = s->o.disable_status,
+	    .quit_on_interrupt = s->o.quit_on_interrupt,
+	    .max_wait = s->o.max_wait,
+	};
+	struct srun_launch how = {.cwd = base, .io_host = s->l.host, .io_key = key};
+	bool *ok = calloc(s->lay.nnodes, sizeof(*ok));
+	int r, rc;
+
+	io_key(key, sizeof(key));
+	how.ofname = io_route(s->o.ofname, base, false, &io.out_task, &own_o);
+	how.efname = io_route(s->o.efname, base, false, &io.err_task, &own_e);
+	how.ifname = io_route(s->o.ifname, base, true, &io.in_task, &own_i);
+	if (!s->o.efname) { /* stderr follows stdout */
+		how.efname = how.ofname;
+		io.err_task = io.out_task;
+	}
+	r = ok ? step_env(s) : -ENOMEM;
+	if (r == 0)
+		r = alloc_tcp_listen(s->l.host, &io.listen_fd, &how.io_port);
+	if (r < 0) {
+		cli_error("Unable to launch StepId=%u.%u: %s", s->job_id, s->step->step_id,
+			  strerror(-r));
+		(void)srun_step_signal(s->conf, s->job_id, s->step->step_id, SIGKILL);
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	}
+	how.env = s->env.v;
+	how.env_count = (uint32_t)s->env.n;
+	io.launched = ok;
+	r = srun_step_launch(s->conf, &s->o, s->step, &s->lay, &how, ok);
+	if (r < 0) {
+		(void)srun_step_signal(s->conf, s->job_id, s->step->step_id, SIGKILL);
+		close(io.listen_fd);
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	}
+	rc = srun_io_run(&io, ret_status);
+	close(io.listen_fd);
+	free(ok);
+	free(own_o);
+	free(own_e);
+	free(own_i);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, 0};
+	struct srun s = {.l = {.fd = -1}};
+	struct job_opt_err err = {0};
+	uint32_t status = 0;
+	int rc, r;
+
+	cli_init(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	parse(&s, argc, argv);
+	if (cli_conf_load(&s.conf) < 0)
+		return CLI_EXIT_ERROR;
+	if (job_opt_check_gres(&s.o.job, s.conf, &err) < 0)
+		die_opt(&err);
+	s.job_id = s.o.jobid;
+	r = alloc_sig_init(sigs);
+	if (r == 0)
+		r = alloc_listener_open(s.conf, &s.l);
+	if (r == 0)
+		r = srun_env_export(&s.env, s.o.job.export_env, environ);
+	if (r < 0) {
+		cli_error("Unable to start: %s", strerror(-r));
+		return CLI_EXIT_ERROR;
+	}
+	if (!s.job_id)
+		allocate(&s);
+	create_step(&s);
+	rc = run_step(&s, &status);
+	if (s.own_alloc) {
+		r = alloc_complete(s.conf, s.job_id, status);
+		if (r < 0 && r != -ESLURM_ALREADY_DONE && r != -ESLURM_INVALID_JOB_ID)
+			verbose("Unable to complete job allocation %u: %s", s.job_id,
+				sl_strerror(r));
+	}
+	alloc_listener_close(&s.l);
+	msg_free(msg_lookup(RESPONSE_JOB_STEP_CREATE), s.step);
+	srun_layout_done(&s.lay);
+	job_env_done(&s.env);
+	srun_opts_done(&s.o);
+	conf_free(s.conf);
+	return rc;
+}

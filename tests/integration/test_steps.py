@@ -1,0 +1,323 @@
+"""srun, salloc and job steps on a cluster configured like the reference
+(n1-n4 with 4 cpus in cpu-queue, g1-g2 with 4 GPUs in gpu-queue, KillWait=2):
+srun creates a job and its step 0, or a numbered step inside an allocation;
+task output streams back live (labelled with -l), stdin reaches the tasks,
+exit codes and signals are reported as Slurm does; salloc runs a command on
+an allocation and gives it back; steps can be listed and cancelled.
+"""
+
+import os
+import re
+import signal
+import time
+
+import pytest
+
+from cluster import REFERENCE_DIR, Cluster, wait_for, submit, job, wait_state, parse_record
+
+make_cluster = Cluster.like_reference
+
+
+@pytest.fixture
+def workdir(cluster, tmp_path_factory):
+    d = tmp_path_factory.mktemp("steps")
+    os.chmod(d, 0o777)
+    return d
+
+
+def read(path, timeout=10):
+    wait_for(lambda: path.exists(), timeout=timeout, what=f"{path} exists")
+    return path.read_text()
+
+
+# The reference ran with slurmdbd: its jobs have an account and a QOS. We
+# have no accounting database yet, so those two are not set (differences.md).
+NO_ACCOUNTING = {"SLURM_JOB_ACCOUNT", "SLURM_JOB_QOS"}
+
+
+def reference_env_names(name):
+    """SLURM_* variable names of one task in a reference env dump."""
+    text = (REFERENCE_DIR / name).read_text().split("--- stdout\n", 1)[1].split("--- stderr")[0]
+    return {line.split(": ", 1)[1].split("=", 1)[0] for line in text.splitlines()
+            if line.startswith("0: SLURM")} - NO_ACCOUNTING
+
+
+def labelled(stdout):
+    """{task: [lines]} from -l output."""
+    tasks = {}
+    for line in stdout.splitlines():
+        m = re.fullmatch(r"\s*(\d+): (.*)", line)
+        assert m, f"unlabelled line {line!r}"
+        tasks.setdefault(int(m.group(1)), []).append(m.group(2))
+    return tasks
+
+
+def all_idle(cluster, nodes=("n1", "n2", "n3", "n4")):
+    states = cluster.node_states()
+    return all(states[n] == "idle" for n in nodes)
+
+
+# ----- srun on its own --------------------------------------------------------
+
+
+def test_srun_label_hostname_runs_every_task(cluster):
+    r = cluster.run("srun", "-n4", "-l", "hostname")
+    host = os.uname().nodename.split(".")[0]
+    assert sorted(r.stdout.splitlines()) == [f"{i}: {host}" for i in range(4)]
+    assert r.returncode == 0
+
+
+def test_srun_task_environment_per_rank(cluster):
+    r = cluster.run("srun", "-N2", "-n4", "-l", "printenv", "SLURMD_NODENAME", "SLURM_PROCID",
+                    "SLURM_LOCALID", "SLURM_NODEID")
+    tasks = labelled(r.stdout)
+    assert sorted(tasks) == [0, 1, 2, 3]
+    nodes = {}
+    for rank, (node, procid, localid, nodeid) in tasks.items():
+        assert int(procid) == rank
+        nodes.setdefault(node, []).append((rank, int(localid), int(nodeid)))
+    assert len(nodes) == 2
+    # block layout: each node holds consecutive ranks, local ids count from 0
+    for node_id, node in enumerate(sorted(nodes, key=lambda n: min(nodes[n]))):
+        ranks = sorted(nodes[node])
+        assert [r[1] for r in ranks] == list(range(len(ranks)))
+        assert {r[2] for r in ranks} == {node_id}
+        assert [r[0] for r in ranks] == list(range(ranks[0][0], ranks[0][0] + len(ranks)))
+
+
+def test_srun_task_environment_matches_the_reference(cluster):
+    r = cluster.run("srun", "-n4", "-l", "bash", "-c", "env | grep -E '^SLURM' | sort")
+    tasks = labelled(r.stdout)
+    assert sorted(tasks) == [0, 1, 2, 3]
+    for rank, lines in tasks.items():
+        env = dict(line.split("=", 1) for line in lines)
+        assert set(env) == reference_env_names("srun_n4_l_env.txt"), rank
+        assert env["SLURM_PROCID"] == str(rank)
+        assert env["SLURM_STEP_ID"] == env["SLURM_STEPID"] == "0"
+        assert env["SLURM_NTASKS"] == env["SLURM_STEP_NUM_TASKS"] == "4"
+        assert env["SLURM_JOB_NAME"] == "bash"
+        assert env["SLURM_LABELIO"] == "1"
+        assert env["SLURM_GTIDS"].split(",")[int(env["SLURM_LOCALID"])] == str(rank)
+
+
+def test_srun_stdin_reaches_the_tasks(cluster):
+    r = cluster.run("srun", "-n2", "-l", "cat", input="hello\n")
+    assert labelled(r.stdout) == {0: ["hello"], 1: ["hello"]}
+    r = cluster.run("srun", "-n2", "-l", "--input=0", "cat", input="only zero\n")
+    assert labelled(r.stdout) == {0: ["only zero"]}
+
+
+def test_srun_exit_code_and_error_line_of_a_failing_task(cluster):
+    r = cluster.run("srun", "-n4", "bash", "-c", "exit $((SLURM_PROCID == 2 ? 3 : 0))",
+                    check=False)
+    assert r.returncode == 3
+    assert re.search(r"^srun: error: n\d: task 2: Exited with exit code 3$", r.stderr, re.M), \
+        r.stderr
+    assert "task 0" not in r.stderr
+
+
+def test_srun_reports_a_task_killed_by_a_signal(cluster):
+    r = cluster.run("srun", "-n1", "bash", "-c", "kill -9 $$", check=False)
+    assert r.returncode != 0
+    assert re.search(r"^srun: error: n\d: task 0: Killed$", r.stderr, re.M), r.stderr
+
+
+def test_srun_large_output_of_four_tasks_arrives_complete(cluster):
+    size = 10 * 1024 * 1024
+    r = cluster.run("srun", "-n4", "-l", "bash", "-c",
+                    f"yes $SLURM_PROCID | head -c {size}", timeout=120)
+    assert r.returncode == 0, r.stderr
+    counts = {}
+    for line in r.stdout.splitlines():
+        label, _, text = line.partition(": ")
+        assert text == label.strip(), line  # each task's lines under its own label
+        counts[text] = counts.get(text, 0) + 1
+    assert counts == {str(i): size // 2 for i in range(4)}
+
+
+def test_srun_bad_partition_matches_the_reference(cluster):
+    r = cluster.run("srun", "-p", "nosuchpart", "true", check=False)
+    assert r.returncode == 1
+    assert r.stderr == ("srun: error: invalid partition specified: nosuchpart\n"
+                        "srun: error: Unable to allocate resources: Invalid partition name "
+                        "specified\n")
+
+
+def test_srun_job_ends_completed_and_frees_its_nodes(cluster):
+    r = cluster.run("srun", "-N2", "-J", "twonodes", "true")
+    assert r.returncode == 0
+    wait_for(lambda: all_idle(cluster), timeout=10, what="nodes idle")
+    out = cluster.out("squeue", "-h", "-t", "all", "-n", "twonodes", "-o", "%i %T")
+    assert out.split()[1] == "COMPLETED"
+
+
+def test_ctrl_c_twice_forwards_sigint_to_the_tasks(cluster, workdir):
+    mark = workdir / "ready"
+    p = cluster.popen("srun", "-n1", "bash", "-c",
+                      f"trap 'echo got INT; exit 7' INT; touch {mark}; "
+                      "while :; do sleep 0.1; done")
+    wait_for(lambda: mark.exists(), timeout=20, what="task started")
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.2)  # the second Ctrl-C must come within one second of the first
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert "got INT" in out
+    assert "srun: interrupt (one more within 1 sec to abort)" in err
+    # the trap's exit code, unless the termination that follows won the race
+    assert p.returncode in (7, 128 + signal.SIGTERM, 128 + signal.SIGKILL), err
+
+
+def test_ctrl_c_with_disable_status_forwards_at_once(cluster, workdir):
+    mark = workdir / "ready-x"
+    p = cluster.popen("srun", "-X", "-n1", "bash", "-c",
+                      f"trap 'echo got INT; exit 5' INT; touch {mark}; "
+                      "while :; do sleep 0.1; done")
+    wait_for(lambda: mark.exists(), timeout=20, what="task started")
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert "got INT" in out
+    assert p.returncode == 5
+
+
+def test_killing_srun_frees_its_allocation(cluster, workdir):
+    mark = workdir / "ready-kill"
+    p = cluster.popen("srun", "-N4", "-J", "killme", "bash", "-c",
+                      f"touch {mark}; sleep 300")
+    wait_for(lambda: mark.exists(), timeout=20, what="task started")
+    p.kill()
+    p.communicate()
+    wait_for(lambda: not cluster.stepd_pids(), timeout=30, what="stepds gone")
+    wait_for(lambda: all_idle(cluster), timeout=30, what="nodes idle")
+
+
+# ----- steps inside allocations ------------------------------------------------
+
+
+def test_srun_in_a_batch_script_creates_numbered_steps(cluster, workdir):
+    script = workdir / "steps.sh"
+    script.write_text("#!/bin/bash\n"
+                      "srun printenv SLURM_STEP_ID\n"
+                      "srun printenv SLURM_STEP_ID\n"
+                      "srun -N2 -n4 -l printenv SLURM_JOB_ID | sort\n")
+    job_id = submit(cluster, "-D", workdir, "-N2", "-n4", "-o", "steps.out", script)
+    wait_state(cluster, job_id, "COMPLETED", timeout=60)
+    lines = read(workdir / "steps.out").splitlines()
+    # without -n, srun inside the job runs the job's 4 tasks
+    assert lines[:8] == ["0"] * 4 + ["1"] * 4
+    assert lines[8:] == [f"{i}: {job_id}" for i in range(4)]
+
+
+def test_srun_in_a_batch_script_uses_the_jobs_layout(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-N2", "-n4", "-o", "layout.out", "--wrap",
+                    "srun -l bash -c 'echo $SLURMD_NODENAME $SLURM_GTIDS'")
+    wait_state(cluster, job_id, "COMPLETED", timeout=60)
+    tasks = labelled(read(workdir / "layout.out"))
+    assert sorted(tasks) == [0, 1, 2, 3]
+    by_node = {}
+    for rank, [line] in tasks.items():
+        node, gtids = line.split()
+        by_node.setdefault(node, set()).add(rank)
+        assert str(rank) in gtids.split(",")
+    assert len(by_node) == 2
+    # each node's SLURM_GTIDS lists exactly the ranks it runs
+    for ranks in by_node.values():
+        assert all(tasks[r][0].split()[1] == ",".join(map(str, sorted(ranks))) for r in ranks)
+
+
+def test_steps_are_listed_and_one_can_be_cancelled(cluster, workdir):
+    job_id = submit(cluster, "-D", workdir, "-n2", "-o", "cancel.out", "--wrap",
+                    "srun -n1 --overlap sleep 300; echo after $?")
+    wait_for(lambda: f"{job_id}.0" in cluster.out("squeue", "-s", "-h", "-o", "%i"),
+             timeout=30, what="step 0 listed")
+    out = cluster.out("squeue", "-s", "-j", str(job_id))
+    header, *rows = out.splitlines()
+    assert header.split() == ["STEPID", "NAME", "PARTITION", "USER", "TIME", "NODELIST"]
+    assert any(row.split()[:2] == [f"{job_id}.0", "sleep"] for row in rows), out
+    rec = parse_record(cluster.out("scontrol", "show", "step", f"{job_id}.0"))
+    assert rec["StepId"] == f"{job_id}.0"
+    assert rec["State"] == "RUNNING"
+    assert rec["Tasks"] == "1"
+    cluster.run("scancel", f"{job_id}.0")
+    wait_state(cluster, job_id, ("COMPLETED", "FAILED"), timeout=30)
+    out = read(workdir / "cancel.out")
+    assert re.search(rf"\*\*\* STEP {job_id}\.0 ON n\d CANCELLED AT ", out), out
+    assert "after " in out
+
+
+def test_a_killed_srun_frees_its_step_inside_an_allocation(cluster, workdir):
+    # one cpu: the second srun can only start once the first step is gone
+    job_id = submit(cluster, "-D", workdir, "-n1", "-o", "freed.out", "--wrap",
+                    "srun sleep 300 & pid=$!; "
+                    "until squeue -s -h -j $SLURM_JOB_ID -o %i | grep -q '\\.0$'; do sleep 0.1; done; "
+                    "kill -9 $pid; srun echo second step ran")
+    wait_state(cluster, job_id, "COMPLETED", timeout=60)
+    assert "second step ran" in read(workdir / "freed.out")
+
+
+# ----- salloc -----------------------------------------------------------------
+
+
+def test_salloc_runs_the_command_and_releases_the_nodes(cluster):
+    r = cluster.run("salloc", "-N1", "true")
+    m = re.fullmatch(r"salloc: Granted job allocation (\d+)\n"
+                     r"salloc: Relinquishing job allocation \1\n", r.stderr)
+    assert m, r.stderr
+    assert r.returncode == 0
+    assert job(cluster, m.group(1))["JobState"] == "COMPLETED"
+    assert all_idle(cluster)
+
+
+def test_salloc_environment_matches_the_reference(cluster):
+    r = cluster.run("salloc", "-N1", "-n2", "bash", "-c", "env | grep -E '^SLURM' | sort")
+    env = dict(line.split("=", 1) for line in r.stdout.splitlines())
+    text = (REFERENCE_DIR / "salloc_env.txt").read_text()
+    ref = dict(line.split("=", 1) for line in
+               text.split("--- stdout\n", 1)[1].split("--- stderr")[0].splitlines())
+    assert set(env) == set(ref) - NO_ACCOUNTING
+    for key in ("SLURM_JOB_NAME", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS", "SLURM_NPROCS",
+                "SLURM_TASKS_PER_NODE", "SLURM_JOB_CPUS_PER_NODE", "SLURM_NODE_ALIASES",
+                "SLURM_JOB_PARTITION", "SLURM_CLUSTER_NAME"):
+        assert env[key] == ref[key], key
+
+
+def test_salloc_exit_code_is_the_commands(cluster):
+    r = cluster.run("salloc", "-N1", "bash", "-c", "exit 4", check=False)
+    assert r.returncode == 4
+    job_id = re.search(r"Granted job allocation (\d+)", r.stderr).group(1)
+    rec = job(cluster, job_id)
+    assert rec["JobState"] == "FAILED"
+    assert rec["ExitCode"] == "4:0"
+
+
+def test_srun_inside_salloc_creates_steps(cluster):
+    r = cluster.run("salloc", "-N2", "-n2", "bash", "-c",
+                    "srun -l printenv SLURM_STEP_ID SLURM_JOB_ID | sort; "
+                    "srun -n1 printenv SLURM_STEP_ID")
+    job_id = re.search(r"Granted job allocation (\d+)", r.stderr).group(1)
+    assert r.stdout.splitlines() == ["0: 0", f"0: {job_id}", "1: 0", f"1: {job_id}", "1"]
+
+
+def test_scancel_revokes_a_salloc(cluster, workdir):
+    mark = workdir / "salloc-ready"
+    p = cluster.popen("salloc", "-N1", "-J", "revokeme", "bash", "-c",
+                      f"touch {mark}; sleep 300")
+    wait_for(lambda: mark.exists(), timeout=20, what="salloc command started")
+    job_id = cluster.out("squeue", "-h", "-n", "revokeme", "-o", "%i").strip()
+    cluster.run("scancel", job_id)
+    out, err = p.communicate(timeout=30)
+    assert f"salloc: Job allocation {job_id} has been revoked." in err
+    assert job(cluster, job_id)["JobState"] == "CANCELLED"
+    wait_for(lambda: all_idle(cluster), timeout=15, what="nodes idle")
+
+
+def test_killed_salloc_frees_its_nodes(cluster, workdir):
+    mark = workdir / "salloc-kill"
+    p = cluster.popen("salloc", "-N2", "bash", "-c", f"echo $$ > {mark}; exec sleep 300")
+    wait_for(lambda: mark.exists() and mark.read_text().strip(), timeout=20,
+             what="salloc command started")
+    p.kill()  # salloc only: its command lives on, as with Slurm
+    try:
+        wait_for(lambda: all_idle(cluster), timeout=30, what="nodes idle")
+    finally:
+        os.kill(int(mark.read_text()), signal.SIGKILL)
+        p.communicate(timeout=30)
