@@ -43,5 +43,3 @@ int alloc_opt_parse_env(const struct alloc_opt_def *tab, const struct alloc_env_
 			struct job_opts *o, alloc_opt_own_fn *own, void *arg, char *const *envp,
 			struct job_opt_err *err);
 
-/* NAME's value in envp (borrowed), NULL when unset. */
-const char *alloc_env_get(char *const *envp, const char *name);

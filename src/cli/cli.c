@@ -80,6 +80,17 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_error_lines(const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len)
+			cli_error("%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
 void cli_perror(const char *msg, int code)
 {
 	fflush(stdout);

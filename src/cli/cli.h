@@ -34,6 +34,10 @@ void cli_print_version(void);
 /* "<prog>: error: <text>\n" on stderr (Slurm's error() in a command). */
 void cli_error(const char *fmt, ...) _printf_(1, 2);
 
+/* A multi-line text (a controller's user_msg) as one cli_error() line per
+ * line; empty lines are skipped. NULL prints nothing. */
+void cli_error_lines(const char *text);
+
 /* Slurm's slurm_perror(msg): "<msg>: <text of code>\n" on stderr; code is
  * positive or negative (sl_strerror). */
 void cli_perror(const char *msg, int code);

@@ -179,57 +179,80 @@ static int apply(struct job_opts *o, const struct job_opt_def *d, const char *ar
 	return r;
 }
 
-int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_src src,
-		       int *ret_optind, struct job_opt_err *e)
+int job_opt_getopt(const char *prog, const struct option *lo, job_opt_getopt_fn *on, void *arg,
+		   int argc, char **argv, int *ret_optind, struct job_opt_err *e)
 {
-	size_t n = 0;
-	struct option *lo;
-	char **av, shorts[128] = "+";
+	char **av, shorts[256] = "+";
 	size_t sl = 1;
 	int c, idx, r = 0;
 
-	while (job_opt_table[n].name)
-		n++;
-	lo = calloc(n + 1, sizeof(*lo));
 	av = calloc((size_t)argc + 1, sizeof(*av));
-	if (!lo || !av) {
-		free(lo);
-		free(av);
+	if (!av)
 		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct job_opt_def *d = &job_opt_table[i];
-
-		lo[i] = (struct option){d->name, d->has_arg, NULL, def_val(d)};
-		if (d->short_opt && sl + 3 < sizeof(shorts)) {
-			shorts[sl++] = d->short_opt;
-			if (d->has_arg != no_argument)
-				shorts[sl++] = ':';
-			if (d->has_arg == optional_argument)
-				shorts[sl++] = ':';
-		}
+	for (const struct option *p = lo; p->name; p++) {
+		if (p->val <= 0 || p->val >= 0x100 || sl + 3 >= sizeof(shorts)
+		    || strchr(shorts, p->val))
+			continue;
+		shorts[sl++] = (char)p->val;
+		if (p->has_arg != no_argument)
+			shorts[sl++] = ':';
+		if (p->has_arg == optional_argument)
+			shorts[sl++] = ':';
 	}
 	shorts[sl] = '\0';
-	av[0] = (char *)o->prog; /* getopt prints its errors under argv[0] */
+	av[0] = (char *)prog; /* getopt prints its errors under argv[0] */
 	for (int i = 1; i < argc; i++)
 		av[i] = argv[i];
 	optind = 0; /* full re-initialisation of glibc's getopt */
 	opterr = 1;
 	while (r == 0 && (c = getopt_long(argc, av, shorts, lo, &idx)) != -1) {
-		const struct job_opt_def *d = c == '?' ? NULL : def_of_val(c);
-
-		if (!d) {
-			job_opt_raw(e, "Try \"%s --help\" for more information\n", o->prog);
+		if (c == '?' || c == ':') {
+			job_opt_raw(e, "Try \"%s --help\" for more information\n", prog);
 			e->exit_code = JOB_OPT_EXIT_ARG;
 			r = -EINVAL;
 			break;
 		}
-		r = apply(o, d, optarg, src, e);
+		r = on(arg, c, optarg, e);
 	}
 	if (ret_optind)
 		*ret_optind = optind;
-	free(lo);
 	free(av);
+	return r;
+}
+
+struct argv_pass {
+	struct job_opts *o;
+	enum job_opt_src src;
+};
+
+static int argv_on(void *arg, int val, const char *optarg_, struct job_opt_err *e)
+{
+	struct argv_pass *p = arg;
+
+	/* every val comes from the table, so the row is always there */
+	return apply(p->o, def_of_val(val), optarg_, p->src, e);
+}
+
+int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_src src,
+		       int *ret_optind, struct job_opt_err *e)
+{
+	struct argv_pass p = {o, src};
+	struct option *lo;
+	size_t n = 0;
+	int r;
+
+	while (job_opt_table[n].name)
+		n++;
+	lo = calloc(n + 1, sizeof(*lo));
+	if (!lo)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct job_opt_def *d = &job_opt_table[i];
+
+		lo[i] = (struct option){d->name, d->has_arg, NULL, def_val(d)};
+	}
+	r = job_opt_getopt(o->prog, lo, argv_on, &p, argc, argv, ret_optind, e);
+	free(lo);
 	return r;
 }
 
@@ -242,13 +265,18 @@ int job_opt_set(struct job_opts *o, enum job_opt_id id, const char *arg, enum jo
 	return -EINVAL;
 }
 
-/* Slurm's rule for an SBATCH_* variable of an option without argument. */
-static bool env_true(const char *v)
+bool job_opt_env_arg(int has_arg, const char *v, const char **ret_arg)
 {
-	return !*v || !strcasecmp(v, "yes") || atoi(v) != 0;
+	if (has_arg == no_argument) {
+		*ret_arg = NULL;
+		/* Slurm's rule for a variable of an option without argument */
+		return !*v || !strcasecmp(v, "yes") || atoi(v) != 0;
+	}
+	*ret_arg = has_arg == optional_argument && !*v ? NULL : v;
+	return true;
 }
 
-static const char *env_get(char *const *envp, const char *name)
+const char *job_opt_env_get(char *const *envp, const char *name)
 {
 	size_t len = strlen(name);
 
@@ -261,7 +289,8 @@ static const char *env_get(char *const *envp, const char *name)
 int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err *e)
 {
 	for (const struct job_opt_def *d = job_opt_table; d->name; d++) {
-		const char *v = d->sbatch_env ? env_get(envp, d->sbatch_env) : NULL;
+		const char *v = d->sbatch_env ? job_opt_env_get(envp, d->sbatch_env) : NULL;
+		const char *a;
 		int r = 0;
 
 		if (!v)
@@ -270,13 +299,8 @@ int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err 
 			o->verbose = atoi(v);
 			r = apply(o, d, NULL, JOB_OPT_SRC_ENV, e);
 			o->verbose = atoi(v);
-		} else if (d->has_arg == no_argument) {
-			if (env_true(v))
-				r = apply(o, d, NULL, JOB_OPT_SRC_ENV, e);
-		} else if (d->has_arg == optional_argument) {
-			r = apply(o, d, *v ? v : NULL, JOB_OPT_SRC_ENV, e);
-		} else {
-			r = apply(o, d, v, JOB_OPT_SRC_ENV, e);
+		} else if (job_opt_env_arg(d->has_arg, v, &a)) {
+			r = apply(o, d, a, JOB_OPT_SRC_ENV, e);
 		}
 		if (r < 0)
 			return r;

@@ -218,6 +218,18 @@ void job_opts_done(struct job_opts *o);
 int job_opt_parse_argv(struct job_opts *o, int argc, char **argv, enum job_opt_src src,
 		       int *ret_optind, struct job_opt_err *err);
 
+/* The getopt_long pass of every option table (sbatch's here, srun's and
+ * salloc's in alloc_opt.c): argv[0] is replaced by prog, options stop at
+ * the first non-option. lo ends with a row whose name is NULL; a val
+ * below 0x100 is also the row's short letter. Each option met calls
+ * on(arg, val, optarg, err) until one returns non-zero. Unknown options:
+ * glibc's complaint, then "Try \"<prog> --help\" for more information"
+ * (exit 255) and -EINVAL. ret_optind (optional) as job_opt_parse_argv(). */
+struct option;
+typedef int job_opt_getopt_fn(void *arg, int val, const char *optarg, struct job_opt_err *err);
+int job_opt_getopt(const char *prog, const struct option *lo, job_opt_getopt_fn *on, void *arg,
+		   int argc, char **argv, int *ret_optind, struct job_opt_err *err);
+
 /* Apply one option by id (the first table row with that id), as
  * job_opt_parse_argv() would for the option met with arg (NULL: none),
  * recording it as coming from src. For the other commands (srun,
@@ -230,6 +242,15 @@ int job_opt_set(struct job_opts *o, enum job_opt_id id, const char *arg, enum jo
  * "NAME=value"), in table order. No-argument options take "", "yes" or a
  * non-zero number as true, anything else as unset. */
 int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err *err);
+
+/* NAME's value in envp (borrowed), NULL when unset. */
+const char *job_opt_env_get(char *const *envp, const char *name);
+/* What an input variable with value v means for an option taking has_arg
+ * (getopt's no_argument...): false when it leaves the option unset (a
+ * no-argument option takes "", "yes" or a non-zero number as true); else
+ * true with *ret_arg the argument (NULL: none; "" counts as none for an
+ * optional argument). */
+bool job_opt_env_arg(int has_arg, const char *v, const char **ret_arg);
 
 /* Slurm's post-processing once all sources are in (_opt_verify): the
  * --mem group, -v with -Q, node and task counts from each other and from

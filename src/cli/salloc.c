@@ -431,18 +431,6 @@ static void parse(struct salloc *s, int argc, char **argv)
 	}
 }
 
-/* Print a controller message one "salloc: error: line" per line. */
-static void print_user_msg(const char *msg)
-{
-	for (const char *p = msg; p && *p;) {
-		size_t len = strcspn(p, "\n");
-
-		if (len)
-			cli_error("%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
-}
-
 static void allocate(struct salloc *s)
 {
 	struct job_opt_err err = {0};
@@ -462,7 +450,7 @@ static void allocate(struct salloc *s)
 	r = alloc_request(s->conf, &d, &s->grant, &user_msg);
 	job_desc_done(&d);
 	if (r < 0) {
-		print_user_msg(user_msg);
+		cli_error_lines(user_msg);
 		free(user_msg);
 		cli_error("Job submit/allocate failed: %s", sl_strerror(r));
 		exit(CLI_EXIT_ERROR);

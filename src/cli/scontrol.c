@@ -160,6 +160,16 @@ static void *fetch(struct sctl *s, uint16_t req_type, const void *req, uint16_t 
 	return m;
 }
 
+/* -v (quiet -1): the header line before a job or step list. */
+static void print_update_line(const struct sctl *s, time_t last_update, uint32_t count)
+{
+	char when[32];
+
+	if (s->quiet == -1)
+		printf("last_update_time=%s, records=%u\n",
+		       time_to_iso(last_update, when, sizeof(when)), count);
+}
+
 static struct scontrol_show_opts show_opts(const struct sctl *s)
 {
 	return (struct scontrol_show_opts){.one_liner = s->one_liner,
@@ -333,7 +343,6 @@ static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 						 | (s->details ? SCONTROL_SHOW_DETAIL : 0)};
 	struct scontrol_show_opts o;
 	struct job_info_msg *m;
-	char when[32];
 	int r;
 
 	if (val && !scontrol_job_id_valid(val)) {
@@ -346,9 +355,7 @@ static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 	if (!m)
 		return;
 	o = show_opts(s);
-	if (s->quiet == -1)
-		printf("last_update_time=%s, records=%u\n",
-		       time_to_iso(m->last_update, when, sizeof(when)), m->count);
+	print_update_line(s, m->last_update, m->count);
 	r = scontrol_job_print(stdout, m, val, &o, s->quiet);
 	if (r < 0)
 		s->exit_code = CLI_EXIT_ERROR;
@@ -366,7 +373,6 @@ static void e_steps(struct sctl *s, int argc _unused_, char **argv)
 	struct step_info_req req = {.show_flags = s->all ? SCONTROL_SHOW_ALL : 0};
 	struct scontrol_show_opts o;
 	struct step_info_msg *m;
-	char when[32];
 
 	scontrol_step_id_parse(val, &id);
 	req.job_id = id.array_id == NO_VAL ? id.job_id : NO_VAL;
@@ -375,9 +381,7 @@ static void e_steps(struct sctl *s, int argc _unused_, char **argv)
 	if (!m)
 		return;
 	o = show_opts(s);
-	if (s->quiet == -1)
-		printf("last_update_time=%s, records=%u\n",
-		       time_to_iso(m->last_update, when, sizeof(when)), m->count);
+	print_update_line(s, m->last_update, m->count);
 	if (scontrol_step_print(stdout, m, val, &o, s->quiet) < 0)
 		s->exit_code = CLI_EXIT_ERROR;
 	msg_free(msg_lookup(RESPONSE_JOB_STEP_INFO), m);

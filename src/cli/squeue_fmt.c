@@ -26,13 +26,13 @@
 
 #include "cli/cli.h"
 #include "cli/fmt.h"
+#include "cli/squeue_cell.h"
 #include "common/hostlist.h"
 #include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_time.h"
 
-#define YEAR_SECONDS (365L * 24 * 3600)
 #define IDSET_MAX    (1u << 20) /* tasks one array string may name */
 
 struct srec {
@@ -42,40 +42,9 @@ struct srec {
 	size_t pos;	   /* place before the current sort pass */
 };
 
-struct cell {
-	char buf[256];
-	char *own; /* a value too long for buf; freed after printing */
-	bool cut;  /* _print_str's cut_output */
-};
-
 typedef const char *val_fn(const struct job_info *j, const struct squeue_opts *o, struct cell *c);
 
 /* ---- small helpers ---- */
-
-static const char *cellf(struct cell *c, const char *fmt, ...) _printf_(2, 3);
-static const char *cellf(struct cell *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&c->own, fmt, ap) < 0)
-		c->own = NULL;
-	va_end(ap);
-	return c->own ? c->own : "";
-}
-
-/* _print_secs: "M:SS", "H:MM:SS", "D-HH:MM:SS"; "INVALID" out of range. */
-static const char *secs_str(long t, struct cell *c)
-{
-	if (t < 0 || t > YEAR_SECONDS)
-		return "INVALID";
-	if (t >= 86400)
-		return cellf(c, "%ld-%2.2ld:%2.2ld:%2.2ld", t / 86400, t / 3600 % 24, t / 60 % 60,
-			     t % 60);
-	if (t >= 3600)
-		return cellf(c, "%ld:%2.2ld:%2.2ld", t / 3600, t / 60 % 60, t % 60);
-	return cellf(c, "%ld:%2.2ld", t / 60 % 60, t % 60);
-}
 
 static const char *time_str(time_t t, struct cell *c)
 {
@@ -84,18 +53,6 @@ static const char *time_str(time_t t, struct cell *c)
 	if (t == (time_t)INFINITE)
 		return "Unknown";
 	return time_to_iso(t, c->buf, sizeof(c->buf));
-}
-
-/* Compressed again, as squeue's _print_nodes() does. */
-static const char *nodes_str(const char *nodes, struct cell *c)
-{
-	char *s = nodes ? hostlist_compress(nodes) : strdup("");
-
-	c->cut = false;
-	if (!s)
-		return nodes ? nodes : "";
-	c->own = s;
-	return s;
 }
 
 static long time_used(const struct job_info *j, time_t now)
@@ -120,7 +77,7 @@ static const char *tasks_str(const struct job_info *j, struct cell *c)
 {
 	if (!j->array_max_tasks)
 		return j->array_task_str;
-	return cellf(c, "%s%%%u", j->array_task_str, j->array_max_tasks);
+	return squeue_cellf(c, "%s%%%u", j->array_task_str, j->array_max_tasks);
 }
 
 static bool is_array_task(const struct job_info *j)
@@ -137,23 +94,24 @@ static bool is_array_task(const struct job_info *j)
 V(v_job_id)
 {
 	if (j->array_task_str && j->array_max_tasks)
-		return cellf(c, "%u_[%s%%%u]", j->array_job_id, j->array_task_str,
-			     j->array_max_tasks);
+		return squeue_cellf(c, "%u_[%s%%%u]", j->array_job_id, j->array_task_str,
+				    j->array_max_tasks);
 	if (j->array_task_str)
-		return cellf(c, "%u_[%s]", j->array_job_id, j->array_task_str);
+		return squeue_cellf(c, "%u_[%s]", j->array_job_id, j->array_task_str);
 	if (is_array_task(j))
-		return cellf(c, "%u_%u", j->array_job_id, j->array_task_id);
-	return cellf(c, "%u", j->job_id);
+		return squeue_cellf(c, "%u_%u", j->array_job_id, j->array_task_id);
+	return squeue_cellf(c, "%u", j->job_id);
 }
 V(v_array_job_id)
 {
-	return cellf(c, "%u", j->array_task_str || is_array_task(j) ? j->array_job_id : j->job_id);
+	return squeue_cellf(c, "%u",
+			    j->array_task_str || is_array_task(j) ? j->array_job_id : j->job_id);
 }
 V(v_array_task_id)
 {
 	if (j->array_task_str)
 		return tasks_str(j, c);
-	return is_array_task(j) ? cellf(c, "%u", j->array_task_id) : "N/A";
+	return is_array_task(j) ? squeue_cellf(c, "%u", j->array_task_id) : "N/A";
 }
 V(v_batch_host)
 {
@@ -190,8 +148,8 @@ V(v_group)
 
 	if (getgrgid_r((gid_t)j->group_id, &gr, tmp, sizeof(tmp), &res) == 0 && res
 	    && res->gr_name[0])
-		return cellf(c, "%s", res->gr_name);
-	return cellf(c, "%d", (int)j->group_id);
+		return squeue_cellf(c, "%s", res->gr_name);
+	return squeue_cellf(c, "%d", (int)j->group_id);
 }
 V(v_oversub)
 {
@@ -206,7 +164,7 @@ V(v_time_limit)
 	if (j->time_limit == NO_VAL)
 		return "NOT_SET";
 	c->cut = false;
-	return secs_str((long)j->time_limit * 60, c);
+	return squeue_secs_str((long)j->time_limit * 60, c);
 }
 V(v_time_left)
 {
@@ -215,32 +173,32 @@ V(v_time_left)
 	if (j->time_limit == NO_VAL)
 		return "NOT_SET";
 	c->cut = false;
-	return secs_str((long)j->time_limit * 60 - time_used(j, o->now), c);
+	return squeue_secs_str((long)j->time_limit * 60 - time_used(j, o->now), c);
 }
 V(v_time_used)
 {
 	c->cut = false;
-	return secs_str(time_used(j, o->now), c);
+	return squeue_secs_str(time_used(j, o->now), c);
 }
 V(v_req_nodes)
 {
-	return nodes_str(j->req_nodes, c);
+	return squeue_nodes_str(j->req_nodes, c);
 }
 V(v_node_list)
 {
-	return nodes_str(j->nodes, c);
+	return squeue_nodes_str(j->nodes, c);
 }
 V(v_exc_nodes)
 {
-	return nodes_str(j->exc_nodes, c);
+	return squeue_nodes_str(j->exc_nodes, c);
 }
 V(v_priority)
 {
-	return cellf(c, "%16.14f", (double)j->priority / (double)0xffffffffu);
+	return squeue_cellf(c, "%16.14f", (double)j->priority / (double)0xffffffffu);
 }
 V(v_priority_long)
 {
-	return cellf(c, "%u", j->priority);
+	return squeue_cellf(c, "%u", j->priority);
 }
 V(v_reason)
 {
@@ -253,8 +211,8 @@ V(v_reason_list)
 	if (!(j->job_state & JOB_COMPLETING)
 	    && (base == JOB_PENDING || (j->job_state & JOB_STAGE_OUT) || base == JOB_TIMEOUT
 		|| base == JOB_OOM || base == JOB_DEADLINE || base == JOB_FAILED))
-		return cellf(c, "(%s)", v_reason(j, o, c));
-	return nodes_str(j->nodes, c);
+		return squeue_cellf(c, "(%s)", v_reason(j, o, c));
+	return squeue_nodes_str(j->nodes, c);
 }
 V(v_state_compact)
 {
@@ -268,11 +226,11 @@ V(v_user)
 {
 	if (cli_uid_name(j->user_id, c->buf, sizeof(c->buf)))
 		return c->buf;
-	return j->user_name ? j->user_name : cellf(c, "%u", j->user_id);
+	return j->user_name ? j->user_name : squeue_cellf(c, "%u", j->user_id);
 }
 V(v_nice)
 {
-	return cellf(c, "%d", j->nice == NO_VAL ? 0 : (int)(j->nice - NICE_OFFSET));
+	return squeue_cellf(c, "%d", j->nice == NO_VAL ? 0 : (int)(j->nice - NICE_OFFSET));
 }
 V(v_sched_nodes)
 {
@@ -285,7 +243,7 @@ V(v_tres_alloc)
 }
 V(v_std_out)
 {
-	return j->std_out ? j->std_out : cellf(c, "%s/slurm-%u.out", j->work_dir, j->job_id);
+	return j->std_out ? j->std_out : squeue_cellf(c, "%s/slurm-%u.out", j->work_dir, j->job_id);
 }
 V(v_std_err)
 {
@@ -295,31 +253,31 @@ V(v_std_err)
 }
 V(v_cpt)
 {
-	return j->cpus_per_task == NO_VAL16 ? "N/A" : cellf(c, "%d", j->cpus_per_task);
+	return j->cpus_per_task == NO_VAL16 ? "N/A" : squeue_cellf(c, "%d", j->cpus_per_task);
 }
 V(v_max_nodes)
 {
-	return cellf(c, "%d", (int)(j->max_nodes ? j->max_nodes : j->num_nodes));
+	return squeue_cellf(c, "%d", (int)(j->max_nodes ? j->max_nodes : j->num_nodes));
 }
 V(v_min_time)
 {
-	return secs_str((long)j->time_min * 60, c);
+	return squeue_secs_str((long)j->time_min * 60, c);
 }
 V(v_nt_per_node)
 {
 	if (j->ntasks_per_node == NO_VAL16 || j->ntasks_per_node == INFINITE16)
 		return "N/A";
-	return cellf(c, "%d", j->ntasks_per_node);
+	return squeue_cellf(c, "%d", j->ntasks_per_node);
 }
 V(v_pending_time)
 {
 	if (j->start_time && j->start_time < o->now)
-		return cellf(c, "%d", (int)(j->start_time - j->submit_time));
-	return cellf(c, "%d", (int)(o->now - j->submit_time));
+		return squeue_cellf(c, "%d", (int)(j->start_time - j->submit_time));
+	return squeue_cellf(c, "%d", (int)(o->now - j->submit_time));
 }
 V(v_zero_secs)
 {
-	return secs_str(0, c);
+	return squeue_secs_str(0, c);
 }
 
 /* How a letter finds its value: a function, or a field of job_info printed
@@ -433,9 +391,9 @@ static const char *letter_value(const struct letter *l, const struct job_info *j
 	case K_STR:
 		return *(char *const *)(const void *)field;
 	case K_INT32:
-		return cellf(c, "%d", (int)*(const uint32_t *)(const void *)field);
+		return squeue_cellf(c, "%d", (int)*(const uint32_t *)(const void *)field);
 	case K_INT16:
-		return cellf(c, "%d", *(const uint16_t *)(const void *)field);
+		return squeue_cellf(c, "%d", *(const uint16_t *)(const void *)field);
 	case K_TIME:
 		return time_str(*(const time_t *)(const void *)field, c);
 	case K_CONST:
@@ -471,15 +429,6 @@ const char *squeue_builtin_format(const struct squeue_opts *o)
 
 /* ---- printing ---- */
 
-/* A NULL string prints as glibc's printf("%s") prints it: "(null)",
- * or nothing at all under a precision below 6 ("%.5s"). */
-static void put_value(FILE *out, const char *s, const struct fmt_field *fl, bool cut)
-{
-	if (!s)
-		s = !fl->right && fl->width > 0 && fl->width < 6 ? "" : "(null)";
-	fmt_put_cell(out, s, fl->width, fl->right, cut);
-}
-
 static void print_line(FILE *out, const struct fmt_spec *f, const struct job_info *j,
 		       const struct squeue_opts *o)
 {
@@ -495,7 +444,7 @@ static void print_line(FILE *out, const struct fmt_spec *f, const struct job_inf
 				fmt_put_cell(out, l->header, fl->width, fl->right, !l->header_full);
 			} else {
 				v = letter_value(l, j, o, &c);
-				put_value(out, v, fl, c.cut);
+				squeue_put_value(out, v, fl, c.cut);
 				free(c.own);
 			}
 		}
@@ -528,19 +477,6 @@ static bool part_match(const char *filter, const char *parts)
 		p += tl + (p[tl] == ',');
 	}
 	return false;
-}
-
-static bool nodes_intersect(const struct hostlist *want, const char *nodes)
-{
-	struct hostlist *hl = NULL;
-	bool hit = false;
-
-	if (!nodes || hostlist_new(nodes, &hl) < 0)
-		return false;
-	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
-		hit = hostlist_find(want, hostlist_nth(hl, i)) >= 0;
-	hostlist_free(hl);
-	return hit;
 }
 
 static bool state_match(const struct squeue_opts *o, uint32_t st)
@@ -616,7 +552,7 @@ static int filter(struct srec *r, const struct squeue_opts *o, const struct host
 		return 1;
 	if ((o->accounts && !fmt_list_has(o->accounts, j->account, true))
 	    || (o->qos && !fmt_list_has(o->qos, j->qos, true)) || !state_match(o, j->job_state)
-	    || (want && !nodes_intersect(want, j->nodes)))
+	    || (want && !squeue_nodes_intersect(want, j->nodes)))
 		return 1;
 	if (o->has_users) {
 		hit = false;
@@ -705,19 +641,9 @@ struct sort_ctx {
 	time_t now;
 };
 
-static int diff_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? 1 : a < b ? -1 : 0;
-}
-
 static int diff_s64(int64_t a, int64_t b)
 {
 	return a > b ? 1 : a < b ? -1 : 0;
-}
-
-static int diff_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
 }
 
 /* _get_start_time: unknown starts sort as "in 100 s", late pending as now. */
@@ -744,25 +670,25 @@ static int key_diff(const struct job_info *a, const struct job_info *b, const st
 
 	switch (x->key) {
 	case 'B':
-		return diff_str(a->batch_host, b->batch_host);
+		return squeue_diff_str(a->batch_host, b->batch_host);
 	case 'C':
-		return diff_u64(a->num_cpus, b->num_cpus);
+		return squeue_diff_u64(a->num_cpus, b->num_cpus);
 	case 'd':
-		return diff_u64(a->pn_min_tmp_disk, b->pn_min_tmp_disk);
+		return squeue_diff_u64(a->pn_min_tmp_disk, b->pn_min_tmp_disk);
 	case 'D':
-		return diff_u64(a->num_nodes, b->num_nodes);
+		return squeue_diff_u64(a->num_nodes, b->num_nodes);
 	case 'e':
 		return diff_s64(a->end_time, b->end_time);
 	case 'g':
 	case 'G':
-		return diff_u64(a->group_id, b->group_id);
+		return squeue_diff_u64(a->group_id, b->group_id);
 	case 'i':
-		d = diff_u64(sort_id(a, false), sort_id(b, false));
-		return d ? d : diff_u64(sort_id(a, true), sort_id(b, true));
+		d = squeue_diff_u64(sort_id(a, false), sort_id(b, false));
+		return d ? d : squeue_diff_u64(sort_id(a, true), sort_id(b, true));
 	case 'j':
-		return diff_str(a->name, b->name);
+		return squeue_diff_str(a->name, b->name);
 	case 'l':
-		return diff_u64(a->time_limit, b->time_limit);
+		return squeue_diff_u64(a->time_limit, b->time_limit);
 	case 'L':
 		return diff_s64(
 		    a->time_limit >= NO_VAL ? INFINITE
@@ -770,22 +696,25 @@ static int key_diff(const struct job_info *a, const struct job_info *b, const st
 		    b->time_limit >= NO_VAL ? INFINITE
 					    : (int64_t)b->time_limit * 60 - time_used(b, x->now));
 	case 'm':
-		return diff_u64(a->pn_min_memory & ~MEM_PER_CPU, b->pn_min_memory & ~MEM_PER_CPU);
+		return squeue_diff_u64(a->pn_min_memory & ~MEM_PER_CPU,
+				       b->pn_min_memory & ~MEM_PER_CPU);
 	case 'M':
 		return diff_s64(time_used(a, x->now), time_used(b, x->now));
 	case 'N':
-		return diff_str(a->nodes, b->nodes);
+		return squeue_diff_str(a->nodes, b->nodes);
 	case 'p':
 	case 'Q':
-		return diff_u64(a->priority, b->priority);
+		return squeue_diff_u64(a->priority, b->priority);
 	case 'P':
-		return diff_str(a->partition, b->partition);
+		return squeue_diff_str(a->partition, b->partition);
 	case 'S':
 		return diff_s64(start_of(a, x->now), start_of(b, x->now));
 	case 't':
-		return diff_str(job_state_compact(a->job_state), job_state_compact(b->job_state));
+		return squeue_diff_str(job_state_compact(a->job_state),
+				       job_state_compact(b->job_state));
 	case 'T':
-		return diff_str(job_state_string(a->job_state), job_state_string(b->job_state));
+		return squeue_diff_str(job_state_string(a->job_state),
+				       job_state_string(b->job_state));
 	case 'u':
 		if (!cli_uid_name(a->user_id, ua, sizeof(ua)))
 			snprintf(ua, sizeof(ua), "%u", a->user_id);
@@ -793,7 +722,7 @@ static int key_diff(const struct job_info *a, const struct job_info *b, const st
 			snprintf(ub, sizeof(ub), "%u", b->user_id);
 		return strcmp(ua, ub);
 	case 'U':
-		return diff_u64(a->user_id, b->user_id);
+		return squeue_diff_u64(a->user_id, b->user_id);
 	case 'V':
 		return diff_s64(a->submit_time, b->submit_time);
 	}
@@ -808,7 +737,7 @@ static int cmp_rec(const void *pa, const void *pb, void *arg)
 
 	if (x->reverse)
 		d = -d;
-	return d ? d : diff_u64(a->pos, b->pos); /* stable, as glibc's merge sort */
+	return d ? d : squeue_diff_u64(a->pos, b->pos); /* stable, as glibc's merge sort */
 }
 
 static void sort_pass(struct srec **v, size_t n, struct sort_ctx *x)

@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/fmt.h"
+#include "cli/squeue_cell.h"
 #include "cli/squeue_fmt.h"
 #include "common/hostlist.h"
 #include "common/job_states.h"
@@ -24,41 +25,7 @@
 #include "common/msg.h"
 #include "common/parse_time.h"
 
-#define YEAR_SECONDS (365L * 24 * 3600)
-
-struct cell {
-	char buf[256];
-	char *own; /* a value too long for buf; freed after printing */
-	bool cut;  /* _print_str's cut_output */
-};
-
 typedef const char *sval_fn(const struct step_info *s, const struct squeue_opts *o, struct cell *c);
-
-static const char *cellf(struct cell *c, const char *fmt, ...) _printf_(2, 3);
-static const char *cellf(struct cell *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&c->own, fmt, ap) < 0)
-		c->own = NULL;
-	va_end(ap);
-	return c->own ? c->own : "";
-}
-
-/* _print_secs: "M:SS", "H:MM:SS", "D-HH:MM:SS"; "INVALID" out of range. */
-static const char *secs_str(long t, struct cell *c)
-{
-	c->cut = false;
-	if (t < 0 || t > YEAR_SECONDS)
-		return "INVALID";
-	if (t >= 86400)
-		return cellf(c, "%ld-%2.2ld:%2.2ld:%2.2ld", t / 86400, t / 3600 % 24, t / 60 % 60,
-			     t % 60);
-	if (t >= 3600)
-		return cellf(c, "%ld:%2.2ld:%2.2ld", t / 3600, t / 60 % 60, t % 60);
-	return cellf(c, "%ld:%2.2ld", t / 60 % 60, t % 60);
-}
 
 /* "12.0", "12.batch", "123_4.0" (log_build_step_id_str without prefix). */
 static void step_id_str(const struct step_info *s, char *buf, size_t n)
@@ -105,21 +72,23 @@ V(v_user)
 {
 	if (cli_uid_name(s->user_id, c->buf, sizeof(c->buf)))
 		return c->buf;
-	return cellf(c, "%u", s->user_id);
+	return squeue_cellf(c, "%u", s->user_id);
 }
 V(v_uid)
 {
-	return cellf(c, "%d", (int)s->user_id);
+	return squeue_cellf(c, "%d", (int)s->user_id);
 }
 V(v_time_limit)
 {
 	if (s->time_limit == INFINITE)
 		return "UNLIMITED";
-	return secs_str((long)s->time_limit * 60, c);
+	c->cut = false;
+	return squeue_secs_str((long)s->time_limit * 60, c);
 }
 V(v_time_used)
 {
-	return secs_str(step_time_used(s, o->now), c);
+	c->cut = false;
+	return squeue_secs_str(step_time_used(s, o->now), c);
 }
 V(v_start)
 {
@@ -129,35 +98,30 @@ V(v_start)
 }
 V(v_nodes)
 {
-	char *h = s->nodes ? hostlist_compress(s->nodes) : NULL;
-
-	c->cut = false;
-	if (!h)
-		return s->nodes ? s->nodes : "";
-	c->own = h;
-	return h;
+	return squeue_nodes_str(s->nodes, c);
 }
 V(v_tasks)
 {
-	return cellf(c, "%d", (int)s->num_tasks);
+	return squeue_cellf(c, "%d", (int)s->num_tasks);
 }
 V(v_cpus)
 {
-	return cellf(c, "%d", (int)s->num_cpus);
+	return squeue_cellf(c, "%d", (int)s->num_cpus);
 }
 V(v_array_job_id)
 {
-	return cellf(c, "%d", (int)(s->array_job_id != NO_VAL ? s->array_job_id : s->job_id));
+	return squeue_cellf(c, "%d",
+			    (int)(s->array_job_id != NO_VAL ? s->array_job_id : s->job_id));
 }
 V(v_array_task_id)
 {
 	if (s->array_task_id == NO_VAL)
 		return "N/A";
-	return cellf(c, "%d", (int)s->array_task_id);
+	return squeue_cellf(c, "%d", (int)s->array_task_id);
 }
 V(v_job_id)
 {
-	return cellf(c, "%d", (int)s->job_id);
+	return squeue_cellf(c, "%d", (int)s->job_id);
 }
 V(v_state)
 {
@@ -235,15 +199,6 @@ static int sname_id(const char *name, const void *arg _unused_)
 
 /* ---- printing ---- */
 
-/* A NULL string prints as glibc's printf("%s"): "(null)", or nothing
- * under a precision below 6. */
-static void put_value(FILE *out, const char *v, const struct fmt_field *fl, bool cut)
-{
-	if (!v)
-		v = !fl->right && fl->width > 0 && fl->width < 6 ? "" : "(null)";
-	fmt_put_cell(out, v, fl->width, fl->right, cut);
-}
-
 static void print_line(FILE *out, const struct fmt_spec *f, const struct step_info *s,
 		       const struct squeue_opts *o)
 {
@@ -260,7 +215,7 @@ static void print_line(FILE *out, const struct fmt_spec *f, const struct step_in
 			} else {
 				const char *v = l->value(s, o, &c);
 
-				put_value(out, v, fl, c.cut);
+				squeue_put_value(out, v, fl, c.cut);
 				free(c.own);
 			}
 		}
@@ -301,19 +256,6 @@ static bool job_match(uint32_t want_job, uint32_t want_task, const struct step_i
 	return s->array_job_id && want_job == s->array_job_id && want_task == s->array_task_id;
 }
 
-static bool nodes_intersect(const struct hostlist *want, const char *nodes)
-{
-	struct hostlist *hl = NULL;
-	bool hit = false;
-
-	if (!nodes || hostlist_new(nodes, &hl) < 0)
-		return false;
-	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
-		hit = hostlist_find(want, hostlist_nth(hl, i)) >= 0;
-	hostlist_free(hl);
-	return hit;
-}
-
 static bool keep(const struct step_info *s, const struct squeue_opts *o,
 		 const struct hostlist *want)
 {
@@ -338,7 +280,7 @@ static bool keep(const struct step_info *s, const struct squeue_opts *o,
 		if (!hit)
 			return false;
 	}
-	if (want && !nodes_intersect(want, s->nodes))
+	if (want && !squeue_nodes_intersect(want, s->nodes))
 		return false;
 	if (o->has_users) {
 		hit = false;
@@ -363,16 +305,6 @@ struct sort_ctx {
 	time_t now;
 };
 
-static int diff_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? 1 : a < b ? -1 : 0;
-}
-
-static int diff_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
 static int key_diff(const struct step_info *a, const struct step_info *b, const struct sort_ctx *x)
 {
 	char ua[256], ub[256];
@@ -380,17 +312,17 @@ static int key_diff(const struct step_info *a, const struct step_info *b, const 
 
 	switch (x->key) {
 	case 'i':
-		d = diff_u64(a->job_id, b->job_id);
-		return d ? d : diff_u64(a->step_id, b->step_id);
+		d = squeue_diff_u64(a->job_id, b->job_id);
+		return d ? d : squeue_diff_u64(a->step_id, b->step_id);
 	case 'N':
-		return diff_str(a->nodes, b->nodes);
+		return squeue_diff_str(a->nodes, b->nodes);
 	case 'P':
-		return diff_str(a->partition, b->partition);
+		return squeue_diff_str(a->partition, b->partition);
 	case 'S':
-		return diff_u64((uint64_t)a->start_time, (uint64_t)b->start_time);
+		return squeue_diff_u64((uint64_t)a->start_time, (uint64_t)b->start_time);
 	case 'M':
-		return diff_u64((uint64_t)step_time_used(a, x->now),
-				(uint64_t)step_time_used(b, x->now));
+		return squeue_diff_u64((uint64_t)step_time_used(a, x->now),
+				       (uint64_t)step_time_used(b, x->now));
 	case 'u':
 		if (!cli_uid_name(a->user_id, ua, sizeof(ua)))
 			snprintf(ua, sizeof(ua), "%u", a->user_id);
@@ -398,7 +330,7 @@ static int key_diff(const struct step_info *a, const struct step_info *b, const 
 			snprintf(ub, sizeof(ub), "%u", b->user_id);
 		return strcmp(ua, ub);
 	case 'U':
-		return diff_u64(a->user_id, b->user_id);
+		return squeue_diff_u64(a->user_id, b->user_id);
 	}
 	return 0;
 }
@@ -411,7 +343,7 @@ static int cmp_srt(const void *pa, const void *pb, void *arg)
 
 	if (x->reverse)
 		d = -d;
-	return d ? d : diff_u64(a->pos, b->pos);
+	return d ? d : squeue_diff_u64(a->pos, b->pos);
 }
 
 static void sort_steps(struct srt *v, size_t n, const struct squeue_opts *o)

@@ -89,17 +89,6 @@ static void parse(struct srun *s, int argc, char **argv)
 		verbose("--mpi=%s is accepted and not acted on", s->o.mpi);
 }
 
-static void print_user_msg(const char *msg)
-{
-	for (const char *p = msg; p && *p;) {
-		size_t len = strcspn(p, "\n");
-
-		if (len)
-			cli_error("%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
-}
-
 /* Without an allocation: ask for one and wait for it. */
 static void allocate(struct srun *s)
 {
@@ -130,7 +119,7 @@ static void allocate(struct srun *s)
 	d.alloc_host = NULL;
 	job_desc_done(&d);
 	if (r < 0) {
-		print_user_msg(user_msg);
+		cli_error_lines(user_msg);
 		free(user_msg);
 		cli_error("Unable to allocate resources: %s", sl_strerror(r));
 		exit(CLI_EXIT_ERROR);

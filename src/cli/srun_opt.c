@@ -509,10 +509,10 @@ void srun_opt_print_stop(const struct srun_opts *s)
 /* --jobid or SLURM_JOB_ID (SLURM_JOBID): the allocation to run in. */
 static int find_job(struct srun_opts *s, char *const *envp, struct job_opt_err *e)
 {
-	const char *v = alloc_env_get(envp, "SLURM_JOB_ID");
+	const char *v = job_opt_env_get(envp, "SLURM_JOB_ID");
 
 	if (!v)
-		v = alloc_env_get(envp, "SLURM_JOBID");
+		v = job_opt_env_get(envp, "SLURM_JOBID");
 	if (!v || !*v)
 		return 0;
 	return jobid_arg(s, v, e);
@@ -527,8 +527,8 @@ int srun_opt_parse(struct srun_opts *s, int argc, char **argv, char *const *envp
 	if (r < 0)
 		return r;
 	r = find_job(s, envp, e);
-	if (r == 0 && !s->jobid && alloc_env_get(envp, "SLURM_JOB_NAME"))
-		r = job_opt_set(&s->job, JOPT_JOB_NAME, alloc_env_get(envp, "SLURM_JOB_NAME"),
+	if (r == 0 && !s->jobid && job_opt_env_get(envp, "SLURM_JOB_NAME"))
+		r = job_opt_set(&s->job, JOPT_JOB_NAME, job_opt_env_get(envp, "SLURM_JOB_NAME"),
 				JOB_OPT_SRC_ENV, e);
 	if (r == 0)
 		r = alloc_opt_parse_env(srun_opts_tab, srun_env_tab, &s->job, srun_own, s, envp, e);

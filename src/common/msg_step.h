@@ -27,7 +27,9 @@
 #define STEP_FLAG_OVERLAP 0x0002   /* --overlap: shares cpus with every other step */
 #define STEP_FLAG_NO_GRES 0x0004   /* --gres=none: no GPUs at all */
 
-/* launch_tasks_msg.flags */
+/* launch_tasks_msg.flags: what srun was asked. The stepd does not act on
+ * them: srun applies them itself (labels, line buffering, killing the step
+ * on a bad exit) and the stepd always forwards output as soon as it reads it. */
 #define LAUNCH_UNBUFFERED 0x0001   /* -u */
 #define LAUNCH_KILL_BAD_EXIT 0x0002 /* -K: a task exiting non-zero ends the step */
 #define LAUNCH_LABEL 0x0004        /* -l (SLURM_LABELIO=1 is in env already) */

@@ -101,20 +101,30 @@ void io_close(struct stepd *s)
 	}
 }
 
-void io_job_error(const struct stepd *s, const char *fmt, ...)
+size_t io_error_line(char *line, size_t size, const char *node, const char *eol, const char *fmt,
+		     va_list ap)
 {
-	char text[1024], line[1200];
-	va_list ap;
+	char text[1024];
 	int n;
 
-	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	error("%s", text);
-	if (s->err_fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "slurmstepd-%s: error: %s\n", s->node_name, text);
-	if (n > 0)
-		(void)stepd_write_all(s->err_fd, line, (size_t)n < sizeof(line) ? (size_t)n
-										: sizeof(line) - 1);
+	n = snprintf(line, size, "slurmstepd%s%s: error: %s%s", node ? "-" : "", node ? node : "",
+		     text, eol);
+	if (n <= 0)
+		return 0;
+	return (size_t)n < size ? (size_t)n : size - 1;
+}
+
+void io_job_error(const struct stepd *s, const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = io_error_line(line, sizeof(line), s->node_name, "\n", fmt, ap);
+	va_end(ap);
+	if (s->err_fd >= 0 && n > 0)
+		(void)stepd_write_all(s->err_fd, line, n);
 }

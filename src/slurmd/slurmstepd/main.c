@@ -166,7 +166,8 @@ static unsigned acct_freq(const struct sl_conf *c)
 	return (unsigned)n;
 }
 
-bool stepd_has_gpu_files(const struct stepd *s)
+/* GPU variables are exported only when gres.conf names device files. */
+static bool has_gpu_files(const struct stepd *s)
 {
 	for (uint32_t i = 0; i < s->conf->gres_count; i++) {
 		const struct gres_conf *g = &s->conf->gres[i];
@@ -233,17 +234,23 @@ static int setup_conf(struct stepd *s)
 	return 0;
 }
 
-static int setup_job(struct stepd *s)
+struct job_env_node stepd_env_node(const struct stepd *s)
 {
 	const struct sl_conf *c = s->conf;
-	struct job_env_node node = {
+
+	return (struct job_env_node){
 		.node_name = s->node_name,
 		.host_name = s->hostname,
 		.conf_path = s->conf_path,
 		.ctld_addr = c->control_addr ? c->control_addr : c->control_machine,
 		.ctld_port = c->slurmctld_port,
-		.has_gpu_files = stepd_has_gpu_files(s),
+		.has_gpu_files = has_gpu_files(s),
 	};
+}
+
+static int setup_job(struct stepd *s)
+{
+	struct job_env_node node = stepd_env_node(s);
 	int r;
 
 	if (s->is_batch)

@@ -39,20 +39,15 @@ int step_status_max(int a, int b)
 
 void step_message(struct stepd *s, const char *fmt, ...)
 {
-	char text[1024], line[1100];
+	char line[1100];
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	n = io_error_line(line, sizeof(line), NULL, "", fmt, ap);
 	va_end(ap);
-	error("%s", text);
-	if (!s->step)
-		return;
-	n = snprintf(line, sizeof(line), "slurmstepd: error: %s", text);
-	if (n > 0)
-		step_io_frame(s, IO_MESSAGE, 0, 0, line,
-			      (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	if (s->step && n > 0)
+		step_io_frame(s, IO_MESSAGE, 0, 0, line, n);
 }
 
 static int check_launch(const struct stepd *s)
@@ -98,17 +93,10 @@ static int step_new(struct stepd *s)
 
 int step_setup(struct stepd *s)
 {
-	const struct sl_conf *c = s->conf;
-	struct job_env_node node = {
-	    .node_name = s->node_name,
-	    .host_name = s->hostname,
-	    .conf_path = s->conf_path,
-	    .ctld_addr = c->control_addr ? c->control_addr : c->control_machine,
-	    .ctld_port = c->slurmctld_port,
-	    .cluster_name = c->cluster_name,
-	    .has_gpu_files = stepd_has_gpu_files(s),
-	};
+	struct job_env_node node = stepd_env_node(s);
 	int r;
+
+	node.cluster_name = s->conf->cluster_name;
 
 	r = check_launch(s);
 	if (r == 0)

@@ -204,21 +204,9 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 {
 	const struct launch_tasks_msg *m = s->launch;
 	char **argv;
-	sigset_t none;
 	int r;
 
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	setsid();
-	for (int i = 0; i < 3; i++)
-		if (dup2(t->child_fd[i], i) < 0)
-			_exit(127);
-	if (close_range(3, ~0u, 0) < 0)
-		for (int fd = 3; fd < 65536; fd++)
-			close(fd);
+	task_child_setup(t->child_fd[0], t->child_fd[1], t->child_fd[2]);
 	r = privs_drop_final(s);
 	if (r < 0) {
 		child_error("cannot run as uid %u gid %u: %s", s->uid, s->gid, strerror(-r));

@@ -12,6 +12,7 @@
  * their I/O to and from srun (io_proto.h).
  */
 #pragma once
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -95,10 +96,20 @@ int io_open_as_user(const struct stepd *s, const char *what, const char *path, i
 void io_close(struct stepd *s);
 /* "slurmstepd-<node>: error: <text>\n" into the job's stderr. */
 void io_job_error(const struct stepd *s, const char *fmt, ...) _printf_(2, 3);
+/* Format fmt (at most 1023 characters), log it with error() and write
+ * "slurmstepd[-<node>]: error: <text><eol>" into line (no "-<node>" when
+ * node is NULL). Returns its length, cut to size - 1; 0 on failure.
+ * Shared by io_job_error() and step_message() (step.h). */
+size_t io_error_line(char *line, size_t size, const char *node, const char *eol,
+		     const char *fmt, va_list ap) _printf_(5, 0);
 
 /* task.c */
 int task_start(struct stepd *s);     /* fork + exec the script; sets s->pid */
 void task_reap(struct stepd *s);     /* wait4 every exited child, note the script's/tasks' end */
+/* In a freshly forked child: empty signal mask, default dispositions, a
+ * new session, the three fds on 0/1/2 (_exit(127) when that fails) and
+ * every other fd closed. Shared by the script and a step's tasks. */
+void task_child_setup(int in_fd, int out_fd, int err_fd);
 
 /* usage.c */
 /* Sum of the RSS of every process of the job, in bytes. */
@@ -130,5 +141,6 @@ void stepd_terminate(struct stepd *s, const char *why);
 int stepd_loop_timeout_ms(const struct stepd *s);
 /* Sleep in stepd_poll until no process of the job is left (bounded). */
 void stepd_kill_leftovers(struct stepd *s);
-/* GPU variables are exported only when gres.conf names device files. */
-bool stepd_has_gpu_files(const struct stepd *s);
+/* This node as job_env sees it, for the script and a step alike (the
+ * cluster_name is left NULL: only a step sets it). */
+struct job_env_node stepd_env_node(const struct stepd *s);

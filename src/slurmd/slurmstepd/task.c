@@ -52,11 +52,9 @@ static void child_close_fds(void)
 		close(fd);
 }
 
-static _Noreturn void child_exec(struct stepd *s, char **argv)
+void task_child_setup(int in_fd, int out_fd, int err_fd)
 {
-	const struct batch_launch_msg *m = s->msg;
 	sigset_t none;
-	int r;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -64,10 +62,18 @@ static _Noreturn void child_exec(struct stepd *s, char **argv)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
 	setsid();
-	if (dup2(s->in_fd, STDIN_FILENO) < 0 || dup2(s->out_fd, STDOUT_FILENO) < 0
-	    || dup2(s->err_fd, STDERR_FILENO) < 0)
+	if (dup2(in_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0
+	    || dup2(err_fd, STDERR_FILENO) < 0)
 		_exit(127);
 	child_close_fds();
+}
+
+static _Noreturn void child_exec(struct stepd *s, char **argv)
+{
+	const struct batch_launch_msg *m = s->msg;
+	int r;
+
+	task_child_setup(s->in_fd, s->out_fd, s->err_fd);
 	r = privs_drop_final(s);
 	if (r < 0) {
 		child_error(s, "cannot run as uid %u gid %u: %s", m->uid, m->gid, strerror(-r));

@@ -1,0 +1,77 @@
+/* squeue_cell.c - value helpers shared by squeue's job and step views;
+ * see squeue_cell.h.
+ */
+#include "cli/squeue_cell.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/fmt.h"
+#include "common/hostlist.h"
+
+#define YEAR_SECONDS (365L * 24 * 3600)
+
+const char *squeue_cellf(struct cell *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&c->own, fmt, ap) < 0)
+		c->own = NULL;
+	va_end(ap);
+	return c->own ? c->own : "";
+}
+
+const char *squeue_secs_str(long t, struct cell *c)
+{
+	if (t < 0 || t > YEAR_SECONDS)
+		return "INVALID";
+	if (t >= 86400)
+		return squeue_cellf(c, "%ld-%2.2ld:%2.2ld:%2.2ld", t / 86400, t / 3600 % 24,
+				    t / 60 % 60, t % 60);
+	if (t >= 3600)
+		return squeue_cellf(c, "%ld:%2.2ld:%2.2ld", t / 3600, t / 60 % 60, t % 60);
+	return squeue_cellf(c, "%ld:%2.2ld", t / 60 % 60, t % 60);
+}
+
+const char *squeue_nodes_str(const char *nodes, struct cell *c)
+{
+	char *s = nodes ? hostlist_compress(nodes) : strdup("");
+
+	c->cut = false;
+	if (!s)
+		return nodes ? nodes : "";
+	c->own = s;
+	return s;
+}
+
+void squeue_put_value(FILE *out, const char *v, const struct fmt_field *fl, bool cut)
+{
+	if (!v)
+		v = !fl->right && fl->width > 0 && fl->width < 6 ? "" : "(null)";
+	fmt_put_cell(out, v, fl->width, fl->right, cut);
+}
+
+bool squeue_nodes_intersect(const struct hostlist *want, const char *nodes)
+{
+	struct hostlist *hl = NULL;
+	bool hit = false;
+
+	if (!nodes || hostlist_new(nodes, &hl) < 0)
+		return false;
+	for (size_t i = 0; i < hostlist_count(hl) && !hit; i++)
+		hit = hostlist_find(want, hostlist_nth(hl, i)) >= 0;
+	hostlist_free(hl);
+	return hit;
+}
+
+int squeue_diff_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+int squeue_diff_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
