@@ -52,7 +52,22 @@ show squeue -t all -j "$array,$gpu,$fails"
 # then salloc running a command with two steps inside the allocation
 show srun -N2 -n4 -l hostname
 show srun -N2 -n4 -l printenv SLURMD_NODENAME SLURM_PROCID
-show salloc -N2 -n2 bash -c 'srun -l printenv SLURM_STEP_ID SLURMD_NODENAME; srun -n1 -l echo second step'
+steps='srun -l printenv SLURM_STEP_ID SLURMD_NODENAME; srun -n1 -l echo second step'
+echo
+echo "\$ salloc -N2 -n2 bash -c '$steps'"
+salloc -N2 -n2 bash -c "$steps"
+
+# a batch job with a running step, as squeue -s and scontrol show step see it
+echo
+echo "\$ sbatch -N2 -n2 -J withstep --wrap 'srun sleep 3'"
+withstep=$(submit -N2 -n2 -J withstep --wrap 'srun sleep 3')
+echo "Submitted batch job $withstep"
+deadline=$((SECONDS + 20))
+until squeue -s -h -j "$withstep" -o %i 2>/dev/null | grep -q "^$withstep\.0$" || ((SECONDS >= deadline)); do
+	sleep 0.2
+done
+show squeue -s
+show scontrol show step "$withstep.0"
 show scontrol show job "$fails"
 for f in "$DEMO"/slurm-"$array"_*.out "$DEMO/slurm-$gpu.out" "$DEMO/slurm-$fails.out"; do
 	[[ -f $f ]] || continue
