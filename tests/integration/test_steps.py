@@ -100,6 +100,23 @@ def test_srun_task_environment_matches_the_reference(cluster):
         assert env["SLURM_GTIDS"].split(",")[int(env["SLURM_LOCALID"])] == str(rank)
 
 
+def test_srun_step_gets_its_gpus(cluster):
+    r = cluster.run("srun", "-p", "gpu-queue", "--gres=gpu:2", "-l", "printenv",
+                    "CUDA_VISIBLE_DEVICES", "SLURM_STEP_GPUS", "SLURM_GPUS_ON_NODE")
+    assert labelled(r.stdout) == {0: ["0,1", "0,1", "2"]}
+
+
+def test_srun_output_patterns_per_task(cluster, workdir):
+    r = cluster.run("srun", "-n2", "-D", workdir, "-o", "out-%j-%t.txt", "-e", "err-%t.txt",
+                    "bash", "-c", "echo out $SLURM_PROCID; echo err $SLURM_PROCID >&2")
+    assert r.stdout == "" and r.stderr == ""
+    outs = sorted(workdir.glob("out-*-*.txt"))
+    assert [p.read_text() for p in outs] == ["out 0\n", "out 1\n"]
+    job_id = outs[0].name.split("-")[1]
+    assert outs[0].name == f"out-{job_id}-0.txt"
+    assert (workdir / "err-1.txt").read_text() == "err 1\n"
+
+
 def test_srun_stdin_reaches_the_tasks(cluster):
     r = cluster.run("srun", "-n2", "-l", "cat", input="hello\n")
     assert labelled(r.stdout) == {0: ["hello"], 1: ["hello"]}
