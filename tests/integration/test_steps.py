@@ -338,3 +338,34 @@ def test_killed_salloc_frees_its_nodes(cluster, workdir):
     finally:
         os.kill(int(mark.read_text()), signal.SIGKILL)
         p.communicate(timeout=30)
+
+
+# ----- users ------------------------------------------------------------------
+
+
+def test_srun_tasks_run_as_the_user(cluster, workdir, test_user):
+    r = cluster.run("srun", "-n2", "-l", "-D", workdir, "id", "-u", user=test_user.pw_name)
+    assert labelled(r.stdout) == {0: [str(test_user.pw_uid)], 1: [str(test_user.pw_uid)]}
+
+
+def test_another_user_cannot_start_a_step_in_my_job(cluster, workdir, test_user):
+    mark = workdir / "owner-ready"
+    p = cluster.popen("salloc", "-N1", "-J", "mine", "bash", "-c",
+                      f"echo $$ > {mark}; exec sleep 300")
+    try:
+        wait_for(lambda: mark.exists() and mark.read_text().strip(), timeout=20,
+                 what="salloc command started")
+        job_id = cluster.out("squeue", "-h", "-n", "mine", "-o", "%i").strip()
+        r = cluster.run("srun", f"--jobid={job_id}", "true", user=test_user.pw_name,
+                        check=False)
+        assert r.returncode == 1
+        assert r.stderr == (f"srun: error: Unable to create step for job {job_id}: "
+                            "Access/permission denied\n")
+        r = cluster.run("scancel", f"{job_id}.0", user=test_user.pw_name, check=False)
+        assert r.returncode != 0
+        assert "Access/permission denied" in r.stderr
+    finally:
+        if mark.exists() and mark.read_text().strip():
+            os.kill(int(mark.read_text()), signal.SIGKILL)  # salloc then relinquishes
+        p.communicate(timeout=30)
+    wait_for(lambda: all_idle(cluster), timeout=30, what="nodes idle")
