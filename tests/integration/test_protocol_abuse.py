@@ -93,11 +93,12 @@ def recv_exact(sock, n):
     return data
 
 
-def exchange(cluster, data, timeout=15):
-    """Send data on a new connection and read one reply frame. Returns None
-    when the controller closed the connection without replying, else
-    (msg_type, body). Fails if the connection just stays open."""
-    with socket.create_connection(("127.0.0.1", cluster.ctld_port), timeout=5) as s:
+def exchange(cluster, data, timeout=15, port=None):
+    """Send data on a new connection (to the controller, or to port) and
+    read one reply frame. Returns None when the peer closed the connection
+    without replying, else (msg_type, body). Fails if the connection just
+    stays open."""
+    with socket.create_connection(("127.0.0.1", port or cluster.ctld_port), timeout=5) as s:
         s.settimeout(timeout)
         try:
             s.sendall(data)
@@ -282,6 +283,40 @@ def test_a_peer_that_stalls_mid_frame_is_disconnected_after_message_timeout(clus
     partial = struct.pack(">I", 100) + header(REQUEST_PING, b"")[:4]
     reply = exchange(cluster, partial, timeout=MESSAGE_TIMEOUT + 15)
     assert_refused(cluster, reply, LOG_TIMEOUT, mark)
+
+
+# ---- slurmd: a task launch needs the controller's step credential ---------
+
+
+REQUEST_LAUNCH_TASKS = 6001
+ESLURMD_INVALID_JOB_CREDENTIAL = 4004
+
+
+def launch_tasks_body(step_cred, node="n1", job_id=4242, step_id=0, uid=0):
+    """REQUEST_LAUNCH_TASKS (launch_tasks_msg in src/common/msg_step.h)."""
+    u32 = lambda v: struct.pack(">I", v)  # noqa: E731
+    strv = lambda items: u32(len(items)) + b"".join(pack_str(i) for i in items)  # noqa: E731
+    return (u32(job_id) + u32(step_id) + u32(uid) + u32(0) + pack_str(b"root")
+            + pack_str(step_cred) + pack_str(node.encode()) + strv([b"/bin/true"])
+            + strv([b"PATH=/usr/bin:/bin"]) + pack_str(b"/tmp") + pack_str(node.encode())
+            + u32(1) + u32(0) + u32(1) + u32(1) + u32(0) + u32(1) + struct.pack(">Q", 0)
+            + pack_str(None) + pack_str(b"127.0.0.1") + struct.pack(">H", 9)
+            + pack_str(b"key") + pack_str(None) + pack_str(None) + pack_str(None)
+            + struct.pack(">HH", 0, 0) + u32(0xffffffff))
+
+
+@pytest.mark.parametrize("kind", ["garbage", "wrong digest"])
+def test_a_task_launch_without_the_controllers_credential_is_refused(cluster, kind):
+    step_cred = (b"MUNGE:garbage:" if kind == "garbage"
+                 else credential(cluster, hashlib.sha256(b"4242.0:0:n9").digest()))
+    mark = cluster.log_mark("slurmd-n1")
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_LAUNCH_TASKS,
+                                           launch_tasks_body(step_cred)),
+                     port=cluster.node_ports["n1"])
+    assert reply is not None and rc_of(reply) == ESLURMD_INVALID_JOB_CREDENTIAL
+    cluster.wait_for_log(r"credential refused", daemon="slurmd-n1", since=mark)
+    assert not cluster.stepd_pids()
+    assert cluster.procs["slurmd-n1"].poll() is None, "slurmd died"
 
 
 def test_the_controller_still_serves_after_all_of_this(cluster):
