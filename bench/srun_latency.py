@@ -83,16 +83,14 @@ def main():
     print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
     print(f"binaries: {BUILD_DIR}")
     cluster.start()
-    results, ok, holder = [], False, None
+    results, ok, holder, job_id = [], False, None, ""
     try:
         results.append(summary("srun -n1 true", time_runs(cluster, args.runs, ["-n1", "true"])))
         results.append(summary("srun -N4 -n16 true",
                                time_runs(cluster, args.runs, ["-N4", "-n16", "true"])))
         # an allocation kept open by salloc running a long sleep
-        holder = cluster.popen("salloc", "-N1", "-J", "bench-hold", "sleep", "3600",
-                               start_new_session=True)
+        holder = cluster.popen("salloc", "-N1", "-J", "bench-hold", "sleep", "3600")
         deadline = time.monotonic() + 30
-        job_id = ""
         while not job_id and time.monotonic() < deadline:
             job_id = cluster.out("squeue", "-h", "-n", "bench-hold", "-t", "R",
                                  "-o", "%i").strip()
@@ -104,8 +102,15 @@ def main():
                                          env={"SLURM_JOB_ID": job_id})))
         ok = True
     finally:
-        if holder and holder.poll() is None:
-            os.killpg(holder.pid, 9)
+        if re.fullmatch(r"\d+", job_id):
+            cluster.run("scancel", job_id, check=False)  # salloc ends its command
+        if holder:
+            try:
+                holder.wait(timeout=30)
+            except Exception:  # noqa: BLE001 - still there: kill it below
+                pass
+            if holder.poll() is None:
+                holder.kill()
         problems = cluster.stop()
         if problems:
             print("daemon problems:", *problems, sep="\n  ")
