@@ -55,7 +55,44 @@ struct relay {
 	unsigned pending;
 	bool is_any_ok;
 	int rc;                /* the first error, when none took it */
+	/* The batch stepd is told last, once every step's stepd answered: a
+	 * step's "CANCELLED" line then reaches its srun before the batch
+	 * script's signal makes that srun give up (relay_all). */
+	struct slurmd *d;
+	uint32_t job_id;
+	char *batch_path;      /* NULL: none, or already told */
+	struct pack_buf frame; /* a copy, for the batch stepd */
 };
+
+static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, int fd,
+		   uint32_t job_id);
+static int relay_connect(const char *path, const struct pack_buf *frame, uint32_t job_id,
+			 int *ret_fd);
+
+static void relay_free(struct relay *rl)
+{
+	free(rl->batch_path);
+	pack_buf_done(&rl->frame);
+	free(rl);
+}
+
+/* Tell the batch stepd now; pending counts it when it is on its way. */
+static void relay_batch(struct relay *rl)
+{
+	_cleanup_free_ char *path = TAKE_PTR(rl->batch_path);
+	int fd = -1, r = relay_connect(path, &rl->frame, rl->job_id, &fd);
+
+	if (r == 0) {
+		rl->pending++;
+		r = op_wait(rl->d, rl->req, rl, fd, rl->job_id);
+		if (r < 0)
+			rl->pending--;
+	}
+	if (r == 0)
+		return;
+	if (r != -ESLURM_INVALID_JOB_ID && !rl->rc)
+		rl->rc = r;
+}
 
 /* A request waiting for a stepd's answer. */
 struct launch_op {
@@ -108,11 +145,13 @@ static void op_answer(struct launch_op *op, int rc)
 		rl->is_any_ok = true;
 	else if (!rl->rc)
 		rl->rc = rc;
-	if (--rl->pending == 0) {
-		rpc_reply_rc(rl->req, rl->is_any_ok ? 0 : rl->rc);
-		free(rl);
-	}
 	op_free(op);
+	if (--rl->pending == 0 && rl->batch_path)
+		relay_batch(rl);
+	if (rl->pending == 0) {
+		rpc_reply_rc(rl->req, rl->is_any_ok ? 0 : rl->rc ? rl->rc : -ESLURM_INVALID_JOB_ID);
+		relay_free(rl);
+	}
 }
 
 static void op_read_cb(evutil_socket_t fd, short what, void *arg)
@@ -334,7 +373,7 @@ static bool is_job_socket(const char *name, const char *prefix, size_t plen)
 	       && strspn(step, "0123456789") == strlen(step);
 }
 
-/* SL_ALL_STEPS: every stepd of the job here. */
+/* SL_ALL_STEPS: every stepd of the job here, the batch stepd last. */
 static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_buf *frame,
 		     uint32_t job_id)
 {
@@ -352,7 +391,7 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 		free(rl);
 		return dir ? -ENOMEM : -ESLURM_INVALID_JOB_ID;
 	}
-	rl->req = req;
+	*rl = (struct relay){ .req = req, .d = d, .job_id = job_id };
 	rl->pending = 1; /* held by this function until the scan ends */
 	plen = strlen(prefix);
 	while ((e = readdir(dir))) {
@@ -362,6 +401,10 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 		if (!is_job_socket(e->d_name, prefix, plen)
 		    || asprintf(&path, "%s/%s", d->spool_dir, e->d_name) < 0) {
 			path = NULL;
+			continue;
+		}
+		if (strtoul(e->d_name + plen, NULL, 10) == STEPD_BATCH_STEP_ID && !rl->batch_path) {
+			rl->batch_path = TAKE_PTR(path);
 			continue;
 		}
 		r = relay_connect(path, frame, job_id, &fd);
@@ -375,15 +418,24 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 			rc = r;
 	}
 	closedir(dir);
+	if (rc != -ESLURM_INVALID_JOB_ID && !rl->rc)
+		rl->rc = rc;
+	if (rl->batch_path) {
+		pack_raw(&rl->frame, frame->data, frame->len);
+		if (rl->frame.err)
+			rl->rc = rl->frame.err;
+		else if (rl->pending == 1) /* no step stepd: the batch one now */
+			relay_batch(rl);
+	}
 	if (--rl->pending > 0) {
-		if (rc != -ESLURM_INVALID_JOB_ID && !rl->rc)
-			rl->rc = rc;
 		verbose("JobId=%u: %s passed to %u slurmstepd(s)", job_id,
 			msg_type_name(req->type), rl->pending);
 		return 0; /* the last answer replies */
 	}
-	free(rl);
-	debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));
+	rc = rl->is_any_ok ? 0 : rl->rc ? rl->rc : -ESLURM_INVALID_JOB_ID;
+	relay_free(rl);
+	if (rc == -ESLURM_INVALID_JOB_ID)
+		debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));
 	return rc;
 }
 

@@ -25,6 +25,20 @@ def workdir(cluster, tmp_path_factory):
     return d
 
 
+@pytest.fixture(scope="module", autouse=True)
+def timeout_jobs(cluster, tmp_path_factory):
+    """One-minute jobs whose steps would sleep 300 s (a salloc and a batch
+    job, on gpu-queue so that cpu-queue stays free for the other tests),
+    started first so that the minute passes while the other tests run."""
+    d = tmp_path_factory.mktemp("timeout")
+    os.chmod(d, 0o777)
+    p = cluster.popen("salloc", "-p", "gpu-queue", "-t1", "-N1", "-J", "to_salloc",
+                      "srun", "-l", "sleep", "300")
+    job_id = submit(cluster, "-D", d, "-p", "gpu-queue", "-t1", "-J", "to_batch",
+                    "-o", "to.out", "--wrap", "srun sleep 300")
+    return p, job_id, d / "to.out"
+
+
 def read(path, timeout=10):
     wait_for(lambda: path.exists(), timeout=timeout, what=f"{path} exists")
     return path.read_text()
@@ -201,10 +215,17 @@ def test_killing_srun_frees_its_allocation(cluster, workdir):
     p = cluster.popen("srun", "-N4", "-J", "killme", "bash", "-c",
                       f"touch {mark}; sleep 300")
     wait_for(lambda: mark.exists(), timeout=20, what="task started")
+    job_id = cluster.out("squeue", "-h", "-n", "killme", "-o", "%i").strip()
+    assert len(step_sockets(cluster, job_id)) == 4
     p.kill()
     p.communicate()
-    wait_for(lambda: not cluster.stepd_pids(), timeout=30, what="stepds gone")
+    wait_for(lambda: not step_sockets(cluster, job_id), timeout=30, what="its stepds gone")
     wait_for(lambda: all_idle(cluster), timeout=30, what="nodes idle")
+
+
+def step_sockets(cluster, job_id):
+    """The control sockets of the job's stepds, in every node's spool dir."""
+    return list(cluster.dir.glob(f"spool/*/*_{job_id}.*"))
 
 
 # ----- steps inside allocations ------------------------------------------------
@@ -369,3 +390,23 @@ def test_another_user_cannot_start_a_step_in_my_job(cluster, workdir, test_user)
             os.kill(int(mark.read_text()), signal.SIGKILL)  # salloc then relinquishes
         p.communicate(timeout=30)
     wait_for(lambda: all_idle(cluster), timeout=30, what="nodes idle")
+
+
+# ----- time limit (last: its jobs were started when the module started) -------
+
+
+def test_steps_are_killed_with_their_job_at_its_time_limit(cluster, timeout_jobs):
+    p, batch_id, out = timeout_jobs
+    _, err = p.communicate(timeout=100)
+    salloc_id = re.search(r"Granted job allocation (\d+)", err).group(1)
+    assert (f"salloc: Job {salloc_id} has exceeded its time limit and its allocation has "
+            "been revoked.") in err, err
+    assert job(cluster, salloc_id)["JobState"] == "TIMEOUT"
+    rec = wait_state(cluster, batch_id, {"TIMEOUT", "COMPLETED", "FAILED", "CANCELLED"},
+                     timeout=30)
+    assert rec["JobState"] == "TIMEOUT"
+    text = read(out)
+    assert re.search(rf"^slurmstepd: error: \*\*\* STEP {batch_id}\.0 ON g\d CANCELLED AT "
+                     r"\S+ DUE TO TIME LIMIT \*\*\*$", text, re.M), text
+    assert "srun: Job step aborted" in text
+    wait_for(lambda: not cluster.stepd_pids(), timeout=30, what="every stepd gone")

@@ -46,8 +46,13 @@ void step_message(struct stepd *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = io_error_line(line, sizeof(line), NULL, "", fmt, ap);
 	va_end(ap);
-	if (s->step && n > 0)
+	if (s->step && n > 0) {
 		step_io_frame(s, IO_MESSAGE, 0, 0, line, n);
+		/* on its way before the stepd answers whoever made it say this:
+		 * a cancel line must reach srun before the batch script (and
+		 * srun with it) is signalled (slurmd's relay_all) */
+		step_io_flush(s);
+	}
 }
 
 static int check_launch(const struct stepd *s)

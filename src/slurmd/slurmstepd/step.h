@@ -89,3 +89,5 @@ bool step_io_is_done(const struct stepd *s);
 /* srun is gone: close everything it fed, kill the tasks. */
 void step_io_srun_gone(struct stepd *s, const char *why);
 void step_io_close(struct stepd *s);
+/* Write what srun's connection takes now (the rest goes from the loop). */
+void step_io_flush(struct stepd *s);

@@ -116,6 +116,18 @@ void step_io_frame(struct stepd *s, uint16_t type, uint32_t gtid, uint32_t ltid,
 		step_io_srun_gone(s, "out of memory for its output");
 }
 
+void step_io_flush(struct stepd *s)
+{
+	struct step *st = s->step;
+	int r;
+
+	if (!st || st->io_fd < 0 || !iobuf_pending(&st->out))
+		return;
+	r = iobuf_flush(&st->out, st->io_fd);
+	if (r < 0)
+		step_io_srun_gone(s, strerror(-r));
+}
+
 int step_io_connect(struct stepd *s)
 {
 	const struct launch_tasks_msg *m = s->launch;
