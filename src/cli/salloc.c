@@ -446,7 +446,6 @@ static void allocate(struct salloc *s)
 	}
 	d.alloc_host = strdup(s->l.host);
 	d.alloc_port = s->l.port;
-	d.alloc_pid = (uint32_t)getpid();
 	r = alloc_request(s->conf, &d, &s->grant, &user_msg);
 	job_desc_done(&d);
 	if (r < 0) {

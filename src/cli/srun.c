@@ -107,7 +107,6 @@ static void allocate(struct srun *s)
 	d.env_count = (uint32_t)s->env.n;
 	d.alloc_host = s->l.host;
 	d.alloc_port = s->l.port;
-	d.alloc_pid = (uint32_t)getpid();
 	if (r == 0 && d.name)
 		r = alloc_request(s->conf, &d, &a, &user_msg);
 	else

@@ -76,7 +76,6 @@ void job_desc_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->group_id);
 	pack_str(b, m->alloc_host);
 	pack_u16(b, m->alloc_port);
-	pack_u32(b, m->alloc_pid);
 }
 
 int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -125,7 +124,6 @@ int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->group_id);
 	unpack_str(b, &m->alloc_host, SL_NAME_MAX);
 	unpack_u16(b, &m->alloc_port);
-	unpack_u32(b, &m->alloc_pid);
 	return b->err;
 }
 

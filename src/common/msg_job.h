@@ -76,7 +76,6 @@ struct job_desc {
 	 * grant and SRUN_* notices go. Port 0: a batch job. */
 	char *alloc_host;
 	uint16_t alloc_port;
-	uint32_t alloc_pid;            /* the client's pid (scontrol: SrunHost:Pid) */
 };
 #define NICE_OFFSET 0x80000000u
 

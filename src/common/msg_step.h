@@ -23,7 +23,8 @@
 #define SL_ALL_STEPS 0xfffffffeu   /* NO_VAL: every step of the job */
 
 /* step_create_req.flags */
-#define STEP_FLAG_EXCLUSIVE 0x0001 /* --exclusive: whole cpus, not shared with other steps */
+#define STEP_FLAG_EXCLUSIVE 0x0001 /* --exclusive: own cpus; 22.05's default anyway, so
+                                    * the controller treats it like no flag */
 #define STEP_FLAG_OVERLAP 0x0002   /* --overlap: shares cpus with every other step */
 #define STEP_FLAG_NO_GRES 0x0004   /* --gres=none: no GPUs at all */
 
