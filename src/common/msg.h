@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "msg_acct.h"
 #include "msg_job.h"
 #include "msg_step.h"
 #include "msg_types.h"

@@ -38,6 +38,8 @@ MSG_DECLARE(step_create_resp);
 MSG_DECLARE(launch_tasks_msg);
 MSG_DECLARE(step_complete_msg);
 MSG_DECLARE(complete_alloc_msg);
+MSG_DECLARE(acct_query_req);
+MSG_DECLARE(acct_query_resp);
 MSG_DECLARE(step_signal_msg);
 MSG_DECLARE(step_info_req);
 MSG_DECLARE(step_info_msg);

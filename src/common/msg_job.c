@@ -415,9 +415,7 @@ void complete_batch_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->slurm_rc);
 	pack_str(b, m->node_name);
 	pack_u16(b, m->is_oom);
-	pack_u64(b, m->user_usec);
-	pack_u64(b, m->sys_usec);
-	pack_u64(b, m->max_rss_kb);
+	acct_usage_pack(&m->usage, b);
 }
 
 int complete_batch_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -430,9 +428,7 @@ int complete_batch_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->slurm_rc);
 	unpack_str(b, &m->node_name, SL_NAME_MAX);
 	unpack_u16(b, &m->is_oom);
-	unpack_u64(b, &m->user_usec);
-	unpack_u64(b, &m->sys_usec);
-	unpack_u64(b, &m->max_rss_kb);
+	acct_usage_unpack(&m->usage, b);
 	return b->err;
 }
 

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "msg_acct.h"
+
 /* mail_type bits (Slurm's values) */
 #define MAIL_JOB_BEGIN 0x0001
 #define MAIL_JOB_END 0x0002
@@ -215,8 +217,7 @@ struct complete_batch_msg {          /* REQUEST_COMPLETE_BATCH_SCRIPT */
 	uint32_t slurm_rc;                 /* launch failure code, 0 */
 	char *node_name;
 	uint16_t is_oom;                   /* killed for memory */
-	uint64_t user_usec, sys_usec;      /* CPU time of the step */
-	uint64_t max_rss_kb;
+	struct acct_usage usage;           /* of the batch step (msg_acct.h) */
 };
 
 struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT */

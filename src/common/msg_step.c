@@ -375,9 +375,7 @@ void step_complete_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_str(b, m->node_name);
 	pack_u32(b, m->step_rc);
 	pack_u16(b, m->is_oom);
-	pack_u64(b, m->user_usec);
-	pack_u64(b, m->sys_usec);
-	pack_u64(b, m->max_rss_kb);
+	acct_usage_pack(&m->usage, b);
 }
 
 int step_complete_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -390,9 +388,7 @@ int step_complete_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->node_name, SL_NAME_MAX);
 	unpack_u32(b, &m->step_rc);
 	unpack_u16(b, &m->is_oom);
-	unpack_u64(b, &m->user_usec);
-	unpack_u64(b, &m->sys_usec);
-	unpack_u64(b, &m->max_rss_kb);
+	acct_usage_unpack(&m->usage, b);
 	return b->err;
 }
 

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "msg_acct.h"
+
 /* Step ids (Slurm's): normal steps count from 0. */
 #define SL_BATCH_STEP 0xfffffffbu  /* SLURM_BATCH_SCRIPT, printed "batch" */
 #define SL_ALL_STEPS 0xfffffffeu   /* NO_VAL: every step of the job */
@@ -138,8 +140,7 @@ struct step_complete_msg {         /* REQUEST_STEP_COMPLETE: stepd -> ctld, one 
 	char *node_name;
 	uint32_t step_rc;              /* highest task wait status on the node */
 	uint16_t is_oom;
-	uint64_t user_usec, sys_usec;  /* CPU time of the step's tasks on the node */
-	uint64_t max_rss_kb;
+	struct acct_usage usage;       /* of the step's tasks on the node (msg_acct.h) */
 };
 
 struct complete_alloc_msg {        /* REQUEST_COMPLETE_JOB_ALLOCATION: salloc/srun are done */

@@ -20,6 +20,8 @@ const struct msg_type msg_table[] = {
 	MSG(REQUEST_SHUTDOWN, shutdown_msg),
 	MSG(REQUEST_PING, empty_msg),
 	MSG(RESPONSE_PING_SLURMD, ping_slurmd_msg),
+	MSG(REQUEST_ACCT_QUERY, acct_query_req),
+	MSG(RESPONSE_ACCT_QUERY, acct_query_resp),
 	MSG(REQUEST_BUILD_INFO, empty_msg),
 	MSG(RESPONSE_BUILD_INFO, build_info_msg),
 	MSG(REQUEST_JOB_INFO, job_info_req),

@@ -14,6 +14,7 @@ struct sl_conf;
 struct durable_waiter;
 struct job;
 struct journal;
+struct acct;
 struct node;
 struct part;
 
@@ -33,6 +34,7 @@ struct ctld {
 	time_t job_last_update;
 	struct event *sched_ev;      /* coalesced scheduling pass (event_active) */
 	struct journal *journal;     /* durable.c */
+	struct acct *acct;           /* acct.c: the accounting store and its thread */
 	struct event *commit_ev;     /* group commit, lowest priority */
 	struct durable_waiter *waiters; /* replies held until the next commit */
 	struct durable_waiter **waiters_tail;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "common/job_states.h"
+#include "common/msg_acct.h"
 #include "select.h"
 
 struct ctld;
@@ -68,6 +69,8 @@ struct job {
 	/* interactive allocations (salloc, srun; job_alloc.c): desc->alloc_port != 0 */
 	bool is_grant_sent;           /* the client has its allocation (reply or grant) */
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */
+	/* accounting (acct.c) */
+	struct acct_usage batch_usage; /* the batch step's, from its completion */
 };
 
 /* Table */

@@ -240,10 +240,7 @@ static void step_record_node(struct step *s, struct step_node_rec *sn,
 	s->nodes_done++;
 	if (m->step_rc > s->exit_code)
 		s->exit_code = m->step_rc;
-	s->user_usec += m->user_usec;
-	s->sys_usec += m->sys_usec;
-	if (m->max_rss_kb > s->max_rss_kb)
-		s->max_rss_kb = m->max_rss_kb;
+	acct_usage_merge(&s->usage, &m->usage);
 	if (m->is_oom)
 		s->is_oom = true;
 }

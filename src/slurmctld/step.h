@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "common/msg_acct.h"
+
 struct ctld;
 struct job;
 
@@ -46,8 +48,9 @@ struct step {
 	time_t start_time, end_time;
 	uint32_t exit_code; /* highest wait status */
 	uint32_t nodes_done;
-	uint64_t user_usec, sys_usec; /* summed over nodes */
-	uint64_t max_rss_kb;	      /* max over nodes */
+	struct acct_usage usage;      /* summed over nodes (msg_acct.h) */
+	char *max_rss_node, *max_vm_node; /* where usage's maxima were */
+	uint32_t kill_requid;         /* scancel JOB.STEP by this uid; NO_VAL: nobody */
 	bool is_oom;
 	bool is_cancelled; /* scancel of the step */
 	bool is_timed_out; /* its own time limit passed */

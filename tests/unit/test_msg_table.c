@@ -147,6 +147,44 @@ static void *sample_new(const struct msg_type *t)
 		l->io_key = s("key");
 		break;
 	}
+	case REQUEST_ACCT_QUERY: {
+		struct acct_query_req *q = m;
+
+		*q = (struct acct_query_req){ .flags = 3, .job_ids = s("12,13_2"), .uids = s("0"),
+					      .accounts = s("a"), .partitions = s("p"),
+					      .names = s("n"), .state_mask = 8, .start = 1,
+					      .end = 2, .after = 3, .limit = 4 };
+		break;
+	}
+	case RESPONSE_ACCT_QUERY: {
+		struct acct_query_resp *r = m;
+		struct acct_job_rec *j;
+
+		r->last = 7;
+		r->is_more = true;
+		r->count = 1;
+		j = r->jobs = calloc(1, sizeof(*r->jobs));
+		*j = (struct acct_job_rec){
+			.inx = 7, .job_id = 12, .array_job_id = 10, .array_task_id = 2,
+			.array_task_str = s("3-5"), .restart_cnt = 1, .name = s("ok"), .uid = 1,
+			.gid = 2, .user = s("u"), .account = s("a"), .partition = s("p"),
+			.qos = s("normal"), .state = 3, .reason = 1, .exit_code = 256,
+			.derived_ec = 9, .kill_requid = 0, .nodes = s("n1"), .nnodes = 1, .ncpus = 2,
+			.req_cpus = 2, .req_nodes = 1, .req_mem_mb = 200, .time_limit = 60,
+			.submit = 1, .eligible = 2, .start = 3, .end = 4, .work_dir = s("/tmp"),
+			.comment = s("c"), .tres_req = s("cpu=2"), .tres_alloc = s("cpu=2"),
+			.step_count = 1,
+		};
+		j->steps = calloc(1, sizeof(*j->steps));
+		j->steps[0] = (struct acct_step_rec){
+			.step_id = 0xfffffffbu, .name = s("batch"), .state = 3, .nodes = s("n1"),
+			.nnodes = 1, .ntasks = 1, .ncpus = 2, .start = 3, .end = 4,
+			.tres_alloc = s("cpu=2"), .usage = { .user_usec = 5, .max_rss_kb = 6,
+							     .ntasks = 1 },
+			.max_rss_node = s("n1"), .max_vm_node = s("n1"),
+		};
+		break;
+	}
 	case RESPONSE_JOB_STEP_INFO: {
 		struct step_info_msg *i = m;
 

@@ -46,9 +46,8 @@ static int complete_try(struct stepd *s)
 		.slurm_rc = s->slurm_rc,
 		.node_name = s->node_name,
 		.is_oom = s->is_oom,
-		.user_usec = s->user_usec,
-		.sys_usec = s->sys_usec,
-		.max_rss_kb = s->max_rss_kb,
+		.usage = { .user_usec = s->user_usec, .sys_usec = s->sys_usec,
+			   .max_rss_kb = s->max_rss_kb, .tot_rss_kb = s->max_rss_kb, .ntasks = 1 },
 	};
 	struct step_complete_msg st = {
 		.job_id = s->job_id,
@@ -56,9 +55,8 @@ static int complete_try(struct stepd *s)
 		.node_name = s->node_name,
 		.step_rc = (uint32_t)s->status,
 		.is_oom = s->is_oom,
-		.user_usec = s->user_usec,
-		.sys_usec = s->sys_usec,
-		.max_rss_kb = s->max_rss_kb,
+		.usage = { .user_usec = s->user_usec, .sys_usec = s->sys_usec,
+			   .max_rss_kb = s->max_rss_kb, .tot_rss_kb = s->max_rss_kb, .ntasks = 1 },
 	};
 
 	if (s->is_batch)

@@ -1,0 +1,69 @@
+/* acct_client.c - see acct_client.h. */
+#include "acct_client.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/msg.h"
+
+#define PAGE_JOBS 20000u /* ~5 MB per reply, far below MaxMessageSize */
+
+int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
+		      struct acct_rows *ret)
+{
+	struct acct_rows rows = { 0 };
+	int r = 0;
+
+	req->after = 0;
+	req->limit = PAGE_JOBS;
+	for (;;) {
+		struct acct_query_resp *m = NULL;
+		struct acct_job_rec *nv;
+		bool is_more;
+
+		r = cli_ctld_fetch(conf, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY, (void **)&m);
+		if (r < 0)
+			break;
+		if (m->error_code) {
+			r = -(int)m->error_code;
+			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
+			break;
+		}
+		nv = m->count ? realloc(rows.jobs, (rows.count + m->count) * sizeof(*nv)) : rows.jobs;
+		if (m->count && !nv) {
+			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
+			r = -ENOMEM;
+			break;
+		}
+		rows.jobs = nv;
+		/* the rows move into ours; the reply keeps nothing to free */
+		if (m->count)
+			memcpy(rows.jobs + rows.count, m->jobs, m->count * sizeof(*nv));
+		rows.count += m->count;
+		free(m->jobs);
+		m->jobs = NULL;
+		m->count = 0;
+		is_more = m->is_more && m->last > req->after;
+		req->after = m->last;
+		msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
+		if (!is_more)
+			break;
+	}
+	if (r < 0) {
+		acct_rows_done(&rows);
+		return r;
+	}
+	*ret = rows;
+	return 0;
+}
+
+void acct_rows_done(struct acct_rows *rows)
+{
+	for (uint32_t i = 0; rows->jobs && i < rows->count; i++)
+		acct_job_rec_done(&rows->jobs[i]);
+	free(rows->jobs);
+	rows->jobs = NULL;
+	rows->count = 0;
+}
