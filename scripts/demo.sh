@@ -75,6 +75,17 @@ for f in "$DEMO"/slurm-"$array"_*.out "$DEMO/slurm-$gpu.out" "$DEMO/slurm-$fails
 	echo "\$ cat ${f#"$REPO"/}"
 	cat "$f"
 done
+
+# accounting: every job and step of the demo, then one job's efficiency
+deadline=$((SECONDS + 30))
+while [[ -n $(squeue -h -j "$withstep" 2>/dev/null) ]] && ((SECONDS < deadline)); do
+	sleep 0.5
+done
+show sacct
+show sacct -X -o JobID,JobName%12,State,ExitCode,Elapsed,TotalCPU,AllocTRES%40
+show sacct -j "$withstep" -o JobID,JobName,State,NTasks,NodeList,MaxRSS,MaxRSSNode,AveRSS
+show seff "$withstep"
+show seff -u "$(id -un)"
 echo
 echo "The cluster keeps running. Use it from your shell with:"
 echo '  eval "$(scripts/local-cluster.sh env)"'

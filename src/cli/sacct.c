@@ -1,8 +1,405 @@
-/* sacct.c - placeholder until the accounting issue lands. */
+/* sacct.c - the sacct command: options, one accounting query, print.
+ *
+ * Purpose: turn sacct's options into a REQUEST_ACCT_QUERY (users, jobs,
+ * accounts, partitions, names, states, the time window with Slurm's
+ * defaults), fetch every page through the controller (acct_client.c),
+ * then sort the rows, keep the latest run of each job unless -D, and
+ * print the job and step lines the -j list selects (sacct_fmt.c).
+ * Errors use Slurm's words: "Slurm accounting storage is disabled",
+ * "sacct: error: Invalid field requested: "X"", "Invalid time
+ * specification (pos=N): X"; all exit 1.
+ * Caveat: cluster options (-L, -M, --local, --federation) are accepted and
+ * ignored (one cluster); --json/--yaml, -g, -N, -T and the other filters
+ * of Slurm's sacct are not implemented.
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
-int main(void)
+#include "cli/acct_client.h"
+#include "cli/cli.h"
+#include "cli/sacct_fmt.h"
+#include "cli/sacct_opt.h"
+#include "common/conf.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+
+#define OPT_DELIMITER 0x100
+#define OPT_NAME      0x101
+#define OPT_NOCONVERT 0x102
+#define OPT_UNITS     0x103
+#define OPT_IGNORED   0x104
+
+struct sacct {
+	struct sacct_out out;
+	struct sacct_cols cols;
+	struct acct_query_req req;
+	struct sacct_sel *sels;
+	size_t n_sels;
+	char *fields;	/* -o lists, -b, -l, joined */
+	char *uid_list; /* -u as uids */
+	const char *jobs, *states, *start_str, *end_str;
+	bool all_users, brief, long_list, no_header, dups, no_steps;
+	int help; /* 1 --help, 2 --helpformat, 3 --usage */
+};
+
+static const char usage_text[] =
+    "Usage: sacct [-a] [-A accounts] [-b] [-D] [-e] [-E time] [-h] [-j jobs]\n"
+    "             [-l] [-n] [-o fields] [-p|-P] [-r partitions] [-s states]\n"
+    "             [-S time] [-u users] [-V] [-X] [--delimiter=chars] [--name=names]\n"
+    "             [--noconvert] [--units=K|M|G|T|P] [--usage]\n";
+
+static const char help_text[] =
+    "Usage: sacct [OPTIONS]\n"
+    "  -a, --allusers              show the jobs of every user (root's default)\n"
+    "  -A, --accounts=list         only jobs charged to these accounts\n"
+    "  -b, --brief                 the fields JobID, State and ExitCode\n"
+    "  -D, --duplicates            every run of a requeued job, not only the last\n"
+    "      --delimiter=chars       field separator of -p/-P (default '|')\n"
+    "  -e, --helpformat            list the fields -o accepts\n"
+    "  -E, --endtime=time          jobs eligible before this time\n"
+    "  -h, --help                  this text\n"
+    "  -j, --jobs=job[.step],...   these jobs, array tasks (N_T) or steps (N.S)\n"
+    "  -l, --long                  the long list of usage fields\n"
+    "  -n, --noheader              no header lines\n"
+    "      --name=names            only jobs with these names\n"
+    "      --noconvert             sizes in their own unit\n"
+    "  -o, --format=fields         comma separated fields, each with an optional\n"
+    "                              %width (%-width: left-justified)\n"
+    "  -p, --parsable              '|' after every field\n"
+    "  -P, --parsable2             '|' between fields\n"
+    "  -r, --partition=list        only jobs of these partitions\n"
+    "  -s, --state=states          jobs in these states (CD, F, CA, TO, OOM, ...)\n"
+    "  -S, --starttime=time        jobs eligible after this time (default:\n"
+    "                              midnight; with -j: any time)\n"
+    "  -u, --user=users            jobs of these users (names or uids)\n"
+    "      --units=[KMGTP]         sizes in this unit\n"
+    "      --usage                 a short usage line\n"
+    "  -V, --version               print the version\n"
+    "  -X, --allocations           job lines only, no steps\n"
+    "\nTimes: HH:MM[:SS][AM|PM], MMDD[YY], MM/DD[/YY], MM.DD[.YY] (each with an\n"
+    "optional -HH:MM[:SS]), YYYY-MM-DD[THH:MM[:SS]], today, midnight, noon,\n"
+    "fika, teatime, now[{+|-}count[seconds|minutes|hours|days|weeks]].\n";
+
+static int add_fields(struct sacct *a, const char *list)
 {
-	fputs("sacct: not built yet\n", stderr);
-	return 1;
+	size_t len = a->fields ? strlen(a->fields) : 0;
+	char *v = realloc(a->fields, len + strlen(list) + 2);
+
+	if (!v)
+		return -ENOMEM;
+	sprintf(v + len, "%s%s", len ? "," : "", list);
+	a->fields = v;
+	return 0;
+}
+
+/* -u: names or uids; "-1" means every user. */
+static int parse_users(struct sacct *a, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int r = copy && f ? 0 : -ENOMEM;
+
+	if (!strcmp(list, "-1")) {
+		a->all_users = true;
+		r = 1;
+	}
+	for (tok = r ? NULL : strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t uid;
+
+		if (!cli_uid_of(tok, &uid)) {
+			fprintf(stderr, "Invalid user id: %s\n", tok);
+			r = -EINVAL;
+			break;
+		}
+		fprintf(f, "%s%u", ftell(f) ? "," : "", uid);
+	}
+	if (f)
+		fclose(f);
+	free(copy);
+	if (r == 0) {
+		free(a->uid_list);
+		a->uid_list = out;
+		a->all_users = false;
+		return 0;
+	}
+	free(out);
+	return r < 0 ? r : 0;
+}
+
+static int parse_time_opt(const char *s, time_t now, time_t *ret)
+{
+	int pos = 0;
+
+	if (sacct_parse_time(s, now, ret, &pos) == 0)
+		return 0;
+	fprintf(stderr, "Invalid time specification (pos=%d): %s\n", pos, s);
+	return -EINVAL;
+}
+
+/* Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
+static int parse_args(struct sacct *a, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+	    {"allusers", no_argument, 0, 'a'},
+	    {"accounts", required_argument, 0, 'A'},
+	    {"allocations", no_argument, 0, 'X'},
+	    {"brief", no_argument, 0, 'b'},
+	    {"delimiter", required_argument, 0, OPT_DELIMITER},
+	    {"duplicates", no_argument, 0, 'D'},
+	    {"federation", no_argument, 0, OPT_IGNORED},
+	    {"helpformat", no_argument, 0, 'e'},
+	    {"help-fields", no_argument, 0, 'e'},
+	    {"endtime", required_argument, 0, 'E'},
+	    {"help", no_argument, 0, 'h'},
+	    {"local", no_argument, 0, OPT_IGNORED},
+	    {"name", required_argument, 0, OPT_NAME},
+	    {"jobs", required_argument, 0, 'j'},
+	    {"long", no_argument, 0, 'l'},
+	    {"allclusters", no_argument, 0, 'L'},
+	    {"cluster", required_argument, 0, 'M'},
+	    {"clusters", required_argument, 0, 'M'},
+	    {"noconvert", no_argument, 0, OPT_NOCONVERT},
+	    {"units", required_argument, 0, OPT_UNITS},
+	    {"noheader", no_argument, 0, 'n'},
+	    {"fields", required_argument, 0, 'o'},
+	    {"format", required_argument, 0, 'o'},
+	    {"parsable", no_argument, 0, 'p'},
+	    {"parsable2", no_argument, 0, 'P'},
+	    {"partition", required_argument, 0, 'r'},
+	    {"state", required_argument, 0, 's'},
+	    {"starttime", required_argument, 0, 'S'},
+	    {"uid", required_argument, 0, 'u'},
+	    {"usage", no_argument, 0, 'U'},
+	    {"user", required_argument, 0, 'u'},
+	    {"verbose", no_argument, 0, 'v'},
+	    {"version", no_argument, 0, 'V'},
+	    {NULL, 0, 0, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "aA:bDeE:hj:lLM:no:pPr:s:S:tu:UvVX", lopts, NULL))
+	       != -1) {
+		switch (c) {
+		case 'a':
+			a->all_users = true;
+			break;
+		case 'A':
+			a->req.accounts = optarg;
+			break;
+		case 'b':
+			a->brief = true;
+			break;
+		case 'D':
+			a->dups = true;
+			break;
+		case 'e':
+			a->help = 2;
+			break;
+		case 'E':
+			a->end_str = optarg;
+			break;
+		case 'h':
+			a->help = 1;
+			break;
+		case 'j':
+			a->jobs = optarg;
+			break;
+		case 'l':
+			a->long_list = true;
+			break;
+		case 'n':
+			a->no_header = true;
+			break;
+		case 'o':
+			if (add_fields(a, optarg) < 0)
+				return -1;
+			break;
+		case 'p':
+			a->out.parsable = SACCT_PARSABLE;
+			break;
+		case 'P':
+			a->out.parsable = SACCT_PARSABLE2;
+			break;
+		case 'r':
+			a->req.partitions = optarg;
+			break;
+		case 's':
+			a->states = optarg;
+			break;
+		case 'S':
+			a->start_str = optarg;
+			break;
+		case 't': /* Slurm's old name of -X */
+		case 'X':
+			a->no_steps = true;
+			break;
+		case 'u':
+			if (parse_users(a, optarg) < 0)
+				return -1;
+			break;
+		case 'U':
+			a->help = 3;
+			break;
+		case 'V':
+			cli_print_version();
+			return 1;
+		case OPT_DELIMITER:
+			a->out.delim = optarg;
+			break;
+		case OPT_NAME:
+			a->req.names = optarg;
+			break;
+		case OPT_NOCONVERT:
+			a->out.noconvert = true;
+			break;
+		case OPT_UNITS:
+			if (!optarg[0] || optarg[1] || !strchr("KMGTPkmgtp", optarg[0])) {
+				fprintf(stderr, "%s: fatal: Invalid unit type\n", cli_prog());
+				return -1;
+			}
+			a->out.units = (char)(optarg[0] & ~0x20);
+			break;
+		case 'L':
+		case 'M':
+		case 'v':
+		case OPT_IGNORED:
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		cli_error("Unknown arguments:");
+		for (int i = optind; i < argc; i++)
+			cli_error(" %s", argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
+/* What parse_args collected -> the query and the columns. */
+static int build(struct sacct *a, time_t now)
+{
+	time_t start = 0, end = 0;
+	char *bad = NULL, *job_ids = NULL;
+	const char *env = getenv("SACCT_FORMAT");
+	int r;
+
+	if ((a->start_str && parse_time_opt(a->start_str, now, &start) < 0)
+	    || (a->end_str && parse_time_opt(a->end_str, now, &end) < 0))
+		return -1;
+	if (a->states && (r = sacct_state_mask(a->states, &a->req.state_mask, &bad)) < 0) {
+		if (bad)
+			fprintf(stderr, "%s: fatal: unrecognized job state value '%s'\n",
+				cli_prog(), bad);
+		free(bad);
+		return -1;
+	}
+	if (a->jobs) {
+		r = sacct_parse_jobs(a->jobs, &a->sels, &a->n_sels, &job_ids, &bad);
+		if (r < 0) {
+			if (bad)
+				fprintf(stderr, "%s: fatal: Bad job/step specified: %s\n",
+					cli_prog(), bad);
+			free(bad);
+			return -1;
+		}
+		a->req.job_ids = job_ids;
+	}
+	sacct_time_window(a->jobs != NULL, a->states != NULL, start, end, now, &a->req.start,
+			  &a->req.end);
+	/* -j without -u and root without -u see every user, as Slurm's sacct */
+	if (!a->uid_list && (a->jobs || getuid() == 0))
+		a->all_users = true;
+	if (a->all_users)
+		a->req.flags |= ACCT_Q_ALL_USERS;
+	else
+		a->req.uids = a->uid_list;
+	if (a->no_steps)
+		a->req.flags |= ACCT_Q_NO_STEPS;
+	if ((a->brief && add_fields(a, SACCT_BRIEF_FIELDS) < 0)
+	    || (a->long_list && add_fields(a, SACCT_LONG_FIELDS) < 0)
+	    || (!a->fields && add_fields(a, env ? env : SACCT_DEFAULT_FIELDS) < 0))
+		return -1;
+	r = sacct_cols_add(&a->cols, a->fields, &bad);
+	if (r == -EINVAL)
+		cli_error("Invalid field requested: \"%s\"", bad ? bad : "");
+	free(bad);
+	return r < 0 ? -1 : 0;
+}
+
+static void print_rows(struct sacct *a, struct acct_rows *rows)
+{
+	if (!a->no_header)
+		sacct_print_header(stdout, &a->cols, &a->out);
+	for (uint32_t i = 0; i < rows->count; i++) {
+		const struct acct_job_rec *j = &rows->jobs[i];
+
+		if (sacct_job_shown(a->sels, a->n_sels, j))
+			sacct_print_row(stdout, &a->cols, &a->out, j, NULL);
+		for (uint32_t k = 0; !a->no_steps && k < j->step_count; k++)
+			if (sacct_step_shown(a->sels, a->n_sels, j, &j->steps[k]))
+				sacct_print_row(stdout, &a->cols, &a->out, j, &j->steps[k]);
+	}
+}
+
+static int run(struct sacct *a)
+{
+	struct sl_conf *conf = NULL;
+	struct acct_rows rows = {0};
+	int r;
+
+	if (cli_conf_load(&conf) < 0)
+		return -1;
+	a->out.cluster = conf->cluster_name;
+	r = acct_client_fetch(conf, &a->req, &rows);
+	if (r == -ESLURM_DISABLED) {
+		fputs("Slurm accounting storage is disabled\n", stderr);
+	} else if (r < 0) {
+		cli_error("Problem talking to the database: %s", sl_strerror(r));
+	} else {
+		a->out.now = time(NULL);
+		sacct_rows_sort(rows.jobs, rows.count);
+		if (!a->dups)
+			rows.count = (uint32_t)sacct_rows_dedup(rows.jobs, rows.count);
+		print_rows(a, &rows);
+		fflush(stdout);
+	}
+	acct_rows_done(&rows);
+	conf_free(conf);
+	return r < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sacct a = {.out = {.parsable = SACCT_TABLE}};
+	int r;
+
+	cli_init(argv[0]);
+	r = parse_args(&a, argc, argv);
+	if (r == 0 && a.help) {
+		if (a.help == 1)
+			fputs(help_text, stdout);
+		else if (a.help == 2)
+			sacct_print_field_names(stdout);
+		else
+			fputs(usage_text, stdout);
+		r = 1;
+	}
+	if (r == 0)
+		r = build(&a, time(NULL));
+	if (r == 0)
+		r = run(&a);
+	sacct_cols_done(&a.cols);
+	free(a.sels);
+	free(a.req.job_ids);
+	free(a.uid_list);
+	free(a.fields);
+	return r < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }

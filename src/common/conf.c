@@ -13,6 +13,7 @@
 #include "conf.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -54,6 +55,8 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->priority_type);
 	free(c->mail_prog);
 	free(c->private_data);
+	free(c->acct_storage_type);
+	free(c->acct_storage_loc);
 	for (uint32_t i = 0; i < c->node_count; i++)
 		conf_node_done(&c->nodes[i]);
 	free(c->nodes);
@@ -213,6 +216,24 @@ const char *conf_get_raw(const struct sl_conf *c, const char *key)
 		if (strcaseeq(c->kv[i].key, key))
 			return c->kv[i].value;
 	return NULL;
+}
+
+bool conf_is_acct_enabled(const struct sl_conf *c)
+{
+	return c->acct_storage_type && !strcaseeq(c->acct_storage_type, "accounting_storage/none");
+}
+
+char *conf_acct_storage_path(const struct sl_conf *c)
+{
+	char *s = NULL;
+
+	if (c->acct_storage_loc)
+		return strdup(c->acct_storage_loc);
+	if (asprintf(&s, "%s/job_accounting.db",
+		     c->state_save_location ? c->state_save_location : "/var/spool")
+	    < 0)
+		return NULL;
+	return s;
 }
 
 /* What "%<ch>" stands for in a path template; NULL when not special. */

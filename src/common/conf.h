@@ -118,7 +118,11 @@ struct sl_conf {
 	char *scheduler_type;
 	char *priority_type;
 	char *mail_prog;
-	char *private_data;
+	char *private_data;              /* as written, for show config */
+	uint32_t private_data_flags;     /* PRIVATE_DATA_* */
+	char *acct_storage_type;         /* "accounting_storage/sqlite" (ours: the default),
+	                                  * "/slurmdbd" (uses the same store), "/none" */
+	char *acct_storage_loc;          /* NULL: StateSaveLocation/job_accounting.db */
 
 	struct conf_node *nodes;         /* one per node, config order */
 	uint32_t node_count;
@@ -129,6 +133,18 @@ struct sl_conf {
 	struct conf_kv *kv;              /* every key seen, in first-seen order */
 	uint32_t kv_count;
 };
+
+/* PrivateData= words (Slurm's numbers); "all" sets every bit. */
+#define PRIVATE_DATA_JOBS 0x0001u
+#define PRIVATE_DATA_NODES 0x0002u
+#define PRIVATE_DATA_PARTITIONS 0x0004u
+#define PRIVATE_DATA_USAGE 0x0008u
+#define PRIVATE_DATA_USERS 0x0010u
+#define PRIVATE_DATA_ACCOUNTS 0x0020u
+#define PRIVATE_DATA_RESERVATIONS 0x0040u
+#define PRIVATE_DATA_CLOUD 0x0080u
+#define PRIVATE_DATA_EVENTS 0x0100u
+#define PRIVATE_DATA_ALL 0xffffu
 
 /* Parse path (and gres.conf in the same directory when present) into a
  * new struct. On error returns a negative code (-EINVAL for bad input,
@@ -148,6 +164,12 @@ const char *conf_default_path(void);
 const struct conf_node *conf_node_find(const struct sl_conf *c, const char *name);
 const struct conf_part *conf_part_find(const struct sl_conf *c, const char *name);
 const char *conf_get_raw(const struct sl_conf *c, const char *key); /* case-insensitive */
+
+/* AccountingStorageType other than accounting_storage/none. */
+bool conf_is_acct_enabled(const struct sl_conf *c);
+/* The accounting store's file: AccountingStorageLoc, or
+ * StateSaveLocation/job_accounting.db; malloc'd, NULL on ENOMEM. */
+char *conf_acct_storage_path(const struct sl_conf *c);
 
 /* Replace %n (node name) and %h (host name) in a path template; malloc'd. */
 char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name);

@@ -341,6 +341,71 @@ static int key_slurm_user(void *base, const struct conf_key *k, const char *val,
 	return 0;
 }
 
+/* AccountingStorageType: our embedded store, or none. slurmdbd is taken
+ * as the embedded store too (the controller says so once at start). */
+static int key_acct_type(void *base, const struct conf_key *k, const char *val,
+			 const struct conf_where *at, struct sl_error *err)
+{
+	static const char *const types[] = {
+	    "accounting_storage/sqlite", "accounting_storage/slurmdbd", "accounting_storage/none"};
+	struct sl_conf *c = base;
+
+	if (!*val)
+		val = k->def;
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+		if (!strcaseeq(val, types[i]))
+			continue;
+		if (conf_strset(&c->acct_storage_type, types[i]) < 0)
+			return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+		return 0;
+	}
+	return bad_value(k, val, at,
+			 "expected accounting_storage/sqlite, accounting_storage/slurmdbd or "
+			 "accounting_storage/none",
+			 err);
+}
+
+/* PrivateData: a comma list of what normal users may not see of others. */
+static int key_private_data(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct {
+		const char *name;
+		uint32_t flag;
+	} words[] = {
+	    {"accounts", PRIVATE_DATA_ACCOUNTS},
+	    {"all", PRIVATE_DATA_ALL},
+	    {"cloud", PRIVATE_DATA_CLOUD},
+	    {"events", PRIVATE_DATA_EVENTS},
+	    {"jobs", PRIVATE_DATA_JOBS},
+	    {"nodes", PRIVATE_DATA_NODES},
+	    {"partitions", PRIVATE_DATA_PARTITIONS},
+	    {"reservations", PRIVATE_DATA_RESERVATIONS},
+	    {"usage", PRIVATE_DATA_USAGE},
+	    {"users", PRIVATE_DATA_USERS},
+	};
+	struct sl_conf *c = base;
+	_cleanup_free_ char *copy = strdup(val);
+	uint32_t flags = 0;
+	char *save = NULL;
+
+	if (!copy)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(words) && !strcaseeq(w, words[i].name))
+			i++;
+		if (i == ARRAY_SIZE(words))
+			return bad_value(k, val, at, "unknown PrivateData word", err);
+		flags |= words[i].flag;
+	}
+	if (conf_strset(&c->private_data, val) < 0)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	c->private_data_flags = flags;
+	return 0;
+}
+
 /* clang-format off */
 #define K(n, t, f, lo, hi, d) CONF_KEY(n, t, sl_conf, f, lo, hi, d)
 #define KFN(n, fn, d) { n, CONF_FN, 0, 0, 0, d, fn }
@@ -348,6 +413,8 @@ static int key_slurm_user(void *base, const struct conf_key *k, const char *val,
 
 const struct conf_key conf_keys[] = {
 	/* keys we act on */
+	K("AccountingStorageLoc", CONF_STR, acct_storage_loc, 0, 0, NULL),
+	KFN("AccountingStorageType", key_acct_type, "accounting_storage/sqlite"),
 	KFN("AuthInfo", key_auth_info, NULL),
 	K("AuthType", CONF_STR, auth_type, 0, 0, "auth/munge"),
 	K("ClusterName", CONF_STR, cluster_name, 0, 0, NULL),
@@ -365,7 +432,7 @@ const struct conf_key conf_keys[] = {
 	K("MessageTimeout", CONF_U32, message_timeout, 1, 3600, "10"),
 	K("MinJobAge", CONF_U32, min_job_age, 0, UINT32_MAX - 1, "300"),
 	K("PriorityType", CONF_STR, priority_type, 0, 0, "priority/basic"),
-	K("PrivateData", CONF_STR, private_data, 0, 0, NULL),
+	KFN("PrivateData", key_private_data, NULL),
 	K("ReturnToService", CONF_U16, return_to_service, 0, 2, "0"),
 	K("SchedulerType", CONF_STR, scheduler_type, 0, 0, "sched/backfill"),
 	K("SelectType", CONF_STR, select_type, 0, 0, "select/linear"),
@@ -391,7 +458,7 @@ const struct conf_key conf_keys[] = {
 	R("AccountingStorageBackupHost"), R("AccountingStorageEnforce"),
 	R("AccountingStorageExternalHost"), R("AccountingStorageHost"),
 	R("AccountingStorageParameters"), R("AccountingStoragePass"),
-	R("AccountingStoragePort"), R("AccountingStorageTRES"), R("AccountingStorageType"),
+	R("AccountingStoragePort"), R("AccountingStorageTRES"),
 	R("AccountingStorageUser"), R("AccountingStoreFlags"), R("AcctGatherEnergyType"),
 	R("AcctGatherFilesystemType"), R("AcctGatherInterconnectType"), R("AcctGatherNodeFreq"),
 	R("AcctGatherProfileType"), R("AllowSpecResourcesUsage"), R("AuthAltParameters"),

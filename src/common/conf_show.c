@@ -103,6 +103,23 @@ FN(f_acct_port)
 	return t && strstr(t, "mysql") ? "3306" : "0";
 }
 
+/* Our default is the embedded store (Slurm's is none). */
+FN(f_acct_type)
+{
+	if (x->c->acct_storage_type)
+		return x->c->acct_storage_type;
+	return raw(x, "AccountingStorageType") ? raw(x, "AccountingStorageType")
+					       : "accounting_storage/sqlite";
+}
+
+/* Slurm 22.05 no longer prints AccountingStorageLoc (its filetxt plugin is
+ * gone); we print it, in Slurm's old place, only when slurm.conf sets it,
+ * so a default configuration shows what Slurm shows. */
+FN(f_acct_loc)
+{
+	return x->c->acct_storage_loc ? x->c->acct_storage_loc : SKIP;
+}
+
 /* The TRES Slurm always tracks, then the configured extra ones. */
 FN(f_acct_tres)
 {
@@ -277,10 +294,11 @@ static const struct show_key keys[] = {
 	CALC("AccountingStorageEnforce", f_enforce),
 	RAW("AccountingStorageHost", NULL, NULL),
 	RAW("AccountingStorageExternalHost", NULL, NULL),
+	CALC("AccountingStorageLoc", f_acct_loc),
 	RAW("AccountingStorageParameters", NULL, NULL),
 	CALC("AccountingStoragePort", f_acct_port),
 	CALC("AccountingStorageTRES", f_acct_tres),
-	RAW("AccountingStorageType", "accounting_storage/none", NULL),
+	CALC("AccountingStorageType", f_acct_type),
 	RAW("AccountingStorageUser", "N/A", NULL),
 	RAW("AccountingStoreFlags", NULL, NULL),
 	RAW("AcctGatherEnergyType", "acct_gather_energy/none", NULL),

@@ -26,7 +26,9 @@ struct job;
 struct rpc_req;
 
 /* After durable_init(): open the store, start the thread, queue every job
- * in the table. Returns 0 or a negative code (the store cannot be opened). */
+ * in the table. A store that cannot be opened is logged and accounting is
+ * off (queries answer ESLURM_DISABLED); returns a negative code only when
+ * the thread or its eventfd cannot be made. */
 int acct_init(struct ctld *c);
 /* Write what is queued, stop the thread, close the store. NULL-safe state. */
 void acct_fini(struct ctld *c);

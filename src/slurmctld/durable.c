@@ -16,6 +16,7 @@
 #include "common/pack.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
+#include "acct.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_sched.h"
@@ -66,6 +67,7 @@ void job_touch(struct ctld *c, const struct job *job)
 	struct pack_buf b = { 0 };
 
 	c->job_last_update = time(NULL);
+	acct_job_changed(c, job); /* acct.c: its row, written by the accounting thread */
 	if (!c->journal)
 		return;
 	if (job_state_pack(job, node_name_of, c, &b) == 0)

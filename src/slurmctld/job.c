@@ -11,6 +11,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_mem.h"
+#include "acct.h"
 #include "ctld.h"
 #include "job_depend.h"
 #include "step.h"
@@ -88,6 +89,8 @@ void job_table_purge(struct ctld *c, time_t now)
 {
 	uint32_t kept = 0;
 
+	if (!acct_is_written(c))
+		return; /* acct.c: a job leaves memory only once its final row is on disk */
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *j = c->jobs[i];
 

@@ -140,11 +140,13 @@ static void alloc_client_gone(struct ctld *c, struct job *job, int rc)
 	info("JobId=%u: allocation client %s:%u unreachable, cancelling", job->job_id,
 	     job->desc->alloc_host, job->desc->alloc_port);
 	debug("JobId=%u: the client call failed: %s", job->job_id, sl_strerror(rc));
-	if (job_is_pending(job))
+	if (job_is_pending(job)) {
 		alloc_cancel_pending(c, job, job->uid, time(NULL));
-	else
+	} else {
+		job->cancelled_by = job->uid; /* its own client went away (sacct: CANCELLED by) */
 		job_alloc_end(c, job, JOB_CANCELLED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
 			      ALLOC_NO_NOTICE);
+	}
 }
 
 /* Grant and ping replies: RESPONSE_SLURM_RC (any rc: the client is alive). */

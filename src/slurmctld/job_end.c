@@ -20,6 +20,7 @@
 #include "common/msg.h"
 #include "common/rpc_async.h"
 #include "common/sl_errno.h"
+#include "acct.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_alloc.h"
@@ -71,6 +72,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	bool hold = job->is_requeue_hold;
 
 	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
+	acct_job_requeued(c, job, now); /* the run that ends here keeps its own row */
 	if (job->alloc.count)
 		job_sched_release(c, job);
 	sel_result_done(&job->alloc);
@@ -83,6 +85,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->is_user_hold = false;
 	job->restart_cnt++;
 	job->exit_code = 0;
+	job->batch_usage = (struct acct_usage){0};
 	job->start_time = job->end_time = 0;
 	job->eligible_time = now;
 	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
@@ -166,6 +169,7 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 	if (m->node_name && job->batch_host && !streq(m->node_name, job->batch_host))
 		return 0; /* from a run that was requeued off a failed node */
 	job->exit_code = m->job_rc;
+	job->batch_usage = m->usage;
 	/* step.c: steps that outlived the script are stopped on every node */
 	if (step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED))
 		job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);

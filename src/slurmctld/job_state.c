@@ -15,13 +15,23 @@
 #include <string.h>
 
 #include "common/limits.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/msg_family.h"
 #include "common/pack.h"
 #include "job.h"
+#include "step.h"
 
 /* Smallest packed sel_alloc: index, empty name (u32 0), cpus, tasks, mem, gpus. */
 #define ALLOC_NODE_MIN_LEN (4 + 4 + 2 + 2 + 8 + 8)
+/* Smallest packed step_node_rec: index, empty name, tasks, cpus, mem, gpus, is_done. */
+#define STEP_NODE_MIN_LEN (4 + 4 + 4 + 2 + 8 + 8 + 1)
+/* Smallest packed acct_usage: six u64, three u32. */
+#define USAGE_LEN (6 * 8 + 3 * 4)
+/* Smallest packed step: every string empty, no node records. */
+#define STEP_MIN_LEN                                                                               \
+	(4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 2 + 2 + 1 + 4 + 8 + 8 + 4 + 4 + USAGE_LEN + 4 + 4 + 4 + 1 \
+	 + 1 + 1 + 4 + 2 + 4 + 8)
 
 static void set_err(struct pack_buf *b, int r)
 {
@@ -314,6 +324,214 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 	(void)job_desc_unpack(*ret, b, ver);
 }
 
+/* ---- steps (version 2) ---- */
+
+static void pack_step_nodes(const struct step *s, job_state_node_name_fn *name_fn, void *arg,
+			    struct pack_buf *b)
+{
+	if (s->node_count && (!s->nodes || !name_fn))
+		set_err(b, -EINVAL);
+	pack_u32(b, s->node_count);
+	for (uint32_t i = 0; i < s->node_count && !b->err; i++) {
+		const struct step_node_rec *n = &s->nodes[i];
+		const char *name = name_fn(arg, n->node);
+
+		if (!name)
+			set_err(b, -ENOENT);
+		pack_u32(b, n->node);
+		pack_str(b, name);
+		pack_u32(b, n->tasks);
+		pack_u16(b, n->cpus);
+		pack_u64(b, n->mem);
+		pack_u64(b, n->gpus);
+		pack_bool(b, n->is_done);
+	}
+}
+
+/* job_node: each node's place in the job's (re-sorted) allocation. A
+ * running step must lie within it, once per node; a finished step's nodes
+ * may not (a requeued job ran elsewhere): NO_VAL, never read (step.h). */
+static void step_nodes_locate(struct step_node_rec *v, uint32_t n, bool is_running,
+			      const struct sel_result *a, struct pack_buf *b)
+{
+	_cleanup_free_ bool *seen = calloc(a->count ? a->count : 1, sizeof(*seen));
+
+	if (!seen) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		uint32_t k = 0;
+
+		while (k < a->count && a->nodes[k].node != v[i].node)
+			k++;
+		if (k == a->count) {
+			v[i].job_node = NO_VAL;
+			if (is_running)
+				b->err = -EBADMSG;
+			continue;
+		}
+		if (seen[k])
+			b->err = -EBADMSG;
+		seen[k] = true;
+		v[i].job_node = k;
+	}
+}
+
+/* A node gone from the slurm.conf: a finished step is kept without its
+ * node records (nodes_str still names them); a running one is refused
+ * with index_fn's -ENOENT, as the allocation is. */
+static void unpack_step_nodes(struct step *s, const struct sel_result *a,
+			      job_state_node_index_fn *index_fn, void *arg, struct pack_buf *b)
+{
+	bool is_gone = false;
+	uint32_t n;
+
+	unpack_count(b, &n, SL_ARRAY_MAX, STEP_NODE_MIN_LEN);
+	if (b->err || !n)
+		return;
+	s->nodes = calloc(n, sizeof(*s->nodes));
+	if (!s->nodes) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	s->node_count = n;
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct step_node_rec *sn = &s->nodes[i];
+		char *name = NULL;
+
+		unpack_u32(b, &sn->node);
+		unpack_str(b, &name, SL_NAME_MAX);
+		unpack_u32(b, &sn->tasks);
+		unpack_u16(b, &sn->cpus);
+		unpack_u64(b, &sn->mem);
+		unpack_u64(b, &sn->gpus);
+		unpack_bool(b, &sn->is_done);
+		if (!b->err && !name)
+			b->err = -EBADMSG;
+		if (!b->err && index_fn) {
+			int r = index_fn(arg, name, &sn->node);
+
+			if (r == -ENOENT && !step_is_running(s))
+				is_gone = true;
+			else if (r < 0)
+				b->err = r;
+		}
+		free(name);
+	}
+	if (b->err)
+		return;
+	if (is_gone) {
+		free(s->nodes);
+		s->nodes = NULL;
+		s->node_count = 0;
+		return;
+	}
+	step_nodes_locate(s->nodes, n, step_is_running(s), a, b);
+}
+
+static void pack_step(const struct step *s, job_state_node_name_fn *name_fn, void *arg,
+		      struct pack_buf *b)
+{
+	pack_u32(b, s->step_id);
+	pack_str(b, s->name);
+	pack_str(b, s->command);
+	pack_u32(b, s->state);
+	pack_step_nodes(s, name_fn, arg, b);
+	pack_str(b, s->nodes_str);
+	pack_u32(b, s->num_tasks);
+	pack_u32(b, s->num_cpus);
+	pack_u16(b, s->cpus_per_task);
+	pack_u16(b, s->flags);
+	pack_bool(b, s->is_gpus_held);
+	pack_u32(b, s->time_limit);
+	pack_time(b, s->start_time);
+	pack_time(b, s->end_time);
+	pack_u32(b, s->exit_code);
+	pack_u32(b, s->nodes_done);
+	acct_usage_pack(&s->usage, b);
+	pack_str(b, s->max_rss_node);
+	pack_str(b, s->max_vm_node);
+	pack_u32(b, s->kill_requid);
+	pack_bool(b, s->is_oom);
+	pack_bool(b, s->is_cancelled);
+	pack_bool(b, s->is_timed_out);
+	pack_str(b, s->srun_host);
+	pack_u16(b, s->srun_port);
+	pack_u32(b, s->srun_pid);
+	pack_time(b, s->last_srun_ping);
+}
+
+static void unpack_step(struct step *s, const struct sel_result *a,
+			job_state_node_index_fn *index_fn, void *arg, struct pack_buf *b)
+{
+	unpack_u32(b, &s->step_id);
+	unpack_str(b, &s->name, SL_NAME_MAX);
+	unpack_str(b, &s->command, SL_STR_MAX);
+	unpack_u32(b, &s->state);
+	unpack_step_nodes(s, a, index_fn, arg, b);
+	unpack_str(b, &s->nodes_str, SL_STR_MAX);
+	unpack_u32(b, &s->num_tasks);
+	unpack_u32(b, &s->num_cpus);
+	unpack_u16(b, &s->cpus_per_task);
+	unpack_u16(b, &s->flags);
+	unpack_bool(b, &s->is_gpus_held);
+	unpack_u32(b, &s->time_limit);
+	unpack_time(b, &s->start_time);
+	unpack_time(b, &s->end_time);
+	unpack_u32(b, &s->exit_code);
+	unpack_u32(b, &s->nodes_done);
+	acct_usage_unpack(&s->usage, b);
+	unpack_str(b, &s->max_rss_node, SL_NAME_MAX);
+	unpack_str(b, &s->max_vm_node, SL_NAME_MAX);
+	unpack_u32(b, &s->kill_requid);
+	unpack_bool(b, &s->is_oom);
+	unpack_bool(b, &s->is_cancelled);
+	unpack_bool(b, &s->is_timed_out);
+	unpack_str(b, &s->srun_host, SL_NAME_MAX);
+	unpack_u16(b, &s->srun_port);
+	unpack_u32(b, &s->srun_pid);
+	unpack_time(b, &s->last_srun_ping);
+}
+
+/* The batch step's usage, then the steps in id order. */
+static void pack_steps(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
+		       struct pack_buf *b)
+{
+	acct_usage_pack(&job->batch_usage, b);
+	if (job->step_count && !job->steps)
+		set_err(b, -EINVAL);
+	pack_u32(b, job->step_count);
+	for (uint32_t i = 0; i < job->step_count && !b->err; i++)
+		pack_step(&job->steps[i], name_fn, arg, b);
+}
+
+/* After the allocation: step nodes are located in it. step_count grows
+ * with each step begun, so job_free() frees exactly what was built. */
+static void unpack_steps(struct job *job, job_state_node_index_fn *index_fn, void *arg,
+			 struct pack_buf *b)
+{
+	uint32_t n;
+
+	acct_usage_unpack(&job->batch_usage, b);
+	unpack_count(b, &n, SL_ARRAY_MAX, STEP_MIN_LEN);
+	if (b->err || !n)
+		return;
+	job->steps = calloc(n, sizeof(*job->steps));
+	if (!job->steps) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct step *s = &job->steps[job->step_count++];
+
+		unpack_step(s, &job->alloc, index_fn, arg, b);
+		/* step_find() searches by id */
+		if (!b->err && i && s->step_id <= s[-1].step_id)
+			b->err = -EBADMSG;
+	}
+}
+
 int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
 		   struct pack_buf *b)
 {
@@ -329,6 +547,7 @@ int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void 
 	pack_alloc(&job->alloc, name_fn, arg, b);
 	pack_run(job, b);
 	pack_desc(job->desc, b);
+	pack_steps(job, name_fn, arg, b);
 	return b->err;
 }
 
@@ -337,6 +556,7 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 {
 	struct pack_buf b = pack_buf_view(data, len);
 	struct job *job;
+	uint16_t ver;
 	int r;
 
 	if ((!data && len) || !ret)
@@ -344,13 +564,14 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
-	/* one version so far; later ones pass it to the groups that grow */
-	(void)unpack_header(&b, JOURNAL_REC_JOB, JOB_STATE_VERSION);
+	ver = unpack_header(&b, JOURNAL_REC_JOB, JOB_STATE_VERSION);
 	unpack_ids(job, &b);
 	unpack_request(job, &b);
 	unpack_alloc(&job->alloc, index_fn, arg, &b);
 	unpack_run(job, &b);
 	unpack_desc(&job->desc, &b);
+	if (ver >= 2) /* version 1: no steps, no usage */
+		unpack_steps(job, index_fn, arg, &b);
 	r = unpack_end(&b);
 	if (r < 0) {
 		job_free(job);

@@ -108,6 +108,22 @@ static int job_user(struct job *job, uid_t uid, gid_t gid)
 	return 0;
 }
 
+/* Without associations (we have no sacctmgr), a job's account defaults to
+ * its user's primary group name and its QOS to "normal", Slurm's default
+ * QOS: the reference's root job shows Account=root QOS=normal. */
+static int job_account(struct job_desc *d, gid_t gid)
+{
+	struct group gr, *res = NULL;
+	char buf[4096];
+
+	if (!d->account && getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res
+	    && !(d->account = strdup(gr.gr_name)))
+		return -ENOMEM;
+	if (!d->qos && !(d->qos = strdup("normal")))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Counts with Slurm's defaults: nodes from tasks and tasks from nodes. */
 static int job_counts(struct job *job, const struct job_desc *d)
 {
@@ -193,6 +209,8 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
 							  : p->cfg->max_time;
 	r = job_sched_check_feasible(c, job, p);
+	if (r == 0)
+		r = job_account(desc, job->gid);
 	if (r == 0 && desc->array_spec)
 		r = job_array_parse(desc->array_spec, c->conf->max_array_size, &job->array_pending,
 				    &job->array_pending_count, &job->array_throttle);

@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 
+#include "acct.h"
 #include "admin.h"
 #include "common/conf.h"
 #include "common/daemon.h"
@@ -215,6 +216,7 @@ static const struct subsys {
 	{ "state", state_init, state_fini },          /* applies saved node states */
 	{ "jobs", jobs_init, jobs_fini },
 	{ "journal", durable_init, durable_fini },   /* replays jobs: after nodes, parts */
+	{ "accounting", acct_init, acct_fini },      /* queues every replayed job's row */
 	{ "signals", signals_init, signals_fini },
 	{ "mail", mail_init, mail_fini },
 	{ "rpc", rpc_init, rpc_fini },                /* accept once state is ready */

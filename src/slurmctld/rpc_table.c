@@ -14,6 +14,7 @@
 #include "common/rpc_server.h"
 #include "common/conf.h"
 #include "common/sl_errno.h"
+#include "acct.h"
 #include "ctld.h"
 
 bool ctld_is_admin(const struct ctld *c, uid_t uid)
@@ -48,6 +49,7 @@ static const struct rpc_handler {
 	{ REQUEST_STEP_COMPLETE, PRIV_SLURMD, rpc_step_complete },
 	{ REQUEST_CANCEL_JOB_STEP, PRIV_ANY, rpc_step_cancel },       /* owner check inside */
 	{ REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info },
+	{ REQUEST_ACCT_QUERY, PRIV_ANY, rpc_acct_query },             /* uid filter inside */
 };
 
 static const struct rpc_handler *handler_find(uint16_t type)

@@ -44,6 +44,8 @@ static void step_rec_done(struct step *s)
 	free(s->nodes);
 	free(s->nodes_str);
 	free(s->srun_host);
+	free(s->max_rss_node);
+	free(s->max_vm_node);
 }
 
 void step_job_free(struct job *job)
@@ -166,11 +168,36 @@ void step_send_nodes(struct ctld *c, const struct job *job, const struct step *s
 
 /* ---- ending ---- */
 
-void step_end(struct ctld *c, struct step *s, uint32_t state, time_t now)
+static void step_set_end(struct ctld *c, struct step *s, uint32_t state, time_t now)
 {
 	s->state = state;
 	s->end_time = now;
 	c->job_last_update = now;
+}
+
+/* The job whose steps array holds s. */
+static struct job *step_owner(struct ctld *c, const struct step *s)
+{
+	uintptr_t p = (uintptr_t)s;
+
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+		uintptr_t first = (uintptr_t)job->steps;
+
+		if (job->step_count && p >= first
+		    && p < first + job->step_count * sizeof(*job->steps))
+			return job;
+	}
+	return NULL;
+}
+
+void step_end(struct ctld *c, struct step *s, uint32_t state, time_t now)
+{
+	struct job *job = step_owner(c, s);
+
+	step_set_end(c, s, state, now);
+	if (job)
+		job_touch(c, job); /* journal and accounting see the step's end */
 }
 
 uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state, uint16_t srun_reason)
@@ -185,7 +212,7 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state, u
 			continue;
 		info("StepId=%u.%u ends with its job: %s", job->job_id, s->step_id,
 		     job_state_string(step_state));
-		step_end(c, s, step_state, now);
+		step_set_end(c, s, step_state, now); /* the caller touches the job */
 		step_notify_srun(c, job, s, srun_reason);
 		n++;
 	}
@@ -233,14 +260,31 @@ static uint32_t step_final_state(const struct job *job, const struct step *s)
 	return JOB_FAILED;
 }
 
+/* Keep the node name where a maximum was (MaxRSSNode / MaxVMSizeNode). */
+static void step_max_node(char **dst, const char *node_name)
+{
+	char *s = node_name ? strdup(node_name) : NULL;
+
+	if (node_name && !s)
+		return; /* out of memory: the older name stays */
+	free(*dst);
+	*dst = s;
+}
+
 static void step_record_node(struct step *s, struct step_node_rec *sn,
 			     const struct step_complete_msg *m)
 {
+	unsigned maxima;
+
 	sn->is_done = true;
 	s->nodes_done++;
 	if (m->step_rc > s->exit_code)
 		s->exit_code = m->step_rc;
-	acct_usage_merge(&s->usage, &m->usage);
+	maxima = acct_usage_merge(&s->usage, &m->usage);
+	if (maxima & ACCT_MERGE_RSS)
+		step_max_node(&s->max_rss_node, m->node_name);
+	if (maxima & ACCT_MERGE_VM)
+		step_max_node(&s->max_vm_node, m->node_name);
 	if (m->is_oom)
 		s->is_oom = true;
 }
@@ -267,7 +311,8 @@ int rpc_step_complete(struct ctld *c, struct rpc_req *req)
 	step_record_node(s, sn, m);
 	c->job_last_update = time(NULL);
 	if (s->nodes_done == s->node_count && step_is_running(s)) {
-		step_end(c, s, step_final_state(job, s), time(NULL));
+		step_set_end(c, s, step_final_state(job, s), time(NULL));
+		job_touch(c, job); /* journal and accounting: the step's final record */
 		info("StepId=%u.%u done: %s exit %u", job->job_id, s->step_id,
 		     job_state_string(s->state), s->exit_code);
 	}
@@ -468,6 +513,7 @@ static int step_build(struct ctld *c, const struct job *job, const struct step_c
 		m->tres_per_node && !(m->flags & (STEP_FLAG_NO_GRES | STEP_FLAG_OVERLAP)),
 	    .time_limit = m->time_limit == NO_VAL || !m->time_limit ? INFINITE : m->time_limit,
 	    .start_time = time(NULL),
+	    .kill_requid = NO_VAL,
 	    .srun_host = m->srun_port ? sdup(m->srun_host) : NULL,
 	    .srun_port = m->srun_host ? m->srun_port : 0,
 	    .srun_pid = m->srun_pid,

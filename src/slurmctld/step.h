@@ -7,9 +7,10 @@
  * job's nodes against other steps; the batch step holds none. Finished
  * steps stay until the job is purged (job_free -> step_job_free).
  *
- * Steps are NOT journaled: after a controller restart running steps are
- * forgotten (their stepds' completions are answered and dropped). Only
- * job->next_step_id is, so a step id is never given twice in a job.
+ * Steps are journaled inside their job's record (job_state.c): every step
+ * start and end calls job_touch(), so after a controller restart running
+ * steps are known again and finished ones keep their accounting. A step id
+ * is never given twice in a job (job->next_step_id).
  */
 #pragma once
 #include <stdbool.h>

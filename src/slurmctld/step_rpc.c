@@ -64,6 +64,7 @@ static void step_signal(struct ctld *c, struct job *job, struct step *s, uint16_
 	}
 	info("Cancel of StepId=%u.%u by uid %u", job->job_id, s->step_id, (unsigned)by);
 	s->is_cancelled = true;
+	s->kill_requid = (uint32_t)by; /* sacct: CANCELLED by <uid> */
 	c->job_last_update = time(NULL);
 	step_send_nodes(c, job, s, REQUEST_TERMINATE_JOB, SIGKILL);
 	step_notify_srun(c, job, s, SRUN_END_CANCELLED);

@@ -44,16 +44,11 @@ def read(path, timeout=10):
     return path.read_text()
 
 
-# The reference ran with slurmdbd: its jobs have an account and a QOS. We
-# have no accounting database yet, so those two are not set (differences.md).
-NO_ACCOUNTING = {"SLURM_JOB_ACCOUNT", "SLURM_JOB_QOS"}
-
-
 def reference_env_names(name):
     """SLURM_* variable names of one task in a reference env dump."""
     text = (REFERENCE_DIR / name).read_text().split("--- stdout\n", 1)[1].split("--- stderr")[0]
     return {line.split(": ", 1)[1].split("=", 1)[0] for line in text.splitlines()
-            if line.startswith("0: SLURM")} - NO_ACCOUNTING
+            if line.startswith("0: SLURM")}
 
 
 def labelled(stdout):
@@ -309,7 +304,8 @@ def test_salloc_environment_matches_the_reference(cluster):
     text = (REFERENCE_DIR / "salloc_env.txt").read_text()
     ref = dict(line.split("=", 1) for line in
                text.split("--- stdout\n", 1)[1].split("--- stderr")[0].splitlines())
-    assert set(env) == set(ref) - NO_ACCOUNTING
+    assert set(env) == set(ref)
+    assert env["SLURM_JOB_ACCOUNT"] == "root" and env["SLURM_JOB_QOS"] == "normal"
     for key in ("SLURM_JOB_NAME", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS", "SLURM_NPROCS",
                 "SLURM_TASKS_PER_NODE", "SLURM_JOB_CPUS_PER_NODE", "SLURM_NODE_ALIASES",
                 "SLURM_JOB_PARTITION", "SLURM_CLUSTER_NAME"):

@@ -283,6 +283,10 @@ static const struct {
 	DEF(cluster_name, STR, 0, NULL),
 	DEF(munge_socket, STR, 0, NULL),
 	DEF(slurmctld_logfile, STR, 0, NULL),
+	DEF(acct_storage_type, STR, 0, "accounting_storage/sqlite"),
+	DEF(acct_storage_loc, STR, 0, NULL),
+	DEF(private_data, STR, 0, NULL),
+	DEF(private_data_flags, U32, 0, NULL),
 };
 /* clang-format on */
 
@@ -621,6 +625,10 @@ static const struct {
 	{ "Include without a file", "SlurmctldHost=h\nInclude   \n", 2, "Include without a file name" },
 	{ "missing include", "SlurmctldHost=h\nInclude nothere.conf\n", 2, "nothere.conf" },
 	{ "node key on a plain line", "SlurmctldHost=h CPUs=2\n", 1, "unknown key 'CPUs'" },
+	{ "unknown accounting storage", "SlurmctldHost=h\nAccountingStorageType=accounting_storage/mysql\n",
+	  2, "expected accounting_storage/sqlite" },
+	{ "unknown PrivateData word", "SlurmctldHost=h\nPrivateData=jobs,secrets\n", 2,
+	  "unknown PrivateData word" },
 };
 /* clang-format on */
 
@@ -638,6 +646,43 @@ static void test_broken_lines_report_file_and_line(void **state)
 		    || !strstr(err.text, broken[i].says))
 			fail_msg("%s: got %d '%s', want prefix '%s' and '%s'", broken[i].what, r,
 				 err.text, prefix, broken[i].says);
+	}
+}
+
+static void test_accounting_storage_and_private_data(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *type, *path;
+		bool is_enabled;
+		uint32_t private_flags;
+	} cases[] = {
+	    {"", "accounting_storage/sqlite", "/var/spool/job_accounting.db", true, 0},
+	    {"StateSaveLocation=/s\nAccountingStorageType=Accounting_Storage/SlurmDBD\n",
+	     "accounting_storage/slurmdbd", "/s/job_accounting.db", true, 0},
+	    {"AccountingStorageType=accounting_storage/none\nPrivateData=jobs\n",
+	     "accounting_storage/none", "/var/spool/job_accounting.db", false, PRIVATE_DATA_JOBS},
+	    {"AccountingStorageLoc=/x/acct.db\nPrivateData=USAGE,Jobs\n",
+	     "accounting_storage/sqlite", "/x/acct.db", true,
+	     PRIVATE_DATA_JOBS | PRIVATE_DATA_USAGE},
+	    {"PrivateData=all\nAccountingStorageType=\n", "accounting_storage/sqlite",
+	     "/var/spool/job_accounting.db", true, PRIVATE_DATA_ALL},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *text = NULL, *path = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+
+		assert_true(asprintf(&text, "SlurmctldHost=h\n%s", cases[i].text) > 0);
+		if (load_text(*state, text, &c, &err, NULL) < 0)
+			fail_msg("case %zu: %s", i, err.text);
+		assert_string_equal(c->acct_storage_type, cases[i].type);
+		path = conf_acct_storage_path(c);
+		assert_string_equal(path, cases[i].path);
+		assert_int_equal(conf_is_acct_enabled(c), cases[i].is_enabled);
+		assert_int_equal(c->private_data_flags, cases[i].private_flags);
+		conf_free(c);
 	}
 }
 
@@ -790,6 +835,7 @@ int main(void)
 	    T(test_legacy_control_machine_is_accepted),
 	    T(test_broken_lines_report_file_and_line),
 	    T(test_errors_in_included_files_name_that_file),
+	    T(test_accounting_storage_and_private_data),
 	    T(test_gres_conf_lines),
 	    T(test_broken_gres_conf_reports_file_and_line),
 	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),

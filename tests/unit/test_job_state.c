@@ -1,7 +1,8 @@
 /* test_job_state.c - journal records for jobs and the id counter: a job
- * with every field set round-trips (and re-packs to the same bytes), every
- * truncation fails cleanly, allocations follow node names across a
- * slurm.conf change, and bad records are refused with the right code. */
+ * with every field set, its steps and usage included, round-trips (and
+ * re-packs to the same bytes), every truncation fails cleanly, allocations
+ * and step nodes follow node names across a slurm.conf change, a version 1
+ * record still reads, and bad records are refused with the right code. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "common/pack.h"
 #include "slurmctld/job.h"
 #include "slurmctld/job_state.h"
+#include "slurmctld/step.h"
 
 /* A node table as a slurm.conf defines it: index -> name. */
 struct names {
@@ -88,6 +90,55 @@ static struct job_desc *full_desc(void)
 	return d;
 }
 
+static struct acct_usage usage_of(uint64_t base)
+{
+	return (struct acct_usage){
+		.user_usec = base + 1, .sys_usec = base + 2, .max_rss_kb = base + 3,
+		.tot_rss_kb = base + 4, .max_vm_kb = base + 5, .tot_vm_kb = base + 6,
+		.max_rss_task = (uint32_t)base + 7, .max_vm_task = (uint32_t)base + 8,
+		.ntasks = (uint32_t)base + 9,
+	};
+}
+
+/* Step 0 runs on n1 and n4 (job nodes 0 and 2); step 3 has ended on n3. */
+static struct step *full_steps(void)
+{
+	struct step *v = calloc(2, sizeof(*v));
+	struct step_node_rec *n0 = calloc(2, sizeof(*n0));
+	struct step_node_rec *n1 = calloc(1, sizeof(*n1));
+
+	assert_true(v && n0 && n1);
+	n0[0] = (struct step_node_rec){ .job_node = 2, .node = 3, .tasks = 4, .cpus = 8,
+					.mem = 1024, .gpus = 0x10, .is_done = true };
+	n0[1] = (struct step_node_rec){ .job_node = 0, .node = 0, .tasks = 2, .cpus = 4,
+					.mem = 512, .gpus = 0x1 };
+	n1[0] = (struct step_node_rec){ .job_node = 1, .node = 2, .tasks = 3, .cpus = 6,
+					.mem = 3000, .gpus = 0x4, .is_done = true };
+	v[0] = (struct step){
+		.step_id = 0, .name = strdup("train"), .command = strdup("python3"),
+		.state = JOB_RUNNING, .nodes = n0, .node_count = 2, .nodes_str = strdup("n[1,4]"),
+		.num_tasks = 6, .num_cpus = 12, .cpus_per_task = 2,
+		.flags = STEP_FLAG_EXCLUSIVE | STEP_FLAG_NO_GRES, .is_gpus_held = true,
+		.time_limit = 30, .start_time = 1700000010, .end_time = 1700000011,
+		.exit_code = 9, .nodes_done = 1, .usage = usage_of(100),
+		.max_rss_node = strdup("n4"), .max_vm_node = strdup("n1"), .kill_requid = 1001,
+		.is_oom = true, .is_cancelled = true, .is_timed_out = true,
+		.srun_host = strdup("login1"), .srun_port = 40001, .srun_pid = 4242,
+		.last_srun_ping = 1700000012,
+	};
+	v[1] = (struct step){
+		.step_id = 3, .name = strdup("post"), .command = strdup("/bin/false"),
+		.state = JOB_FAILED, .nodes = n1, .node_count = 1, .nodes_str = strdup("n3"),
+		.num_tasks = 3, .num_cpus = 6, .cpus_per_task = 1, .flags = STEP_FLAG_OVERLAP,
+		.time_limit = INFINITE, .start_time = 1700000020, .end_time = 1700000021,
+		.exit_code = 1 << 8, .nodes_done = 1, .usage = usage_of(200),
+		.max_rss_node = strdup("n3"), .max_vm_node = strdup("n3"), .kill_requid = NO_VAL,
+		.srun_host = strdup("login2"), .srun_port = 40002, .srun_pid = 4343,
+		.last_srun_ping = 1700000022,
+	};
+	return v;
+}
+
 /* Every field set, each to a distinct value, allocated on n1, n3, n4. */
 static struct job *full_job(void)
 {
@@ -120,6 +171,8 @@ static struct job *full_job(void)
 		.is_requeued = true, .is_requeue_hold = true, .is_warned = true,
 		.array_job_id = 40, .array_task_id = 7, .array_throttle = 2,
 		.array_pending = pending, .array_pending_count = 3,
+		.steps = full_steps(), .step_count = 2, .next_step_id = 4,
+		.batch_usage = usage_of(0),
 	};
 	return j;
 }
@@ -132,6 +185,69 @@ static void assert_str_eq(const char *a, const char *b)
 		assert_ptr_equal(a, b);
 	else
 		assert_string_equal(a, b);
+}
+
+static void assert_usage_equal(const struct acct_usage *a, const struct acct_usage *b)
+{
+	assert_int_equal(a->user_usec, b->user_usec);
+	assert_int_equal(a->sys_usec, b->sys_usec);
+	assert_int_equal(a->max_rss_kb, b->max_rss_kb);
+	assert_int_equal(a->tot_rss_kb, b->tot_rss_kb);
+	assert_int_equal(a->max_vm_kb, b->max_vm_kb);
+	assert_int_equal(a->tot_vm_kb, b->tot_vm_kb);
+	assert_int_equal(a->max_rss_task, b->max_rss_task);
+	assert_int_equal(a->max_vm_task, b->max_vm_task);
+	assert_int_equal(a->ntasks, b->ntasks);
+}
+
+static void assert_step_node_equal(const struct step_node_rec *a, const struct step_node_rec *b)
+{
+	assert_int_equal(a->job_node, b->job_node);
+	assert_int_equal(a->node, b->node);
+	assert_int_equal(a->tasks, b->tasks);
+	assert_int_equal(a->cpus, b->cpus);
+	assert_int_equal(a->mem, b->mem);
+	assert_int_equal(a->gpus, b->gpus);
+	assert_int_equal(a->is_done, b->is_done);
+}
+
+/* Everything but the node records. */
+static void assert_step_fields_equal(const struct step *a, const struct step *b)
+{
+	assert_int_equal(a->step_id, b->step_id);
+	assert_str_eq(a->name, b->name);
+	assert_str_eq(a->command, b->command);
+	assert_int_equal(a->state, b->state);
+	assert_str_eq(a->nodes_str, b->nodes_str);
+	assert_int_equal(a->num_tasks, b->num_tasks);
+	assert_int_equal(a->num_cpus, b->num_cpus);
+	assert_int_equal(a->cpus_per_task, b->cpus_per_task);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->is_gpus_held, b->is_gpus_held);
+	assert_int_equal(a->time_limit, b->time_limit);
+	assert_int_equal(a->start_time, b->start_time);
+	assert_int_equal(a->end_time, b->end_time);
+	assert_int_equal(a->exit_code, b->exit_code);
+	assert_int_equal(a->nodes_done, b->nodes_done);
+	assert_usage_equal(&a->usage, &b->usage);
+	assert_str_eq(a->max_rss_node, b->max_rss_node);
+	assert_str_eq(a->max_vm_node, b->max_vm_node);
+	assert_int_equal(a->kill_requid, b->kill_requid);
+	assert_int_equal(a->is_oom, b->is_oom);
+	assert_int_equal(a->is_cancelled, b->is_cancelled);
+	assert_int_equal(a->is_timed_out, b->is_timed_out);
+	assert_str_eq(a->srun_host, b->srun_host);
+	assert_int_equal(a->srun_port, b->srun_port);
+	assert_int_equal(a->srun_pid, b->srun_pid);
+	assert_int_equal(a->last_srun_ping, b->last_srun_ping);
+}
+
+static void assert_step_equal(const struct step *a, const struct step *b)
+{
+	assert_step_fields_equal(a, b);
+	assert_int_equal(a->node_count, b->node_count);
+	for (uint32_t i = 0; i < a->node_count; i++)
+		assert_step_node_equal(&a->nodes[i], &b->nodes[i]);
 }
 
 /* Field by field: what the byte comparison cannot name. */
@@ -186,6 +302,11 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 		assert_memory_equal(a->array_pending, b->array_pending,
 				    a->array_pending_count * sizeof(uint32_t));
 	assert_int_equal(a->cancelled_by, b->cancelled_by);
+	assert_int_equal(a->next_step_id, b->next_step_id);
+	assert_usage_equal(&a->batch_usage, &b->batch_usage);
+	assert_int_equal(a->step_count, b->step_count);
+	for (uint32_t i = 0; i < a->step_count; i++)
+		assert_step_equal(&a->steps[i], &b->steps[i]);
 	assert_int_equal(a->desc != NULL, b->desc != NULL);
 	if (a->desc) {
 		assert_str_eq(a->desc->script, b->desc->script);
@@ -206,8 +327,8 @@ static void pack_job(const struct job *job, const struct names *names, struct pa
 static void test_struct_job_has_no_field_the_record_misses(void **state)
 {
 	(void)state;
-	if (sizeof(long) == 8 && sizeof(struct job) != 280)
-		fail_msg("struct job is %zu bytes, was 280: pack the new field in "
+	if (sizeof(long) == 8 && sizeof(struct job) != 344)
+		fail_msg("struct job is %zu bytes, was 344: pack the new field in "
 			 "job_state.c, set it in full_job(), then update this size",
 			 sizeof(struct job));
 }
@@ -357,6 +478,7 @@ static void test_bad_records_are_refused(void **state)
 		if (c->how == BAD_REASON)
 			job->reason = _JOB_REASON_MAX;
 		if (c->how == BAD_DUP_NODE) {
+			step_job_free(job); /* conf_dup has no name for their n4 */
 			job->alloc.count = 2; /* both named "dup" in conf_dup */
 			job->alloc.nodes[1].node = 1;
 		}
@@ -381,6 +503,196 @@ static void test_bad_records_are_refused(void **state)
 		r = job_state_unpack(b.data, b.len, index_of, (void *)names, &back);
 		if (r != c->want || back)
 			fail_msg("%s: got %d, want %d", c->name, r, c->want);
+		pack_buf_done(&b);
+	}
+}
+
+/* The smallest step (no strings, no nodes) is accepted: the count check
+ * of unpack must not ask more bytes per step than a step can take. */
+static void test_an_empty_step_round_trips(void **state)
+{
+	_cleanup_(job_freep) struct job *job = calloc(1, sizeof(*job));
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b0, b1;
+
+	(void)state;
+	assert_non_null(job);
+	job->job_id = 8;
+	pack_job(job, &names_a, &b0);
+	job->steps = calloc(1, sizeof(*job->steps));
+	assert_non_null(job->steps);
+	job->step_count = 1;
+	pack_job(job, &names_a, &b1);
+	/* ids, strings (u32 each), counts, times, usage (60), bools ... */
+	assert_int_equal(b1.len - b0.len, 158);
+	assert_int_equal(job_state_unpack(b1.data, b1.len, NULL, NULL, &back), 0);
+	assert_job_equal(job, back);
+	pack_buf_done(&b0);
+	pack_buf_done(&b1);
+}
+
+static void test_steps_follow_their_node_names_into_a_new_conf(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_b, &back), 0);
+	/* conf_b: n4 = 0, n3 = 2, n1 = 3; the allocation is n4, n3, n1 */
+	assert_int_equal(back->step_count, 2);
+	assert_step_fields_equal(&job->steps[0], &back->steps[0]);
+	assert_int_equal(back->steps[0].node_count, 2);
+	assert_int_equal(back->steps[0].nodes[0].node, 0); /* n4, step node order kept */
+	assert_int_equal(back->steps[0].nodes[0].job_node, 0);
+	assert_int_equal(back->steps[0].nodes[0].tasks, 4);
+	assert_true(back->steps[0].nodes[0].is_done);
+	assert_int_equal(back->steps[0].nodes[1].node, 3); /* n1 */
+	assert_int_equal(back->steps[0].nodes[1].job_node, 2);
+	assert_int_equal(back->steps[0].nodes[1].mem, 512);
+	assert_false(back->steps[0].nodes[1].is_done);
+	assert_int_equal(back->steps[1].nodes[0].node, 2); /* n3 */
+	assert_int_equal(back->steps[1].nodes[0].job_node, 1);
+	assert_int_equal(back->steps[1].nodes[0].gpus, 0x4);
+	pack_buf_done(&b);
+}
+
+static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	/* version 2 appends the batch usage (six u64, three u32) and a u32 step count */
+	const size_t v2_tail = 6 * 8 + 3 * 4 + 4;
+	struct pack_buf b;
+
+	(void)state;
+	step_job_free(job);
+	job->batch_usage = (struct acct_usage){ 0 };
+	pack_job(job, &names_a, &b);
+	for (size_t i = b.len - v2_tail; i < b.len; i++)
+		assert_int_equal(b.data[i], 0);
+	/* the same body as version 1 packed it */
+	b.data[1] = 0;
+	b.data[2] = 1;
+	assert_int_equal(job_state_unpack(b.data, b.len - v2_tail, index_of, (void *)&names_a,
+					  &back),
+			 0);
+	assert_job_equal(job, back);
+	assert_null(back->steps);
+	assert_int_equal(back->step_count, 0);
+	assert_int_equal(back->batch_usage.user_usec, 0);
+	assert_int_equal(back->batch_usage.ntasks, 0);
+	back = job_free(back);
+	/* a version 1 record with the version 2 tail has leftover bytes */
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
+			 -EBADMSG);
+	assert_null(back);
+	pack_buf_done(&b);
+}
+
+/* n2 is gone from conf_b. */
+static struct job *requeued_job_with_a_step_on_n2(uint32_t step_state)
+{
+	struct job *job = full_job();
+	struct step *s = &job->steps[1];
+
+	/* back in the queue: no allocation, the old steps stay */
+	sel_result_done(&job->alloc);
+	job->state = JOB_PENDING;
+	job->steps[0].state = JOB_COMPLETE;
+	s->state = step_state;
+	s->nodes[0].node = 1; /* n2 */
+	free(s->nodes_str);
+	s->nodes_str = strdup("n2");
+	return job;
+}
+
+static void test_a_finished_step_on_a_node_gone_is_kept_without_its_nodes(void **state)
+{
+	_cleanup_(job_freep) struct job *job = requeued_job_with_a_step_on_n2(JOB_FAILED);
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_b, &back), 0);
+	assert_int_equal(back->alloc.count, 0);
+	assert_int_equal(back->step_count, 2);
+	/* step 0 ran on n1 and n4, still configured, outside today's (empty) allocation */
+	assert_int_equal(back->steps[0].node_count, 2);
+	assert_int_equal(back->steps[0].nodes[0].node, 0);
+	assert_int_equal(back->steps[0].nodes[0].job_node, NO_VAL);
+	assert_int_equal(back->steps[0].nodes[1].node, 3);
+	assert_int_equal(back->steps[0].nodes[1].job_node, NO_VAL);
+	/* step 3 ran on n2 alone, which is gone: kept, without node records */
+	assert_step_fields_equal(&job->steps[1], &back->steps[1]);
+	assert_int_equal(back->steps[1].node_count, 0);
+	assert_null(back->steps[1].nodes);
+	assert_string_equal(back->steps[1].nodes_str, "n2");
+	pack_buf_done(&b);
+}
+
+static void test_a_running_step_on_a_node_gone_is_enoent(void **state)
+{
+	_cleanup_(job_freep) struct job *job = requeued_job_with_a_step_on_n2(JOB_RUNNING);
+	struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_b, &back),
+			 -ENOENT);
+	assert_null(back);
+	/* with the node still there it is outside the allocation: refused too */
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
+			 -EBADMSG);
+	assert_null(back);
+	pack_buf_done(&b);
+}
+
+static void test_packing_a_step_node_without_a_name_is_enoent(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	struct pack_buf b = { 0 };
+
+	(void)state;
+	job->steps[1].nodes[0].node = 9;
+	assert_int_equal(job_state_pack(job, name_of, (void *)&names_a, &b), -ENOENT);
+	pack_buf_done(&b);
+}
+
+/* Steps made bad on purpose: each refused, nothing leaked. */
+static const struct bad_step_case {
+	const char *name;
+	enum { STEPS_OUT_OF_ORDER, STEPS_SAME_ID, STEP_NODE_TWICE, STEP_OUTSIDE_ALLOC } how;
+} bad_step_cases[] = {
+	{ "steps out of id order", STEPS_OUT_OF_ORDER },
+	{ "two steps with one id", STEPS_SAME_ID },
+	{ "a step on one node twice", STEP_NODE_TWICE },
+	{ "a running step outside the allocation", STEP_OUTSIDE_ALLOC },
+};
+
+static void test_bad_steps_are_refused(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_step_cases); i++) {
+		const struct bad_step_case *c = &bad_step_cases[i];
+		_cleanup_(job_freep) struct job *job = full_job();
+		struct job *back = NULL;
+		struct pack_buf b;
+		int r;
+
+		switch (c->how) {
+		case STEPS_OUT_OF_ORDER: job->steps[0].step_id = 5; break;
+		case STEPS_SAME_ID: job->steps[1].step_id = 0; break;
+		case STEP_NODE_TWICE: job->steps[0].nodes[1].node = 3; break;
+		case STEP_OUTSIDE_ALLOC: job->steps[0].nodes[1].node = 1; break; /* n2 */
+		}
+		pack_job(job, &names_a, &b);
+		r = job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back);
+		if (r != -EBADMSG || back)
+			fail_msg("%s: got %d, want %d", c->name, r, -EBADMSG);
 		pack_buf_done(&b);
 	}
 }
@@ -424,6 +736,13 @@ int main(void)
 		cmocka_unit_test(test_a_node_gone_from_the_conf_is_enoent),
 		cmocka_unit_test(test_packing_a_node_without_a_name_is_enoent),
 		cmocka_unit_test(test_bad_records_are_refused),
+		cmocka_unit_test(test_an_empty_step_round_trips),
+		cmocka_unit_test(test_steps_follow_their_node_names_into_a_new_conf),
+		cmocka_unit_test(test_a_version_1_record_reads_without_steps_or_usage),
+		cmocka_unit_test(test_a_finished_step_on_a_node_gone_is_kept_without_its_nodes),
+		cmocka_unit_test(test_a_running_step_on_a_node_gone_is_enoent),
+		cmocka_unit_test(test_packing_a_step_node_without_a_name_is_enoent),
+		cmocka_unit_test(test_bad_steps_are_refused),
 		cmocka_unit_test(test_the_seq_record_round_trips_and_truncations_fail),
 	};
 

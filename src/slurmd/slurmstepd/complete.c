@@ -1,5 +1,6 @@
 /* complete.c - REQUEST_COMPLETE_BATCH_SCRIPT (batch) or
- * REQUEST_STEP_COMPLETE (a step's node) to the controller.
+ * REQUEST_STEP_COMPLETE (a step's node) to the controller, with the
+ * usage totals of usage.c.
  *
  * The controller may be down or restarting: the report is retried with
  * backoff (1 s, 2 s, 4 s ... capped at 30 s) for as long as it takes, and
@@ -41,27 +42,39 @@ static void wait_serving(struct stepd *s, unsigned seconds)
 static int complete_try(struct stepd *s)
 {
 	struct complete_batch_msg b = {
-		.job_id = s->job_id,
-		.job_rc = (uint32_t)s->status,
-		.slurm_rc = s->slurm_rc,
-		.node_name = s->node_name,
-		.is_oom = s->is_oom,
-		.usage = { .user_usec = s->user_usec, .sys_usec = s->sys_usec,
-			   .max_rss_kb = s->max_rss_kb, .tot_rss_kb = s->max_rss_kb, .ntasks = 1 },
+	    .job_id = s->job_id,
+	    .job_rc = (uint32_t)s->status,
+	    .slurm_rc = s->slurm_rc,
+	    .node_name = s->node_name,
+	    .is_oom = s->is_oom,
 	};
 	struct step_complete_msg st = {
-		.job_id = s->job_id,
-		.step_id = s->step_id,
-		.node_name = s->node_name,
-		.step_rc = (uint32_t)s->status,
-		.is_oom = s->is_oom,
-		.usage = { .user_usec = s->user_usec, .sys_usec = s->sys_usec,
-			   .max_rss_kb = s->max_rss_kb, .tot_rss_kb = s->max_rss_kb, .ntasks = 1 },
+	    .job_id = s->job_id,
+	    .step_id = s->step_id,
+	    .node_name = s->node_name,
+	    .step_rc = (uint32_t)s->status,
+	    .is_oom = s->is_oom,
 	};
 
+	usage_total(s, &b.usage);
+	st.usage = b.usage;
 	if (s->is_batch)
 		return rpc_call_ctld_rc(s->conf, REQUEST_COMPLETE_BATCH_SCRIPT, &b);
 	return rpc_call_ctld_rc(s->conf, REQUEST_STEP_COMPLETE, &st);
+}
+
+static void log_usage(const struct stepd *s)
+{
+	struct acct_usage u;
+
+	usage_total(s, &u);
+	verbose(
+	    "JobId=%u: usage: user %llu us, sys %llu us, MaxRSS %llu kB (task %u), TotRSS %llu kB, "
+	    "MaxVMSize %llu kB (task %u), TotVMSize %llu kB, %u task(s)",
+	    s->job_id, (unsigned long long)u.user_usec, (unsigned long long)u.sys_usec,
+	    (unsigned long long)u.max_rss_kb, u.max_rss_task, (unsigned long long)u.tot_rss_kb,
+	    (unsigned long long)u.max_vm_kb, u.max_vm_task, (unsigned long long)u.tot_vm_kb,
+	    u.ntasks);
 }
 
 void complete_send(struct stepd *s)
@@ -69,6 +82,7 @@ void complete_send(struct stepd *s)
 	unsigned delay = 1;
 	int r;
 
+	log_usage(s);
 	for (;;) {
 		r = complete_try(s);
 		if (r == 0) {

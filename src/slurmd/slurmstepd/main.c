@@ -6,9 +6,11 @@
  * the launch frame on stdin and the status pipe on stdout (stepd_proto.h).
  * Order: read the launch, load the config, socket, script, environment,
  * output files; tell slurmd "started" (rc 0) or why not; run the script;
- * serve the socket, sample memory, enforce the limit and the kill
- * sequence until the script exits; kill what it left; report to the
- * controller (retrying); remove socket and script; exit. A step
+ * serve the socket, sample usage (0.5 s after the start, then every
+ * JobAcctGatherFrequency), enforce the memory limit and the kill
+ * sequence until the script exits; sample once more and kill what it
+ * left; report the usage totals to the controller (retrying); remove
+ * socket and script; exit. A step
  * (REQUEST_LAUNCH_TASKS) follows the same order with step.c's setup and
  * loop in place of the script's.
  *
@@ -258,17 +260,21 @@ static int setup_job(struct stepd *s)
 	else
 		s->umask = job_umask(s->launch->env, s->launch->env_count);
 	umask(s->umask); /* the job's files are created with it */
-	if (!s->is_batch)
-		return step_setup(s);
-	r = privs_init(s);
-	if (r == 0)
-		r = sock_open(s);
-	if (r == 0)
-		r = script_write(s);
-	if (r == 0)
-		r = job_env_batch(&s->env, s->msg, &node);
-	if (r == 0)
-		r = io_open(s);
+	if (!s->is_batch) {
+		r = step_setup(s);
+	} else {
+		r = privs_init(s);
+		if (r == 0)
+			r = sock_open(s);
+		if (r == 0)
+			r = script_write(s);
+		if (r == 0)
+			r = job_env_batch(&s->env, s->msg, &node);
+		if (r == 0)
+			r = io_open(s);
+	}
+	if (r == 0 && usage_init(s) < 0)
+		r = -ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	return r;
 }
 
@@ -312,9 +318,9 @@ void stepd_poll(struct stepd *s, int timeout_ms)
 		usage_signal_job(s, SIGKILL);
 		s->kill_at_ms = now + 1000; /* again until the script is gone */
 	}
-	if (!s->has_exited && s->acct_freq_s && now >= s->next_sample_ms) {
+	if (!s->has_exited && s->next_sample_ms && now >= s->next_sample_ms) {
 		usage_sample(s);
-		s->next_sample_ms = now + (int64_t)s->acct_freq_s * 1000;
+		s->next_sample_ms = stepd_now_ms() + (int64_t)s->acct_freq_s * 1000;
 	}
 }
 
@@ -341,11 +347,16 @@ void stepd_terminate(struct stepd *s, const char *why)
 	s->kill_at_ms = stepd_now_ms() + (int64_t)wait_s * 1000;
 }
 
+void stepd_sampling_start(struct stepd *s)
+{
+	s->next_sample_ms = s->acct_freq_s ? stepd_now_ms() + USAGE_FIRST_SAMPLE_MS : 0;
+}
+
 int stepd_loop_timeout_ms(const struct stepd *s)
 {
 	int64_t now = stepd_now_ms(), next = now + 10000;
 
-	if (s->acct_freq_s && s->next_sample_ms < next)
+	if (s->next_sample_ms && s->next_sample_ms < next)
 		next = s->next_sample_ms;
 	if (s->kill_at_ms && s->kill_at_ms < next)
 		next = s->kill_at_ms;
@@ -359,6 +370,8 @@ void stepd_kill_leftovers(struct stepd *s)
 {
 	int64_t end = stepd_now_ms() + 2000;
 
+	s->next_sample_ms = 0;
+	usage_gather(s); /* the last sample: what is left still counts */
 	while (usage_signal_job(s, SIGKILL) > 0 && stepd_now_ms() < end) {
 		struct pollfd p = { .fd = s->sigchld_fd, .events = POLLIN };
 
@@ -374,6 +387,7 @@ static void stepd_cleanup(struct stepd *s)
 	script_remove(s);
 	io_close(s);
 	step_free(s);
+	usage_free(s);
 	job_env_done(&s->env);
 	msg_free(msg_lookup(REQUEST_BATCH_JOB_LAUNCH), s->msg);
 	msg_free(msg_lookup(REQUEST_LAUNCH_TASKS), s->launch);
@@ -487,7 +501,7 @@ int main(int argc, char **argv)
 	r = task_start(s);
 	if (r < 0)
 		s->slurm_rc = (uint32_t)-r;
-	s->next_sample_ms = stepd_now_ms() + (int64_t)s->acct_freq_s * 1000;
+	stepd_sampling_start(s);
 	while (r == 0 && !s->has_exited)
 		stepd_poll(s, stepd_loop_timeout_ms(s));
 	stepd_kill_leftovers(s);

@@ -128,7 +128,7 @@ void step_run(struct stepd *s)
 	r = step_task_start(s);
 	if (r < 0)
 		s->slurm_rc = (uint32_t)-r;
-	s->next_sample_ms = stepd_now_ms() + (int64_t)s->acct_freq_s * 1000;
+	stepd_sampling_start(s);
 	for (;;) {
 		int next = step_io_report_exits(s), t;
 

@@ -6,7 +6,8 @@
  * the only place that changes uids; io.c opens the batch job's files and
  * writes our "slurmstepd-<node>: error:" lines into its stderr; task.c
  * forks and execs the script and reaps; usage.c walks /proc for the job's
- * processes (RSS, signals); sock.c serves slurmd's unix socket;
+ * processes (per task RSS/VMSize peaks, CPU time, the memory limit,
+ * signals); sock.c serves slurmd's unix socket;
  * complete.c reports the end to the controller. Step mode: step.c sets
  * up and runs the step, step_task.c forks the tasks, step_io.c carries
  * their I/O to and from srun (io_proto.h).
@@ -22,10 +23,12 @@
 #include "common/macros.h"
 #include "common/job_env.h"
 
+struct acct_usage;
 struct batch_launch_msg;
 struct launch_tasks_msg;
 struct sl_conf;
 struct step;
+struct usage;
 
 struct stepd {
 	struct sl_conf *conf;
@@ -61,12 +64,11 @@ struct stepd {
 	bool is_stopping;              /* SIGTERM/SIGINT: job killed, one report try, exit */
 	bool has_exited;               /* the script / every task of the step exited */
 	int status;                    /* wait status of the script / highest of the tasks */
-	uint64_t user_usec, sys_usec;  /* every reaped process of the job */
-	uint64_t max_rss_kb;
 	uint32_t slurm_rc;             /* the script could not be started (ESLURMD_*) */
-	/* enforcement; times in ms of CLOCK_MONOTONIC */
+	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
+	struct usage *usage;           /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s;          /* JobAcctGatherFrequency task=, 0: only at the end */
-	int64_t next_sample_ms;
+	int64_t next_sample_ms;        /* 0: no periodic sampling */
 	bool is_oom;
 	bool is_terminating;           /* TERMINATE / KILL_TIMELIMIT received */
 	int64_t kill_at_ms;            /* next SIGKILL, 0: none */
@@ -112,12 +114,26 @@ void task_reap(struct stepd *s);     /* wait4 every exited child, note the scrip
 void task_child_setup(int in_fd, int out_fd, int err_fd);
 
 /* usage.c */
-/* Sum of the RSS of every process of the job, in bytes. */
-uint64_t usage_job_rss(const struct stepd *s);
+#define USAGE_FIRST_SAMPLE_MS 500    /* the first sample, after the tasks started */
+/* One usage slot per task on this node (after setup: the step knows its
+ * tasks). 0 or -ENOMEM. usage_free() is NULL-safe and leaves s->usage NULL. */
+int usage_init(struct stepd *s);
+void usage_free(struct stepd *s);
 /* Send sig to the job's process group and every process descending from
  * the script (found in /proc). Returns how many processes were signalled. */
 int usage_signal_job(const struct stepd *s, int sig);
-void usage_sample(struct stepd *s);  /* RSS check against the memory limit */
+/* One /proc scan: per task RSS and VMSize and their peaks. Returns the sum
+ * of the RSS of every process of the job, in bytes. */
+uint64_t usage_gather(struct stepd *s);
+/* usage_gather(), then the sum against the memory limit (OOM kill). */
+void usage_sample(struct stepd *s);
+/* A process reaped by wait4: its CPU time counts for the job, and a
+ * task's ru_maxrss raises that task's RSS peak. */
+void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
+/* The totals the completion carries: CPU time, the largest task peaks
+ * with their global ranks, the sums of the peaks; ntasks 0 when no task
+ * was ever started. All zero before usage_init(). */
+void usage_total(const struct stepd *s, struct acct_usage *ret);
 
 /* sock.c */
 int sock_open(struct stepd *s);      /* bind + listen; -ESLURMD_STEP_EXISTS if one answers */
@@ -137,9 +153,13 @@ void stepd_poll(struct stepd *s, int timeout_ms);
 /* TERMINATE / KILL_TIMELIMIT: the stderr line (a step's goes to srun),
  * SIGCONT + SIGTERM, SIGKILL later. */
 void stepd_terminate(struct stepd *s, const char *why);
+/* The tasks started: first sample in USAGE_FIRST_SAMPLE_MS, then every
+ * acct_freq_s (none when it is 0: only the last one, at the end). */
+void stepd_sampling_start(struct stepd *s);
 /* ms until the next sample or kill timer (at most 10 s). */
 int stepd_loop_timeout_ms(const struct stepd *s);
-/* Sleep in stepd_poll until no process of the job is left (bounded). */
+/* Take the last usage sample (what is still running counts), then sleep
+ * in stepd_poll until no process of the job is left (bounded). */
 void stepd_kill_leftovers(struct stepd *s);
 /* This node as job_env sees it, for the script and a step alike (the
  * cluster_name is left NULL: only a step sets it). */

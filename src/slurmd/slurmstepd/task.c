@@ -1,7 +1,7 @@
 /* task.c - the batch script as a process: fork, become the user, exec;
  * and reaping (wait4) of it (or of a step's tasks) and of every orphan of
- * the job that comes back to the stepd (a child subreaper), adding up
- * their CPU time.
+ * the job that comes back to the stepd (a child subreaper), whose usage
+ * goes to usage.c.
  *
  * The child runs in its own session (so its process group is its pid),
  * with the job's files on 0/1/2, nothing else open, default signal
@@ -120,11 +120,6 @@ int task_start(struct stepd *s)
 	return 0;
 }
 
-static uint64_t tv_usec(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000u + (uint64_t)tv->tv_usec;
-}
-
 void task_reap(struct stepd *s)
 {
 	for (;;) {
@@ -134,10 +129,7 @@ void task_reap(struct stepd *s)
 
 		if (pid <= 0)
 			break;
-		s->user_usec += tv_usec(&ru.ru_utime);
-		s->sys_usec += tv_usec(&ru.ru_stime);
-		if (ru.ru_maxrss > 0 && (uint64_t)ru.ru_maxrss > s->max_rss_kb)
-			s->max_rss_kb = (uint64_t)ru.ru_maxrss;
+		usage_reaped(s, pid, &ru);
 		if (s->step) {
 			step_task_reaped(s, pid, status);
 		} else if (pid == s->pid && !s->has_exited) {

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""sacct_query.py - how long sacct takes on a big accounting store.
+
+Starts a private cluster (tests/integration's Cluster: own munged,
+slurmctld, slurmd on loopback), runs one real batch job with an srun step
+so that the store holds a genuine job row and its .batch and .0 step rows,
+stops the controller, copies that job N times (-n, default 100,000) into
+the store's SQLite file with fresh job ids, starts the controller again and
+times whole commands as a user sees them:
+
+  1. `sacct -a -S 2020-01-01`: every job and its two steps, default view;
+  2. `sacct -a -X -S 2020-01-01`: the job rows only;
+  3. `sacct -a -P -S 2020-01-01 -o JobID,State,Elapsed,TotalCPU,MaxRSS`;
+  4. `sacct -j <one id>`: one job out of N.
+
+Each is run -r times (default 5); it prints the row count, the median and
+the worst wall-clock time. Real Slurm's sacct needs slurmdbd and MariaDB,
+which are not set up here, so there is no ratio.
+
+Usage: /usr/bin/python3 bench/sacct_query.py [-n 100000] [-r 5] [--build-dir build]
+"""
+
+import argparse
+import os
+import signal
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", "--jobs", type=int, default=100000, help="jobs in the store")
+    ap.add_argument("-r", "--runs", type=int, default=5, help="runs per command (default 5)")
+    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
+    return ap.parse_args()
+
+
+def fill(db, n):
+    """Copy the store's only job (and its steps) n times with new ids."""
+    con = sqlite3.connect(db)
+    jcols = [r[1] for r in con.execute("PRAGMA table_info(job)") if r[1] != "inx"]
+    scols = [r[1] for r in con.execute("PRAGMA table_info(step)")]
+    inx, job_id = con.execute("SELECT inx, job_id FROM job ORDER BY inx LIMIT 1").fetchone()
+    jsel = ", ".join("?" if c == "job_id" else c for c in jcols)
+    ssel = ", ".join("?" if c == "job_inx" else c for c in scols)
+    with con:
+        for i in range(n):
+            cur = con.execute(f"INSERT INTO job ({', '.join(jcols)}) SELECT {jsel} FROM job "
+                              "WHERE inx = ?", (job_id + 1000 + i, inx))
+            con.execute(f"INSERT INTO step ({', '.join(scols)}) SELECT {ssel} FROM step "
+                        "WHERE job_inx = ?", (cur.lastrowid, inx))
+    rows = con.execute("SELECT count(*) FROM job").fetchone()[0], \
+        con.execute("SELECT count(*) FROM step").fetchone()[0]
+    con.close()
+    return rows
+
+
+def timed(cluster, args, runs):
+    lat, lines = [], 0
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        r = cluster.run("sacct", *args, check=False, timeout=600)
+        lat.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            raise RuntimeError(f"sacct {' '.join(args)} failed: {r.stderr!r}")
+        lines = r.stdout.count("\n")
+    return lat, lines
+
+
+def main():
+    args = parse_args()
+    if args.build_dir:
+        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
+    sys.path.insert(0, str(REPO / "tests" / "integration"))
+    from cluster import BUILD_DIR, Cluster, submit, wait_state  # noqa: E402
+
+    if not (BUILD_DIR / "sacct").exists():
+        sys.exit(f"no sacct in {BUILD_DIR}: run `make build` first")
+    cluster = Cluster(nodes=("n1", "n2"), name="bench-sacct")
+    cluster.start()
+    ok = False
+    try:
+        work = Path(tempfile.mkdtemp(dir=cluster.dir))
+        os.chmod(work, 0o777)
+        jid = submit(cluster, "-D", work, "-o", "/dev/null", "-J", "bench", "--wrap", "srun true")
+        wait_state(cluster, jid, "COMPLETED", timeout=60)
+        cluster.kill_slurmctld(signal.SIGTERM)  # it writes what is queued, then exits
+        db = cluster.dir / "state" / "job_accounting.db"
+        t0 = time.perf_counter()
+        jobs, steps = fill(db, args.jobs - 1)
+        print(f"store: {db}: {jobs} jobs, {steps} steps (filled in "
+              f"{time.perf_counter() - t0:.1f} s)")
+        cluster.start_slurmctld()
+        cases = [["-a", "-S", "2020-01-01"], ["-a", "-X", "-S", "2020-01-01"],
+                 ["-a", "-P", "-S", "2020-01-01", "-o", "JobID,State,Elapsed,TotalCPU,MaxRSS"],
+                 ["-j", str(jid + 1000 + args.jobs // 2)]]
+        print(f"\n{'command':<72} {'lines':>7} {'median s':>9} {'max s':>7}")
+        for case in cases:
+            lat, lines = timed(cluster, case, args.runs)
+            print(f"{'sacct ' + ' '.join(case):<72} {lines:>7} "
+                  f"{statistics.median(lat):>9.3f} {max(lat):>7.3f}")
+        ok = True
+    finally:
+        problems = cluster.stop()
+        if problems:
+            print("daemon problems:", *problems, sep="\n  ")
+        if ok and not problems:
+            cluster.cleanup()
+        else:
+            print(f"kept {cluster.dir}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

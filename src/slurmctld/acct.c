@@ -1,0 +1,461 @@
+/* acct.c - the accounting queue and its writer thread (acct.h).
+ *
+ * Purpose: the event loop never touches the SQLite file. It copies a
+ * job's row (acct_rec.c) or a query into an item, appends the item to a
+ * queue under a mutex and signals a condvar; that is all it does.
+ * One thread owns the store (acct_store.c): it takes everything queued so
+ * far, writes the rows in one transaction, runs the queries in queue
+ * order (each after the rows queued before it are committed), and hands
+ * the finished queries back through an eventfd that a libevent event of
+ * the loop watches; the loop sends the replies (rpc_reply runs only on
+ * the loop thread).
+ * Owns: the queue, the thread, the store, the eventfd.
+ * Caveats: the store is opened at start, before the loop runs; when it
+ * cannot be, or AccountingStorageType=accounting_storage/none, accounting
+ * is off: queries answer ESLURM_DISABLED and MinJobAge purging does not
+ * wait. A reconfigure does not reopen the store. A commit that keeps
+ * failing is retried a few times; then its rows are logged, and MinJobAge
+ * purging stops for good, so those jobs stay in the journal and are queued
+ * again by the next start.
+ * Purging waits until the queue is empty and written, so under a load
+ * that never lets the writer idle, finished jobs stay in memory longer.
+ */
+#include "acct.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "acct_rec.h"
+#include "acct_store.h"
+#include "common/conf.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_server.h"
+#include "common/sl_errno.h"
+#include "ctld.h"
+#include "job.h"
+
+#define COMMIT_TRIES 3 /* a failing commit is tried this often, a second apart */
+
+enum item_kind {
+	ITEM_JOB,   /* rec: a row (and its steps) to insert or replace */
+	ITEM_QUERY, /* req + q: answered with resp */
+};
+
+struct item {
+	struct item *next;
+	enum item_kind kind;
+	struct acct_job_rec rec;
+	struct rpc_req *req;
+	struct acct_query_req q; /* the request's fields, moved out of req->body */
+	struct acct_query_resp resp;
+};
+
+struct acct {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct item *head, **tail;	  /* to the thread */
+	struct item *done, **done_tail;	  /* answered queries, back to the loop */
+	uint64_t queued_seq, written_seq; /* rows queued / handled by the thread */
+	bool has_lost; /* a row could not be written: never purge (a restart queues it again) */
+	bool is_stopping;
+	bool has_thread;
+	pthread_t thread;
+	struct acct_store *store; /* the thread's once started */
+	char *path;
+	int efd;
+	struct event *done_ev;
+};
+
+static void item_free(struct item *it)
+{
+	if (!it)
+		return;
+	acct_job_rec_done(&it->rec);
+	msg_lookup(REQUEST_ACCT_QUERY)->free(&it->q);
+	msg_lookup(RESPONSE_ACCT_QUERY)->free(&it->resp);
+	free(it);
+}
+
+/* ---- the thread ---- */
+
+/* Write the rows of items [from, to) in one transaction. */
+static void write_rows(struct acct *a, struct item *from, struct item *to)
+{
+	uint32_t n = 0;
+	int r = 0;
+
+	for (int tries = 1; tries <= COMMIT_TRIES; tries++) {
+		n = 0;
+		r = acct_store_begin(a->store);
+		for (struct item *it = from; it != to && r == 0; it = it->next) {
+			int pr = acct_store_put(a->store, &it->rec);
+
+			if (pr < 0) { /* this row only; the others still go in */
+				error("accounting: JobId=%u not recorded: %s", it->rec.job_id,
+				      sl_strerror(pr));
+				pthread_mutex_lock(&a->lock);
+				a->has_lost = true;
+				pthread_mutex_unlock(&a->lock);
+			}
+			n++;
+		}
+		if (r == 0)
+			r = acct_store_commit(a->store);
+		if (r == 0)
+			return;
+		error("accounting: writing %u rows to %s failed: %s%s", n, a->path, sl_strerror(r),
+		      tries < COMMIT_TRIES ? "; retrying" : "");
+		if (tries < COMMIT_TRIES)
+			sleep(1);
+	}
+	error("accounting: %u job rows not written; finished jobs stay in the controller "
+	      "(no MinJobAge purge) until a restart queues them again", n);
+	pthread_mutex_lock(&a->lock);
+	a->has_lost = true;
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void run_query(struct acct *a, struct item *it)
+{
+	int r = acct_store_query(a->store, &it->q, &it->resp);
+
+	if (r < 0) {
+		error("accounting: query from uid %u failed: %s", (unsigned)it->req->uid,
+		      sl_strerror(r));
+		it->resp = (struct acct_query_resp){.error_code = (uint32_t)-r};
+	}
+}
+
+/* Rows in runs between queries; every query after the rows before it.
+ * Returns the answered queries (the rows' items are freed). */
+static struct item *run_batch(struct acct *a, struct item *batch)
+{
+	struct item *answered = NULL, **tail = &answered;
+
+	while (batch) {
+		struct item *end = batch;
+
+		while (end && end->kind == ITEM_JOB)
+			end = end->next;
+		if (end != batch)
+			write_rows(a, batch, end);
+		while (batch != end) {
+			struct item *next = batch->next;
+
+			item_free(batch);
+			batch = next;
+		}
+		if (!batch)
+			break;
+		batch = end->next; /* end is a query */
+		run_query(a, end);
+		end->next = NULL;
+		*tail = end;
+		tail = &end->next;
+	}
+	return answered;
+}
+
+static void *acct_thread(void *arg)
+{
+	struct acct *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		struct item *batch, *answered;
+		uint64_t seq;
+
+		while (!a->head && !a->is_stopping)
+			pthread_cond_wait(&a->more, &a->lock);
+		if (!a->head)
+			break; /* stopping, and everything is written */
+		batch = a->head;
+		a->head = NULL;
+		a->tail = &a->head;
+		seq = a->queued_seq;
+		pthread_mutex_unlock(&a->lock);
+
+		answered = run_batch(a, batch);
+
+		pthread_mutex_lock(&a->lock);
+		a->written_seq = seq;
+		if (answered) {
+			*a->done_tail = answered;
+			while (answered->next)
+				answered = answered->next;
+			a->done_tail = &answered->next;
+			if (write(a->efd, &(uint64_t){1}, sizeof(uint64_t)) < 0)
+				error("accounting: cannot wake the event loop: %m");
+		}
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* ---- the loop side ---- */
+
+static void enqueue(struct acct *a, struct item *it)
+{
+	pthread_mutex_lock(&a->lock);
+	*a->tail = it;
+	a->tail = &it->next;
+	a->queued_seq++;
+	pthread_cond_signal(&a->more);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void reply_done(struct acct *a)
+{
+	struct item *it;
+
+	pthread_mutex_lock(&a->lock);
+	it = a->done;
+	a->done = NULL;
+	a->done_tail = &a->done;
+	pthread_mutex_unlock(&a->lock);
+	while (it) {
+		struct item *next = it->next;
+
+		rpc_reply(it->req, RESPONSE_ACCT_QUERY, &it->resp);
+		it->req = NULL;
+		item_free(it);
+		it = next;
+	}
+}
+
+static void done_cb(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t n;
+
+	(void)what;
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		error("accounting: eventfd read: %m");
+	reply_done(arg);
+}
+
+static int acct_start(struct ctld *c, struct acct *a)
+{
+	sigset_t all, old;
+	int r;
+
+	a->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (a->efd < 0)
+		return log_errno(-errno, "accounting: eventfd");
+	a->done_ev = event_new(c->base, a->efd, EV_READ | EV_PERSIST, done_cb, a);
+	if (!a->done_ev || event_add(a->done_ev, NULL) < 0)
+		return log_errno(-ENOMEM, "accounting: cannot watch the eventfd");
+	/* the thread takes no signals: the loop's handlers run on the loop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	r = pthread_create(&a->thread, NULL, acct_thread, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0)
+		return log_errno(-r, "accounting: cannot start the writer thread");
+	a->has_thread = true;
+	return 0;
+}
+
+static struct acct *acct_free(struct acct *a)
+{
+	struct item *it;
+
+	if (!a)
+		return NULL;
+	if (a->has_thread) {
+		pthread_mutex_lock(&a->lock);
+		a->is_stopping = true;
+		pthread_cond_signal(&a->more);
+		pthread_mutex_unlock(&a->lock);
+		pthread_join(a->thread, NULL);
+	}
+	reply_done(a);		  /* queries answered while stopping */
+	for (it = a->head; it;) { /* only when the thread never ran */
+		struct item *next = it->next;
+
+		if (it->req)
+			rpc_reply_rc(it->req, -ESLURM_DISABLED);
+		it->req = NULL;
+		item_free(it);
+		it = next;
+	}
+	if (a->done_ev)
+		event_free(a->done_ev);
+	if (a->efd >= 0)
+		close(a->efd);
+	acct_store_close(a->store);
+	pthread_cond_destroy(&a->more);
+	pthread_mutex_destroy(&a->lock);
+	free(a->path);
+	free(a);
+	return NULL;
+}
+
+static struct acct *acct_new(void)
+{
+	struct acct *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->efd = -1;
+	a->tail = &a->head;
+	a->done_tail = &a->done;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->more, NULL);
+	return a;
+}
+
+int acct_init(struct ctld *c)
+{
+	const struct sl_conf *conf = c->conf;
+	struct acct *a;
+	int r;
+
+	if (!conf_is_acct_enabled(conf)) {
+		info("AccountingStorageType=accounting_storage/none: no job accounting");
+		return 0;
+	}
+	a = acct_new();
+	if (!a || !(a->path = conf_acct_storage_path(conf))) {
+		acct_free(a);
+		return log_errno(-ENOMEM, "accounting: out of memory");
+	}
+	if (strcaseeq(conf->acct_storage_type, "accounting_storage/slurmdbd"))
+		info("AccountingStorageType=accounting_storage/slurmdbd: slurmdbd is not used, "
+		     "jobs are recorded in %s",
+		     a->path);
+	/* before the loop runs: the only time the loop thread waits on the file */
+	r = acct_store_open(a->path, &a->store);
+	if (r < 0) {
+		error("accounting: cannot open %s: %s; job accounting is disabled", a->path,
+		      sl_strerror(r));
+		acct_free(a);
+		return 0;
+	}
+	r = acct_start(c, a);
+	if (r < 0) {
+		acct_free(a);
+		return r;
+	}
+	c->acct = a;
+	/* rows queued but not written when the controller stopped (upserts) */
+	for (uint32_t i = 0; i < c->job_count; i++)
+		acct_job_changed(c, c->jobs[i]);
+	info("accounting: job records in %s", a->path);
+	return 0;
+}
+
+void acct_fini(struct ctld *c)
+{
+	c->acct = acct_free(c->acct);
+}
+
+static void queue_row(struct ctld *c, struct item *it, int r)
+{
+	if (r < 0) {
+		error("accounting: JobId=%u: no row queued: %s", it->rec.job_id, sl_strerror(r));
+		item_free(it);
+		return;
+	}
+	enqueue(c->acct, it);
+}
+
+void acct_job_changed(struct ctld *c, const struct job *job)
+{
+	struct item *it;
+
+	if (!c->acct)
+		return;
+	it = calloc(1, sizeof(*it));
+	if (!it) {
+		error("accounting: JobId=%u: out of memory", job->job_id);
+		return;
+	}
+	it->kind = ITEM_JOB;
+	queue_row(c, it, acct_rec_from_job(c, job, &it->rec));
+}
+
+void acct_job_requeued(struct ctld *c, const struct job *job, time_t now)
+{
+	struct item *it;
+
+	if (!c->acct)
+		return;
+	it = calloc(1, sizeof(*it));
+	if (!it) {
+		error("accounting: JobId=%u: out of memory", job->job_id);
+		return;
+	}
+	it->kind = ITEM_JOB;
+	queue_row(c, it, acct_rec_requeued(c, job, now, &it->rec));
+}
+
+bool acct_is_written(const struct ctld *c)
+{
+	struct acct *a = c->acct;
+	bool is_written;
+
+	if (!a)
+		return true;
+	pthread_mutex_lock(&a->lock);
+	is_written = a->written_seq == a->queued_seq && !a->has_lost;
+	pthread_mutex_unlock(&a->lock);
+	return is_written;
+}
+
+/* Whose jobs the caller may see: its own unless it asked for others and
+ * PrivateData=jobs does not forbid it (admins see everyone's). */
+static int resolve_uids(const struct ctld *c, const struct rpc_req *req, struct acct_query_req *q)
+{
+	bool is_private =
+	    (c->conf->private_data_flags & PRIVATE_DATA_JOBS) && !ctld_is_admin(c, req->uid);
+
+	if (!is_private && (q->uids || (q->flags & ACCT_Q_ALL_USERS)))
+		return 0;
+	q->flags &= ~ACCT_Q_ALL_USERS;
+	free(q->uids);
+	q->uids = NULL;
+	if (asprintf(&q->uids, "%u", (unsigned)req->uid) < 0) {
+		q->uids = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rpc_acct_query(struct ctld *c, struct rpc_req *req)
+{
+	struct acct_query_req *m = req->body;
+	struct item *it;
+	int r;
+
+	if (!c->acct) {
+		struct acct_query_resp resp = {.error_code = ESLURM_DISABLED};
+
+		rpc_reply(req, RESPONSE_ACCT_QUERY, &resp);
+		return 0;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->kind = ITEM_QUERY;
+	it->q = *m;
+	*m = (struct acct_query_req){0}; /* the strings are the item's now */
+	r = resolve_uids(c, req, &it->q);
+	if (r < 0) {
+		item_free(it);
+		return r;
+	}
+	it->req = req; /* answered by reply_done, on the loop */
+	enqueue(c->acct, it);
+	return 0;
+}

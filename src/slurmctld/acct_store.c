@@ -1,0 +1,967 @@
+/* acct_store.c - the accounting store on SQLite (acct_store.h).
+ *
+ * Purpose: one row per job run (table job) and one per step (table step),
+ * upserted by the accounting thread and read back a page at a time for
+ * sacct and seff.
+ * Owns: the sqlite3 handle and the write statements, prepared once and kept
+ * for the store's life (the thread may write thousands of rows a second).
+ * The columns of both tables are listed once (job_cols, step_cols); the
+ * CREATE TABLE, the upserts and the SELECTs are generated from those lists,
+ * so a field cannot be written without being read back.
+ * Queries are one statement per page built from the filters, with every
+ * value from the request bound as a parameter, never pasted into the text.
+ * Caveats: the row key is (job_id, restart_cnt), as the interface says; when
+ * job ids wrap around (MaxJobId), a new job replaces the old run's row (and
+ * keeps its inx). A step row is never deleted: a put carries the steps it
+ * knows, the others stay as they were.
+ */
+#include "slurmctld/acct_store.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "common/job_states.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg_acct.h"
+#include "common/sl_errno.h"
+
+#define STORE_SCHEMA_VERSION 1
+#define STORE_BUSY_MS	     10000
+#define STORE_CACHE_KIB	     "32768"	 /* page cache, KiB */
+#define STORE_MMAP	     "268435456" /* bytes of the file read through mmap */
+#define STORE_LIST_MAX	     10000	 /* items in one filter list */
+#define STORE_PARAMS_MAX     32766	 /* SQLite's default SQLITE_MAX_VARIABLE_NUMBER */
+
+enum col_type { COL_U32, COL_U64, COL_TIME, COL_STR, COL_STEP_ID };
+
+struct col {
+	const char *name;
+	enum col_type type;
+	size_t off;
+};
+
+#define JC(n, t, f)                                                                                \
+	{                                                                                          \
+		n, t, offsetof(struct acct_job_rec, f)                                             \
+	}
+#define SC(n, t, f)                                                                                \
+	{                                                                                          \
+		n, t, offsetof(struct acct_step_rec, f)                                            \
+	}
+
+/* job_id and restart_cnt first: they are the conflict target. */
+static const struct col job_cols[] = {
+    JC("job_id", COL_U32, job_id),
+    JC("restart_cnt", COL_U32, restart_cnt),
+    JC("array_job_id", COL_U32, array_job_id),
+    JC("array_task_id", COL_U32, array_task_id),
+    JC("array_task_str", COL_STR, array_task_str),
+    JC("name", COL_STR, name),
+    JC("uid", COL_U32, uid),
+    JC("gid", COL_U32, gid),
+    JC("user", COL_STR, user),
+    JC("account", COL_STR, account),
+    JC("partition", COL_STR, partition),
+    JC("qos", COL_STR, qos),
+    JC("state", COL_U32, state),
+    JC("reason", COL_U32, reason),
+    JC("exit_code", COL_U32, exit_code),
+    JC("derived_ec", COL_U32, derived_ec),
+    JC("kill_requid", COL_U32, kill_requid),
+    JC("nodes", COL_STR, nodes),
+    JC("nnodes", COL_U32, nnodes),
+    JC("ncpus", COL_U32, ncpus),
+    JC("req_cpus", COL_U32, req_cpus),
+    JC("req_nodes", COL_U32, req_nodes),
+    JC("req_mem_mb", COL_U64, req_mem_mb),
+    JC("time_limit", COL_U32, time_limit),
+    JC("submit", COL_TIME, submit),
+    JC("eligible", COL_TIME, eligible),
+    JC("start_time", COL_TIME, start),
+    JC("end_time", COL_TIME, end),
+    JC("work_dir", COL_STR, work_dir),
+    JC("comment", COL_STR, comment),
+    JC("tres_req", COL_STR, tres_req),
+    JC("tres_alloc", COL_STR, tres_alloc),
+};
+
+/* step_id first: with job_inx it is the key. */
+static const struct col step_cols[] = {
+    SC("step_id", COL_STEP_ID, step_id),
+    SC("name", COL_STR, name),
+    SC("state", COL_U32, state),
+    SC("exit_code", COL_U32, exit_code),
+    SC("kill_requid", COL_U32, kill_requid),
+    SC("nodes", COL_STR, nodes),
+    SC("nnodes", COL_U32, nnodes),
+    SC("ntasks", COL_U32, ntasks),
+    SC("ncpus", COL_U32, ncpus),
+    SC("start_time", COL_TIME, start),
+    SC("end_time", COL_TIME, end),
+    SC("tres_alloc", COL_STR, tres_alloc),
+    SC("user_usec", COL_U64, usage.user_usec),
+    SC("sys_usec", COL_U64, usage.sys_usec),
+    SC("max_rss_kb", COL_U64, usage.max_rss_kb),
+    SC("tot_rss_kb", COL_U64, usage.tot_rss_kb),
+    SC("max_vm_kb", COL_U64, usage.max_vm_kb),
+    SC("tot_vm_kb", COL_U64, usage.tot_vm_kb),
+    SC("max_rss_task", COL_U32, usage.max_rss_task),
+    SC("max_vm_task", COL_U32, usage.max_vm_task),
+    SC("usage_ntasks", COL_U32, usage.ntasks),
+    SC("max_rss_node", COL_STR, max_rss_node),
+    SC("max_vm_node", COL_STR, max_vm_node),
+};
+
+struct acct_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *begin, *commit, *rollback;
+	sqlite3_stmt *sp_begin, *sp_release, *sp_rollback; /* one put, nested or not */
+	sqlite3_stmt *put_job, *put_step;
+	sqlite3_stmt *steps_range; /* steps of job_inx BETWEEN ?1 AND ?2 */
+	char *job_select;	   /* "SELECT inx, <job_cols> FROM job" */
+};
+
+static int code_from_sqlite(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_IOERR:
+		return -EIO;
+	case SQLITE_PERM:
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_AUTH:
+		return -EACCES;
+	default: /* CORRUPT, NOTADB, SCHEMA, ...: the store is unusable */
+		return -ESLURM_DB_CONNECTION;
+	}
+}
+
+/* Log what failed with SQLite's own words, return our code. */
+static int store_fail(const struct acct_store *st, int rc, const char *what)
+{
+	error("accounting store %s: %s: %s", st->path, what,
+	      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	return code_from_sqlite(rc);
+}
+
+/* Run a statement kept for the store's life to its end. */
+static int run_kept(struct acct_store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		;
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, rc, what);
+}
+
+static int prepare(struct acct_store *st, const char *sql, sqlite3_stmt **ret)
+{
+	int rc = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, ret, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_fail(st, rc, "prepare");
+}
+
+/* ---- columns: SQL text, bind, read ---- */
+
+/* "a, b, c", or ", a, b, c" after other columns. */
+static void cols_list(FILE *f, bool is_after, const struct col *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i || is_after ? ", " : "", c[i].name);
+}
+
+static void cols_create(FILE *f, const struct col *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, ", %s %s", c[i].name,
+			c[i].type == COL_STR ? "TEXT" : "INTEGER NOT NULL");
+}
+
+static int cols_bind(sqlite3_stmt *s, int first, const struct col *c, size_t n, const void *rec)
+{
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		const char *p = (const char *)rec + c[i].off;
+		int k = first + (int)i;
+
+		switch (c[i].type) {
+		case COL_U32:
+			rc = sqlite3_bind_int64(s, k, *(const uint32_t *)p);
+			break;
+		case COL_U64: /* NO_VAL64 goes in as -2 and comes back the same */
+			rc = sqlite3_bind_int64(s, k, (int64_t) * (const uint64_t *)p);
+			break;
+		case COL_TIME:
+			rc = sqlite3_bind_int64(s, k, *(const time_t *)p);
+			break;
+		case COL_STR:
+			rc = sqlite3_bind_text(s, k, *(char *const *)p, -1, SQLITE_STATIC);
+			break;
+		case COL_STEP_ID: /* batch (0xfffffffb) is -5: sorts before step 0 */
+			rc = sqlite3_bind_int64(s, k, (int32_t) * (const uint32_t *)p);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int cols_read(sqlite3_stmt *s, int first, const struct col *c, size_t n, void *rec)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *p = (char *)rec + c[i].off;
+		int k = first + (int)i;
+		const unsigned char *text;
+
+		switch (c[i].type) {
+		case COL_U32:
+			*(uint32_t *)p = (uint32_t)sqlite3_column_int64(s, k);
+			break;
+		case COL_U64:
+			*(uint64_t *)p = (uint64_t)sqlite3_column_int64(s, k);
+			break;
+		case COL_TIME:
+			*(time_t *)p = (time_t)sqlite3_column_int64(s, k);
+			break;
+		case COL_STR:
+			text = sqlite3_column_text(s, k);
+			*(char **)p = NULL;
+			if (text && !(*(char **)p = strdup((const char *)text)))
+				return -ENOMEM;
+			break;
+		case COL_STEP_ID:
+			*(uint32_t *)p = (uint32_t)(int32_t)sqlite3_column_int64(s, k);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ---- open / close ---- */
+
+static char *sql_job_table(void)
+{
+	char *sql = NULL;
+	size_t len;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fputs("CREATE TABLE IF NOT EXISTS job (inx INTEGER PRIMARY KEY AUTOINCREMENT", f);
+	cols_create(f, job_cols, ARRAY_SIZE(job_cols));
+	fputs(", UNIQUE (job_id, restart_cnt));\n"
+	      "CREATE TABLE IF NOT EXISTS step (job_inx INTEGER NOT NULL",
+	      f);
+	cols_create(f, step_cols, ARRAY_SIZE(step_cols));
+	fputs(", PRIMARY KEY (job_inx, step_id)) WITHOUT ROWID;\n"
+	      "CREATE INDEX IF NOT EXISTS job_array_job ON job (array_job_id);\n"
+	      "CREATE INDEX IF NOT EXISTS job_uid ON job (uid);\n"
+	      "CREATE INDEX IF NOT EXISTS job_end ON job (end_time);\n",
+	      f);
+	return fclose(f) == 0 ? sql : (free(sql), NULL);
+}
+
+/* INSERT ... ON CONFLICT DO UPDATE (never INSERT OR REPLACE, which would
+ * delete the row and give it a new inx). */
+static char *sql_upsert(const char *table, const char *lead, const char *key, const struct col *c,
+			size_t n, size_t nkey, const char *returning)
+{
+	char *sql = NULL;
+	size_t len;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "INSERT INTO %s (%s%s", table, lead, *lead ? ", " : "");
+	cols_list(f, false, c, n);
+	fprintf(f, ") VALUES (%s", *lead ? "?, " : "");
+	for (size_t i = 0; i < n; i++)
+		fputs(i ? ", ?" : "?", f);
+	fprintf(f, ") ON CONFLICT (%s) DO UPDATE SET ", key);
+	for (size_t i = nkey; i < n; i++)
+		fprintf(f, "%s%s = excluded.%s", i > nkey ? ", " : "", c[i].name, c[i].name);
+	fputs(returning, f);
+	return fclose(f) == 0 ? sql : (free(sql), NULL);
+}
+
+static char *sql_select(const char *lead, const struct col *c, size_t n, const char *rest)
+{
+	char *sql = NULL;
+	size_t len;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "SELECT %s", lead);
+	cols_list(f, true, c, n);
+	fputs(rest, f);
+	return fclose(f) == 0 ? sql : (free(sql), NULL);
+}
+
+/* Schema and version in one transaction: refuse a newer file before touching it. */
+static int store_schema(struct acct_store *st)
+{
+	_cleanup_free_ char *create = sql_job_table();
+	sqlite3_stmt *s = NULL;
+	int rc, version;
+
+	if (!create)
+		return -ENOMEM;
+	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, rc, "begin schema");
+	rc = sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		rc = SQLITE_OK;
+	version = rc == SQLITE_OK ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_OK) {
+		int r = store_fail(st, rc, "read schema version");
+
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return r;
+	}
+	if (version > STORE_SCHEMA_VERSION) {
+		error(
+		    "accounting store %s: schema version %d is newer than this controller's (%d), "
+		    "refusing to use it",
+		    st->path, version, STORE_SCHEMA_VERSION);
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -ESLURM_DB_CONNECTION;
+	}
+	rc = sqlite3_exec(st->db, create, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(st->db, "PRAGMA user_version = 1; COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		int r = store_fail(st, rc, "create schema");
+
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return r;
+	}
+	return 0;
+}
+
+static int store_prepare_all(struct acct_store *st)
+{
+	_cleanup_free_ char *job_up = NULL, *step_up = NULL, *steps = NULL;
+	int r;
+
+	job_up = sql_upsert("job", "", "job_id, restart_cnt", job_cols, ARRAY_SIZE(job_cols), 2,
+			    " RETURNING inx");
+	step_up = sql_upsert("step", "job_inx", "job_inx, step_id", step_cols,
+			     ARRAY_SIZE(step_cols), 1, "");
+	steps = sql_select("job_inx", step_cols, ARRAY_SIZE(step_cols),
+			   " FROM step WHERE job_inx BETWEEN ?1 AND ?2 ORDER BY job_inx, step_id");
+	st->job_select = sql_select("inx", job_cols, ARRAY_SIZE(job_cols), " FROM job");
+	if (!job_up || !step_up || !steps || !st->job_select)
+		return -ENOMEM;
+	if ((r = prepare(st, "BEGIN IMMEDIATE", &st->begin)) < 0
+	    || (r = prepare(st, "COMMIT", &st->commit)) < 0
+	    || (r = prepare(st, "ROLLBACK", &st->rollback)) < 0
+	    || (r = prepare(st, "SAVEPOINT put", &st->sp_begin)) < 0
+	    || (r = prepare(st, "RELEASE put", &st->sp_release)) < 0
+	    || (r = prepare(st, "ROLLBACK TO put", &st->sp_rollback)) < 0
+	    || (r = prepare(st, job_up, &st->put_job)) < 0
+	    || (r = prepare(st, step_up, &st->put_step)) < 0
+	    || (r = prepare(st, steps, &st->steps_range)) < 0)
+		return r;
+	return 0;
+}
+
+/* Create the file 0600 before SQLite does (it would use 0644 & ~umask; the
+ * -wal and -shm files copy the database file's mode). The descriptor is
+ * closed before SQLite opens the file: closing any descriptor of a file
+ * drops the process's POSIX locks on it. */
+static int store_create_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		int r = -errno;
+
+		error("accounting store %s: open: %s", path, strerror(-r));
+		return r;
+	}
+	close(fd);
+	return 0;
+}
+
+int acct_store_open(const char *path, struct acct_store **ret)
+{
+	struct acct_store *st;
+	int rc, r;
+
+	r = store_create_file(path);
+	if (r < 0)
+		return r;
+	st = calloc(1, sizeof(*st));
+	if (!st || !(st->path = strdup(path))) {
+		free(st);
+		return -ENOMEM;
+	}
+	/* One thread at a time uses the handle (acct.c's), so no mutex. */
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		r = store_fail(st, rc, "open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	/* A page cache that holds a big batch (the default 2 MiB spills to
+	 * the WAL mid-transaction), and reads through mmap. */
+	rc =
+	    sqlite3_exec(st->db,
+			 "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
+			 "PRAGMA cache_size = -" STORE_CACHE_KIB "; PRAGMA mmap_size = " STORE_MMAP,
+			 NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		r = store_fail(st, rc, "set journal mode");
+		goto fail;
+	}
+	r = store_schema(st);
+	if (r < 0)
+		goto fail;
+	r = store_prepare_all(st);
+	if (r < 0)
+		goto fail;
+	*ret = st;
+	return 0;
+fail:
+	acct_store_close(st);
+	return r;
+}
+
+void acct_store_close(struct acct_store *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->begin);
+	sqlite3_finalize(st->commit);
+	sqlite3_finalize(st->rollback);
+	sqlite3_finalize(st->sp_begin);
+	sqlite3_finalize(st->sp_release);
+	sqlite3_finalize(st->sp_rollback);
+	sqlite3_finalize(st->put_job);
+	sqlite3_finalize(st->put_step);
+	sqlite3_finalize(st->steps_range);
+	if (st->db && sqlite3_close(st->db) != SQLITE_OK)
+		debug("accounting store %s: close: %s", st->path, sqlite3_errmsg(st->db));
+	free(st->job_select);
+	free(st->path);
+	free(st);
+}
+
+/* ---- writes ---- */
+
+int acct_store_begin(struct acct_store *st)
+{
+	return run_kept(st, st->begin, "begin");
+}
+
+int acct_store_commit(struct acct_store *st)
+{
+	int r = run_kept(st, st->commit, "commit");
+
+	/* A failed COMMIT may leave the transaction open: end it, so the
+	 * next batch starts clean (its rows are queued again by the caller). */
+	if (r < 0 && !sqlite3_get_autocommit(st->db))
+		(void)run_kept(st, st->rollback, "rollback");
+	return r;
+}
+
+static int put_rows(struct acct_store *st, const struct acct_job_rec *rec)
+{
+	int64_t inx = 0;
+	int rc;
+
+	rc = cols_bind(st->put_job, 1, job_cols, ARRAY_SIZE(job_cols), rec);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st->put_job)) == SQLITE_ROW) {
+		inx = sqlite3_column_int64(st->put_job, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_reset(st->put_job);
+	sqlite3_clear_bindings(st->put_job);
+	if (rc != SQLITE_DONE)
+		return store_fail(st, rc, "write job row");
+
+	for (uint32_t i = 0; rec->steps && i < rec->step_count; i++) {
+		rc = sqlite3_bind_int64(st->put_step, 1, inx);
+		if (rc == SQLITE_OK)
+			rc = cols_bind(st->put_step, 2, step_cols, ARRAY_SIZE(step_cols),
+				       &rec->steps[i]);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st->put_step);
+		sqlite3_reset(st->put_step);
+		sqlite3_clear_bindings(st->put_step);
+		if (rc != SQLITE_DONE)
+			return store_fail(st, rc, "write step row");
+	}
+	return 0;
+}
+
+/* The job and its steps go in together or not at all, inside the caller's
+ * transaction (a savepoint) or as one of their own. */
+int acct_store_put(struct acct_store *st, const struct acct_job_rec *rec)
+{
+	int r;
+
+	r = run_kept(st, st->sp_begin, "savepoint");
+	if (r < 0)
+		return r;
+	r = put_rows(st, rec);
+	if (r < 0) {
+		(void)run_kept(st, st->sp_rollback, "rollback to savepoint");
+		(void)run_kept(st, st->sp_release, "release savepoint");
+		return r;
+	}
+	return run_kept(st, st->sp_release, "release savepoint");
+}
+
+/* ---- query: one statement per page from the filters ---- */
+
+struct qparam {
+	int64_t i;
+	const char *s; /* text when not NULL (points into a list copy) */
+};
+
+struct qbuild {
+	FILE *f;
+	char *sql;
+	size_t sql_len;
+	struct qparam *p;
+	size_t n, cap;
+	char *copies[4]; /* the comma lists, split in place */
+	size_t ncopies;
+};
+
+static int qb_param(struct qbuild *b, int64_t i, const char *s)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		struct qparam *p = realloc(b->p, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	b->p[b->n++] = (struct qparam){.i = i, .s = s};
+	fputc('?', b->f);
+	return 0;
+}
+
+/* Split a comma list into trimmed, non-empty items (in place, in a copy
+ * that lives until the statement is done). Returns the count, or -EINVAL
+ * when there is none or too many, -ENOMEM. */
+static int qb_split(struct qbuild *b, const char *list, char **items, size_t max)
+{
+	char *copy, *save = NULL, *tok;
+	size_t n = 0;
+
+	if (b->ncopies == ARRAY_SIZE(b->copies) || !(copy = strdup(list)))
+		return -ENOMEM;
+	b->copies[b->ncopies++] = copy;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		tok += strspn(tok, " \t");
+		end = tok + strlen(tok);
+		while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (!*tok)
+			continue;
+		if (n == max)
+			return -EINVAL;
+		items[n++] = tok;
+	}
+	return n ? (int)n : -EINVAL;
+}
+
+/* Decimal digits to a u32; *s moves past them. */
+static int parse_u32(const char **s, uint32_t *ret)
+{
+	uint64_t v = 0;
+	const char *p = *s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return -EINVAL;
+	}
+	*s = p;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+/* " AND col IN (?, ?, ...)", numbers (uids) or text. */
+static int qb_in_list(struct qbuild *b, const char *col, const char *list, bool is_number)
+{
+	_cleanup_free_ char **items = calloc(STORE_LIST_MAX, sizeof(*items));
+	int n, r = 0;
+
+	if (!items)
+		return -ENOMEM;
+	n = qb_split(b, list, items, STORE_LIST_MAX);
+	if (n < 0)
+		return n;
+	fprintf(b->f, " AND %s IN (", col);
+	for (int i = 0; i < n && r == 0; i++) {
+		const char *p = items[i];
+		uint32_t v = 0;
+
+		if (i)
+			fputs(", ", b->f);
+		if (is_number && (parse_u32(&p, &v) < 0 || *p))
+			return -EINVAL;
+		r = qb_param(b, v, is_number ? NULL : items[i]);
+	}
+	fputc(')', b->f);
+	return r;
+}
+
+/* "N" is the job N or every task of the array N; "N_T" one task of the
+ * array N. What follows a '.' (a step) is the client's business. */
+static int qb_job_ids(struct qbuild *b, const char *list)
+{
+	_cleanup_free_ char **items = calloc(STORE_LIST_MAX, sizeof(*items));
+	int n, r = 0;
+
+	if (!items)
+		return -ENOMEM;
+	n = qb_split(b, list, items, STORE_LIST_MAX);
+	if (n < 0)
+		return n;
+	fputs(" AND (", b->f);
+	for (int i = 0; i < n && r == 0; i++) {
+		const char *p = items[i];
+		uint32_t id, task;
+		bool has_task = false;
+
+		if (parse_u32(&p, &id) < 0)
+			return -EINVAL;
+		if (*p == '_') {
+			p++;
+			if (parse_u32(&p, &task) < 0)
+				return -EINVAL;
+			has_task = true;
+		}
+		if (*p && *p != '.')
+			return -EINVAL;
+		fputs(i ? " OR " : "", b->f);
+		if (!has_task) {
+			fputs("job_id = ", b->f);
+			r = qb_param(b, id, NULL);
+			fputs(" OR array_job_id = ", b->f);
+			r = r ?: qb_param(b, id, NULL);
+			continue;
+		}
+		fputs("((array_job_id = ", b->f);
+		r = qb_param(b, id, NULL);
+		fputs(" OR job_id = ", b->f);
+		r = r ?: qb_param(b, id, NULL);
+		fputs(") AND array_task_id = ", b->f);
+		r = r ?: qb_param(b, task, NULL);
+		fputc(')', b->f);
+	}
+	fputc(')', b->f);
+	return r;
+}
+
+/* One group of states with its window rule: "(base IN (...) AND not
+ * requeued AND rule)". The state numbers are ours, not the caller's. */
+static int qb_state_group(struct qbuild *b, uint32_t mask, const uint32_t *states, size_t n,
+			  bool *first, const char *rule, time_t start, time_t end)
+{
+	bool any = false;
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(mask & (1u << states[i])))
+			continue;
+		if (!any)
+			fputs(*first ? "((state & 255) IN (" : " OR ((state & 255) IN (", b->f);
+		fprintf(b->f, "%s%u", any ? ", " : "", states[i]);
+		any = true;
+	}
+	if (!any)
+		return 0;
+	*first = false;
+	fprintf(b->f, ") AND (state & %u) = 0", JOB_REQUEUE);
+	if (!end) {
+		fputc(')', b->f);
+		return 0;
+	}
+	/* in the rule, "$s" and "$e" stand for the window's start and end */
+	fputs(" AND ", b->f);
+	for (const char *p = rule; *p && r == 0; p++) {
+		if (*p == '$')
+			r = qb_param(b, *++p == 's' ? start : end, NULL);
+		else
+			fputc(*p, b->f);
+	}
+	fputc(')', b->f);
+	return r;
+}
+
+static const char RULE_PENDING[] = "submit <= $e AND (start_time = 0 OR start_time >= $s)";
+static const char RULE_RUNNING[] =
+    "start_time != 0 AND start_time <= $e AND (end_time = 0 OR end_time >= $s)";
+static const char RULE_ENDED[] = "end_time != 0 AND end_time BETWEEN $s AND $e";
+
+/* state_mask: a row in one of the states (during the window when there is one). */
+static int qb_states(struct qbuild *b, uint32_t mask, time_t start, time_t end)
+{
+	static const uint32_t pending[] = {JOB_PENDING};
+	static const uint32_t running[] = {JOB_RUNNING, JOB_SUSPENDED};
+	static const uint32_t ended[] = {JOB_COMPLETE,	JOB_CANCELLED, JOB_FAILED,
+					 JOB_TIMEOUT,	JOB_NODE_FAIL, JOB_PREEMPTED,
+					 JOB_BOOT_FAIL, JOB_DEADLINE,  JOB_OOM};
+	static const struct {
+		const uint32_t *states;
+		size_t n;
+		const char *rule;
+	} groups[] = {
+	    {pending, ARRAY_SIZE(pending), RULE_PENDING},
+	    {running, ARRAY_SIZE(running), RULE_RUNNING},
+	    {ended, ARRAY_SIZE(ended), RULE_ENDED},
+	};
+	bool first = true;
+	int r = 0;
+
+	fputs(" AND (", b->f);
+	for (size_t g = 0; g < ARRAY_SIZE(groups) && r == 0; g++)
+		r = qb_state_group(b, mask, groups[g].states, groups[g].n, &first, groups[g].rule,
+				   start, end);
+	if (r < 0)
+		return r;
+	if (mask & (1u << ACCT_STATE_REQUEUED_BIT)) {
+		fprintf(b->f, "%s(state & %u) != 0", first ? "(" : " OR (", JOB_REQUEUE);
+		if (end) {
+			fputs(" AND end_time != 0 AND end_time BETWEEN ", b->f);
+			r = qb_param(b, start, NULL);
+			fputs(" AND ", b->f);
+			r = r ?: qb_param(b, end, NULL);
+		}
+		fputc(')', b->f);
+		first = false;
+	}
+	fputs(first ? "0)" : ")", b->f); /* no known state asked: nothing matches */
+	return r;
+}
+
+static int qb_filters(struct qbuild *b, const struct acct_query_req *q)
+{
+	time_t start = q->start, end = q->end;
+	int r = 0;
+
+	if ((start || end) && !end)
+		end = time(NULL); /* a start alone: up to now */
+	if (q->job_ids && (r = qb_job_ids(b, q->job_ids)) < 0)
+		return r;
+	if (q->uids && (r = qb_in_list(b, "uid", q->uids, true)) < 0)
+		return r;
+	if (q->accounts && (r = qb_in_list(b, "account", q->accounts, false)) < 0)
+		return r;
+	if (q->partitions && (r = qb_in_list(b, "partition", q->partitions, false)) < 0)
+		return r;
+	if (q->names && (r = qb_in_list(b, "name", q->names, false)) < 0)
+		return r;
+	if (q->state_mask)
+		return qb_states(b, q->state_mask, start, end);
+	if (!end)
+		return 0;
+	/* Slurm's rule without states: eligible by the end, not ended before the start. */
+	fputs(" AND eligible != 0 AND eligible <= ", b->f);
+	r = qb_param(b, end, NULL);
+	fputs(" AND (end_time >= ", b->f);
+	r = r ?: qb_param(b, start, NULL);
+	fputs(" OR end_time = 0)", b->f);
+	return r;
+}
+
+static void qb_done(struct qbuild *b)
+{
+	if (b->f)
+		fclose(b->f);
+	free(b->sql);
+	free(b->p);
+	for (size_t i = 0; i < b->ncopies; i++)
+		free(b->copies[i]);
+}
+
+/* The page's statement, every parameter bound. */
+static int query_prepare(struct acct_store *st, const struct acct_query_req *q, uint32_t limit,
+			 sqlite3_stmt **ret)
+{
+	_cleanup_(qb_done) struct qbuild b = {0};
+	sqlite3_stmt *s = NULL;
+	int r, rc;
+
+	if (!(b.f = open_memstream(&b.sql, &b.sql_len)))
+		return -ENOMEM;
+	fprintf(b.f, "%s WHERE inx > ", st->job_select);
+	r = qb_param(&b, q->after > INT64_MAX ? INT64_MAX : (int64_t)q->after, NULL);
+	r = r ?: qb_filters(&b, q);
+	fputs(" ORDER BY inx LIMIT ", b.f);
+	r = r ?: qb_param(&b, (int64_t)limit + 1, NULL); /* one more: is there more */
+	if (r < 0)
+		return r;
+	if (b.n > STORE_PARAMS_MAX)
+		return -EINVAL;
+	if (fclose(b.f) != 0) {
+		b.f = NULL;
+		return -ENOMEM;
+	}
+	b.f = NULL;
+	rc = sqlite3_prepare_v2(st->db, b.sql, -1, &s, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < b.n; i++)
+		rc = b.p[i].s ? sqlite3_bind_text(s, (int)i + 1, b.p[i].s, -1, SQLITE_TRANSIENT)
+			      : sqlite3_bind_int64(s, (int)i + 1, b.p[i].i);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return store_fail(st, rc, "prepare query");
+	}
+	*ret = s;
+	return 0;
+}
+
+static void jobs_free(struct acct_job_rec *jobs, uint32_t n)
+{
+	for (uint32_t i = 0; jobs && i < n; i++)
+		acct_job_rec_done(&jobs[i]);
+	free(jobs);
+}
+
+/* Read the step row of s into a new slot of job's steps (grown by doubling). */
+static int step_append(sqlite3_stmt *s, struct acct_job_rec *job)
+{
+	uint32_t n = job->step_count;
+
+	if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) { /* 0, 4, 8, 16, ...: full */
+		struct acct_step_rec *p = realloc(job->steps, (n ? 2 * n : 4) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		job->steps = p;
+	}
+	memset(&job->steps[n], 0, sizeof(job->steps[n]));
+	job->step_count++;
+	return cols_read(s, 1, step_cols, ARRAY_SIZE(step_cols), &job->steps[n]);
+}
+
+/* Steps of the page's jobs (sorted by inx): one range scan
+ * when the jobs are dense in inx, else one lookup per job. */
+static int query_steps(struct acct_store *st, struct acct_job_rec *jobs, uint32_t count)
+{
+	sqlite3_stmt *s = st->steps_range;
+	uint64_t first = jobs[0].inx, last = jobs[count - 1].inx;
+	bool is_dense = last - first < 4 * (uint64_t)count;
+	uint32_t j = 0;
+	int r = 0, rc = SQLITE_DONE;
+
+	for (uint32_t k = 0; k < count && r == 0; k = is_dense ? count : k + 1) {
+		sqlite3_bind_int64(s, 1, (int64_t)(is_dense ? first : jobs[k].inx));
+		sqlite3_bind_int64(s, 2, (int64_t)(is_dense ? last : jobs[k].inx));
+		while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+			uint64_t inx = (uint64_t)sqlite3_column_int64(s, 0);
+
+			while (j < count && jobs[j].inx < inx)
+				j++;
+			if (j < count && jobs[j].inx == inx)
+				r = step_append(s, &jobs[j]);
+		}
+		sqlite3_reset(s);
+		if (r == 0 && rc != SQLITE_DONE)
+			r = store_fail(st, rc, "read steps");
+	}
+	sqlite3_clear_bindings(s);
+	return r;
+}
+
+/* The page's jobs into resp->jobs, allocated for the whole limit: a big
+ * block is mapped lazily, so the pages never touched cost nothing, and
+ * nothing is copied as the array fills. */
+static int query_jobs(struct acct_store *st, sqlite3_stmt *s, uint32_t limit,
+		      struct acct_query_resp *resp)
+{
+	int rc, r = 0;
+
+	resp->jobs = malloc(limit * sizeof(*resp->jobs));
+	if (!resp->jobs)
+		return -ENOMEM;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct acct_job_rec *job;
+
+		if (resp->count == limit) {
+			resp->is_more = true;
+			break;
+		}
+		job = &resp->jobs[resp->count++];
+		memset(job, 0, sizeof(*job));
+		job->inx = (uint64_t)sqlite3_column_int64(s, 0);
+		r = cols_read(s, 1, job_cols, ARRAY_SIZE(job_cols), job);
+		if (r < 0)
+			return r;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(st, rc, "read jobs");
+	return 0;
+}
+
+int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
+		     struct acct_query_resp *resp)
+{
+	uint32_t limit = q->limit < 1		       ? 1
+			 : q->limit > ACCT_Q_LIMIT_MAX ? ACCT_Q_LIMIT_MAX
+						       : q->limit;
+	sqlite3_stmt *s = NULL;
+	int r;
+
+	resp->jobs = NULL;
+	resp->count = 0;
+	resp->last = q->after;
+	resp->is_more = false;
+	r = query_prepare(st, q, limit, &s);
+	if (r < 0)
+		return r;
+	r = query_jobs(st, s, limit, resp);
+	sqlite3_finalize(s);
+	if (r == 0 && resp->count && !(q->flags & ACCT_Q_NO_STEPS))
+		r = query_steps(st, resp->jobs, resp->count);
+	if (r < 0) {
+		jobs_free(resp->jobs, resp->count);
+		resp->jobs = NULL;
+		resp->count = 0;
+		resp->is_more = false;
+		return r;
+	}
+	if (!resp->count) {
+		free(resp->jobs);
+		resp->jobs = NULL;
+		return 0;
+	}
+	resp->last = resp->jobs[resp->count - 1].inx;
+	return 0;
+}

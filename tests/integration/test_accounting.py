@@ -1,0 +1,396 @@
+"""Accounting on a cluster configured like the reference: every job and
+step gets a row in the controller's SQLite store; sacct prints them as Slurm
+22.05 does (the default view byte for byte against sacct_default.txt), with
+the CPU time and memory the stepds measured; seff turns them into
+efficiencies; rows survive a kill -9 of the controller; PrivateData=jobs
+hides other users' rows.
+"""
+
+import os
+import re
+import signal
+import time
+
+import pytest
+
+from cluster import REFERENCE_DIR, Cluster, submit, wait_for, wait_state
+
+make_cluster = Cluster.like_reference
+
+FINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL")
+
+
+def reference_stdout(name):
+    text = (REFERENCE_DIR / name).read_text()
+    return text.split("--- stdout\n", 1)[1].split("--- stderr")[0]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("acct")
+    os.chmod(d, 0o777)
+    return d
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ref_jobs(cluster, workdir):
+    """The reference's five jobs (sacct_default.txt), in its order: a
+    one-minute job that times out (submitted first, so that the minute
+    passes while the other tests run), one failing with exit 3, one killed
+    for memory, one completing, one cancelled."""
+    def sb(name, *args):
+        return submit(cluster, "-D", workdir, "-J", name, "-o", f"{name}-%j.out", *args)
+
+    jobs = {"timeout_job": sb("timeout_job", "-t1", "--wrap", "sleep 300")}
+    jobs["fail_job"] = sb("fail_job", "--wrap", "exit 3")
+    jobs["oom_job"] = sb("oom_job", "--mem=20M", "--wrap",
+                         "python3 -c 'import time; b = b\"x\" * (200 << 20); time.sleep(10)'")
+    jobs["ok_job"] = sb("ok_job", "--wrap", "sleep 1")
+    jobs["cancel_job"] = sb("cancel_job", "--wrap", "sleep 300")
+    wait_state(cluster, jobs["cancel_job"], "RUNNING")
+    cluster.run("scancel", str(jobs["cancel_job"]))
+    for name in ("fail_job", "oom_job", "ok_job", "cancel_job"):
+        wait_state(cluster, jobs[name], FINAL, timeout=60)
+    return jobs
+
+
+def swap_id(line, ref_id, our_id):
+    """A reference row with our job id in its 12-wide left-justified JobID."""
+    jobid = line[:12].rstrip()
+    return f"{our_id + jobid[len(ref_id):]:<12}" + line[12:]
+
+
+def sacct(cluster, *args, **kw):
+    return cluster.run("sacct", *args, **kw)
+
+
+def parsable(cluster, *args, **kw):
+    """sacct -P rows as dicts (the header gives the keys)."""
+    lines = sacct(cluster, "-P", *args, **kw).stdout.splitlines()
+    keys = lines[0].split("|")
+    rows = [dict(zip(keys, line.split("|"))) for line in lines[1:]]
+    assert all(len(line.split("|")) == len(keys) for line in lines)
+    return rows
+
+
+def secs(text):
+    """[D-][HH:]MM:SS[.mmm] -> seconds."""
+    days, _, rest = text.rpartition("-")
+    parts = [float(p) for p in rest.split(":")]
+    while len(parts) < 3:
+        parts.insert(0, 0.0)
+    return int(days or 0) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
+
+
+def kbytes(text):
+    """sacct memory ("3044K", "2.50M", "1.20G") -> KiB."""
+    m = re.fullmatch(r"([\d.]+)([KMGT]?)", text)
+    assert m, text
+    return float(m.group(1)) * {"": 1 / 1024, "K": 1, "M": 1024, "G": 1024 ** 2,
+                                "T": 1024 ** 3}[m.group(2)]
+
+
+def wait_rows(cluster, job_id, count, timeout=30):
+    """Poll until sacct shows count rows for the job (the job and its steps)."""
+    wait_for(lambda: len(parsable(cluster, "-j", str(job_id), "-o", "JobID")) >= count,
+             timeout=timeout, what=f"{count} sacct rows for job {job_id}")
+
+
+# ----- the reference's jobs ---------------------------------------------------
+
+
+def test_rows_for_every_final_state(cluster, ref_jobs):
+    j = ref_jobs
+    ids = ",".join(str(j[n]) for n in ("ok_job", "fail_job", "cancel_job", "oom_job"))
+    rows = parsable(cluster, "-j", ids, "--format=JobID,JobName,State,ExitCode")
+    got = [(r["JobID"], r["JobName"], r["State"], r["ExitCode"]) for r in rows]
+    assert got == [
+        (f"{j['fail_job']}", "fail_job", "FAILED", "3:0"),
+        (f"{j['fail_job']}.batch", "batch", "FAILED", "3:0"),
+        # killed for memory: OUT_OF_MEMORY with Slurm's pseudo-signal 125 (SIG_OOM)
+        (f"{j['oom_job']}", "oom_job", "OUT_OF_MEMORY", "0:125"),
+        (f"{j['oom_job']}.batch", "batch", "OUT_OF_MEMORY", "0:125"),
+        (f"{j['ok_job']}", "ok_job", "COMPLETED", "0:0"),
+        (f"{j['ok_job']}.batch", "batch", "COMPLETED", "0:0"),
+        (f"{j['cancel_job']}", "cancel_job", "CANCELLED by 0", "0:0"),
+        (f"{j['cancel_job']}.batch", "batch", "CANCELLED", "0:15"),
+    ]
+
+
+def test_default_view_is_the_references(cluster, ref_jobs):
+    """sacct -j with the default fields, byte for byte as sacct_default.txt
+    once its job ids are ours (the OOM job ended FAILED there only because
+    that setup had no cgroup memory controller: see the reference README)."""
+    ref = reference_stdout("sacct_default.txt")
+    ref_ids = {"timeout_job": 11198, "fail_job": 11199, "oom_job": 11200, "ok_job": 11201,
+               "cancel_job": 11202}
+    names = ("fail_job", "ok_job", "cancel_job")
+    lines = ref.splitlines(keepends=True)
+    expected = lines[:2] + [swap_id(line, str(ref_ids[name]), str(ref_jobs[name]))
+                            for line in lines[2:] for name in names
+                            if line.startswith(str(ref_ids[name]))]
+    ids = ",".join(str(ref_jobs[n]) for n in names)
+    r = sacct(cluster, "-j", ids)
+    assert r.stdout == "".join(expected)
+    assert r.stderr == ""
+
+
+def test_oom_row_in_the_default_view(cluster, ref_jobs):
+    out = sacct(cluster, "-j", str(ref_jobs["oom_job"])).stdout.splitlines()
+    jid = str(ref_jobs["oom_job"])
+    assert out[2:] == [
+        f"{jid:<12}    oom_job  cpu-queue       root          1 OUT_OF_ME+    0:125 ",
+        f"{jid + '.batch':<12}      batch                  root          1 OUT_OF_ME+    0:125 ",
+    ]
+
+
+def test_brief_and_derived_exit_code(cluster, ref_jobs):
+    jid = str(ref_jobs["fail_job"])
+    out = sacct(cluster, "-b", "-j", jid).stdout
+    assert out == ("JobID             State ExitCode \n"
+                   "------------ ---------- -------- \n"
+                   f"{jid:<12}     FAILED      3:0 \n"
+                   f"{jid + '.batch':<12}     FAILED      3:0 \n")
+    out = sacct(cluster, "-j", jid, "--format=JobID,JobName,State,ExitCode,DerivedExitCode").stdout
+    assert out.splitlines()[2:] == [
+        f"{jid:<12}   fail_job     FAILED      3:0             0:0 ",
+        f"{jid + '.batch':<12}      batch     FAILED      3:0                 ",
+    ]
+
+
+def test_reqmem_is_on_the_job_row_and_maxrss_on_the_step(cluster, ref_jobs):
+    rows = parsable(cluster, "-j", str(ref_jobs["oom_job"]), "--format=JobID,ReqMem,MaxRSS")
+    assert rows[0]["ReqMem"] == "20M" and rows[0]["MaxRSS"] == ""
+    assert rows[1]["ReqMem"] == ""
+    # the stepd saw it pass its 20 MB before killing it
+    assert kbytes(rows[1]["MaxRSS"]) > 20 * 1024
+
+
+def test_parsable_forms(cluster, ref_jobs):
+    jid = str(ref_jobs["ok_job"])
+    p = sacct(cluster, "-P", "-j", jid, "-o", "JobID,State,AllocCPUS").stdout
+    assert p == f"JobID|State|AllocCPUS\n{jid}|COMPLETED|1\n{jid}.batch|COMPLETED|1\n"
+    p = sacct(cluster, "-p", "-n", "-X", "-j", jid, "-o", "JobID,State").stdout
+    assert p == f"{jid}|COMPLETED|\n"
+
+
+def test_field_widths_and_cut(cluster, ref_jobs):
+    jid = str(ref_jobs["ok_job"])
+    out = sacct(cluster, "-X", "-n", "-j", jid, "-o", "JobName%3,State%15,JobID%-8").stdout
+    assert out == f"ok+       COMPLETED {jid:<8} \n"
+
+
+def test_time_window(cluster, ref_jobs):
+    jid = str(ref_jobs["ok_job"])
+    rows = parsable(cluster, "-X", "-j", jid, "-o", "JobID,Submit,Start,End,Elapsed,ElapsedRaw")
+    rec = rows[0]
+    start = time.mktime(time.strptime(rec["Start"], "%Y-%m-%dT%H:%M:%S"))
+    end = time.mktime(time.strptime(rec["End"], "%Y-%m-%dT%H:%M:%S"))
+    assert int(rec["ElapsedRaw"]) == end - start == secs(rec["Elapsed"])
+
+    def listed(*args):
+        return jid in [r["JobID"] for r in parsable(cluster, "-X", "-a", "-o", "JobID", *args)]
+
+    fmt = "%Y-%m-%dT%H:%M:%S"
+    before = time.strftime(fmt, time.localtime(start - 3600))
+    after = time.strftime(fmt, time.localtime(end + 1))
+    assert listed("-S", before)                      # ran after -S
+    assert listed("-S", before, "-E", after)
+    assert not listed("-S", after)                   # ended before -S
+    assert not listed("-S", "2020-01-01", "-E", "2020-01-02")  # not eligible yet at -E
+    assert listed("-S", "now-1hours")
+    assert listed("-s", "CD", "-S", before, "-E", "now")     # completed inside the window
+    assert not listed("-s", "F", "-S", before, "-E", "now")  # but it did not fail
+    # with -s the window defaults to "now" and -E to -S (sacct(1), DEFAULT TIME WINDOW)
+    assert not listed("-s", "CD")
+    assert not listed("-s", "CD", "-S", before)
+
+
+def test_user_sees_own_jobs_and_all_with_a(cluster, ref_jobs, test_user, workdir):
+    mine = submit(cluster, "-D", workdir, "-J", "users_job", "-o", "/dev/null", "--wrap", "true",
+                  user=test_user.pw_name)
+    wait_state(cluster, mine, FINAL)
+    own = [r["JobID"] for r in parsable(cluster, "-X", "-o", "JobID,User", user=test_user.pw_name)]
+    assert own == [str(mine)]
+    everyone = [r["JobID"] for r in parsable(cluster, "-X", "-a", "-o", "JobID",
+                                             user=test_user.pw_name)]
+    assert str(ref_jobs["ok_job"]) in everyone and str(mine) in everyone
+    rows = parsable(cluster, "-X", "-u", test_user.pw_name, "-o", "JobID,User,UID")
+    assert [(r["JobID"], r["User"], r["UID"]) for r in rows] == \
+        [(str(mine), test_user.pw_name, str(test_user.pw_uid))]
+
+
+# ----- usage ------------------------------------------------------------------
+
+
+def test_cpu_time_of_two_busy_cpus(cluster, workdir):
+    burn = "timeout 3 sh -c 'while :; do :; done'"
+    jid = submit(cluster, "-D", workdir, "-c2", "-J", "burn", "-o", "/dev/null",
+                 "--wrap", f"{burn} & {burn} & wait")
+    wait_state(cluster, jid, FINAL, timeout=30)
+    rows = parsable(cluster, "-j", str(jid),
+                    "-o", "JobID,State,TotalCPU,UserCPU,SystemCPU,AllocCPUS,Elapsed,CPUTimeRAW")
+    job, batch = rows
+    assert job["State"] == "COMPLETED" and job["AllocCPUS"] == "2"
+    total = secs(batch["TotalCPU"])
+    assert 4.5 <= total <= 7.0, rows
+    assert abs(secs(batch["UserCPU"]) + secs(batch["SystemCPU"]) - total) < 0.01
+    assert secs(job["TotalCPU"]) == pytest.approx(total, abs=0.01)
+    assert int(job["CPUTimeRAW"]) == 2 * secs(job["Elapsed"])
+    out = cluster.out("seff", str(jid))
+    eff = float(re.search(r"CPU Efficiency: ([\d.]+)% of", out).group(1))
+    assert eff >= 70.0, out
+    assert "Cores per node: 2" in out or "Cores: 2" in out
+
+
+def test_maxrss_of_a_job_holding_100_mb(cluster, workdir):
+    # python's own pages are counted in, so it tops itself up to 100 MiB in all
+    hold = ("import resource, time; "
+            "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024; "
+            "b = b'x' * ((100 << 20) - base); time.sleep(3)")
+    jid = submit(cluster, "-D", workdir, "--mem=500M", "-J", "hold", "-o", "/dev/null",
+                 "--wrap", f'exec python3 -c "{hold}"')
+    wait_state(cluster, jid, FINAL, timeout=30)
+    rows = parsable(cluster, "-j", str(jid), "-o", "JobID,State,MaxRSS,MaxRSSNode,MaxRSSTask,"
+                    "AveRSS,MaxVMSize,ReqMem")
+    batch = rows[1]
+    assert rows[0]["State"] == "COMPLETED" and rows[0]["ReqMem"] == "500M"
+    assert 0.9 * 102400 <= kbytes(batch["MaxRSS"]) <= 1.1 * 102400, rows
+    assert batch["MaxRSSNode"] == "n1" and batch["MaxRSSTask"] == "0"
+    assert kbytes(batch["AveRSS"]) == pytest.approx(kbytes(batch["MaxRSS"]), rel=0.02)
+    assert kbytes(batch["MaxVMSize"]) >= kbytes(batch["MaxRSS"])
+    out = cluster.out("seff", str(jid))
+    used = re.search(r"Memory Utilized: ([\d.]+) MB", out)
+    assert used and 90 <= float(used.group(1)) <= 110, out
+    assert re.search(r"Memory Efficiency: [\d.]+% of 500\.00 MB", out), out
+
+
+def test_srun_steps_have_rows(cluster, workdir):
+    jid = submit(cluster, "-D", workdir, "-n2", "-J", "steps", "-o", "/dev/null", "--wrap",
+                 "srun -n1 hostname; srun sh -c 'exit 5'; true")
+    wait_state(cluster, jid, FINAL, timeout=30)
+    rows = parsable(cluster, "-j", str(jid),
+                    "-o", "JobID,JobName,State,ExitCode,DerivedExitCode,NTasks,AllocCPUS,NodeList")
+    got = [(r["JobID"], r["JobName"], r["State"], r["ExitCode"], r["DerivedExitCode"])
+           for r in rows]
+    assert got == [
+        (str(jid), "steps", "COMPLETED", "0:0", "5:0"),
+        (f"{jid}.batch", "batch", "COMPLETED", "0:0", ""),
+        (f"{jid}.0", "hostname", "COMPLETED", "0:0", ""),
+        (f"{jid}.1", "sh", "FAILED", "5:0", ""),
+    ]
+    assert [r["NTasks"] for r in rows[2:]] == ["1", "2"]
+    # one step only
+    one = parsable(cluster, "-j", f"{jid}.1", "-o", "JobID,State")
+    assert [r["JobID"] for r in one] == [f"{jid}.1"]
+
+
+def test_srun_without_allocation_and_array(cluster, workdir):
+    r = cluster.run("srun", "-J", "env", "true")
+    assert r.returncode == 0
+    jid = int(cluster.out("squeue", "-h", "-t", "all", "-n", "env", "-o", "%i").split()[-1])
+    wait_rows(cluster, jid, 2)
+    rows = parsable(cluster, "-j", str(jid), "-o", "JobID,JobName,State")
+    assert [(r["JobID"], r["State"]) for r in rows] == [(str(jid), "COMPLETED"),
+                                                        (f"{jid}.0", "COMPLETED")]
+    arr = submit(cluster, "-D", workdir, "-a", "0-1", "-J", "envjob", "-o", "/dev/null",
+                 "--wrap", "true")
+    for t in (0, 1):
+        wait_state(cluster, f"{arr}_{t}", FINAL)
+    rows = parsable(cluster, "-X", "-j", str(arr), "-o", "JobID,JobIDRaw,JobName,State")
+    assert [r["JobID"] for r in rows] == [f"{arr}_0", f"{arr}_1"]
+    assert all(r["State"] == "COMPLETED" and r["JobName"] == "envjob" for r in rows)
+    assert rows[1]["JobIDRaw"] == str(arr)  # the meta record ran the last task
+    out = cluster.out("seff", f"{arr}_0")
+    assert out.startswith(f"Job ID: {rows[0]['JobIDRaw']}\n") or f"{arr}_0" in out
+
+
+def test_running_and_pending_rows(cluster, workdir):
+    run = submit(cluster, "-D", workdir, "-J", "runner", "-o", "/dev/null", "--wrap", "sleep 30")
+    pend = submit(cluster, "-D", workdir, "-J", "waiter", "-o", "/dev/null", "-H",
+                  "--wrap", "true")
+    wait_state(cluster, run, "RUNNING")
+    try:
+        wait_rows(cluster, run, 2)
+        rows = parsable(cluster, "-j", f"{run},{pend}", "-o", "JobID,State,End")
+        got = {r["JobID"]: (r["State"], r["End"]) for r in rows}
+        assert got[str(run)] == ("RUNNING", "Unknown")
+        assert got[f"{run}.batch"] == ("RUNNING", "Unknown")
+        assert got[str(pend)] == ("PENDING", "Unknown")
+    finally:
+        cluster.run("scancel", str(run), str(pend))
+
+
+# ----- seff ---------------------------------------------------------------------
+
+
+def test_seff_report(cluster, ref_jobs):
+    jid = ref_jobs["fail_job"]
+    out = cluster.out("seff", str(jid))
+    lines = out.splitlines()
+    assert lines[:5] == [f"Job ID: {jid}", "Cluster: anchor", "User/Group: root/root",
+                         "State: FAILED (exit code 3)", "Cores: 1"]
+    assert re.fullmatch(r"CPU Utilized: \d\d:\d\d:\d\d", lines[5])
+    assert re.fullmatch(r"CPU Efficiency: [\d.]+% of \d\d:\d\d:\d\d core-walltime", lines[6])
+    assert re.fullmatch(r"Job Wall-clock time: \d\d:\d\d:\d\d", lines[7])
+    assert lines[8].startswith("Memory Utilized: ")
+    assert re.fullmatch(r"Memory Efficiency: [\d.]+% of 100\.00 MB", lines[9])
+    r = cluster.run("seff", "999999", check=False)
+    assert r.returncode != 0
+
+
+def test_seff_user_summary(cluster, ref_jobs):
+    out = cluster.out("seff", "-u", "root")
+    assert str(ref_jobs["ok_job"]) in out and str(ref_jobs["fail_job"]) in out
+
+
+# ----- durability and privacy ---------------------------------------------------
+
+
+def test_rows_survive_kill_9_right_after_jobs_end(fresh_cluster, tmp_path):
+    c = fresh_cluster(nodes=("n1", "n2"))
+    os.chmod(tmp_path, 0o777)
+    ids = [submit(c, "-D", tmp_path, "-J", f"quick{i}", "-o", "/dev/null", "--wrap",
+                  "srun true") for i in range(6)]
+    for jid in ids:
+        wait_state(c, jid, FINAL, timeout=30)
+    c.kill_slurmctld(signal.SIGKILL)
+    c.start_slurmctld()
+    rows = parsable(c, "-j", ",".join(map(str, ids)), "-o", "JobID,State")
+    got = {r["JobID"]: r["State"] for r in rows}
+    for jid in ids:
+        assert got.get(str(jid)) == "COMPLETED", rows
+        assert got.get(f"{jid}.batch") == "COMPLETED", rows
+        assert got.get(f"{jid}.0") == "COMPLETED", rows
+
+
+def test_private_data_hides_other_users_jobs(fresh_cluster, tmp_path, test_user):
+    c = fresh_cluster(nodes=("n1",), settings={"PrivateData": "jobs"})
+    os.chmod(tmp_path, 0o777)
+    roots = submit(c, "-D", tmp_path, "-o", "/dev/null", "--wrap", "true")
+    theirs = submit(c, "-D", tmp_path, "-o", "/dev/null", "--wrap", "true",
+                    user=test_user.pw_name)
+    for jid in (roots, theirs):
+        wait_state(c, jid, FINAL)
+    seen = [r["JobID"] for r in parsable(c, "-X", "-a", "-o", "JobID", user=test_user.pw_name)]
+    assert seen == [str(theirs)]
+    seen = [r["JobID"] for r in parsable(c, "-X", "-j", str(roots), "-o", "JobID",
+                                         user=test_user.pw_name)]
+    assert seen == []
+    seen = [r["JobID"] for r in parsable(c, "-X", "-o", "JobID")]  # root sees everyone
+    assert seen == [str(roots), str(theirs)]
+
+
+# ----- last: the one-minute job has had its minute --------------------------------
+
+
+def test_timeout_rows(cluster, ref_jobs):
+    jid = ref_jobs["timeout_job"]
+    wait_state(cluster, jid, "TIMEOUT", timeout=150)
+    out = sacct(cluster, "-j", str(jid)).stdout.splitlines()
+    ref = reference_stdout("sacct_default.txt").splitlines()
+    assert out[2:] == [swap_id(line, "11198", str(jid)) for line in ref[2:]
+                       if line.startswith("11198")]
+    rows = parsable(cluster, "-j", str(jid), "-o", "JobID,State,ExitCode,Elapsed,Timelimit")
+    assert secs(rows[0]["Elapsed"]) >= 60
+    assert rows[0]["Timelimit"] == "00:01:00"
