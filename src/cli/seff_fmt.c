@@ -6,9 +6,8 @@
  * upstream's: Memory Utilized is the largest step's sum of task RSS peaks
  * (our usage gathering keeps that sum exactly; upstream 22.05 estimated it
  * as the largest task peak times the step's task count, newer upstream
- * uses the same sum), and the request is our row's whole ReqMem.
- * Caveat: the store does not say whether memory was asked per CPU, so the
- * "(X/core)" form is printed only when a caller sets is_mem_per_cpu.
+ * uses the same sum), and the request is our row's whole ReqMem, shown
+ * per core when it was asked per cpu (the row's mem_per_cpu).
  */
 #include "seff_fmt.h"
 
@@ -67,6 +66,7 @@ void seff_job_from_rec(const struct acct_job_rec *j, time_t now, struct seff_job
 	    .cpu_secs = job_cpu_secs(j),
 	    .wall_secs = job_wall_secs(j, now),
 	    .req_mem_kb = j->req_mem_mb * 1024,
+	    .is_mem_per_cpu = j->mem_per_cpu != 0,
 	};
 
 	/* The largest step, strictly: equal sums keep the first (upstream). */

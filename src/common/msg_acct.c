@@ -157,6 +157,7 @@ static void job_rec_pack(const struct acct_job_rec *j, struct pack_buf *b)
 	pack_u32(b, j->req_cpus);
 	pack_u32(b, j->req_nodes);
 	pack_u64(b, j->req_mem_mb);
+	pack_u32(b, j->mem_per_cpu);
 	pack_u32(b, j->time_limit);
 	pack_time(b, j->submit);
 	pack_time(b, j->eligible);
@@ -199,6 +200,7 @@ static void job_rec_unpack(struct acct_job_rec *j, struct pack_buf *b)
 	unpack_u32(b, &j->req_cpus);
 	unpack_u32(b, &j->req_nodes);
 	unpack_u64(b, &j->req_mem_mb);
+	unpack_u32(b, &j->mem_per_cpu);
 	unpack_u32(b, &j->time_limit);
 	unpack_time(b, &j->submit);
 	unpack_time(b, &j->eligible);
@@ -295,7 +297,7 @@ int acct_query_resp_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->error_code);
 	unpack_u64(b, &m->last);
 	unpack_bool(b, &m->is_more);
-	unpack_count(b, &n, SL_ARRAY_MAX, 150); /* a job row is at least 150 bytes */
+	unpack_count(b, &n, SL_ARRAY_MAX, 160); /* a job row is at least 164 bytes */
 	if (b->err || n == 0)
 		return b->err;
 	m->jobs = calloc(n, sizeof(*m->jobs));

@@ -79,6 +79,7 @@ struct acct_job_rec {
 	uint32_t ncpus;         /* allocated cpus (requested while pending) */
 	uint32_t req_cpus, req_nodes;
 	uint64_t req_mem_mb;    /* the job's whole memory request (ReqMem) */
+	uint32_t mem_per_cpu;   /* 1: it was asked per cpu (--mem-per-cpu, DefMemPerCPU) */
 	uint32_t time_limit;    /* minutes, INFINITE */
 	time_t submit, eligible, start, end; /* 0: not yet */
 	char *work_dir, *comment;

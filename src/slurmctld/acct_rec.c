@@ -227,6 +227,7 @@ static int job_fill(const struct job *job, struct acct_job_rec *r)
 	    .end = job_has_ended(job) ? job->end_time : 0,
 	};
 	r->req_mem_mb = req_mem(job, r->nnodes, r->ncpus);
+	r->mem_per_cpu = job->mem_per_cpu != 0;
 	if (job_is_array_meta(job)
 	    && !(r->array_task_str =
 		     job_array_ranges(job->array_pending, job->array_pending_count)))

@@ -85,6 +85,7 @@ static const struct col job_cols[] = {
     JC("req_cpus", COL_U32, req_cpus),
     JC("req_nodes", COL_U32, req_nodes),
     JC("req_mem_mb", COL_U64, req_mem_mb),
+    JC("mem_per_cpu", COL_U32, mem_per_cpu),
     JC("time_limit", COL_U32, time_limit),
     JC("submit", COL_TIME, submit),
     JC("eligible", COL_TIME, eligible),

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -233,6 +234,11 @@ int main(int argc, char **argv)
 	int r, level;
 
 	parse_args(argc, argv);
+	/* Big accounting replies (tens of MB of rows) are built and freed on
+	 * every sacct: keep that memory instead of handing it back to the
+	 * kernel and faulting it in again (bench/sacct_query.py: -40% CPU). */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	log_init("slurmctld", LOG_LEVEL_INFO, NULL, 1);
 	c->conf_path = strdup(arg_conf ? arg_conf : conf_default_path());
 	r = conf_load(c->conf_path, &c->conf, &err);

@@ -139,6 +139,7 @@ static void test_pending_job_shows_its_request(void **state)
 	assert_int_equal(r.req_cpus, 3);
 	assert_int_equal(r.req_nodes, 2);
 	assert_int_equal(r.req_mem_mb, 300); /* 100 MB per cpu x 3 */
+	assert_int_equal(r.mem_per_cpu, 1);
 	assert_int_equal(r.start, 0);
 	assert_int_equal(r.end, 0);
 	assert_int_equal(r.eligible, T0 + 1);

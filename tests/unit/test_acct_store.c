@@ -91,6 +91,7 @@ static struct acct_job_rec job_rec(uint32_t id, uint32_t restart_cnt)
 	    .req_cpus = 4,
 	    .req_nodes = 2,
 	    .req_mem_mb = NO_VAL64 - 1,
+	    .mem_per_cpu = 1,
 	    .time_limit = INFINITE,
 	    .submit = 100,
 	    .eligible = 100,
@@ -168,6 +169,7 @@ static void assert_job_eq(const struct acct_job_rec *a, const struct acct_job_re
 	assert_int_equal(a->req_cpus, b->req_cpus);
 	assert_int_equal(a->req_nodes, b->req_nodes);
 	assert_int_equal(a->req_mem_mb, b->req_mem_mb);
+	assert_int_equal(a->mem_per_cpu, b->mem_per_cpu);
 	assert_int_equal(a->time_limit, b->time_limit);
 	assert_int_equal(a->submit, b->submit);
 	assert_int_equal(a->eligible, b->eligible);

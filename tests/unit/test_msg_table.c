@@ -170,7 +170,7 @@ static void *sample_new(const struct msg_type *t)
 			.gid = 2, .user = s("u"), .account = s("a"), .partition = s("p"),
 			.qos = s("normal"), .state = 3, .reason = 1, .exit_code = 256,
 			.derived_ec = 9, .kill_requid = 0, .nodes = s("n1"), .nnodes = 1, .ncpus = 2,
-			.req_cpus = 2, .req_nodes = 1, .req_mem_mb = 200, .time_limit = 60,
+			.req_cpus = 2, .req_nodes = 1, .req_mem_mb = 200, .mem_per_cpu = 1, .time_limit = 60,
 			.submit = 1, .eligible = 2, .start = 3, .end = 4, .work_dir = s("/tmp"),
 			.comment = s("c"), .tres_req = s("cpu=2"), .tres_alloc = s("cpu=2"),
 			.step_count = 1,
