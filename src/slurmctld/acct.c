@@ -370,7 +370,9 @@ static void queue_row(struct ctld *c, struct item *it, int r)
 	enqueue(c->acct, it);
 }
 
-void acct_job_changed(struct ctld *c, const struct job *job)
+/* Queue the job's row as acct_rec_from_job (now 0) or, for a requeue,
+ * acct_rec_requeued (the run that ends at now) builds it. */
+static void queue_job(struct ctld *c, const struct job *job, time_t now)
 {
 	struct item *it;
 
@@ -382,22 +384,18 @@ void acct_job_changed(struct ctld *c, const struct job *job)
 		return;
 	}
 	it->kind = ITEM_JOB;
-	queue_row(c, it, acct_rec_from_job(c, job, &it->rec));
+	queue_row(c, it, now ? acct_rec_requeued(c, job, now, &it->rec)
+			     : acct_rec_from_job(c, job, &it->rec));
+}
+
+void acct_job_changed(struct ctld *c, const struct job *job)
+{
+	queue_job(c, job, 0);
 }
 
 void acct_job_requeued(struct ctld *c, const struct job *job, time_t now)
 {
-	struct item *it;
-
-	if (!c->acct)
-		return;
-	it = calloc(1, sizeof(*it));
-	if (!it) {
-		error("accounting: JobId=%u: out of memory", job->job_id);
-		return;
-	}
-	it->kind = ITEM_JOB;
-	queue_row(c, it, acct_rec_requeued(c, job, now, &it->rec));
+	queue_job(c, job, now ? now : 1);
 }
 
 bool acct_is_written(const struct ctld *c)

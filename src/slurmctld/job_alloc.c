@@ -116,7 +116,8 @@ static void alloc_cancel_pending(struct ctld *c, struct job *job, uid_t by, time
 void job_alloc_end(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
 		   uint16_t kill_type, uint16_t srun_reason)
 {
-	uint32_t step_state = base == JOB_TIMEOUT || base == JOB_NODE_FAIL ? base : JOB_CANCELLED;
+	/* steps of a timed-out job end CANCELLED, as Slurm's do */
+	uint32_t step_state = base == JOB_NODE_FAIL ? base : JOB_CANCELLED;
 	uint16_t step_reason = base == JOB_TIMEOUT     ? SRUN_END_TIME_LIMIT
 			       : base == JOB_NODE_FAIL ? SRUN_END_NODE_FAIL
 						       : SRUN_END_CANCELLED;
@@ -373,6 +374,9 @@ int rpc_alloc_complete(struct ctld *c, struct rpc_req *req)
 		     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 		if (status == 0)
 			job_alloc_end(c, job, JOB_COMPLETE, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
+				      ALLOC_NO_NOTICE);
+		else if (step_job_had_oom(job))
+			job_alloc_end(c, job, JOB_OOM, FAIL_OOM, REQUEST_TERMINATE_JOB,
 				      ALLOC_NO_NOTICE);
 		else
 			job_alloc_end(c, job, JOB_FAILED,

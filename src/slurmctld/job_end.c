@@ -181,7 +181,8 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 		job_finish(c, job, JOB_CANCELLED, WAIT_NO_REASON, now);
 	else if (job->is_timed_out)
 		job_finish(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, now);
-	else if (m->is_oom)
+	else if (m->is_oom
+		 || (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && step_job_had_oom(job)))
 		job_finish(c, job, JOB_OOM, FAIL_OOM, now);
 	else if (m->slurm_rc)
 		job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, now);
@@ -302,7 +303,7 @@ static void job_check_time_limits(struct ctld *c, time_t now)
 		job->reason = FAIL_TIMEOUT;
 		job_touch(c, job);
 		job_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
-		step_job_ending(c, job, JOB_TIMEOUT, SRUN_END_TIME_LIMIT); /* step.c */
+		step_job_ending(c, job, JOB_CANCELLED, SRUN_END_TIME_LIMIT); /* step.c */
 	}
 }
 

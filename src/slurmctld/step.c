@@ -74,6 +74,14 @@ struct step *step_find(struct job *job, uint32_t step_id)
 	return NULL;
 }
 
+bool step_job_had_oom(const struct job *job)
+{
+	for (uint32_t i = 0; i < job->step_count; i++)
+		if (job->steps[i].is_oom)
+			return true;
+	return false;
+}
+
 bool step_is_running(const struct step *s)
 {
 	return s->state == JOB_RUNNING;
@@ -249,8 +257,10 @@ static uint32_t step_final_state(const struct job *job, const struct step *s)
 
 	if (s->is_cancelled)
 		return JOB_CANCELLED;
-	if (s->is_timed_out || job->is_timed_out)
-		return JOB_TIMEOUT;
+	if (s->is_timed_out)
+		return JOB_TIMEOUT; /* its own limit */
+	if (job->is_timed_out)
+		return JOB_CANCELLED; /* Slurm's steps of a timed-out job end CANCELLED */
 	if (job->is_cancelled)
 		return JOB_CANCELLED;
 	if (s->is_oom)

@@ -68,6 +68,9 @@ struct step {
  * running. Safe to call twice (the second does nothing). */
 uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state,
 			 uint16_t srun_reason);
+/* A step of the job was killed for memory: a job whose script or command
+ * then fails ends OUT_OF_MEMORY, not FAILED. */
+bool step_job_had_oom(const struct job *job);
 /* Running steps of a job (not counting the batch step). */
 uint32_t step_running_count(const struct job *job);
 /* The 1 s job timer: steps past their own time limit get

@@ -42,6 +42,7 @@ def ref_jobs(cluster, workdir):
         return submit(cluster, "-D", workdir, "-J", name, "-o", f"{name}-%j.out", *args)
 
     jobs = {"timeout_job": sb("timeout_job", "-t1", "--wrap", "sleep 300")}
+    jobs["timeout_steps"] = sb("timeout_steps", "-t1", "--wrap", "srun sleep 300")
     jobs["fail_job"] = sb("fail_job", "--wrap", "exit 3")
     jobs["oom_job"] = sb("oom_job", "--mem=20M", "--wrap",
                          "python3 -c 'import time; b = b\"x\" * (200 << 20); time.sleep(10)'")
@@ -58,6 +59,25 @@ def swap_id(line, ref_id, our_id):
     """A reference row with our job id in its 12-wide left-justified JobID."""
     jobid = line[:12].rstrip()
     return f"{our_id + jobid[len(ref_id):]:<12}" + line[12:]
+
+
+@pytest.fixture(scope="module")
+def step_jobs(cluster, workdir):
+    """The same endings with an srun step (.0) inside each job."""
+    def sb(name, *args):
+        return submit(cluster, "-D", workdir, "-J", name, "-o", "/dev/null", *args)
+
+    alloc = "import time; b = b'x' * (200 << 20); time.sleep(10)"
+    jobs = {"ok": sb("ok_steps", "--wrap", "srun true"),
+            "fail": sb("fail_steps", "--wrap", "srun true; exit 3"),
+            "oom": sb("oom_steps", "--mem=20M", "--wrap", f'srun python3 -c "{alloc}"'),
+            "cancel": sb("cancel_steps", "--wrap", "srun sleep 300")}
+    wait_for(lambda: len(parsable(cluster, "-j", str(jobs["cancel"]), "-o", "JobID,State")) == 3,
+             timeout=30, what="the cancel job's step to start")
+    cluster.run("scancel", str(jobs["cancel"]))
+    for jid in jobs.values():
+        wait_state(cluster, jid, FINAL, timeout=60)
+    return jobs
 
 
 def sacct(cluster, *args, **kw):
@@ -115,6 +135,50 @@ def test_rows_for_every_final_state(cluster, ref_jobs):
         (f"{j['cancel_job']}", "cancel_job", "CANCELLED by 0", "0:0"),
         (f"{j['cancel_job']}.batch", "batch", "CANCELLED", "0:15"),
     ]
+
+
+def test_rows_of_jobs_with_a_step(cluster, step_jobs):
+    j = step_jobs
+    ids = ",".join(str(j[n]) for n in ("ok", "fail", "oom", "cancel"))
+    for jid in j.values():
+        wait_rows(cluster, jid, 3)
+    rows = parsable(cluster, "-j", ids, "--format=JobID,JobName,State,ExitCode")
+    got = {r["JobID"]: (r["JobName"], r["State"], r["ExitCode"]) for r in rows}
+    assert got[str(j["ok"])] == ("ok_steps", "COMPLETED", "0:0")
+    assert got[f"{j['ok']}.batch"] == ("batch", "COMPLETED", "0:0")
+    assert got[f"{j['ok']}.0"] == ("true", "COMPLETED", "0:0")
+    assert got[str(j["fail"])] == ("fail_steps", "FAILED", "3:0")
+    assert got[f"{j['fail']}.batch"] == ("batch", "FAILED", "3:0")
+    assert got[f"{j['fail']}.0"] == ("true", "COMPLETED", "0:0")
+    assert got[f"{j['oom']}.0"] == ("python3", "OUT_OF_MEMORY", "0:125")
+    assert got[str(j["oom"])][1] == "OUT_OF_MEMORY", rows
+    assert got[str(j["cancel"])] == ("cancel_steps", "CANCELLED by 0", "0:0")
+    assert got[f"{j['cancel']}.batch"][1] == "CANCELLED"
+    assert got[f"{j['cancel']}.0"][:2] == ("sleep", "CANCELLED")
+
+
+def test_every_field_prints(cluster, step_jobs, workdir):
+    fields = ("JobID,JobIDRaw,JobName,Partition,Account,User,UID,Group,AllocCPUS,AllocNodes,"
+              "AllocTRES,ReqCPUS,ReqMem,ReqTRES,NNodes,NodeList,State,ExitCode,DerivedExitCode,"
+              "Elapsed,ElapsedRaw,Timelimit,Submit,Eligible,Start,End,TotalCPU,UserCPU,"
+              "SystemCPU,CPUTime,CPUTimeRAW,MaxRSS,MaxRSSNode,MaxRSSTask,AveRSS,MaxVMSize,"
+              "WorkDir,Comment,Reason")
+    rows = parsable(cluster, "-j", str(step_jobs["ok"]), "-o", fields)
+    job, batch, step = rows
+    assert (job["User"], job["UID"], job["Group"], job["Account"]) == ("root", "0", "root",
+                                                                       "root")
+    assert (job["Partition"], job["NNodes"], job["AllocNodes"], job["ReqCPUS"]) == \
+        ("cpu-queue", "1", "1", "1")
+    assert job["ReqTRES"] == "billing=1,cpu=1,mem=100M,node=1"
+    assert job["AllocTRES"] == "billing=1,cpu=1,mem=100M,node=1"
+    assert job["Timelimit"] == "1-00:00:00" and job["Reason"] == "None"
+    assert job["WorkDir"] == str(workdir)
+    for when in ("Submit", "Eligible", "Start", "End"):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", job[when]), (when, job)
+    assert re.fullmatch(r"n[1-4]", job["NodeList"]) and step["NodeList"] == job["NodeList"]
+    assert step["MaxRSSNode"] == step["NodeList"] and step["MaxRSSTask"] == "0"
+    assert kbytes(step["MaxRSS"]) > 0 and kbytes(batch["MaxRSS"]) > 0
+    assert step["AllocTRES"].startswith("cpu=1,")
 
 
 def test_default_view_is_the_references(cluster, ref_jobs):
@@ -394,3 +458,10 @@ def test_timeout_rows(cluster, ref_jobs):
     rows = parsable(cluster, "-j", str(jid), "-o", "JobID,State,ExitCode,Elapsed,Timelimit")
     assert secs(rows[0]["Elapsed"]) >= 60
     assert rows[0]["Timelimit"] == "00:01:00"
+    jid = ref_jobs["timeout_steps"]
+    wait_state(cluster, jid, "TIMEOUT", timeout=30)
+    rows = parsable(cluster, "-j", str(jid), "-o", "JobID,JobName,State,ExitCode")
+    got = [(r["JobID"], r["JobName"], r["State"]) for r in rows]
+    assert got == [(str(jid), "timeout_steps", "TIMEOUT"), (f"{jid}.batch", "batch", "CANCELLED"),
+                   (f"{jid}.0", "sleep", "CANCELLED")]
+    assert rows[0]["ExitCode"] == "0:0"

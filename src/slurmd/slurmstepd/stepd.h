@@ -114,7 +114,7 @@ void task_reap(struct stepd *s);     /* wait4 every exited child, note the scrip
 void task_child_setup(int in_fd, int out_fd, int err_fd);
 
 /* usage.c */
-#define USAGE_FIRST_SAMPLE_MS 500    /* the first sample, after the tasks started */
+#define USAGE_FIRST_SAMPLE_MS 100    /* the first sample, after the tasks started */
 /* One usage slot per task on this node (after setup: the step knows its
  * tasks). 0 or -ENOMEM. usage_free() is NULL-safe and leaves s->usage NULL. */
 int usage_init(struct stepd *s);
