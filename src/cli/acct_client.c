@@ -4,16 +4,19 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "common/msg.h"
 
-#define PAGE_JOBS 20000u /* ~5 MB per reply, far below MaxMessageSize */
+#define PAGE_JOBS 20000u    /* ~5 MB per reply, far below MaxMessageSize */
+#define BUSY_TRIES_MAX 150u /* 30 s of "too many queries waiting" before giving up */
 
 int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 		      struct acct_rows *ret)
 {
 	struct acct_rows rows = { 0 };
+	unsigned busy_tries = 0;
 	int r = 0;
 
 	req->after = 0;
@@ -26,6 +29,12 @@ int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 		r = cli_ctld_fetch(conf, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY, (void **)&m);
 		if (r < 0)
 			break;
+		if (m->error_code == EAGAIN && busy_tries++ < BUSY_TRIES_MAX) {
+			/* the controller has many queries waiting: ask again shortly */
+			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
+			usleep(200000);
+			continue;
+		}
 		if (m->error_code) {
 			r = -(int)m->error_code;
 			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);

@@ -6,9 +6,10 @@
  *
  * The store is never read by the commands themselves: they ask the
  * controller, which answers from its accounting thread (slurmctld/acct.c).
- * A reply holds at most req.limit jobs; the client asks again with
- * after = reply.last until reply.is_more is false, so no reply grows past
- * MaxMessageSize however many rows match.
+ * A reply holds at most req.limit jobs and about 16 MB (the store cuts a
+ * page early, keeping at least one job); the client asks again with
+ * after = reply.last until reply.is_more is false, so however many rows
+ * match, no reply nears MaxMessageSize (unless one job alone does).
  */
 #pragma once
 #include <stdbool.h>

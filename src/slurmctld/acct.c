@@ -46,6 +46,7 @@
 #include "job.h"
 
 #define COMMIT_TRIES 3 /* a failing commit is tried this often, a second apart */
+#define QUERIES_MAX 32 /* queries waiting at once; more are refused (EAGAIN) */
 
 enum item_kind {
 	ITEM_JOB,   /* rec: a row (and its steps) to insert or replace */
@@ -68,6 +69,7 @@ struct acct {
 	struct item *done, **done_tail;	  /* answered queries, back to the loop */
 	uint64_t queued_seq, written_seq; /* rows queued / handled by the thread */
 	bool has_lost; /* a row could not be written: never purge (a restart queues it again) */
+	uint32_t queries_waiting; /* queued or running queries (loop side only) */
 	bool is_stopping;
 	bool has_thread;
 	pthread_t thread;
@@ -230,6 +232,7 @@ static void reply_done(struct acct *a)
 		rpc_reply(it->req, RESPONSE_ACCT_QUERY, &it->resp);
 		it->req = NULL;
 		item_free(it);
+		a->queries_waiting--;
 		it = next;
 	}
 }
@@ -442,6 +445,13 @@ int rpc_acct_query(struct ctld *c, struct rpc_req *req)
 		rpc_reply(req, RESPONSE_ACCT_QUERY, &resp);
 		return 0;
 	}
+	if (c->acct->queries_waiting >= QUERIES_MAX) {
+		/* many sacct at once: the writer comes first; the client may retry */
+		struct acct_query_resp resp = {.error_code = EAGAIN};
+
+		rpc_reply(req, RESPONSE_ACCT_QUERY, &resp);
+		return 0;
+	}
 	it = calloc(1, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
@@ -454,6 +464,7 @@ int rpc_acct_query(struct ctld *c, struct rpc_req *req)
 		return r;
 	}
 	it->req = req; /* answered by reply_done, on the loop */
+	c->acct->queries_waiting++;
 	enqueue(c->acct, it);
 	return 0;
 }

@@ -10,10 +10,11 @@
  * so a field cannot be written without being read back.
  * Queries are one statement per page built from the filters, with every
  * value from the request bound as a parameter, never pasted into the text.
- * Caveats: the row key is (job_id, restart_cnt), as the interface says; when
- * job ids wrap around (MaxJobId), a new job replaces the old run's row (and
- * keeps its inx). A step row is never deleted: a put carries the steps it
- * knows, the others stay as they were.
+ * The row key is (job_id, submit, restart_cnt), like Slurm's id_job +
+ * time_submit: job ids that come again (slurmctld -c, MaxJobId wrapping)
+ * start new rows instead of replacing old ones.
+ * Caveat: a step row is never deleted: a put carries the steps it knows,
+ * the others stay as they were.
  */
 #include "slurmctld/acct_store.h"
 
@@ -271,7 +272,7 @@ static char *sql_job_table(void)
 		return NULL;
 	fputs("CREATE TABLE IF NOT EXISTS job (inx INTEGER PRIMARY KEY AUTOINCREMENT", f);
 	cols_create(f, job_cols, ARRAY_SIZE(job_cols));
-	fputs(", UNIQUE (job_id, restart_cnt));\n"
+	fputs(", UNIQUE (job_id, submit, restart_cnt));\n"
 	      "CREATE TABLE IF NOT EXISTS step (job_inx INTEGER NOT NULL",
 	      f);
 	cols_create(f, step_cols, ARRAY_SIZE(step_cols));
@@ -368,7 +369,7 @@ static int store_prepare_all(struct acct_store *st)
 	_cleanup_free_ char *job_up = NULL, *step_up = NULL, *steps = NULL;
 	int r;
 
-	job_up = sql_upsert("job", "", "job_id, restart_cnt", job_cols, ARRAY_SIZE(job_cols), 2,
+	job_up = sql_upsert("job", "", "job_id, submit, restart_cnt", job_cols, ARRAY_SIZE(job_cols), 2,
 			    " RETURNING inx");
 	step_up = sql_upsert("step", "job_inx", "job_inx, step_id", step_cols,
 			     ARRAY_SIZE(step_cols), 1, "");
@@ -551,7 +552,7 @@ struct qbuild {
 	size_t sql_len;
 	struct qparam *p;
 	size_t n, cap;
-	char *copies[4]; /* the comma lists, split in place */
+	char *copies[5]; /* the comma lists (ids, uids, accounts, partitions, names) */
 	size_t ncopies;
 };
 
@@ -642,48 +643,71 @@ static int qb_in_list(struct qbuild *b, const char *col, const char *list, bool 
 	return r;
 }
 
+/* " col IN (?, ...)" over ids[0..n). */
+static int qb_id_list(struct qbuild *b, const char *col, const uint32_t *ids, size_t n)
+{
+	int r = 0;
+
+	fprintf(b->f, "%s IN (", col);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		fputs(i ? ", " : "", b->f);
+		r = qb_param(b, ids[i], NULL);
+	}
+	fputc(')', b->f);
+	return r;
+}
+
 /* "N" is the job N or every task of the array N; "N_T" one task of the
- * array N. What follows a '.' (a step) is the client's business. */
+ * array N (or the job N when it is that task). What follows a '.' (a
+ * step) is the client's business. IN lists and row values, not a chain
+ * of ORs: SQLite's expression depth would cap a long -j list. */
 static int qb_job_ids(struct qbuild *b, const char *list)
 {
 	_cleanup_free_ char **items = calloc(STORE_LIST_MAX, sizeof(*items));
+	_cleanup_free_ uint32_t *ids = calloc(STORE_LIST_MAX, sizeof(*ids));
+	_cleanup_free_ uint32_t *pairs = calloc(2 * STORE_LIST_MAX, sizeof(*pairs));
+	size_t nids = 0, npairs = 0;
 	int n, r = 0;
 
-	if (!items)
+	if (!items || !ids || !pairs)
 		return -ENOMEM;
 	n = qb_split(b, list, items, STORE_LIST_MAX);
 	if (n < 0)
 		return n;
-	fputs(" AND (", b->f);
-	for (int i = 0; i < n && r == 0; i++) {
+	for (int i = 0; i < n; i++) {
 		const char *p = items[i];
 		uint32_t id, task;
-		bool has_task = false;
 
 		if (parse_u32(&p, &id) < 0)
 			return -EINVAL;
-		if (*p == '_') {
+		if (*p != '_') {
+			ids[nids++] = id;
+		} else {
 			p++;
 			if (parse_u32(&p, &task) < 0)
 				return -EINVAL;
-			has_task = true;
+			pairs[2 * npairs] = id;
+			pairs[2 * npairs++ + 1] = task;
 		}
 		if (*p && *p != '.')
 			return -EINVAL;
-		fputs(i ? " OR " : "", b->f);
-		if (!has_task) {
-			fputs("job_id = ", b->f);
-			r = qb_param(b, id, NULL);
-			fputs(" OR array_job_id = ", b->f);
-			r = r ?: qb_param(b, id, NULL);
-			continue;
+	}
+	fputs(" AND (", b->f);
+	if (nids) {
+		r = qb_id_list(b, "job_id", ids, nids);
+		fputs(" OR ", b->f);
+		r = r ?: qb_id_list(b, "array_job_id", ids, nids);
+	}
+	for (int col = 0; col < 2 && npairs && r == 0; col++) {
+		fprintf(b->f, "%s(%s, array_task_id) IN (VALUES ", nids || col ? " OR " : "",
+			col ? "job_id" : "array_job_id");
+		for (size_t i = 0; i < npairs && r == 0; i++) {
+			fputs(i ? ", (" : "(", b->f);
+			r = qb_param(b, pairs[2 * i], NULL);
+			fputs(", ", b->f);
+			r = r ?: qb_param(b, pairs[2 * i + 1], NULL);
+			fputc(')', b->f);
 		}
-		fputs("((array_job_id = ", b->f);
-		r = qb_param(b, id, NULL);
-		fputs(" OR job_id = ", b->f);
-		r = r ?: qb_param(b, id, NULL);
-		fputs(") AND array_task_id = ", b->f);
-		r = r ?: qb_param(b, task, NULL);
 		fputc(')', b->f);
 	}
 	fputc(')', b->f);
@@ -931,6 +955,48 @@ static int query_jobs(struct acct_store *st, sqlite3_stmt *s, uint32_t limit,
 	return 0;
 }
 
+#define REPLY_BUDGET (16u << 20) /* packed bytes of one page, well under MaxMessageSize */
+
+static size_t slen(const char *s)
+{
+	return s ? strlen(s) + 4 : 4;
+}
+
+/* About what a row packs to (msg_acct.c): fixed fields plus its strings. */
+static size_t rec_size(const struct acct_job_rec *j)
+{
+	size_t n = 170 + slen(j->array_task_str) + slen(j->name) + slen(j->user)
+		   + slen(j->account) + slen(j->partition) + slen(j->qos) + slen(j->nodes)
+		   + slen(j->work_dir) + slen(j->comment) + slen(j->tres_req) + slen(j->tres_alloc);
+
+	for (uint32_t i = 0; i < j->step_count; i++) {
+		const struct acct_step_rec *t = &j->steps[i];
+
+		n += 130 + slen(t->name) + slen(t->nodes) + slen(t->tres_alloc)
+		     + slen(t->max_rss_node) + slen(t->max_vm_node);
+	}
+	return n;
+}
+
+/* Cut the page at REPLY_BUDGET bytes (keeping at least one job): long
+ * comments or jobs with thousands of steps must not make a reply too big
+ * to send. The rest comes with the next page. */
+static void page_trim(struct acct_query_resp *resp)
+{
+	size_t total = 0;
+
+	for (uint32_t i = 0; i < resp->count; i++) {
+		total += rec_size(&resp->jobs[i]);
+		if (i > 0 && total > REPLY_BUDGET) {
+			for (uint32_t k = i; k < resp->count; k++)
+				acct_job_rec_done(&resp->jobs[k]);
+			resp->count = i;
+			resp->is_more = true;
+			return;
+		}
+	}
+}
+
 int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		     struct acct_query_resp *resp)
 {
@@ -963,6 +1029,7 @@ int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		resp->jobs = NULL;
 		return 0;
 	}
+	page_trim(resp);
 	resp->last = resp->jobs[resp->count - 1].inx;
 	return 0;
 }

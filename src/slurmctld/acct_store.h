@@ -2,7 +2,7 @@
  * accounting thread (acct.c); nothing here touches controller state, so it
  * is unit-tested on a temporary file.
  *
- * Tables: job (one row per job run, key job_id + restart_cnt, with a
+ * Tables: job (one row per job run, key job_id + submit + restart_cnt, with a
  * growing row index `inx` that pages queries) and step (key job row +
  * step id; the batch step is stored as -5 so it sorts before step 0).
  * The file is in WAL mode with synchronous=FULL: a committed transaction

@@ -150,9 +150,9 @@ int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool i
 	}
 	job->is_requeued = true;
 	job->state = JOB_PENDING | JOB_COMPLETING | JOB_REQUEUE;
-	job_touch(c, job);
 	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
+	job_touch(c, job); /* after the steps' ends, so they are journaled too */
 	return 0;
 }
 
@@ -258,10 +258,10 @@ int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags
 	job->is_cancelled = true;
 	job->cancelled_by = by;
 	job->state = JOB_CANCELLED | JOB_COMPLETING;
-	job_touch(c, job);
 	info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
 	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, flags);
 	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
+	job_touch(c, job);
 	return 0;
 }
 
@@ -301,9 +301,9 @@ static void job_check_time_limits(struct ctld *c, time_t now)
 		job->is_timed_out = true;
 		job->state = JOB_TIMEOUT | JOB_COMPLETING;
 		job->reason = FAIL_TIMEOUT;
-		job_touch(c, job);
 		job_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
 		step_job_ending(c, job, JOB_CANCELLED, SRUN_END_TIME_LIMIT); /* step.c */
+		job_touch(c, job);
 	}
 }
 

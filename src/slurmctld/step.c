@@ -305,6 +305,7 @@ int rpc_step_complete(struct ctld *c, struct rpc_req *req)
 	struct job *job = job_find(c, m->job_id);
 	struct step *s = job ? step_find(job, m->step_id) : NULL;
 	struct step_node_rec *sn = NULL;
+	struct rc_msg *rc;
 
 	for (uint32_t i = 0; s && m->node_name && i < s->node_count && !sn; i++)
 		if (s->nodes[i].node < c->node_count
@@ -322,11 +323,16 @@ int rpc_step_complete(struct ctld *c, struct rpc_req *req)
 	c->job_last_update = time(NULL);
 	if (s->nodes_done == s->node_count && step_is_running(s)) {
 		step_set_end(c, s, step_final_state(job, s), time(NULL));
-		job_touch(c, job); /* journal and accounting: the step's final record */
 		info("StepId=%u.%u done: %s exit %u", job->job_id, s->step_id,
 		     job_state_string(s->state), s->exit_code);
 	}
-	rpc_reply_rc(req, 0);
+	/* every node's report and usage is journaled (and accounted) before the
+	 * stepd is told to stop retrying: a kill -9 now loses none of them */
+	job_touch(c, job);
+	rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return -ENOMEM;
+	rpc_reply_durable(c, req, RESPONSE_SLURM_RC, rc);
 	return 0;
 }
 

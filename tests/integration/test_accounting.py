@@ -288,23 +288,30 @@ def test_user_sees_own_jobs_and_all_with_a(cluster, ref_jobs, test_user, workdir
 
 
 def test_cpu_time_of_two_busy_cpus(cluster, workdir):
+    own = workdir / "burn.times"
     burn = "timeout 3 sh -c 'while :; do :; done'"
     jid = submit(cluster, "-D", workdir, "-c2", "-J", "burn", "-o", "/dev/null",
-                 "--wrap", f"{burn} & {burn} & wait")
+                 "--wrap", f"{burn} & {burn} & wait; times > {own}")
     wait_state(cluster, jid, FINAL, timeout=30)
     rows = parsable(cluster, "-j", str(jid),
                     "-o", "JobID,State,TotalCPU,UserCPU,SystemCPU,AllocCPUS,Elapsed,CPUTimeRAW")
     job, batch = rows
     assert job["State"] == "COMPLETED" and job["AllocCPUS"] == "2"
     total = secs(batch["TotalCPU"])
-    assert 4.5 <= total <= 7.0, rows
+    # what the job's shell counted itself (its own and its children's times)
+    counted = sum(int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s",
+                                                                own.read_text()))
+    assert total == pytest.approx(counted, abs=0.2), (rows, own.read_text())
+    # two busy loops for 3 s: 6 s of CPU, unless other work shares the 2 cores
+    assert 4.5 <= total <= 7.0 or (1.5 <= total and os.getloadavg()[0] > 1.0), rows
     assert abs(secs(batch["UserCPU"]) + secs(batch["SystemCPU"]) - total) < 0.01
     assert secs(job["TotalCPU"]) == pytest.approx(total, abs=0.01)
     assert int(job["CPUTimeRAW"]) == 2 * secs(job["Elapsed"])
     out = cluster.out("seff", str(jid))
     eff = float(re.search(r"CPU Efficiency: ([\d.]+)% of", out).group(1))
-    assert eff >= 70.0, out
-    assert "Cores per node: 2" in out or "Cores: 2" in out
+    corewall = int(job["CPUTimeRAW"])  # seff counts whole seconds of CPU
+    assert eff == pytest.approx(100 * total / corewall, abs=100 / corewall + 1), out
+    assert "Nodes: 1\nCores per node: 2\n" in out, out
 
 
 def test_maxrss_of_a_job_holding_100_mb(cluster, workdir):

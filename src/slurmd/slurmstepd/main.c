@@ -6,7 +6,7 @@
  * the launch frame on stdin and the status pipe on stdout (stepd_proto.h).
  * Order: read the launch, load the config, socket, script, environment,
  * output files; tell slurmd "started" (rc 0) or why not; run the script;
- * serve the socket, sample usage (0.5 s after the start, then every
+ * serve the socket, sample usage (0.1 s after the start, then every
  * JobAcctGatherFrequency), enforce the memory limit and the kill
  * sequence until the script exits; sample once more and kill what it
  * left; report the usage totals to the controller (retrying); remove

@@ -98,12 +98,21 @@ void usage_free(struct stepd *s)
 }
 
 /* The local task whose pid this is (a session/group leader), or -1. */
-static int32_t leader_task(const struct stepd *s, pid_t pid)
+static bool task_has_exited(const struct stepd *s, uint32_t i)
+{
+	return s->step ? s->step->tasks[i].has_exited : s->has_exited;
+}
+
+/* The task whose pid is pid, or -1. A reaped task's pid may belong to
+ * someone else by now: it matches only while the task lives. Its session
+ * and process group (matched through sid/pgrp) cannot be reused while a
+ * process of ours is still in them. */
+static int32_t leader_task(const struct stepd *s, pid_t pid, bool is_own_pid)
 {
 	if (pid <= 0)
 		return -1;
 	for (uint32_t i = 0; i < task_count(s); i++)
-		if (task_pid(s, i) == pid)
+		if (task_pid(s, i) == pid && !(is_own_pid && task_has_exited(s, i)))
 			return (int32_t)i;
 	return -1;
 }
@@ -154,11 +163,11 @@ static struct proc_entry *proc_scan(const struct stepd *s, size_t *ret_n)
 			v = nv;
 		}
 		if (p.st.pid != self) {
-			p.task = leader_task(s, p.st.pid);
+			p.task = leader_task(s, p.st.pid, true);
 			if (p.task < 0)
-				p.task = leader_task(s, p.st.session);
+				p.task = leader_task(s, p.st.session, false);
 			if (p.task < 0)
-				p.task = leader_task(s, p.st.pgrp);
+				p.task = leader_task(s, p.st.pgrp, false);
 			if (p.task < 0 && p.st.ppid == self)
 				p.task = orphan_task(s, p.st.pid);
 		}
@@ -183,23 +192,26 @@ int usage_signal_job(const struct stepd *s, int sig)
 		for (uint32_t i = 0; i < s->step->ntasks; i++) {
 			pid_t pid = s->step->tasks[i].pid;
 
-			/* a task just forked may not have called setsid() yet */
-			if (pid > 0
-			    && (kill(-pid, sig) == 0
-				|| (!s->step->tasks[i].has_exited && kill(pid, sig) == 0)))
+			/* a task just forked may not have called setsid() yet; once
+			 * reaped, its group is signalled member by member below (the
+			 * id may be someone else's if the group is empty) */
+			if (pid > 0 && !s->step->tasks[i].has_exited
+			    && (kill(-pid, sig) == 0 || kill(pid, sig) == 0))
 				count++;
 		}
 	} else {
-		if (s->pid <= 0)
-			return 0;
-		if (kill(-s->pid, sig) == 0 || (!s->has_exited && kill(s->pid, sig) == 0))
+		if (s->pid > 0 && !s->has_exited
+		    && (kill(-s->pid, sig) == 0 || kill(s->pid, sig) == 0))
 			count++;
 	}
 	v = proc_scan(s, &n);
-	for (size_t i = 0; i < n; i++) /* those outside the process groups */
-		if (v[i].task >= 0 && leader_task(s, v[i].st.pgrp) < 0
+	for (size_t i = 0; i < n; i++) { /* outside the live tasks' process groups */
+		int32_t g = v[i].task >= 0 ? leader_task(s, v[i].st.pgrp, false) : -1;
+
+		if (v[i].task >= 0 && (g < 0 || task_has_exited(s, (uint32_t)g))
 		    && kill(v[i].st.pid, sig) == 0)
 			count++;
+	}
 	free(v);
 	return count;
 }
@@ -315,7 +327,7 @@ void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru)
 	u->sys_usec += tv_usec(&ru->ru_stime);
 	/* ru_maxrss (kB) covers the task and the descendants it waited for;
 	 * an orphan's is a lower bound of its task's RSS at some moment */
-	t = leader_task(s, pid);
+	t = leader_task(s, pid, false); /* being reaped: it is ours */
 	if (t < 0 && u->owners) {
 		struct usage_owner key = {.pid = pid}, *o;
 
