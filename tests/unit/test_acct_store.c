@@ -663,6 +663,28 @@ static void test_many_jobs_in_one_transaction_come_back(void **state)
 	assert_int_equal(ids_n, n);
 }
 
+/* A -j list of 600 ids with array tasks, and every other list at once. */
+static void test_long_id_list_and_every_list_together(void **state)
+{
+	struct fixture *f = *state;
+	char list[8192] = "";
+	uint32_t ids[8];
+	size_t len = 0;
+
+	put_numbered_jobs(f->st, 20);
+	for (uint32_t i = 1000; i < 1600; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%u,", i);
+	snprintf(list + len, sizeof(list) - len, "7,9_3,12.batch");
+	assert_int_equal(query_ids(f->st,
+				   (struct acct_query_req){.job_ids = list, .uids = "2,7,1000",
+							   .accounts = "acct_a", .partitions = "p1",
+							   .names = "alpha"},
+				   ids, ARRAY_SIZE(ids)),
+			 2);
+	assert_int_equal(ids[0], 7);
+	assert_int_equal(ids[1], 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +700,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_no_steps_gives_job_rows_only, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reopening_keeps_everything, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_files_give_an_error_not_a_crash, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_long_id_list_and_every_list_together, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_many_jobs_in_one_transaction_come_back, setup,
 					    teardown),
