@@ -27,6 +27,7 @@
 #include "cli/sacct_opt.h"
 #include "common/conf.h"
 #include "common/msg.h"
+#include "common/parse_time.h"
 #include "common/sl_errno.h"
 
 #define OPT_DELIMITER 0x100
@@ -43,16 +44,13 @@ struct sacct {
 	size_t n_sels;
 	char *fields;	/* -o lists, -b, -l, joined */
 	char *uid_list; /* -u as uids */
-	const char *jobs, *states, *start_str, *end_str;
+	char *jobs, *states, *accounts, *partitions, *names; /* repeated options joined */
+	const char *start_str, *end_str;
 	bool all_users, brief, long_list, no_header, dups, no_steps;
 	int help; /* 1 --help, 2 --helpformat, 3 --usage */
 };
 
-static const char usage_text[] =
-    "Usage: sacct [-a] [-A accounts] [-b] [-D] [-e] [-E time] [-h] [-j jobs]\n"
-    "             [-l] [-n] [-o fields] [-p|-P] [-r partitions] [-s states]\n"
-    "             [-S time] [-u users] [-V] [-X] [--delimiter=chars] [--name=names]\n"
-    "             [--noconvert] [--units=K|M|G|T|P] [--usage]\n";
+static const char usage_text[] = "Usage: sacct [options]\n\tUse --help for help\n";
 
 static const char help_text[] =
     "Usage: sacct [OPTIONS]\n"
@@ -86,16 +84,22 @@ static const char help_text[] =
     "optional -HH:MM[:SS]), YYYY-MM-DD[THH:MM[:SS]], today, midnight, noon,\n"
     "fika, teatime, now[{+|-}count[seconds|minutes|hours|days|weeks]].\n";
 
-static int add_fields(struct sacct *a, const char *list)
+/* A list option given again adds to the list, as Slurm's sacct does. */
+static int join_list(char **dst, const char *list)
 {
-	size_t len = a->fields ? strlen(a->fields) : 0;
-	char *v = realloc(a->fields, len + strlen(list) + 2);
+	size_t len = *dst ? strlen(*dst) : 0;
+	char *v = realloc(*dst, len + strlen(list) + 2);
 
 	if (!v)
 		return -ENOMEM;
 	sprintf(v + len, "%s%s", len ? "," : "", list);
-	a->fields = v;
+	*dst = v;
 	return 0;
+}
+
+static int add_fields(struct sacct *a, const char *list)
+{
+	return join_list(&a->fields, list);
 }
 
 /* -u: names or uids; "-1" means every user. */
@@ -124,10 +128,10 @@ static int parse_users(struct sacct *a, const char *list)
 		fclose(f);
 	free(copy);
 	if (r == 0) {
-		free(a->uid_list);
-		a->uid_list = out;
+		r = *out ? join_list(&a->uid_list, out) : 0;
+		free(out);
 		a->all_users = false;
-		return 0;
+		return r;
 	}
 	free(out);
 	return r < 0 ? r : 0;
@@ -191,7 +195,8 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			a->all_users = true;
 			break;
 		case 'A':
-			a->req.accounts = optarg;
+			if (join_list(&a->accounts, optarg) < 0)
+				return -1;
 			break;
 		case 'b':
 			a->brief = true;
@@ -209,7 +214,8 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			a->help = 1;
 			break;
 		case 'j':
-			a->jobs = optarg;
+			if (join_list(&a->jobs, optarg) < 0)
+				return -1;
 			break;
 		case 'l':
 			a->long_list = true;
@@ -228,10 +234,12 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			a->out.parsable = SACCT_PARSABLE2;
 			break;
 		case 'r':
-			a->req.partitions = optarg;
+			if (join_list(&a->partitions, optarg) < 0)
+				return -1;
 			break;
 		case 's':
-			a->states = optarg;
+			if (join_list(&a->states, optarg) < 0)
+				return -1;
 			break;
 		case 'S':
 			a->start_str = optarg;
@@ -254,7 +262,8 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			a->out.delim = optarg;
 			break;
 		case OPT_NAME:
-			a->req.names = optarg;
+			if (join_list(&a->names, optarg) < 0)
+				return -1;
 			break;
 		case OPT_NOCONVERT:
 			a->out.noconvert = true;
@@ -296,7 +305,10 @@ static int build(struct sacct *a, time_t now)
 	    || (a->end_str && parse_time_opt(a->end_str, now, &end) < 0))
 		return -1;
 	if (a->states && (r = sacct_state_mask(a->states, &a->req.state_mask, &bad)) < 0) {
-		if (bad)
+		if (bad && r == -ENOTSUP)
+			fprintf(stderr, "%s: fatal: job state %s is not supported / accounted\n",
+				cli_prog(), bad);
+		else if (bad)
 			fprintf(stderr, "%s: fatal: unrecognized job state value '%s'\n",
 				cli_prog(), bad);
 		free(bad);
@@ -311,10 +323,27 @@ static int build(struct sacct *a, time_t now)
 			free(bad);
 			return -1;
 		}
-		a->req.job_ids = job_ids;
+		if (a->n_sels) {
+			a->req.job_ids = job_ids;
+		} else { /* "-j ,": no job at all, as if -j was not given */
+			free(job_ids);
+			free(a->jobs);
+			a->jobs = NULL;
+		}
 	}
+	a->req.accounts = a->accounts;
+	a->req.partitions = a->partitions;
+	a->req.names = a->names;
 	sacct_time_window(a->jobs != NULL, a->states != NULL, start, end, now, &a->req.start,
 			  &a->req.end);
+	if (a->req.end && a->req.start > a->req.end) {
+		char s1[32], s2[32];
+
+		cli_error("Start time (%s) requested is after end time (%s).",
+			  time_to_iso(a->req.start, s1, sizeof(s1)),
+			  time_to_iso(a->req.end, s2, sizeof(s2)));
+		return -1;
+	}
 	/* -j without -u and root without -u see every user, as Slurm's sacct */
 	if (!a->uid_list && (a->jobs || getuid() == 0))
 		a->all_users = true;
@@ -406,5 +435,10 @@ int main(int argc, char **argv)
 	free(a.req.job_ids);
 	free(a.uid_list);
 	free(a.fields);
+	free(a.jobs);
+	free(a.states);
+	free(a.accounts);
+	free(a.partitions);
+	free(a.names);
 	return r < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }

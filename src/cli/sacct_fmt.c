@@ -184,6 +184,8 @@ static int cols_push(struct sacct_cols *c, int field, int width)
 	return 0;
 }
 
+#define SACCT_WIDTH_MAX 4096 /* of one column (%W), either way */
+
 /* One "name[%W]" token (trimmed, non-empty). */
 static int cols_add_one(struct sacct_cols *c, char *tok, char **ret_bad)
 {
@@ -192,8 +194,11 @@ static int cols_add_one(struct sacct_cols *c, char *tok, char **ret_bad)
 	int width = 0, r = 0;
 	size_t len;
 
-	if (pct) {
-		width = atoi(pct + 1);
+	if (pct) { /* atoi's reading, capped: a width is never a reason to print gigabytes */
+		long w = strtol(pct + 1, NULL, 10);
+
+		width = w > SACCT_WIDTH_MAX ? SACCT_WIDTH_MAX
+			: w < -SACCT_WIDTH_MAX ? -SACCT_WIDTH_MAX : (int)w;
 		*pct = '\0';
 	}
 	len = strlen(tok);

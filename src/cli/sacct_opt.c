@@ -302,11 +302,13 @@ int sacct_state_mask(const char *list, uint32_t *ret_mask, char **ret_bad)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint32_t st;
 
-		if (job_state_from_string(tok, &st) < 0
-		    || (st >= _JOB_STATE_BASE_MAX && st != JOB_REQUEUE)) {
+		int known = job_state_from_string(tok, &st);
+
+		if (known < 0 || (st >= _JOB_STATE_BASE_MAX && st != JOB_REQUEUE)) {
 			*ret_bad = strdup(tok);
 			free(copy);
-			return *ret_bad ? -EINVAL : -ENOMEM;
+			/* a state flag (SE, RD, ...) is known but never accounted */
+			return !*ret_bad ? -ENOMEM : known < 0 ? -EINVAL : -ENOTSUP;
 		}
 		mask |= st == JOB_REQUEUE ? 1u << ACCT_STATE_REQUEUED_BIT : 1u << st;
 	}

@@ -61,8 +61,9 @@ void seff_job_from_rec(const struct acct_job_rec *j, time_t now, struct seff_job
 	    .user = j->user,
 	    .state = j->state,
 	    .exit_status = (j->exit_code >> 8) & 0xff,
-	    .ncpus = j->ncpus ? j->ncpus : 1,
-	    .nnodes = j->nnodes ? j->nnodes : 1,
+	    /* nothing is allocated before the start: upstream shows "Cores: 1" */
+	    .ncpus = j->ncpus && j->start ? j->ncpus : 1,
+	    .nnodes = j->nnodes && j->start ? j->nnodes : 1,
 	    .cpu_secs = job_cpu_secs(j),
 	    .wall_secs = job_wall_secs(j, now),
 	    .req_mem_kb = j->req_mem_mb * 1024,

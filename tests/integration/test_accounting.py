@@ -270,6 +270,27 @@ def test_time_window(cluster, ref_jobs):
     assert not listed("-s", "CD", "-S", before)
 
 
+def test_repeated_options_and_bad_input(cluster, ref_jobs):
+    ok, fail = ref_jobs["ok_job"], ref_jobs["fail_job"]
+    rows = parsable(cluster, "-X", "-j", str(ok), "-j", str(fail), "-o", "JobID")
+    assert [r["JobID"] for r in rows] == [str(fail), str(ok)]  # both -j, in id order
+    rows = parsable(cluster, "-X", "-j", f"{ok},{fail}", "--name", "ok_job", "--name",
+                    "fail_job", "-s", "CD", "-s", "F", "-S", "2020-01-01", "-E", "now",
+                    "-o", "JobID")
+    assert [r["JobID"] for r in rows] == [str(fail), str(ok)]
+    r = sacct(cluster, "-S", "tomorrow", check=False)
+    assert r.returncode == 1 and re.fullmatch(
+        r"sacct: error: Start time \(\S+\) requested is after end time \(\S+\)\.\n", r.stderr)
+    r = sacct(cluster, "-s", "XX", check=False)
+    assert (r.returncode, r.stdout, r.stderr) == \
+        (1, "", "sacct: fatal: unrecognized job state value 'XX'\n")
+    r = sacct(cluster, "-o", "JobID,Bogus", check=False)
+    assert (r.returncode, r.stderr) == (1, 'sacct: error: Invalid field requested: "Bogus"\n')
+    r = sacct(cluster, "-j", "12x", check=False)
+    assert r.returncode == 1 and "Bad job/step specified: 12x" in r.stderr
+    assert sacct(cluster, "--usage").stdout == "Usage: sacct [options]\n\tUse --help for help\n"
+
+
 def test_user_sees_own_jobs_and_all_with_a(cluster, ref_jobs, test_user, workdir):
     mine = submit(cluster, "-D", workdir, "-J", "users_job", "-o", "/dev/null", "--wrap", "true",
                   user=test_user.pw_name)

@@ -204,8 +204,7 @@ static void test_pending_job_prints_the_short_form(void **state)
 				 "Cluster: anchor\n"
 				 "User/Group: root/root\n"
 				 "State: PENDING\n"
-				 "Nodes: 1\n"
-				 "Cores per node: 4\n"
+				 "Cores: 1\n" /* nothing allocated yet (upstream) */
 				 "Efficiency not available for jobs in the PENDING state.\n");
 	free(out);
 }
