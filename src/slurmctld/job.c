@@ -105,6 +105,12 @@ void job_table_purge(struct ctld *c, time_t now)
 	c->job_count = kept;
 }
 
+bool job_is_visible(const struct ctld *c, const struct job *job, uid_t uid)
+{
+	return job->uid == uid || !(c->conf->private_data_flags & PRIVATE_DATA_JOBS)
+	       || ctld_is_admin(c, uid);
+}
+
 bool job_is_pending(const struct job *job)
 {
 	/* a requeued job still completing on its node is not schedulable yet */

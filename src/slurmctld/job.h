@@ -82,6 +82,9 @@ void job_table_purge(struct ctld *c, time_t now);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
 bool job_is_finished(const struct job *job);            /* base state past RUNNING */
+/* uid may see the job: always, unless PrivateData=jobs hides other users'
+ * jobs from non-admins (squeue, scontrol show job/step, sacct). */
+bool job_is_visible(const struct ctld *c, const struct job *job, uid_t uid);
 bool job_is_pending(const struct job *job);
 bool job_is_running(const struct job *job);             /* RUNNING or completing */
 

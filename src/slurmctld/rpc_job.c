@@ -154,7 +154,8 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 	if (!resp.jobs)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->job_count && r == 0; i++) {
-		if (m->job_ids && !job_listed(c->jobs[i], m->job_ids))
+		if ((m->job_ids && !job_listed(c->jobs[i], m->job_ids))
+		    || !job_is_visible(c, c->jobs[i], req->uid))
 			continue;
 		r = job_info_fill(c, c->jobs[i], &resp.jobs[resp.count++]);
 	}

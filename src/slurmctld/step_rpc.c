@@ -229,7 +229,8 @@ int rpc_step_info(struct ctld *c, struct rpc_req *req)
 	if (!resp.steps)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->job_count && r == 0; i++)
-		if (m->job_id == NO_VAL || c->jobs[i]->job_id == m->job_id)
+		if ((m->job_id == NO_VAL || c->jobs[i]->job_id == m->job_id)
+		    && job_is_visible(c, c->jobs[i], req->uid))
 			r = info_job(c->jobs[i], m, &resp);
 	if (r == 0)
 		rpc_reply(req, RESPONSE_JOB_STEP_INFO, &resp);

@@ -471,6 +471,16 @@ def test_private_data_hides_other_users_jobs(fresh_cluster, tmp_path, test_user)
     assert seen == []
     seen = [r["JobID"] for r in parsable(c, "-X", "-o", "JobID")]  # root sees everyone
     assert seen == [str(roots), str(theirs)]
+    # squeue and scontrol hide the other user's live jobs the same way
+    held = submit(c, "-D", tmp_path, "-o", "/dev/null", "-H", "--wrap", "true")
+    try:
+        out = c.out("squeue", "-h", "-t", "all", "-o", "%i", user=test_user.pw_name)
+        assert str(held) not in out.split() and str(theirs) in out.split()
+        assert str(held) in c.out("squeue", "-h", "-o", "%i").split()
+        r = c.run("scontrol", "show", "job", str(held), user=test_user.pw_name, check=False)
+        assert r.returncode != 0 and f"JobId={held}" not in r.stdout
+    finally:
+        c.run("scancel", str(held))
 
 
 # ----- last: the one-minute job has had its minute --------------------------------
