@@ -137,16 +137,6 @@ static int parse_users(struct sacct *a, const char *list)
 	return r < 0 ? r : 0;
 }
 
-static int parse_time_opt(const char *s, time_t now, time_t *ret)
-{
-	int pos = 0;
-
-	if (sacct_parse_time(s, now, ret, &pos) == 0)
-		return 0;
-	fprintf(stderr, "Invalid time specification (pos=%d): %s\n", pos, s);
-	return -EINVAL;
-}
-
 /* Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
 static int parse_args(struct sacct *a, int argc, char **argv)
 {
@@ -301,8 +291,8 @@ static int build(struct sacct *a, time_t now)
 	const char *env = getenv("SACCT_FORMAT");
 	int r;
 
-	if ((a->start_str && parse_time_opt(a->start_str, now, &start) < 0)
-	    || (a->end_str && parse_time_opt(a->end_str, now, &end) < 0))
+	if ((a->start_str && sacct_time_arg(a->start_str, now, &start) < 0)
+	    || (a->end_str && sacct_time_arg(a->end_str, now, &end) < 0))
 		return -1;
 	if (a->states && (r = sacct_state_mask(a->states, &a->req.state_mask, &bad)) < 0) {
 		if (bad && r == -ENOTSUP)

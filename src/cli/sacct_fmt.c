@@ -257,24 +257,13 @@ void sacct_print_field_names(FILE *out)
 
 /* ---- value formats ---- */
 
-static char *hms(uint64_t secs, char *buf, size_t n)
-{
-	uint64_t d = secs / 86400, h = secs / 3600 % 24, m = secs / 60 % 60, s = secs % 60;
-
-	if (d)
-		snprintf(buf, n, "%" PRIu64 "-%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, d, h, m, s);
-	else
-		snprintf(buf, n, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, h, m, s);
-	return buf;
-}
-
 char *sacct_cpu_str(uint64_t usec, char *buf, size_t n)
 {
 	uint64_t secs = usec / 1000000, ms = usec % 1000000 / 1000;
 	uint64_t d = secs / 86400, h = secs / 3600 % 24, m = secs / 60 % 60, s = secs % 60;
 
 	if (d || h)
-		return hms(secs, buf, n);
+		return duration_str(secs, buf, n);
 	if (ms)
 		snprintf(buf, n, "%02" PRIu64 ":%02" PRIu64 ".%03" PRIu64, m, s, ms);
 	else
@@ -543,7 +532,7 @@ static const char *tres_in(const struct row *r, char what, char *buf, size_t n)
 			       : what == 't' ? u->tot_vm_kb * 1024
 					     : u->max_vm_kb * 1024,
 			       0, r->o, t3, sizeof(t3));
-		hms(what == 'a' ? ave_cpu : cpu, t1, sizeof(t1));
+		duration_str(what == 'a' ? ave_cpu : cpu, t1, sizeof(t1));
 		snprintf(buf, n, "%s%s%senergy=0,fs/disk=0,mem=%s,pages=0,vmem=%s",
 			 what == 'a' || what == 't' || one ? "cpu=" : "",
 			 what == 'a' || what == 't' || one ? t1 : "",
@@ -603,9 +592,9 @@ static const char *job_value(enum field_id id, struct row *r, char *buf, size_t 
 			   ? 0
 			   : span(j->eligible, j->start, r->o->now);
 		if (id == F_RESERVED)
-			return hms(resv, buf, n);
+			return duration_str(resv, buf, n);
 		resv *= j->req_cpus;
-		return id == F_RESV_CPU ? hms(resv, buf, n) : num(buf, n, resv);
+		return id == F_RESV_CPU ? duration_str(resv, buf, n) : num(buf, n, resv);
 	case F_TIMELIMIT:
 	case F_TIMELIMIT_RAW:
 		if (j->time_limit == INFINITE)
@@ -713,13 +702,13 @@ static const char *value(enum field_id id, struct row *r, char *buf, size_t n)
 	case F_CLUSTER:
 		return r->o->cluster;
 	case F_CPU_TIME:
-		return hms(r->elapsed * r->cpus, buf, n);
+		return duration_str(r->elapsed * r->cpus, buf, n);
 	case F_CPU_TIME_RAW:
 		return num(buf, n, r->elapsed * r->cpus);
 	case F_DB_INDEX:
 		return num(buf, n, j->inx);
 	case F_ELAPSED:
-		return hms(r->elapsed, buf, n);
+		return duration_str(r->elapsed, buf, n);
 	case F_ELAPSED_RAW:
 		return num(buf, n, r->elapsed);
 	case F_ELIGIBLE:

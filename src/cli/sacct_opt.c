@@ -290,6 +290,16 @@ void sacct_time_window(bool has_jobs, bool has_states, time_t start, time_t end,
 	*ret_end = end;
 }
 
+int sacct_time_arg(const char *s, time_t now, time_t *ret)
+{
+	int pos = 0;
+
+	if (sacct_parse_time(s, now, ret, &pos) == 0)
+		return 0;
+	fprintf(stderr, "Invalid time specification (pos=%d): %s\n", pos, s);
+	return -EINVAL;
+}
+
 /* ---- -s ---- */
 
 int sacct_state_mask(const char *list, uint32_t *ret_mask, char **ret_bad)
@@ -334,7 +344,7 @@ static bool parse_u32(const char *s, const char **end, uint32_t *ret)
 	return true;
 }
 
-static int parse_sel(const char *tok, struct sacct_sel *sel)
+int sacct_parse_sel(const char *tok, struct sacct_sel *sel)
 {
 	static const struct {
 		const char *name;
@@ -376,7 +386,7 @@ int sacct_parse_jobs(const char *list, struct sacct_sel **ret, size_t *ret_n, ch
 	for (tok = r ? NULL : strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool seen = false;
 
-		if (parse_sel(tok, &v[n]) < 0) {
+		if (sacct_parse_sel(tok, &v[n]) < 0) {
 			*ret_bad = strdup(tok);
 			r = -EINVAL;
 			break;

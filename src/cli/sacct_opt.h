@@ -22,6 +22,9 @@ struct acct_step_rec;
  * *ret_pos the offset Slurm reports ("Invalid time specification
  * (pos=N): s"). */
 int sacct_parse_time(const char *s, time_t now, time_t *ret, int *ret_pos);
+/* The same for a -S/-E argument: on failure prints Slurm's "Invalid time
+ * specification (pos=N): s" line to stderr and returns -EINVAL. */
+int sacct_time_arg(const char *s, time_t now, time_t *ret);
 
 /* The window the query uses (man sacct, DEFAULT TIME WINDOW): start and
  * end are -S/-E (0: not given). Without -j or -s: midnight .. now; with
@@ -43,6 +46,9 @@ struct sacct_sel {
 	uint32_t step_id; /* NO_VAL: the whole job */
 };
 
+/* One -j item: "N", "N_T", "N.S", "N_T.S", S a number or batch, extern,
+ * interactive. 0 or -EINVAL. */
+int sacct_parse_sel(const char *tok, struct sacct_sel *sel);
 /* Parse a -j list. Returns 0 with a malloc'd array and the query's job_ids
  * ("12,13_2", each job once, malloc'd); -EINVAL with *ret_bad the bad item
  * (malloc'd); -ENOMEM. */

@@ -128,18 +128,6 @@ static int fetch(struct acct_query_req *req, struct sl_conf **ret_conf, struct a
 	return r;
 }
 
-/* -S/-E in sacct's forms and words. */
-static int parse_time(const char *s, time_t now, time_t *ret)
-{
-	int pos = 0;
-
-	if (sacct_parse_time(s, now, ret, &pos) < 0) {
-		cli_error("Invalid time specification (pos=%d): %s", pos, s);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int run_user(const struct seff_args *a, time_t now)
 {
 	_cleanup_(conf_freep) struct sl_conf *conf = NULL;
@@ -154,9 +142,9 @@ static int run_user(const struct seff_args *a, time_t now)
 		cli_error("Invalid user: %s", a->user);
 		return CLI_EXIT_ERROR;
 	}
-	if (a->start && parse_time(a->start, now, &req.start) < 0)
+	if (a->start && sacct_time_arg(a->start, now, &req.start) < 0)
 		return CLI_EXIT_ERROR;
-	if (a->end && parse_time(a->end, now, &req.end) < 0)
+	if (a->end && sacct_time_arg(a->end, now, &req.end) < 0)
 		return CLI_EXIT_ERROR;
 	if (req.end < req.start) {
 		cli_error("Start time (%s) after end time (%s)", a->start ? a->start : "default",

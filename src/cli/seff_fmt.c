@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sacct_opt.h"
 #include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg_acct.h"
@@ -80,19 +81,6 @@ void seff_job_from_rec(const struct acct_job_rec *j, time_t now, struct seff_job
 		}
 	}
 	*ret = s;
-}
-
-char *seff_time_str(uint64_t secs, char *buf, size_t n)
-{
-	uint64_t days = secs / 86400, rest = secs % 86400;
-
-	if (days)
-		snprintf(buf, n, "%" PRIu64 "-%02u:%02u:%02u", days, (unsigned)(rest / 3600),
-			 (unsigned)(rest % 3600 / 60), (unsigned)(rest % 60));
-	else
-		snprintf(buf, n, "%02u:%02u:%02u", (unsigned)(rest / 3600),
-			 (unsigned)(rest % 3600 / 60), (unsigned)(rest % 60));
-	return buf;
 }
 
 /* The unit exponent as upstream computes it, floating point included, so
@@ -187,10 +175,10 @@ void seff_report(FILE *f, const struct seff_job *s)
 		fputs("Efficiency not available for jobs in the PENDING state.\n", f);
 		return;
 	}
-	fprintf(f, "CPU Utilized: %s\n", seff_time_str(s->cpu_secs, a, sizeof(a)));
+	fprintf(f, "CPU Utilized: %s\n", duration_str(s->cpu_secs, a, sizeof(a)));
 	fprintf(f, "CPU Efficiency: %.2f%% of %s core-walltime\n", eff,
-		seff_time_str(core_wall, b, sizeof(b)));
-	fprintf(f, "Job Wall-clock time: %s\n", seff_time_str(s->wall_secs, a, sizeof(a)));
+		duration_str(core_wall, b, sizeof(b)));
+	fprintf(f, "Job Wall-clock time: %s\n", duration_str(s->wall_secs, a, sizeof(a)));
 	report_memory(f, s);
 	if (state_is(s, "RUNNING"))
 		fputs("WARNING: Efficiency statistics may be misleading for RUNNING jobs.\n", f);
@@ -217,39 +205,14 @@ void seff_debug(FILE *f, const struct seff_job *s)
 
 /* ---- job ids and row selection ---- */
 
-static int parse_u32(const char *s, const char *end, uint32_t *ret)
-{
-	uint64_t v = 0;
-
-	if (s == end)
-		return -EINVAL;
-	for (; s < end; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*s - '0');
-		if (v >= NO_VAL)
-			return -EINVAL;
-	}
-	*ret = (uint32_t)v;
-	return 0;
-}
-
 int seff_parse_id(const char *s, uint32_t *ret_job, uint32_t *ret_task)
 {
-	const char *dot = strchr(s, '.'), *end = dot ? dot : s + strlen(s);
-	const char *us = memchr(s, '_', (size_t)(end - s));
-	uint32_t job, task = NO_VAL, step;
+	struct sacct_sel sel;
 
-	if (dot
-	    && (parse_u32(dot + 1, dot + strlen(dot), &step) < 0 && strcmp(dot + 1, "batch") != 0
-		&& strcmp(dot + 1, "extern") != 0))
+	if (sacct_parse_sel(s, &sel) < 0)
 		return -EINVAL;
-	if (parse_u32(s, us ? us : end, &job) < 0 || job == 0)
-		return -EINVAL;
-	if (us && parse_u32(us + 1, end, &task) < 0)
-		return -EINVAL;
-	*ret_job = job;
-	*ret_task = task;
+	*ret_job = sel.job_id;
+	*ret_task = sel.task_id;
 	return 0;
 }
 
@@ -428,7 +391,7 @@ static void row_cells(const struct seff_row *r, seff_cells c)
 	else
 		snprintf(c[COL_NAME], CELL_MAX, "%s", name);
 	snprintf(c[COL_STATE], CELL_MAX, "%s", job_state_string(j->state));
-	seff_time_str(r->wall_secs, c[COL_ELAPSED], CELL_MAX);
+	duration_str(r->wall_secs, c[COL_ELAPSED], CELL_MAX);
 	snprintf(c[COL_CPUS], CELL_MAX, "%" PRIu32, r->ncpus);
 	pct(c[COL_CPUEFF], CELL_MAX, (double)r->cpu_secs, (double)r->wall_secs * r->ncpus);
 	mem_short(r->req_mem_kb, c[COL_REQMEM], CELL_MAX);

@@ -52,8 +52,6 @@ void seff_report(FILE *f, const struct seff_job *s);
 /* -d: upstream's two "Slurm data:" lines and an empty line. */
 void seff_debug(FILE *f, const struct seff_job *s);
 
-/* Seconds as upstream's time2str: "HH:MM:SS", "D-HH:MM:SS" from a day. */
-char *seff_time_str(uint64_t secs, char *buf, size_t n);
 /* Kibibytes as upstream's kbytes2str: "%.2f %sB" with the unit K, M, G,
  * T, P, E chosen by int(log(kb) / log(1024)); 0 is "0.00 MB". */
 char *seff_kbytes_str(double kb, char *buf, size_t n);

@@ -114,8 +114,7 @@ int time_str2mins(const char *s, uint32_t *ret_mins)
 	return 0;
 }
 
-/* "[D-]HH:MM:SS", the format of Slurm's secs2time_str/mins2time_str. */
-static char *fmt_hms(uint64_t secs, char *buf, size_t n)
+char *duration_str(uint64_t secs, char *buf, size_t n)
 {
 	uint64_t days = secs / 86400, h = secs / 3600 % 24, m = secs / 60 % 60, s = secs % 60;
 
@@ -138,7 +137,7 @@ char *mins2time_str(uint32_t mins, char *buf, size_t n)
 		snprintf(buf, n, "NONE");
 		return buf;
 	}
-	return fmt_hms((uint64_t)mins * 60, buf, n);
+	return duration_str((uint64_t)mins * 60, buf, n);
 }
 
 char *secs2time_str(uint32_t secs, char *buf, size_t n)
@@ -147,7 +146,7 @@ char *secs2time_str(uint32_t secs, char *buf, size_t n)
 		snprintf(buf, n, "UNLIMITED");
 		return buf;
 	}
-	return fmt_hms(secs, buf, n);
+	return duration_str(secs, buf, n);
 }
 
 char *secs2elapsed_str(uint32_t secs, char *buf, size_t n)

@@ -30,6 +30,9 @@ char *mins2time_str(uint32_t mins, char *buf, size_t n);
 /* Seconds in the same format ("00:00:08" for scontrol RunTime=);
  * INFINITE -> "UNLIMITED". */
 char *secs2time_str(uint32_t secs, char *buf, size_t n);
+/* Any duration in the same "[D-]HH:MM:SS" format, with no UNLIMITED case
+ * (sacct's Elapsed and CPU times, seff's times). */
+char *duration_str(uint64_t secs, char *buf, size_t n);
 /* Seconds as squeue and sinfo print durations (TIME, TIME_LIMIT,
  * TIMELIMIT): "M:SS" below an hour, "H:MM:SS" below a day, else
  * "D-HH:MM:SS" ("0:00", "10:00", "1:00:00", "1-00:00:00").

@@ -436,6 +436,22 @@ def test_seff_user_summary(cluster, ref_jobs):
     assert str(ref_jobs["ok_job"]) in out and str(ref_jobs["fail_job"]) in out
 
 
+def test_requeued_job_has_a_row_per_run(cluster, workdir):
+    jid = submit(cluster, "-D", workdir, "-J", "again", "-o", "/dev/null", "--wrap", "sleep 60")
+    try:
+        wait_state(cluster, jid, "RUNNING")
+        cluster.run("scontrol", "requeue", str(jid))
+        wait_for(lambda: [r["State"] for r in parsable(cluster, "-D", "-X", "-j", str(jid),
+                                                       "-o", "JobID,State")]
+                 == ["REQUEUED", "RUNNING"], timeout=30, what="a REQUEUED row and a new run")
+        rows = parsable(cluster, "-D", "-j", str(jid), "-o", "JobID,State,End")
+        assert rows[0]["End"] != "Unknown"  # the first run ended at the requeue
+        latest = parsable(cluster, "-X", "-j", str(jid), "-o", "JobID,State")
+        assert [r["State"] for r in latest] == ["RUNNING"]  # without -D: the last run only
+    finally:
+        cluster.run("scancel", str(jid))
+
+
 # ----- durability and privacy ---------------------------------------------------
 
 
@@ -454,6 +470,20 @@ def test_rows_survive_kill_9_right_after_jobs_end(fresh_cluster, tmp_path):
         assert got.get(str(jid)) == "COMPLETED", rows
         assert got.get(f"{jid}.batch") == "COMPLETED", rows
         assert got.get(f"{jid}.0") == "COMPLETED", rows
+
+
+def test_storage_location_and_none(fresh_cluster, tmp_path):
+    db = tmp_path / "acct" / "jobs.db"
+    db.parent.mkdir()
+    c = fresh_cluster(nodes=("n1",), settings={"AccountingStorageLoc": str(db)})
+    jid = submit(c, "-o", "/dev/null", "--wrap", "true")
+    wait_state(c, jid, FINAL)
+    assert [r["JobID"] for r in parsable(c, "-X", "-j", str(jid), "-o", "JobID")] == [str(jid)]
+    assert db.exists() and db.stat().st_mode & 0o077 == 0  # private to the controller
+    off = fresh_cluster(nodes=("n1",),
+                        settings={"AccountingStorageType": "accounting_storage/none"})
+    r = off.run("sacct", check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", "Slurm accounting storage is disabled\n")
 
 
 def test_private_data_hides_other_users_jobs(fresh_cluster, tmp_path, test_user):

@@ -663,6 +663,43 @@ static void test_many_jobs_in_one_transaction_come_back(void **state)
 	assert_int_equal(ids_n, n);
 }
 
+/* 20 jobs with a 1 MiB comment each: a page stops near 16 MB (at least
+ * one job), and paging still brings every job once. */
+static void test_big_rows_cut_the_page_by_size(void **state)
+{
+	struct fixture *f = *state;
+	_cleanup_free_ char *comment = malloc(1u << 20);
+	struct acct_query_req q = {.limit = 1000};
+	struct acct_query_resp resp;
+	uint32_t seen = 0, pages = 0;
+
+	assert_non_null(comment);
+	memset(comment, 'c', (1u << 20) - 1);
+	comment[(1u << 20) - 1] = '\0';
+	assert_int_equal(acct_store_begin(f->st), 0);
+	for (uint32_t i = 1; i <= 20; i++) {
+		struct acct_job_rec j = job_rec(i, 0);
+
+		j.comment = comment;
+		assert_int_equal(acct_store_put(f->st, &j), 0);
+	}
+	assert_int_equal(acct_store_commit(f->st), 0);
+	do {
+		assert_int_equal(query(f->st, &q, &resp), 0);
+		assert_true(resp.count >= 1 && resp.count <= 16);
+		for (uint32_t i = 0; i < resp.count; i++)
+			assert_int_equal(resp.jobs[i].job_id, ++seen);
+		q.after = resp.last;
+		pages++;
+		bool more = resp.is_more;
+		resp_done(&resp);
+		if (!more)
+			break;
+	} while (1);
+	assert_int_equal(seen, 20);
+	assert_int_equal(pages, 2);
+}
+
 /* A -j list of 600 ids with array tasks, and every other list at once. */
 static void test_long_id_list_and_every_list_together(void **state)
 {
@@ -701,6 +738,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_reopening_keeps_everything, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_files_give_an_error_not_a_crash, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_big_rows_cut_the_page_by_size, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_id_list_and_every_list_together, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_many_jobs_in_one_transaction_come_back, setup,

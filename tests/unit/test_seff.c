@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli/seff_fmt.h"
+#include "common/parse_time.h"
 #include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg_acct.h"
@@ -262,7 +263,7 @@ static void test_memory_and_time_units_follow_upstream(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
 		assert_string_equal(seff_kbytes_str(mem[i].kb, buf, sizeof(buf)), mem[i].text);
 	for (size_t i = 0; i < ARRAY_SIZE(times); i++)
-		assert_string_equal(seff_time_str(times[i].secs, buf, sizeof(buf)), times[i].text);
+		assert_string_equal(duration_str(times[i].secs, buf, sizeof(buf)), times[i].text);
 }
 
 static void test_largest_step_sum_gives_memory_utilized(void **state)
