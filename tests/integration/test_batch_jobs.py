@@ -115,6 +115,20 @@ def test_scancel_ends_pending_and_running_jobs(cluster, workdir):
     assert re.search(rf"\*\*\* JOB {running} ON n\d CANCELLED AT \S+ \*\*\*", out), out
 
 
+def test_a_cancelled_scripts_children_get_until_killwait_to_finish(cluster, workdir):
+    """The script dies on SIGTERM at once; a child that handles it (srun
+    reporting its step's end, a program saving a checkpoint) is not killed
+    with the script but given KillWait, as the job's steps are."""
+    done, ready = workdir / "saved", workdir / "ready"
+    child = (f'trap "sleep 1; echo saved > {done}; exit 0" TERM; touch {ready}; '
+             'sleep 100 & wait')
+    job_id = submit(cluster, "-D", workdir, "--wrap", f"bash -c '{child}' & wait")
+    wait_for(ready.exists, what="the child's trap set")
+    cluster.run("scancel", str(job_id))
+    wait_state(cluster, job_id, "CANCELLED")
+    assert read(done) == "saved\n"
+
+
 def test_a_held_job_waits_until_released(cluster, workdir):
     job_id = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
     rec = job(cluster, job_id)

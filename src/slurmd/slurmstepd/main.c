@@ -364,14 +364,24 @@ int stepd_loop_timeout_ms(const struct stepd *s)
 }
 
 /* The script is gone: so goes whatever it left (Slurm ends the batch
- * step's whole container). Bounded: a process stuck in the kernel is
- * left to init. */
+ * step's whole container). When the job is being ended, what is left got
+ * SIGTERM with the script and may take until KillWait to finish: an srun
+ * still reporting its step's end must not lose its last lines. Bounded:
+ * a process stuck in the kernel is left to init. */
 void stepd_kill_leftovers(struct stepd *s)
 {
-	int64_t end = stepd_now_ms() + 2000;
+	int64_t end;
 
 	s->next_sample_ms = 0;
 	usage_gather(s); /* the last sample: what is left still counts */
+	while (s->is_terminating && !s->is_stopping && s->kill_at_ms
+	       && stepd_now_ms() < s->kill_at_ms && usage_signal_job(s, 0) > 0) {
+		struct pollfd p = { .fd = s->sigchld_fd, .events = POLLIN };
+
+		poll(&p, 1, 100);
+		signals_read(s);
+	}
+	end = stepd_now_ms() + 2000;
 	while (usage_signal_job(s, SIGKILL) > 0 && stepd_now_ms() < end) {
 		struct pollfd p = { .fd = s->sigchld_fd, .events = POLLIN };
 
