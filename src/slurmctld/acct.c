@@ -44,6 +44,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "step.h"
 
 #define COMMIT_TRIES 3 /* a failing commit is tried this often, a second apart */
 #define QUERIES_MAX 32 /* queries waiting at once; more are refused (EAGAIN) */
@@ -207,14 +208,18 @@ static void *acct_thread(void *arg)
 
 /* ---- the loop side ---- */
 
-static void enqueue(struct acct *a, struct item *it)
+/* Returns the item's number: it is written once written_seq reaches it. */
+static uint64_t enqueue(struct acct *a, struct item *it)
 {
+	uint64_t seq;
+
 	pthread_mutex_lock(&a->lock);
 	*a->tail = it;
 	a->tail = &it->next;
-	a->queued_seq++;
+	seq = ++a->queued_seq;
 	pthread_cond_signal(&a->more);
 	pthread_mutex_unlock(&a->lock);
+	return seq;
 }
 
 static void reply_done(struct acct *a)
@@ -363,37 +368,39 @@ void acct_fini(struct ctld *c)
 	c->acct = acct_free(c->acct);
 }
 
-static void queue_row(struct ctld *c, struct item *it, int r)
+/* Returns the row's queue number, 0 when none was queued. */
+static uint64_t queue_row(struct ctld *c, struct item *it, int r)
 {
 	if (r < 0) {
 		error("accounting: JobId=%u: no row queued: %s", it->rec.job_id, sl_strerror(r));
 		item_free(it);
-		return;
+		return 0;
 	}
-	enqueue(c->acct, it);
+	return enqueue(c->acct, it);
 }
 
 /* Queue the job's row as acct_rec_from_job (now 0) or, for a requeue,
- * acct_rec_requeued (the run that ends at now) builds it. */
-static void queue_job(struct ctld *c, const struct job *job, time_t now)
+ * acct_rec_requeued (the run that ends at now) builds it. Returns its
+ * queue number, 0 when none was queued. */
+static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 {
 	struct item *it;
 
 	if (!c->acct)
-		return;
+		return 0;
 	it = calloc(1, sizeof(*it));
 	if (!it) {
 		error("accounting: JobId=%u: out of memory", job->job_id);
-		return;
+		return 0;
 	}
 	it->kind = ITEM_JOB;
-	queue_row(c, it, now ? acct_rec_requeued(c, job, now, &it->rec)
-			     : acct_rec_from_job(c, job, &it->rec));
+	return queue_row(c, it, now ? acct_rec_requeued(c, job, now, &it->rec)
+				    : acct_rec_from_job(c, job, &it->rec));
 }
 
-void acct_job_changed(struct ctld *c, const struct job *job)
+void acct_job_changed(struct ctld *c, struct job *job)
 {
-	queue_job(c, job, 0);
+	step_mark_recorded(job, queue_job(c, job, 0));
 }
 
 void acct_job_requeued(struct ctld *c, const struct job *job, time_t now)
@@ -410,6 +417,19 @@ bool acct_is_written(const struct ctld *c)
 		return true;
 	pthread_mutex_lock(&a->lock);
 	is_written = a->written_seq == a->queued_seq && !a->has_lost;
+	pthread_mutex_unlock(&a->lock);
+	return is_written;
+}
+
+bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
+{
+	struct acct *a = c->acct;
+	bool is_written;
+
+	if (!a)
+		return true;
+	pthread_mutex_lock(&a->lock);
+	is_written = seq && a->written_seq >= seq && !a->has_lost;
 	pthread_mutex_unlock(&a->lock);
 	return is_written;
 }

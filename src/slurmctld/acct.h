@@ -19,6 +19,7 @@
  */
 #pragma once
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 struct ctld;
@@ -32,12 +33,17 @@ struct rpc_req;
 int acct_init(struct ctld *c);
 /* Write what is queued, stop the thread, close the store. NULL-safe state. */
 void acct_fini(struct ctld *c);
-/* The job changed (called by job_touch): queue its row and its steps'. */
-void acct_job_changed(struct ctld *c, const struct job *job);
+/* The job changed (called by job_touch): queue its row and its steps'.
+ * Steps that are over are marked with the snapshot's number
+ * (step_mark_recorded), so that they may leave the job once it is written. */
+void acct_job_changed(struct ctld *c, struct job *job);
 /* The job's current run ends REQUEUED at now (before it is reset to
  * PENDING with restart_cnt + 1, which starts a new row). */
 void acct_job_requeued(struct ctld *c, const struct job *job, time_t now);
 /* Everything queued so far is committed (MinJobAge purge may drop jobs). */
 bool acct_is_written(const struct ctld *c);
+/* Snapshot seq (from step_mark_recorded; 0: none) is committed, and no
+ * row was ever lost; always true when accounting is off. */
+bool acct_seq_is_written(const struct ctld *c, uint64_t seq);
 /* REQUEST_ACCT_QUERY (rpc_table.c). */
 int rpc_acct_query(struct ctld *c, struct rpc_req *req);

@@ -301,8 +301,16 @@ static char *sql_upsert(const char *table, const char *lead, const char *key, co
 	for (size_t i = 0; i < n; i++)
 		fputs(i ? ", ?" : "?", f);
 	fprintf(f, ") ON CONFLICT (%s) DO UPDATE SET ", key);
-	for (size_t i = nkey; i < n; i++)
-		fprintf(f, "%s%s = excluded.%s", i > nkey ? ", " : "", c[i].name, c[i].name);
+	/* derived_ec: the highest step exit of the run; a step whose row is
+	 * written leaves the job (step_retire_recorded), so a later row of the
+	 * job may not know it */
+	for (size_t i = nkey; i < n; i++) {
+		bool is_max = streq(c[i].name, "derived_ec");
+
+		fprintf(f, "%s%s = %s%s%sexcluded.%s%s", i > nkey ? ", " : "", c[i].name,
+			is_max ? "max(" : "", is_max ? c[i].name : "", is_max ? ", " : "",
+			c[i].name, is_max ? ")" : "");
+	}
 	fputs(returning, f);
 	return fclose(f) == 0 ? sql : (free(sql), NULL);
 }

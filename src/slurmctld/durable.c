@@ -62,7 +62,7 @@ static void seq_append(struct ctld *c)
 	pack_buf_done(&b);
 }
 
-void job_touch(struct ctld *c, const struct job *job)
+void job_touch(struct ctld *c, struct job *job)
 {
 	struct pack_buf b = { 0 };
 

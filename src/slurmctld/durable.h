@@ -19,7 +19,7 @@ struct rpc_req;
 int durable_init(struct ctld *c);   /* replay; after nodes and partitions */
 void durable_fini(struct ctld *c);  /* commits what is pending */
 /* The job changed: journal it (committed at the end of this loop turn). */
-void job_touch(struct ctld *c, const struct job *job);
+void job_touch(struct ctld *c, struct job *job);
 /* Reply with msg (owned: freed with msg_free) once everything journaled so
  * far is on disk. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

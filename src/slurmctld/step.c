@@ -20,6 +20,7 @@
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "common/step_cred.h"
+#include "acct.h"
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
@@ -96,10 +97,51 @@ uint32_t step_running_count(const struct job *job)
 	return n;
 }
 
-/* Takes s (its strings) even on error. Returns the stored record. */
-static struct step *step_append(struct job *job, struct step *s)
+static bool step_is_over(const struct step *s)
 {
-	struct step *steps = realloc(job->steps, (job->step_count + 1) * sizeof(*steps));
+	return !step_is_running(s) && s->nodes_done >= s->node_count;
+}
+
+void step_mark_recorded(struct job *job, uint64_t seq)
+{
+	for (uint32_t i = 0; i < job->step_count; i++)
+		if (step_is_over(&job->steps[i]) && !job->steps[i].acct_seq)
+			job->steps[i].acct_seq = seq;
+}
+
+/* Steps that are over and whose final accounting row is on disk leave the
+ * job, as Slurm drops a step record when the step ends: the journal
+ * record, the accounting snapshot and every scan of the job's steps then
+ * cost what its running steps cost, not what all its steps ever did (a
+ * job running 10,000 sruns one after the other). A step killed for memory
+ * stays: it decides the job's end (step_job_had_oom). Moves the records:
+ * only called where no step pointer is held (step_append). */
+static void step_retire_recorded(struct ctld *c, struct job *job)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < job->step_count; i++) {
+		struct step *s = &job->steps[i];
+
+		if (step_is_over(s) && !s->is_oom && acct_seq_is_written(c, s->acct_seq)) {
+			step_rec_done(s);
+			continue;
+		}
+		if (k != i)
+			job->steps[k] = *s;
+		k++;
+	}
+	job->step_count = k;
+}
+
+/* Takes s (its strings) even on error. Returns the stored record; every
+ * earlier step pointer of the job is invalid after it. */
+static struct step *step_append(struct ctld *c, struct job *job, struct step *s)
+{
+	struct step *steps;
+
+	step_retire_recorded(c, job);
+	steps = realloc(job->steps, (job->step_count + 1) * sizeof(*steps));
 
 	if (!steps) {
 		step_rec_done(s);
@@ -650,7 +692,7 @@ int rpc_step_create(struct ctld *c, struct rpc_req *req)
 		return -ENOMEM;
 	}
 	r = resp_fill(c, job, &rec, resp);
-	s = r == 0 ? step_append(job, &rec) : (step_rec_done(&rec), NULL);
+	s = r == 0 ? step_append(c, job, &rec) : (step_rec_done(&rec), NULL);
 	if (!s) {
 		msg_free(msg_lookup(RESPONSE_JOB_STEP_CREATE), resp);
 		return reply_create_error(req, m->job_id, r < 0 ? r : -ENOMEM);

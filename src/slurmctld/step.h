@@ -59,6 +59,7 @@ struct step {
 	uint16_t srun_port;
 	uint32_t srun_pid;
 	time_t last_srun_ping;	/* step_ping.c: last answer (or the end of the one in flight) */
+	uint64_t acct_seq; /* the accounting snapshot with its final row; 0: none yet (not journaled) */
 };
 
 /* Every running step of job ends now with step_state (JOB_CANCELLED,
@@ -71,6 +72,9 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state,
 /* A step of the job was killed for memory: a job whose script or command
  * then fails ends OUT_OF_MEMORY, not FAILED. */
 bool step_job_had_oom(const struct job *job);
+/* acct.c queued snapshot seq of job (0: none): every step that is over,
+ * all its nodes reported, is in it with its final row. */
+void step_mark_recorded(struct job *job, uint64_t seq);
 /* Running steps of a job (not counting the batch step). */
 uint32_t step_running_count(const struct job *job);
 /* The 1 s job timer: steps past their own time limit get

@@ -472,6 +472,37 @@ def test_rows_survive_kill_9_right_after_jobs_end(fresh_cluster, tmp_path):
         assert got.get(f"{jid}.0") == "COMPLETED", rows
 
 
+def test_steps_on_disk_leave_the_job_record(fresh_cluster, tmp_path):
+    """A job running sruns one after the other: each step whose row is
+    written leaves the job's journal record (which stays the size of one
+    step), yet sacct lists them all, with the highest exit, after a kill -9
+    of the controller too."""
+    c = fresh_cluster(nodes=("n1",))
+    os.chmod(tmp_path, 0o777)
+    gate = ("touch {d}/r{n}; while [ ! -e {d}/g{n} ]; do sleep 0.1; done")
+    script = (f"srun sh -c 'exit 7'; {gate.format(d=tmp_path, n=1)}; "
+              f"for i in $(seq 40); do srun true; done; {gate.format(d=tmp_path, n=2)}; "
+              "srun true")
+    jid = submit(c, "-D", tmp_path, "-J", "many", "-o", "/dev/null", "--wrap", script)
+    journal = next(c.dir.rglob("job_journal"))
+    sizes = []
+    for n in (1, 2):
+        wait_for((tmp_path / f"r{n}").exists, timeout=60, what=f"gate {n} reached")
+        c.kill_slurmctld(signal.SIGKILL)
+        c.start_slurmctld()  # the journal is rewritten: one record per job
+        sizes.append(journal.stat().st_size)
+        (tmp_path / f"g{n}").touch()
+    assert sizes[1] - sizes[0] < 1000, sizes  # 40 steps more, not 40 step records more
+    wait_state(c, jid, FINAL, timeout=60)
+    rows = parsable(c, "-j", str(jid), "-o", "JobID,State,ExitCode,DerivedExitCode")
+    got = {r["JobID"]: (r["State"], r["ExitCode"]) for r in rows}
+    assert rows[0]["DerivedExitCode"] == "7:0", rows[0]
+    assert got[str(jid)] == ("COMPLETED", "0:0")
+    assert got[f"{jid}.0"] == ("FAILED", "7:0")
+    assert [f"{jid}.{i}" for i in range(42)] == [r["JobID"] for r in rows[2:]], rows
+    assert all(got[f"{jid}.{i}"] == ("COMPLETED", "0:0") for i in range(1, 42)), rows
+
+
 def test_storage_location_and_none(fresh_cluster, tmp_path):
     db = tmp_path / "acct" / "jobs.db"
     db.parent.mkdir()

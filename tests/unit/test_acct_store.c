@@ -279,6 +279,32 @@ static void test_put_again_keeps_the_row_index_and_updates_fields(void **state)
 	resp_done(&resp);
 }
 
+/* A step whose row is written leaves the controller's job record, so a
+ * later row of the job may carry a lower derived exit: the highest stays. */
+static void test_derived_exit_code_only_grows_within_a_run(void **state)
+{
+	struct fixture *f = *state;
+	struct acct_job_rec j = job_rec(13, 0);
+	struct acct_query_req q = {.limit = 10};
+	struct acct_query_resp resp;
+
+	j.derived_ec = 7 << 8;
+	assert_int_equal(acct_store_put(f->st, &j), 0);
+	j.derived_ec = 0;
+	j.state = JOB_COMPLETE;
+	assert_int_equal(acct_store_put(f->st, &j), 0);
+	j.restart_cnt = 1; /* a new run starts from its own */
+	j.derived_ec = 1 << 8;
+	assert_int_equal(acct_store_put(f->st, &j), 0);
+
+	assert_int_equal(query(f->st, &q, &resp), 0);
+	assert_int_equal(resp.count, 2);
+	assert_int_equal(resp.jobs[0].derived_ec, 7 << 8);
+	assert_int_equal(resp.jobs[0].state, JOB_COMPLETE);
+	assert_int_equal(resp.jobs[1].derived_ec, 1 << 8);
+	resp_done(&resp);
+}
+
 static void test_steps_round_trip_every_field_and_batch_sorts_first(void **state)
 {
 	struct fixture *f = *state;
@@ -727,6 +753,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_put_again_keeps_the_row_index_and_updates_fields,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_derived_exit_code_only_grows_within_a_run, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_steps_round_trip_every_field_and_batch_sorts_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_each_restart_count_is_a_row_of_its_own, setup,
