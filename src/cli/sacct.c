@@ -9,12 +9,14 @@
  * "sacct: error: Invalid field requested: "X"", "Invalid time
  * specification (pos=N): X"; all exit 1.
  * Caveat: cluster options (-L, -M, --local, --federation) are accepted and
- * ignored (one cluster); --json/--yaml, -g, -N, -T and the other filters
- * of Slurm's sacct are not implemented.
+ * ignored (one cluster); --json/--yaml, -x, -W, -C, -B, -c, -f and
+ * --env-vars of Slurm's sacct are not implemented.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <malloc.h>
 #include <getopt.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,8 @@
 #include "cli/sacct_fmt.h"
 #include "cli/sacct_opt.h"
 #include "common/conf.h"
+#include "common/job_states.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_time.h"
 #include "common/sl_errno.h"
@@ -45,8 +49,9 @@ struct sacct {
 	char *fields;	/* -o lists, -b, -l, joined */
 	char *uid_list; /* -u as uids */
 	char *jobs, *states, *accounts, *partitions, *names; /* repeated options joined */
-	const char *start_str, *end_str;
-	bool all_users, brief, long_list, no_header, dups, no_steps;
+	char *gid_list, *qos, *nodes;			     /* -g as gids, -q, -N */
+	const char *start_str, *end_str, *limit_min_str, *limit_max_str;
+	bool all_users, brief, long_list, no_header, dups, no_steps, truncate, verbose;
 	int help; /* 1 --help, 2 --helpformat, 3 --usage */
 };
 
@@ -61,23 +66,33 @@ static const char help_text[] =
     "      --delimiter=chars       field separator of -p/-P (default '|')\n"
     "  -e, --helpformat            list the fields -o accepts\n"
     "  -E, --endtime=time          jobs eligible before this time\n"
+    "  -g, --group=groups          only jobs of these groups (names or gids)\n"
     "  -h, --help                  this text\n"
+    "  -i, --nnodes=min[-max]      only jobs that ran on this many nodes\n"
+    "  -I, --ncpus=min[-max]       only jobs that ran on this many cpus\n"
     "  -j, --jobs=job[.step],...   these jobs, array tasks (N_T) or steps (N.S)\n"
+    "  -k, --timelimit-min=time    only jobs with this time limit (the least\n"
+    "                              of a range with -K)\n"
+    "  -K, --timelimit-max=time    the greatest time limit of -k's range\n"
     "  -l, --long                  the long list of usage fields\n"
     "  -n, --noheader              no header lines\n"
+    "  -N, --nodelist=nodes        only jobs that ran on any of these nodes\n"
     "      --name=names            only jobs with these names\n"
     "      --noconvert             sizes in their own unit\n"
     "  -o, --format=fields         comma separated fields, each with an optional\n"
     "                              %width (%-width: left-justified)\n"
     "  -p, --parsable              '|' after every field\n"
     "  -P, --parsable2             '|' between fields\n"
+    "  -q, --qos=list              only jobs of these QOS\n"
     "  -r, --partition=list        only jobs of these partitions\n"
     "  -s, --state=states          jobs in these states (CD, F, CA, TO, OOM, ...)\n"
     "  -S, --starttime=time        jobs eligible after this time (default:\n"
     "                              midnight; with -j: any time)\n"
+    "  -T, --truncate              start and end times cut to the window\n"
     "  -u, --user=users            jobs of these users (names or uids)\n"
     "      --units=[KMGTP]         sizes in this unit\n"
     "      --usage                 a short usage line\n"
+    "  -v, --verbose               print the time window of the query\n"
     "  -V, --version               print the version\n"
     "  -X, --allocations           job lines only, no steps\n"
     "\nTimes: HH:MM[:SS][AM|PM], MMDD[YY], MM/DD[/YY], MM.DD[.YY] (each with an\n"
@@ -137,6 +152,49 @@ static int parse_users(struct sacct *a, const char *list)
 	return r < 0 ? r : 0;
 }
 
+/* -g: names or gids of existing groups, as Slurm's sacct. */
+static int parse_groups(struct sacct *a, const char *list)
+{
+	_cleanup_free_ char *copy = strdup(list), *out = NULL;
+	char *save = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r = 0;
+
+	if (!copy || !(f = open_memstream(&out, &len)))
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct group *g = getgrnam(tok);
+		char *end;
+		unsigned long id;
+
+		if (!g && isdigit((unsigned char)*tok)) {
+			errno = 0;
+			id = strtoul(tok, &end, 10);
+			if (!*end && !errno && id < UINT32_MAX)
+				g = getgrgid((gid_t)id);
+		}
+		if (!g) {
+			cli_error("Invalid group id: %s", tok);
+			r = -EINVAL;
+			break;
+		}
+		fprintf(f, "%s%u", ftell(f) ? "," : "", (unsigned)g->gr_gid);
+	}
+	fclose(f);
+	if (r == 0 && *out)
+		r = join_list(&a->gid_list, out);
+	return r;
+}
+
+static int parse_range(const char *arg, const char *what, uint32_t *min, uint32_t *max)
+{
+	if (sacct_parse_range(arg, min, max) == 0)
+		return 0;
+	cli_error("Invalid numeric value \"%s\" for requested %s range.", arg, what);
+	return -EINVAL;
+}
+
 /* Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
 static int parse_args(struct sacct *a, int argc, char **argv)
 {
@@ -151,7 +209,16 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 	    {"helpformat", no_argument, 0, 'e'},
 	    {"help-fields", no_argument, 0, 'e'},
 	    {"endtime", required_argument, 0, 'E'},
+	    {"gid", required_argument, 0, 'g'},
+	    {"group", required_argument, 0, 'g'},
 	    {"help", no_argument, 0, 'h'},
+	    {"nnodes", required_argument, 0, 'i'},
+	    {"ncpus", required_argument, 0, 'I'},
+	    {"timelimit-min", required_argument, 0, 'k'},
+	    {"timelimit-max", required_argument, 0, 'K'},
+	    {"nodelist", required_argument, 0, 'N'},
+	    {"qos", required_argument, 0, 'q'},
+	    {"truncate", no_argument, 0, 'T'},
 	    {"local", no_argument, 0, OPT_IGNORED},
 	    {"name", required_argument, 0, OPT_NAME},
 	    {"jobs", required_argument, 0, 'j'},
@@ -178,7 +245,7 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "aA:bDeE:hj:lLM:no:pPr:s:S:tu:UvVX", lopts, NULL))
+	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:tTu:UvVX", lopts, NULL))
 	       != -1) {
 		switch (c) {
 		case 'a':
@@ -200,8 +267,37 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 		case 'E':
 			a->end_str = optarg;
 			break;
+		case 'g':
+			if (parse_groups(a, optarg) < 0)
+				return -1;
+			break;
 		case 'h':
 			a->help = 1;
+			break;
+		case 'i':
+			if (parse_range(optarg, "node", &a->req.nodes_min, &a->req.nodes_max) < 0)
+				return -1;
+			break;
+		case 'I':
+			if (parse_range(optarg, "cpu", &a->req.cpus_min, &a->req.cpus_max) < 0)
+				return -1;
+			break;
+		case 'k':
+			a->limit_min_str = optarg;
+			break;
+		case 'K':
+			a->limit_max_str = optarg;
+			break;
+		case 'N':
+			if (join_list(&a->nodes, optarg) < 0)
+				return -1;
+			break;
+		case 'q':
+			if (join_list(&a->qos, optarg) < 0)
+				return -1;
+			break;
+		case 'T':
+			a->truncate = true;
 			break;
 		case 'j':
 			if (join_list(&a->jobs, optarg) < 0)
@@ -265,9 +361,11 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			}
 			a->out.units = (char)(optarg[0] & ~0x20);
 			break;
+		case 'v':
+			a->verbose = true;
+			break;
 		case 'L':
 		case 'M':
-		case 'v':
 		case OPT_IGNORED:
 			break;
 		default:
@@ -321,9 +419,22 @@ static int build(struct sacct *a, time_t now)
 			a->jobs = NULL;
 		}
 	}
+	if (a->limit_min_str) { /* -K alone is ignored, as Slurm's */
+		if (time_str2mins(a->limit_min_str, &a->req.time_limit_min) < 0
+		    || (a->limit_max_str
+			&& time_str2mins(a->limit_max_str, &a->req.time_limit_max) < 0)) {
+			fprintf(stderr, "%s: fatal: Invalid time limit specification\n", cli_prog());
+			return -1;
+		}
+		if (!a->limit_max_str)
+			a->req.time_limit_max = a->req.time_limit_min;
+	}
 	a->req.accounts = a->accounts;
 	a->req.partitions = a->partitions;
 	a->req.names = a->names;
+	a->req.gids = a->gid_list;
+	a->req.qos = a->qos;
+	a->req.nodes = a->nodes;
 	sacct_time_window(a->jobs != NULL, a->states != NULL, start, end, now, &a->req.start,
 			  &a->req.end);
 	if (a->req.end && a->req.start > a->req.end) {
@@ -378,6 +489,13 @@ static int run(struct sacct *a)
 	if (cli_conf_load(&conf) < 0)
 		return -1;
 	a->out.cluster = conf->cluster_name;
+	if (a->verbose) {
+		char *line = sacct_window_line(a->states, a->req.start, a->req.end, time(NULL));
+
+		if (line)
+			fprintf(stderr, "%s: %s\n", cli_prog(), line);
+		free(line);
+	}
 	r = acct_client_fetch(conf, &a->req, &rows);
 	if (r == -ESLURM_DISABLED) {
 		fputs("Slurm accounting storage is disabled\n", stderr);
@@ -386,6 +504,8 @@ static int run(struct sacct *a)
 	} else {
 		a->out.now = time(NULL);
 		sacct_rows_sort(rows.jobs, rows.count);
+		for (uint32_t i = 0; a->truncate && i < rows.count; i++)
+			sacct_truncate(&rows.jobs[i], a->req.start, a->req.end);
 		if (!a->dups)
 			rows.count = (uint32_t)sacct_rows_dedup(rows.jobs, rows.count);
 		print_rows(a, &rows);
@@ -430,5 +550,8 @@ int main(int argc, char **argv)
 	free(a.accounts);
 	free(a.partitions);
 	free(a.names);
+	free(a.gid_list);
+	free(a.qos);
+	free(a.nodes);
 	return r < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 }

@@ -285,9 +285,94 @@ void sacct_time_window(bool has_jobs, bool has_states, time_t start, time_t end,
 		}
 	}
 	if (!end)
-		end = has_states && start ? start : now;
+		end = has_states && start ? start + 1 : now; /* that second, as Slurm */
 	*ret_start = start;
 	*ret_end = end;
+}
+
+char *sacct_window_line(const char *states, time_t start, time_t end, time_t now)
+{
+	char *out = NULL, *copy = states ? strdup(states) : NULL, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	char s1[64], s2[64];
+	struct tm tm;
+	time_t e = end ? end : now;
+
+	if (!f || (states && !copy)) {
+		if (f)
+			fclose(f);
+		free(out);
+		free(copy);
+		return NULL;
+	}
+	fputs("Jobs ", f);
+	if (!copy)
+		fputs("Eligible", f);
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		uint32_t st;
+
+		if (job_state_from_string(tok, &st) < 0)
+			continue;
+		fprintf(f, "%s%s", ftell(f) > 5 ? "," : "",
+			st == JOB_REQUEUE ? "REQUEUED" : job_state_string(st));
+	}
+	free(copy);
+	if (start)
+		strftime(s1, sizeof(s1), "%a %b %d %H:%M:%S %Y", localtime_r(&start, &tm));
+	else
+		snprintf(s1, sizeof(s1), "Epoch 0");
+	strftime(s2, sizeof(s2), "%a %b %d %H:%M:%S %Y", localtime_r(&e, &tm));
+	fprintf(f, " in the time window from %s to %s", s1, s2);
+	if (fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+int sacct_parse_range(const char *s, uint32_t *ret_min, uint32_t *ret_max)
+{
+	unsigned long lo, hi;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	lo = strtoul(s, &end, 10);
+	hi = lo;
+	if (*end == '-') {
+		if (!isdigit((unsigned char)end[1]))
+			return -EINVAL;
+		hi = strtoul(end + 1, &end, 10);
+	}
+	if (*end || errno || lo > UINT32_MAX - 1 || hi > UINT32_MAX - 1)
+		return -EINVAL;
+	*ret_min = (uint32_t)lo;
+	*ret_max = (uint32_t)hi;
+	return 0;
+}
+
+/* One time of a row: not before the window's start, and an end (or the
+ * lack of one, running) not after the window's end. */
+static void truncate_times(time_t *start, time_t *end, time_t s, time_t e)
+{
+	if (!*start)
+		return; /* never started: nothing to cut */
+	if (s && *start < s)
+		*start = s;
+	if (e && (!*end || *end > e))
+		*end = e;
+	if (*end && *end < *start)
+		*end = *start;
+}
+
+void sacct_truncate(struct acct_job_rec *j, time_t start, time_t end)
+{
+	truncate_times(&j->start, &j->end, start, end);
+	for (uint32_t i = 0; i < j->step_count; i++)
+		truncate_times(&j->steps[i].start, &j->steps[i].end, start, end);
 }
 
 int sacct_time_arg(const char *s, time_t now, time_t *ret)

@@ -34,6 +34,20 @@ int sacct_time_arg(const char *s, time_t now, time_t *ret);
 void sacct_time_window(bool has_jobs, bool has_states, time_t start, time_t end, time_t now,
 		       time_t *ret_start, time_t *ret_end);
 
+/* -v: "Jobs Eligible in the time window from Wed Dec 02 00:00:00 2026 to
+ * ..." ("Jobs COMPLETED,RUNNING in ..." with -s; a start of 0 is "Epoch
+ * 0", an end of 0 now), as Slurm's sacct says it. malloc'd; NULL: out of
+ * memory. */
+char *sacct_window_line(const char *states, time_t start, time_t end, time_t now);
+/* -i/-I "min[-max]": "N" is [N, N]. -EINVAL for anything else (Slurm
+ * also refuses "N-"). */
+int sacct_parse_range(const char *s, uint32_t *ret_min, uint32_t *ret_max);
+/* -T: start times before the window's start become its start, end times
+ * after its end (and no end yet: running) become its end, on the job row
+ * and its steps; a row that never started is left alone. Elapsed and
+ * CPUTime follow, as they are computed from start and end. 0: no bound. */
+void sacct_truncate(struct acct_job_rec *j, time_t start, time_t end);
+
 /* "CD,f,OOM,requeued" -> acct_query_req.state_mask. Names and short
  * forms of the JOB STATE CODES, any case. -EINVAL with *ret_bad a
  * malloc'd copy of the first unknown word; -ENOMEM. */

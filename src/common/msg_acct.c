@@ -236,6 +236,15 @@ void acct_query_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_str(b, m->accounts);
 	pack_str(b, m->partitions);
 	pack_str(b, m->names);
+	pack_str(b, m->gids);
+	pack_str(b, m->qos);
+	pack_str(b, m->nodes);
+	pack_u32(b, m->nodes_min);
+	pack_u32(b, m->nodes_max);
+	pack_u32(b, m->cpus_min);
+	pack_u32(b, m->cpus_max);
+	pack_u32(b, m->time_limit_min);
+	pack_u32(b, m->time_limit_max);
 	pack_u32(b, m->state_mask);
 	pack_time(b, m->start);
 	pack_time(b, m->end);
@@ -254,6 +263,15 @@ int acct_query_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->accounts, SL_STR_MAX);
 	unpack_str(b, &m->partitions, SL_STR_MAX);
 	unpack_str(b, &m->names, SL_STR_MAX);
+	unpack_str(b, &m->gids, SL_STR_MAX);
+	unpack_str(b, &m->qos, SL_STR_MAX);
+	unpack_str(b, &m->nodes, SL_STR_MAX);
+	unpack_u32(b, &m->nodes_min);
+	unpack_u32(b, &m->nodes_max);
+	unpack_u32(b, &m->cpus_min);
+	unpack_u32(b, &m->cpus_max);
+	unpack_u32(b, &m->time_limit_min);
+	unpack_u32(b, &m->time_limit_max);
 	unpack_u32(b, &m->state_mask);
 	unpack_time(b, &m->start);
 	unpack_time(b, &m->end);
@@ -271,6 +289,9 @@ void acct_query_req_free(void *msg)
 	free(m->accounts);
 	free(m->partitions);
 	free(m->names);
+	free(m->gids);
+	free(m->qos);
+	free(m->nodes);
 }
 
 /* ---- RESPONSE_ACCT_QUERY ---- */

@@ -104,6 +104,12 @@ struct acct_query_req {
 	                      * task; NULL: any. Steps are chosen by the client. */
 	char *uids;          /* "0,1000"; NULL: the caller's own (every user with ALL_USERS) */
 	char *accounts, *partitions, *names; /* comma lists; NULL: any */
+	char *gids;          /* "100,1000"; NULL: any */
+	char *qos;           /* comma list of QOS names; NULL: any */
+	char *nodes;         /* hostlist: jobs that ran on any of these nodes; NULL: any */
+	uint32_t nodes_min, nodes_max; /* allocated nodes in [min, max]; max 0: any */
+	uint32_t cpus_min, cpus_max;   /* allocated cpus in [min, max]; max 0: any */
+	uint32_t time_limit_min, time_limit_max; /* minutes in [min, max]; max 0: any */
 	uint32_t state_mask; /* 1 << base state (1 << JOB_REQUEUE_BIT for REQUEUED); 0: any */
 	time_t start, end;   /* the window, Slurm's defaults already applied by the client;
 	                      * 0/0: no window */

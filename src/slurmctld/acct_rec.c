@@ -88,14 +88,18 @@ static bool has_batch_step(const struct job *job)
 	return job->start_time && job->batch_host && !job_is_interactive(job);
 }
 
-/* The batch step's state once the job ended (job_state: the row's). */
+/* The batch step's state once the job ended (job_state: the row's). A
+ * script that failed after its job's cancel or time limit is CANCELLED,
+ * whether the signal stopped it or the end of an srun step it waited for
+ * (that step's tasks were killed at the same moment): the order of the
+ * two is a race. One that still exits 0 (a trap) is COMPLETED. */
 static uint32_t batch_final_state(const struct job *job, uint32_t job_state)
 {
 	int status = (int)job->exit_code;
 
 	if (job_state == JOB_OOM || job_state == JOB_NODE_FAIL)
 		return job_state;
-	if (WIFSIGNALED(status)
+	if (status != 0
 	    && (job->is_cancelled || job->is_timed_out || job_state == JOB_CANCELLED
 		|| job_state == JOB_TIMEOUT))
 		return JOB_CANCELLED;

@@ -31,6 +31,7 @@
 
 #include <sqlite3.h>
 
+#include "common/hostlist.h"
 #include "common/job_states.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -417,6 +418,39 @@ static int store_create_file(const char *path)
 	return 0;
 }
 
+static void hostlist_destroy(void *p)
+{
+	hostlist_free(p);
+}
+
+/* SQL sl_nodes_meet(job_nodes, list): 1 when a node of the job's hostlist
+ * is in the hostlist list (sacct -N), parsed once per statement. An
+ * unparsable list matches nothing, as does a job without nodes. */
+static void sql_nodes_meet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *job = (const char *)sqlite3_value_text(argv[0]);
+	struct hostlist *want = sqlite3_get_auxdata(ctx, 1), *own = NULL, *have = NULL;
+	int met = 0;
+
+	(void)argc;
+	if (!want) {
+		const char *list = (const char *)sqlite3_value_text(argv[1]);
+
+		if (!list || hostlist_new(list, &own) < 0) {
+			sqlite3_result_int(ctx, 0);
+			return;
+		}
+		want = own;
+	}
+	if (job && *job && hostlist_new(job, &have) == 0)
+		for (size_t i = 0; i < hostlist_count(have) && !met; i++)
+			met = hostlist_find(want, hostlist_nth(have, i)) >= 0;
+	hostlist_free(have);
+	sqlite3_result_int(ctx, met);
+	if (own) /* kept for the next rows, or destroyed now if SQLite will not */
+		sqlite3_set_auxdata(ctx, 1, own, hostlist_destroy);
+}
+
 int acct_store_open(const char *path, struct acct_store **ret)
 {
 	struct acct_store *st;
@@ -437,6 +471,13 @@ int acct_store_open(const char *path, struct acct_store **ret)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	rc = sqlite3_create_function(st->db, "sl_nodes_meet", 2,
+				     SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
+				     sql_nodes_meet, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		r = store_fail(st, rc, "register sl_nodes_meet");
+		goto fail;
+	}
 	/* A page cache that holds a big batch (the default 2 MiB spills to
 	 * the WAL mid-transaction), and reads through mmap. */
 	rc =
@@ -560,7 +601,7 @@ struct qbuild {
 	size_t sql_len;
 	struct qparam *p;
 	size_t n, cap;
-	char *copies[5]; /* the comma lists (ids, uids, accounts, partitions, names) */
+	char *copies[8]; /* the comma lists (ids, uids, accounts, partitions, names, gids, qos) */
 	size_t ncopies;
 };
 
@@ -804,6 +845,19 @@ static int qb_states(struct qbuild *b, uint32_t mask, time_t start, time_t end)
 	return r;
 }
 
+/* col BETWEEN min AND max; nothing when max is 0. */
+static int qb_range(struct qbuild *b, const char *col, uint32_t min, uint32_t max)
+{
+	int r;
+
+	if (!max)
+		return 0;
+	fprintf(b->f, " AND %s BETWEEN ", col);
+	r = qb_param(b, min, NULL);
+	fputs(" AND ", b->f);
+	return r ?: qb_param(b, max, NULL);
+}
+
 static int qb_filters(struct qbuild *b, const struct acct_query_req *q)
 {
 	time_t start = q->start, end = q->end;
@@ -820,6 +874,20 @@ static int qb_filters(struct qbuild *b, const struct acct_query_req *q)
 	if (q->partitions && (r = qb_in_list(b, "partition", q->partitions, false)) < 0)
 		return r;
 	if (q->names && (r = qb_in_list(b, "name", q->names, false)) < 0)
+		return r;
+	if (q->gids && (r = qb_in_list(b, "gid", q->gids, true)) < 0)
+		return r;
+	if (q->qos && (r = qb_in_list(b, "qos", q->qos, false)) < 0)
+		return r;
+	if (q->nodes) {
+		fputs(" AND sl_nodes_meet(nodes, ", b->f);
+		if ((r = qb_param(b, 0, q->nodes)) < 0)
+			return r;
+		fputc(')', b->f);
+	}
+	if ((r = qb_range(b, "nnodes", q->nodes_min, q->nodes_max)) < 0
+	    || (r = qb_range(b, "ncpus", q->cpus_min, q->cpus_max)) < 0
+	    || (r = qb_range(b, "time_limit", q->time_limit_min, q->time_limit_max)) < 0)
 		return r;
 	if (q->state_mask)
 		return qb_states(b, q->state_mask, start, end);

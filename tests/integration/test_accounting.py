@@ -6,6 +6,7 @@ efficiencies; rows survive a kill -9 of the controller; PrivateData=jobs
 hides other users' rows.
 """
 
+import grp
 import os
 import re
 import signal
@@ -306,6 +307,78 @@ def test_user_sees_own_jobs_and_all_with_a(cluster, ref_jobs, test_user, workdir
 
 
 # ----- usage ------------------------------------------------------------------
+
+
+def expand_nodes(expr):
+    """'n[1-2,4],g1' -> {'n1', 'n2', 'n4', 'g1'} (enough for our node names)."""
+    names = set()
+    for prefix, ranges, single in re.findall(r"([a-z]+)\[([\d,-]+)\]|([a-z]+\d+)", expr):
+        if single:
+            names.add(single)
+            continue
+        for part in ranges.split(","):
+            lo, _, hi = part.partition("-")
+            names.update(f"{prefix}{i}" for i in range(int(lo), int(hi or lo) + 1))
+    return names
+
+
+def test_node_group_qos_size_and_limit_filters(cluster, ref_jobs, step_jobs, test_user):
+    """After test_user_sees_own_jobs_and_all_with_a: test_user has one job."""
+    mine = [r["JobID"] for r in parsable(cluster, "-X", "-o", "JobID", user=test_user.pw_name)]
+    assert len(mine) == 1
+    base = ("-a", "-X", "-S", "2020-01-01", "-o", "JobID,NodeList,NNodes,AllocCPUS,Timelimit,Group")
+    every = parsable(cluster, *base)
+    assert len(every) >= 10
+
+    def ids(*args):
+        return [r["JobID"] for r in parsable(cluster, *base, *args)]
+
+    def where(pred):
+        return [r["JobID"] for r in every if pred(r)]
+
+    group = grp.getgrgid(test_user.pw_gid).gr_name
+    assert ids("-N", "n1") == where(lambda r: "n1" in expand_nodes(r["NodeList"]))
+    assert ids("-N", "n[2-3],g1") == where(
+        lambda r: expand_nodes(r["NodeList"]) & {"n2", "n3", "g1"})
+    assert ids("-i", "1") == where(lambda r: r["NNodes"] == "1") != []
+    assert ids("-i", "2-9") == where(lambda r: 2 <= int(r["NNodes"]) <= 9)
+    assert ids("-I", "1-2") == where(lambda r: 1 <= int(r["AllocCPUS"]) <= 2) != []
+    assert ids("-k", "1") == where(lambda r: r["Timelimit"] == "00:01:00") != []
+    assert ids("-k", "1", "-K", "UNLIMITED") == where(lambda r: r["Timelimit"] != "") != []
+    assert ids("-K", "1") == where(lambda r: True)  # -K alone is ignored, as Slurm's
+    assert ids("-g", group) == where(lambda r: r["Group"] == group) == mine
+    assert ids("-g", str(test_user.pw_gid), "-N", "n[1-4]") == mine
+    assert ids("-q", "normal") == where(lambda r: True)
+    assert ids("-q", "nosuchqos") == []
+    for args, err in ((("-i", "2-"), 'Invalid numeric value "2-" for requested node range.'),
+                      (("-I", "x"), 'Invalid numeric value "x" for requested cpu range.'),
+                      (("-g", "nosuchgroup"), "Invalid group id: nosuchgroup"),
+                      (("-k", "zz"), None)):
+        r = sacct(cluster, *args, check=False)
+        assert (r.returncode, r.stdout) == (1, ""), args
+        assert r.stderr == (f"sacct: error: {err}\n" if err
+                            else "sacct: fatal: Invalid time limit specification\n")
+
+
+def test_truncate_and_verbose(cluster, ref_jobs):
+    jid = str(ref_jobs["ok_job"])
+    fmt = "%Y-%m-%dT%H:%M:%S"
+    rec = parsable(cluster, "-X", "-j", jid, "-o", "Start,End,ElapsedRaw")[0]
+    start = time.mktime(time.strptime(rec["Start"], fmt))
+    cut = time.strftime(fmt, time.localtime(start + 1))
+    args = ("-j", jid, "-S", cut, "-o", "JobID,Start,End,ElapsedRaw")
+    whole = parsable(cluster, *args)
+    assert whole[0]["Start"] == rec["Start"] and whole[0]["ElapsedRaw"] == rec["ElapsedRaw"]
+    cut_rows = parsable(cluster, "-T", *args)
+    assert [r["JobID"] for r in cut_rows] == [r["JobID"] for r in whole]
+    assert cut_rows[0]["Start"] == cut and cut_rows[0]["End"] == rec["End"]
+    assert int(cut_rows[0]["ElapsedRaw"]) == int(rec["ElapsedRaw"]) - 1
+    r = sacct(cluster, "-v", "-X", "-j", jid, "-o", "JobID")
+    assert re.fullmatch(r"sacct: Jobs Eligible in the time window from Epoch 0 to "
+                        r"\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4}\n", r.stderr), r.stderr
+    r = sacct(cluster, "-v", "-s", "CD,R", "-S", "2026-01-01", "-X", "-o", "JobID")
+    assert r.stderr == ("sacct: Jobs COMPLETED,RUNNING in the time window from Thu Jan 01 "
+                        "00:00:00 2026 to Thu Jan 01 00:00:01 2026\n"), r.stderr
 
 
 def test_cpu_time_of_two_busy_cpus(cluster, workdir):

@@ -217,6 +217,11 @@ static void test_final_states_of_job_and_batch_step(void **state)
 	    {"cancelled", JOB_CANCELLED, 15, true, false, 0, JOB_CANCELLED, 15, 0},
 	    {"timeout", JOB_TIMEOUT, 15, false, true, 0, JOB_CANCELLED, 15, NO_VAL},
 	    {"timeout, script exits 0", JOB_TIMEOUT, 0, false, true, 0, JOB_COMPLETE, 0, NO_VAL},
+	    /* its srun's step was killed first: the script ends with srun's code */
+	    {"timeout, script exits 143", JOB_TIMEOUT, EXITED(143), false, true, 0, JOB_CANCELLED,
+	     EXITED(143), NO_VAL},
+	    {"cancelled, script exits 1", JOB_CANCELLED, EXITED(1), true, false, 0, JOB_CANCELLED,
+	     EXITED(1), 0},
 	    {"out of memory", JOB_OOM, 9, false, false, 253, JOB_OOM, 253, NO_VAL},
 	    {"node fail", JOB_NODE_FAIL, 0, false, false, 0, JOB_NODE_FAIL, 0, NO_VAL},
 	};

@@ -395,6 +395,23 @@ static void put_filter_jobs(struct acct_store *st)
 		j.eligible = rows[i].eligible;
 		j.start = rows[i].start;
 		j.end = rows[i].end;
+		/* sacct -g, -q, -N, -i, -I, -k: 10 and 12 keep job_rec's
+		 * n[1-2], 2 nodes, 4 cpus, no time limit */
+		j.gid = rows[i].uid == 1001 ? 200 : 100;
+		j.qos = rows[i].id == 11 ? "high" : "normal";
+		if (rows[i].id == 11 || rows[i].id == 31) {
+			j.nodes = rows[i].id == 11 ? "n3" : "n[3-4]";
+			j.nnodes = rows[i].id == 11 ? 1 : 2;
+			j.ncpus = rows[i].id == 11 ? 1 : 8;
+			j.time_limit = rows[i].id == 11 ? 60 : 120;
+		} else if (rows[i].array_job) {
+			j.nodes = "n5";
+			j.nnodes = 1;
+			j.ncpus = 2;
+		} else if (!rows[i].start) {
+			j.nodes = NULL;
+			j.nnodes = j.ncpus = 0;
+		}
 		assert_int_equal(acct_store_put(st, &j), 0);
 	}
 	assert_int_equal(acct_store_commit(st), 0);
@@ -454,6 +471,18 @@ static const struct filter_case {
      IDS(13, 21, 30, 31)},
     {"unknown state bit", {.state_mask = S(20)}, IDS(0)},
     {"uid and state", {.uids = "1000", .state_mask = S(JOB_COMPLETE)}, IDS(10, 12, 20, 22)},
+    {"a gid", {.gids = "200"}, IDS(11, 31)},
+    {"gids", {.gids = "7, 100"}, IDS(10, 12, 12, 13, 20, 21, 22, 30)},
+    {"a qos", {.qos = "high"}, IDS(11)},
+    {"a node", {.nodes = "n3"}, IDS(11, 31)},
+    {"any node of a range", {.nodes = "n[2,5]"}, IDS(10, 12, 12, 20, 21, 22)},
+    {"a node list", {.nodes = "n4,n9"}, IDS(31)},
+    {"an unparsable node list", {.nodes = "n["}, IDS(0)},
+    {"one node exactly", {.nodes_min = 1, .nodes_max = 1}, IDS(11, 20, 21, 22)},
+    {"cpus in a range", {.cpus_min = 4, .cpus_max = 8}, IDS(10, 12, 12, 31)},
+    {"a time limit", {.time_limit_min = 60, .time_limit_max = 60}, IDS(11)},
+    {"time limits in a range", {.time_limit_min = 60, .time_limit_max = 120}, IDS(11, 31)},
+    {"node and uid", {.nodes = "n[1-5]", .uids = "1001"}, IDS(11, 31)},
 };
 
 static void test_every_filter_and_window_rule(void **state)

@@ -152,7 +152,10 @@ static void *sample_new(const struct msg_type *t)
 
 		*q = (struct acct_query_req){ .flags = 3, .job_ids = s("12,13_2"), .uids = s("0"),
 					      .accounts = s("a"), .partitions = s("p"),
-					      .names = s("n"), .state_mask = 8, .start = 1,
+					      .names = s("n"), .gids = s("0,100"), .qos = s("normal"),
+					      .nodes = s("n[1-2]"), .nodes_min = 1, .nodes_max = 2,
+					      .cpus_min = 3, .cpus_max = 4, .time_limit_min = 5,
+					      .time_limit_max = 6, .state_mask = 8, .start = 1,
 					      .end = 2, .after = 3, .limit = 4 };
 		break;
 	}

@@ -467,6 +467,61 @@ static void test_time_forms(void **state)
 			fail_msg("%s accepted", bad[i]);
 }
 
+static void test_ranges(void **state)
+{
+	uint32_t lo = 7, hi = 7;
+
+	(void)state;
+	assert_int_equal(sacct_parse_range("2", &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 2);
+	assert_int_equal(sacct_parse_range("0-16", &lo, &hi), 0);
+	assert_true(lo == 0 && hi == 16);
+	assert_int_equal(sacct_parse_range("3-1", &lo, &hi), 0); /* matches nothing, as Slurm */
+	assert_true(lo == 3 && hi == 1);
+	for (const char *const *b = (const char *const[]){"", "abc", "2-", "-2", "2-x", "1,2", " 2",
+							  "99999999999", "2-4294967295", NULL};
+	     *b; b++)
+		assert_int_equal(sacct_parse_range(*b, &lo, &hi), -EINVAL);
+}
+
+static void test_truncate(void **state)
+{
+	struct acct_step_rec st[2] = {{.start = 50, .end = 150}, {.start = 120, .end = 0}};
+	struct acct_job_rec j = {.start = 50, .end = 0, .steps = st, .step_count = 2};
+	struct acct_job_rec pending = {.start = 0, .end = 0}, before = {.start = 10, .end = 20};
+
+	(void)state;
+	sacct_truncate(&j, 100, 200);
+	assert_true(j.start == 100 && j.end == 200); /* running: ends at the window's end */
+	assert_true(st[0].start == 100 && st[0].end == 150);
+	assert_true(st[1].start == 120 && st[1].end == 200);
+	sacct_truncate(&pending, 100, 200);
+	assert_true(pending.start == 0 && pending.end == 0);
+	sacct_truncate(&before, 100, 200); /* never inside: no negative elapsed */
+	assert_true(before.start == 100 && before.end == 100);
+}
+
+static void test_window_line(void **state)
+{
+	time_t now = utc(2026, 12, 2, 19, 17, 46);
+	char *s;
+
+	(void)state;
+	s = sacct_window_line(NULL, utc(2026, 12, 2, 0, 0, 0), now, now);
+	assert_string_equal(s, "Jobs Eligible in the time window from Wed Dec 02 00:00:00 2026 "
+			       "to Wed Dec 02 19:17:46 2026");
+	free(s);
+	s = sacct_window_line(NULL, 0, 0, now);
+	assert_string_equal(s, "Jobs Eligible in the time window from Epoch 0 to Wed Dec 02 "
+			       "19:17:46 2026");
+	free(s);
+	s = sacct_window_line("R,pd,nosuch,RQ", utc(2026, 1, 1, 0, 0, 0), utc(2026, 1, 1, 0, 0, 1),
+			      now);
+	assert_string_equal(s, "Jobs RUNNING,PENDING,REQUEUED in the time window from Thu Jan 01 "
+			       "00:00:00 2026 to Thu Jan 01 00:00:01 2026");
+	free(s);
+}
+
 static void test_window(void **state)
 {
 	time_t now = utc(2026, 6, 15, 14, 30, 20), mid = utc(2026, 6, 15, 0, 0, 0), s, e;
@@ -481,14 +536,15 @@ static void test_window(void **state)
 	assert_true(s == S && e == now);
 	sacct_time_window(true, false, 0, E, now, &s, &e);
 	assert_true(s == 0 && e == E);
+	/* states at one moment: Slurm's window is that second */
 	sacct_time_window(false, true, 0, 0, now, &s, &e);
-	assert_true(s == now && e == now);
+	assert_true(s == now && e == now + 1);
 	sacct_time_window(false, true, S, 0, now, &s, &e);
-	assert_true(s == S && e == S);
+	assert_true(s == S && e == S + 1);
 	sacct_time_window(true, true, 0, 0, now, &s, &e);
 	assert_true(s == 0 && e == now);
 	sacct_time_window(true, true, S, 0, now, &s, &e);
-	assert_true(s == S && e == S);
+	assert_true(s == S && e == S + 1);
 	sacct_time_window(false, false, S, E, now, &s, &e);
 	assert_true(s == S && e == E);
 }
@@ -604,7 +660,8 @@ int main(void)
 	    cmocka_unit_test(test_cpu_totals),	   cmocka_unit_test(test_time_forms),
 	    cmocka_unit_test(test_window),	   cmocka_unit_test(test_states),
 	    cmocka_unit_test(test_job_selection),  cmocka_unit_test(test_sort_dedup),
-	    cmocka_unit_test(test_field_names),
+	    cmocka_unit_test(test_field_names),	   cmocka_unit_test(test_ranges),
+	    cmocka_unit_test(test_truncate),	   cmocka_unit_test(test_window_line),
 	};
 
 	setenv("TZ", "UTC", 1);
