@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -164,15 +165,54 @@ char *secs2elapsed_str(uint32_t secs, char *buf, size_t n)
 	return buf;
 }
 
-char *time_to_iso(time_t t, char *buf, size_t n)
+/* SLURM_TIME_FORMAT=relative: the time of day today, a day word and the
+ * time within a week ahead or yesterday, the day and month (and time)
+ * this year, the day, month and year otherwise. */
+static const char *relative_fmt(const struct tm *tm, time_t now)
+{
+	struct tm nt;
+
+	if (!localtime_r(&now, &nt) || tm->tm_year != nt.tm_year)
+		return "%-d %b %Y";
+	if (tm->tm_yday == nt.tm_yday)
+		return "%H:%M:%S";
+	if (tm->tm_yday == nt.tm_yday - 1)
+		return "Ystday %H:%M";
+	if (tm->tm_yday == nt.tm_yday + 1)
+		return "Tomorr %H:%M";
+	if (tm->tm_yday > nt.tm_yday && tm->tm_yday < nt.tm_yday + 7)
+		return "%a %H:%M";
+	return "%-d %b %H:%M";
+}
+
+/* The user's strftime() format is the point of SLURM_TIME_FORMAT. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static size_t strftime_user(char *s, size_t max, const char *fmt, const struct tm *tm)
+{
+	return strftime(s, max, fmt, tm);
+}
+#pragma GCC diagnostic pop
+
+char *time_str_fmt(time_t t, time_t now, const char *fmt, char *buf, size_t n)
 {
 	struct tm tm;
-	char tmp[64];
+	char tmp[256];
 
-	if (t == 0 || !localtime_r(&t, &tm)
-	    || strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+	if (!fmt || !*fmt || streq(fmt, "standard"))
+		fmt = "%Y-%m-%dT%H:%M:%S";
+	if (t == 0 || !localtime_r(&t, &tm))
 		snprintf(buf, n, "Unknown");
+	else if (strftime_user(tmp, sizeof(tmp),
+			       streq(fmt, "relative") ? relative_fmt(&tm, now) : fmt, &tm)
+		 == 0)
+		snprintf(buf, n, "%s", ""); /* an empty or too long format */
 	else
 		snprintf(buf, n, "%s", tmp);
 	return buf;
+}
+
+char *time_to_iso(time_t t, char *buf, size_t n)
+{
+	return time_str_fmt(t, time(NULL), getenv("SLURM_TIME_FORMAT"), buf, n);
 }

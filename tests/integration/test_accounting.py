@@ -381,6 +381,31 @@ def test_truncate_and_verbose(cluster, ref_jobs):
                         "00:00:00 2026 to Thu Jan 01 00:00:01 2026\n"), r.stderr
 
 
+def test_slurm_time_format(cluster, ref_jobs):
+    """SLURM_TIME_FORMAT: a strftime format or "relative", in sacct, squeue
+    and scontrol alike."""
+    jid = str(ref_jobs["ok_job"])
+    rec = parsable(cluster, "-X", "-j", jid, "-o", "Start,End")[0]
+    start = time.mktime(time.strptime(rec["Start"], "%Y-%m-%dT%H:%M:%S"))
+    rows = parsable(cluster, "-X", "-j", jid, "-o", "Start,End",
+                    env={"SLURM_TIME_FORMAT": "%s"})
+    assert int(rows[0]["Start"]) == start
+    rows = parsable(cluster, "-X", "-j", jid, "-o", "Start", env={"SLURM_TIME_FORMAT": "relative"})
+    today = time.localtime().tm_yday == time.localtime(start).tm_yday
+    assert re.fullmatch(r"\d\d:\d\d:\d\d" if today else r"Ystday \d\d:\d\d",
+                        rows[0]["Start"]), rows
+    text = cluster.out("scontrol", "show", "job", jid, env={"SLURM_TIME_FORMAT": "%s"})
+    assert f" StartTime={int(start)} " in text, text
+    running = submit(cluster, "-J", "tf", "-o", "/dev/null", "--wrap", "sleep 30")
+    try:
+        wait_state(cluster, running, "RUNNING")
+        out = cluster.out("squeue", "-h", "-j", str(running), "-o", "%S",
+                          env={"SLURM_TIME_FORMAT": "%s"})
+        assert abs(int(out) - time.time()) < 120, out
+    finally:
+        cluster.run("scancel", str(running))
+
+
 def test_cpu_time_of_two_busy_cpus(cluster, workdir):
     own = workdir / "burn.times"
     burn = "timeout 3 sh -c 'while :; do :; done'"

@@ -191,6 +191,51 @@ static void test_timestamps_print_iso_in_local_time(void **state)
 	tzset();
 }
 
+/* SLURM_TIME_FORMAT: standard, relative, or a strftime format. */
+static void test_slurm_time_format(void **state)
+{
+	time_t now = 1796216400; /* Wed 2026-12-02 13:00:00 UTC */
+	char buf[64];
+	static const struct {
+		long delta;
+		const char *want;
+	} rel[] = {
+	    {0, "13:00:00"},
+	    {-13 * 3600, "00:00:00"},
+	    {-13 * 3600 - 1, "Ystday 23:59"},
+	    {-37 * 3600, "Ystday 00:00"},
+	    {-61 * 3600, "30 Nov 00:00"},
+	    {11 * 3600, "Tomorr 00:00"},
+	    {12 * 3600 + 86400, "Fri 01:00"},
+	    {6 * 86400, "Tue 13:00"},
+	    {7 * 86400, "9 Dec 13:00"},
+	    {-400L * 86400, "28 Oct 2025"},
+	    {30L * 86400, "1 Jan 2027"},
+	};
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	assert_string_equal(time_str_fmt(now, now, NULL, buf, sizeof(buf)), "2026-12-02T13:00:00");
+	assert_string_equal(time_str_fmt(now, now, "standard", buf, sizeof(buf)),
+			    "2026-12-02T13:00:00");
+	assert_string_equal(time_str_fmt(now, now, "%a %T", buf, sizeof(buf)), "Wed 13:00:00");
+	assert_string_equal(time_str_fmt(0, now, "relative", buf, sizeof(buf)), "Unknown");
+	assert_string_equal(time_str_fmt(now, now, "%p", buf, 3), "PM");
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		time_str_fmt(now + rel[i].delta, now, "relative", buf, sizeof(buf));
+		if (strcmp(buf, rel[i].want))
+			fail_msg("relative %ld: got '%s', want '%s'", rel[i].delta, buf,
+				 rel[i].want);
+	}
+	setenv("SLURM_TIME_FORMAT", "%Y/%m/%d", 1);
+	assert_string_equal(time_to_iso(now, buf, sizeof(buf)), "2026/12/02");
+	unsetenv("SLURM_TIME_FORMAT");
+	assert_string_equal(time_to_iso(now, buf, sizeof(buf)), "2026-12-02T13:00:00");
+	unsetenv("TZ");
+	tzset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +246,7 @@ int main(void)
 	    cmocka_unit_test(test_parsed_limits_print_back_the_same),
 	    cmocka_unit_test(test_printers_truncate_like_snprintf),
 	    cmocka_unit_test(test_timestamps_print_iso_in_local_time),
+	    cmocka_unit_test(test_slurm_time_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
