@@ -14,11 +14,12 @@
  * cannot be, or AccountingStorageType=accounting_storage/none, accounting
  * is off: queries answer ESLURM_DISABLED and MinJobAge purging does not
  * wait. A reconfigure does not reopen the store. A commit that keeps
- * failing is retried a few times; then its rows are logged, and MinJobAge
- * purging stops for good, so those jobs stay in the journal and are queued
- * again by the next start.
- * Purging waits until the queue is empty and written, so under a load
- * that never lets the writer idle, finished jobs stay in memory longer.
+ * failing is retried a few times; then its rows are logged and MinJobAge
+ * purging stops, so those jobs stay in memory and in the journal, until
+ * acct_retry_lost (once a minute) has queued every job again and that
+ * was written, or a restart did the same.
+ * Each job carries the number of its latest queued row: it is purged
+ * once that row is written, whatever else is queued behind it.
  */
 #include "acct.h"
 
@@ -48,6 +49,7 @@
 
 #define COMMIT_TRIES 3 /* a failing commit is tried this often, a second apart */
 #define QUERIES_MAX 32 /* queries waiting at once; more are refused (EAGAIN) */
+#define LOST_RETRY_S 60 /* after a row could not be written, every job is queued again */
 
 enum item_kind {
 	ITEM_JOB,   /* rec: a row (and its steps) to insert or replace */
@@ -69,7 +71,8 @@ struct acct {
 	struct item *head, **tail;	  /* to the thread */
 	struct item *done, **done_tail;	  /* answered queries, back to the loop */
 	uint64_t queued_seq, written_seq; /* rows queued / handled by the thread */
-	bool has_lost; /* a row could not be written: never purge (a restart queues it again) */
+	bool has_lost; /* a row could not be written: no purge until acct_retry_lost wrote all */
+	time_t next_retry; /* loop side: acct_retry_lost's next try */
 	uint32_t queries_waiting; /* queued or running queries (loop side only) */
 	bool is_stopping;
 	bool has_thread;
@@ -372,8 +375,13 @@ void acct_fini(struct ctld *c)
 static uint64_t queue_row(struct ctld *c, struct item *it, int r)
 {
 	if (r < 0) {
+		struct acct *a = c->acct;
+
 		error("accounting: JobId=%u: no row queued: %s", it->rec.job_id, sl_strerror(r));
 		item_free(it);
+		pthread_mutex_lock(&a->lock);
+		a->has_lost = true; /* acct_retry_lost queues it again */
+		pthread_mutex_unlock(&a->lock);
 		return 0;
 	}
 	return enqueue(c->acct, it);
@@ -391,6 +399,9 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 	it = calloc(1, sizeof(*it));
 	if (!it) {
 		error("accounting: JobId=%u: out of memory", job->job_id);
+		pthread_mutex_lock(&c->acct->lock);
+		c->acct->has_lost = true; /* acct_retry_lost queues it again */
+		pthread_mutex_unlock(&c->acct->lock);
 		return 0;
 	}
 	it->kind = ITEM_JOB;
@@ -400,25 +411,34 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 
 void acct_job_changed(struct ctld *c, struct job *job)
 {
-	step_mark_recorded(job, queue_job(c, job, 0));
+	uint64_t seq = queue_job(c, job, 0);
+
+	job->acct_seq = seq;
+	step_mark_recorded(job, seq);
 }
 
-void acct_job_requeued(struct ctld *c, const struct job *job, time_t now)
+void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
 {
-	queue_job(c, job, now ? now : 1);
+	job->acct_seq = queue_job(c, job, now ? now : 1);
 }
 
-bool acct_is_written(const struct ctld *c)
+void acct_retry_lost(struct ctld *c, time_t now)
 {
 	struct acct *a = c->acct;
-	bool is_written;
+	bool is_lost;
 
-	if (!a)
-		return true;
+	if (!a || now < a->next_retry)
+		return;
 	pthread_mutex_lock(&a->lock);
-	is_written = a->written_seq == a->queued_seq && !a->has_lost;
+	is_lost = a->has_lost;
+	a->has_lost = false;
 	pthread_mutex_unlock(&a->lock);
-	return is_written;
+	if (!is_lost)
+		return;
+	a->next_retry = now + LOST_RETRY_S;
+	info("accounting: writing the rows of all %u jobs again after a failure", c->job_count);
+	for (uint32_t i = 0; i < c->job_count; i++)
+		acct_job_changed(c, c->jobs[i]);
 }
 
 bool acct_seq_is_written(const struct ctld *c, uint64_t seq)

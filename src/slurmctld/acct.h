@@ -39,11 +39,15 @@ void acct_fini(struct ctld *c);
 void acct_job_changed(struct ctld *c, struct job *job);
 /* The job's current run ends REQUEUED at now (before it is reset to
  * PENDING with restart_cnt + 1, which starts a new row). */
-void acct_job_requeued(struct ctld *c, const struct job *job, time_t now);
-/* Everything queued so far is committed (MinJobAge purge may drop jobs). */
-bool acct_is_written(const struct ctld *c);
-/* Snapshot seq (from step_mark_recorded; 0: none) is committed, and no
- * row was ever lost; always true when accounting is off. */
+void acct_job_requeued(struct ctld *c, struct job *job, time_t now);
+/* From the job timer: after a row could not be written (disk full, a
+ * locked file), queue every job in the table again, at most once a
+ * minute, so that the store catches up and MinJobAge purging resumes
+ * without a restart. */
+void acct_retry_lost(struct ctld *c, time_t now);
+/* Snapshot seq (job->acct_seq, a step's acct_seq; 0: none) is committed,
+ * and no row is lost; always true when accounting is off. A job leaves
+ * memory (MinJobAge) only once its latest row is written. */
 bool acct_seq_is_written(const struct ctld *c, uint64_t seq);
 /* REQUEST_ACCT_QUERY (rpc_table.c). */
 int rpc_acct_query(struct ctld *c, struct rpc_req *req);

@@ -89,13 +89,16 @@ void job_table_purge(struct ctld *c, time_t now)
 {
 	uint32_t kept = 0;
 
-	if (!acct_is_written(c))
-		return; /* acct.c: a job leaves memory only once its final row is on disk */
+	acct_retry_lost(c, now);
+	if (!c->conf->min_job_age)
+		return; /* MinJobAge=0: job records are never purged (slurm.conf(5)) */
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *j = c->jobs[i];
 
+		/* acct.c: a job leaves memory only once its final row is on disk */
 		if (job_is_finished(j) && !(j->state & JOB_COMPLETING)
-		    && now - j->end_time >= (time_t)c->conf->min_job_age) {
+		    && now - j->end_time >= (time_t)c->conf->min_job_age
+		    && acct_seq_is_written(c, j->acct_seq)) {
 			job_free(j);
 			c->job_last_update = now;
 			continue;

@@ -62,7 +62,8 @@ struct job {
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	bool is_warned;               /* --signal sent before the time limit */
 	uid_t cancelled_by;
-	/* steps (step.c): srun steps in id order; finished ones stay until the job is purged */
+	/* steps (step.c): srun steps in id order; one that is over leaves once its
+	 * accounting row is written (step_retire_recorded) */
 	struct step *steps;
 	uint32_t step_count;
 	uint32_t next_step_id;        /* journaled: a step id is never given twice in a job */
@@ -71,13 +72,15 @@ struct job {
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */
 	/* accounting (acct.c) */
 	struct acct_usage batch_usage; /* the batch step's, from its completion */
+	uint64_t acct_seq; /* its latest queued row (acct_seq_is_written); not journaled */
 };
 
 /* Table */
 struct job *job_find(struct ctld *c, uint32_t job_id);
 int job_table_add(struct ctld *c, struct job *job);   /* takes ownership, even on error */
 void job_table_free(struct ctld *c);
-/* Drop finished jobs older than MinJobAge. */
+/* Drop finished jobs older than MinJobAge (0: never) whose final
+ * accounting row is written. */
 void job_table_purge(struct ctld *c, time_t now);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */

@@ -601,6 +601,27 @@ def test_steps_on_disk_leave_the_job_record(fresh_cluster, tmp_path):
     assert all(got[f"{jid}.{i}"] == ("COMPLETED", "0:0") for i in range(1, 42)), rows
 
 
+def test_min_job_age_purges_a_job_only_after_its_row(fresh_cluster, tmp_path):
+    """MinJobAge drops a finished job from the controller (squeue and
+    scontrol no longer know it) once its row is written; sacct still has
+    it. MinJobAge=0 never purges."""
+    os.chmod(tmp_path, 0o777)
+    c = fresh_cluster(nodes=("n1",), settings={"MinJobAge": "1"})
+    jid = submit(c, "-D", tmp_path, "-o", "/dev/null", "--wrap", "srun true")
+    wait_state(c, jid, "COMPLETED", timeout=30)
+    wait_for(lambda: c.run("scontrol", "show", "job", str(jid), check=False).returncode == 1,
+             timeout=30, what="the job purged")
+    assert c.out("squeue", "-h", "-j", str(jid), "--states=all", check=False) == ""
+    rows = parsable(c, "-j", str(jid), "-o", "JobID,State")
+    assert [(r["JobID"], r["State"]) for r in rows] == [
+        (str(jid), "COMPLETED"), (f"{jid}.batch", "COMPLETED"), (f"{jid}.0", "COMPLETED")]
+    c2 = fresh_cluster(nodes=("n1",), settings={"MinJobAge": "0"})
+    jid = submit(c2, "-D", tmp_path, "-o", "/dev/null", "--wrap", "true")
+    wait_state(c2, jid, "COMPLETED", timeout=30)
+    time.sleep(3)  # longer than the 1 s job timer: a purge would have happened
+    assert "JobState=COMPLETED" in c2.out("scontrol", "show", "job", str(jid))
+
+
 def test_storage_location_and_none(fresh_cluster, tmp_path):
     db = tmp_path / "acct" / "jobs.db"
     db.parent.mkdir()
