@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import benchlib
 
 
 def parse_args():
@@ -37,14 +37,8 @@ def parse_args():
 
 def main():
     args = parse_args()
-    if args.build_dir:
-        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
-    sys.path.insert(0, str(REPO / "tests" / "integration"))
-    from cluster import BUILD_DIR, Cluster, submit, wait_state  # noqa: E402
-
-    if not (BUILD_DIR / "srun").exists():
-        sys.exit(f"no srun in {BUILD_DIR}: run `make build` first")
-    cluster = Cluster(nodes=("n1",), name="bench-steps")
+    h = benchlib.harness(args.build_dir, "srun")
+    cluster = h.Cluster(nodes=("n1",), name="bench-steps")
     cluster.start()
     ok = False
     try:
@@ -55,8 +49,8 @@ def main():
             f"for i in $(seq {args.steps}); do srun -n1 true || exit 1; "
             f"if (( i % {args.block} == 0 )); then date +%s.%N; fi; done\n")
         t0 = time.perf_counter()
-        jid = submit(cluster, "-D", work, "-o", "out", "-J", "steps", str(work / "steps.sh"))
-        wait_state(cluster, jid, "COMPLETED", timeout=args.steps + 60)
+        jid = h.submit(cluster, "-D", work, "-o", "out", "-J", "steps", str(work / "steps.sh"))
+        h.wait_state(cluster, jid, "COMPLETED", timeout=args.steps + 60)
         total = time.perf_counter() - t0
         stamps = [float(x) for x in (work / "out").read_text().split()]
         print(f"{args.steps} sequential `srun -n1 true` in one job: {total:.1f} s")
@@ -71,14 +65,8 @@ def main():
         print(f"sacct rows: {len(rows)} (the job, .batch and {args.steps} steps: "
               f"{'ok' if ok else 'MISSING ROWS'})")
     finally:
-        problems = cluster.stop()
-        if problems:
-            print("daemon problems:", *problems, sep="\n  ")
-        if ok and not problems:
-            cluster.cleanup()
-        else:
-            print(f"kept {cluster.dir}")
-    return 0 if ok else 1
+        status = benchlib.finish(cluster, ok)
+    return status
 
 
 if __name__ == "__main__":

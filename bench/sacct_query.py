@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import benchlib
 
 
 def parse_args():
@@ -75,21 +75,15 @@ def timed(cluster, args, runs):
 
 def main():
     args = parse_args()
-    if args.build_dir:
-        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
-    sys.path.insert(0, str(REPO / "tests" / "integration"))
-    from cluster import BUILD_DIR, Cluster, submit, wait_state  # noqa: E402
-
-    if not (BUILD_DIR / "sacct").exists():
-        sys.exit(f"no sacct in {BUILD_DIR}: run `make build` first")
-    cluster = Cluster(nodes=("n1", "n2"), name="bench-sacct")
+    h = benchlib.harness(args.build_dir, "sacct")
+    cluster = h.Cluster(nodes=("n1", "n2"), name="bench-sacct")
     cluster.start()
     ok = False
     try:
         work = Path(tempfile.mkdtemp(dir=cluster.dir))
         os.chmod(work, 0o777)
-        jid = submit(cluster, "-D", work, "-o", "/dev/null", "-J", "bench", "--wrap", "srun true")
-        wait_state(cluster, jid, "COMPLETED", timeout=60)
+        jid = h.submit(cluster, "-D", work, "-o", "/dev/null", "-J", "bench", "--wrap", "srun true")
+        h.wait_state(cluster, jid, "COMPLETED", timeout=60)
         cluster.kill_slurmctld(signal.SIGTERM)  # it writes what is queued, then exits
         db = cluster.dir / "state" / "job_accounting.db"
         t0 = time.perf_counter()
@@ -107,14 +101,8 @@ def main():
                   f"{statistics.median(lat):>9.3f} {max(lat):>7.3f}")
         ok = True
     finally:
-        problems = cluster.stop()
-        if problems:
-            print("daemon problems:", *problems, sep="\n  ")
-        if ok and not problems:
-            cluster.cleanup()
-        else:
-            print(f"kept {cluster.dir}")
-    return 0 if ok else 1
+        status = benchlib.finish(cluster, ok)
+    return status
 
 
 if __name__ == "__main__":

@@ -26,14 +26,13 @@ Usage: /usr/bin/python3 bench/sbatch_throughput.py [-n 500] [-p 4]
 
 import argparse
 import json
-import os
 import re
 import sys
 import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import benchlib
 
 
 def parse_args():
@@ -111,16 +110,10 @@ def summary(name, wall, lat):
 
 def main():
     args = parse_args()
-    if args.build_dir:
-        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
-    sys.path.insert(0, str(REPO / "tests" / "integration"))
-    from cluster import BUILD_DIR, Cluster  # noqa: E402 - after SL_BUILD_DIR is set
-
-    if not (BUILD_DIR / "sbatch").exists():
-        sys.exit(f"no sbatch in {BUILD_DIR}: run `make build` first")
-    cluster = Cluster.like_reference(name="bench")
+    h = benchlib.harness(args.build_dir, "sbatch")
+    cluster = h.Cluster.like_reference(name="bench")
     print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
-    print(f"binaries: {BUILD_DIR}")
+    print(f"binaries: {h.BUILD_DIR}")
     cluster.start()
     results = []
     ok = False
@@ -135,13 +128,7 @@ def main():
             raise RuntimeError("an id was printed twice")
         ok = True
     finally:
-        problems = cluster.stop()
-        if problems:
-            print("daemon problems:", *problems, sep="\n  ")
-        if ok and not problems and not args.keep:
-            cluster.cleanup()
-        else:
-            print(f"kept {cluster.dir}")
+        status = benchlib.finish(cluster, ok, args.keep)
 
     print(f"\n{'run':<14} {'jobs':>5} {'wall s':>8} {'jobs/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
     for r in results:
@@ -164,7 +151,7 @@ def main():
         print("\nNo comparison with real Slurm: it is not set up here and this benchmark never "
               "calls it.\nThe numbers above are ours alone; pass --compare FILE with results "
               "measured against Slurm 22.05 to print ratios.")
-    return 0 if ok and not problems else 1
+    return status
 
 
 if __name__ == "__main__":

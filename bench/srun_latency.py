@@ -23,14 +23,13 @@ Usage: /usr/bin/python3 bench/srun_latency.py [-n 50] [--build-dir build]
 
 import argparse
 import json
-import os
 import re
 import statistics
 import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import benchlib
 
 
 def parse_args():
@@ -72,16 +71,10 @@ def summary(name, lat):
 
 def main():
     args = parse_args()
-    if args.build_dir:
-        os.environ["SL_BUILD_DIR"] = str(Path(args.build_dir).resolve())
-    sys.path.insert(0, str(REPO / "tests" / "integration"))
-    from cluster import BUILD_DIR, Cluster  # noqa: E402 - after SL_BUILD_DIR is set
-
-    if not (BUILD_DIR / "srun").exists():
-        sys.exit(f"no srun in {BUILD_DIR}: run `make build` first")
-    cluster = Cluster.like_reference(name="bench-srun")
+    h = benchlib.harness(args.build_dir, "srun")
+    cluster = h.Cluster.like_reference(name="bench-srun")
     print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
-    print(f"binaries: {BUILD_DIR}")
+    print(f"binaries: {h.BUILD_DIR}")
     cluster.start()
     results, ok, holder, job_id = [], False, None, ""
     try:
@@ -111,13 +104,7 @@ def main():
                 pass
             if holder.poll() is None:
                 holder.kill()
-        problems = cluster.stop()
-        if problems:
-            print("daemon problems:", *problems, sep="\n  ")
-        if ok and not problems and not args.keep:
-            cluster.cleanup()
-        else:
-            print(f"kept {cluster.dir}")
+        status = benchlib.finish(cluster, ok, args.keep)
 
     print(f"\n{'run':<20} {'runs':>5} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8}")
     for r in results:
@@ -137,7 +124,7 @@ def main():
         print("\nNo comparison with real Slurm: it is not set up here and this benchmark never "
               "calls it.\nPass --compare FILE with results measured against Slurm 22.05 to "
               "print ratios.")
-    return 0 if ok and not problems else 1
+    return status
 
 
 if __name__ == "__main__":
