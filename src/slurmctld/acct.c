@@ -409,12 +409,17 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 				    : acct_rec_from_job(c, job, &it->rec));
 }
 
-void acct_job_changed(struct ctld *c, struct job *job)
+static void job_queue_marked(struct ctld *c, struct job *job, bool is_again)
 {
 	uint64_t seq = queue_job(c, job, 0);
 
 	job->acct_seq = seq;
-	step_mark_recorded(job, seq);
+	step_mark_recorded(job, seq, is_again);
+}
+
+void acct_job_changed(struct ctld *c, struct job *job)
+{
+	job_queue_marked(c, job, false);
 }
 
 void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
@@ -438,7 +443,7 @@ void acct_retry_lost(struct ctld *c, time_t now)
 	a->next_retry = now + LOST_RETRY_S;
 	info("accounting: writing the rows of all %u jobs again after a failure", c->job_count);
 	for (uint32_t i = 0; i < c->job_count; i++)
-		acct_job_changed(c, c->jobs[i]);
+		job_queue_marked(c, c->jobs[i], true);
 }
 
 bool acct_seq_is_written(const struct ctld *c, uint64_t seq)

@@ -102,10 +102,10 @@ static bool step_is_over(const struct step *s)
 	return !step_is_running(s) && s->nodes_done >= s->node_count;
 }
 
-void step_mark_recorded(struct job *job, uint64_t seq)
+void step_mark_recorded(struct job *job, uint64_t seq, bool is_again)
 {
 	for (uint32_t i = 0; i < job->step_count; i++)
-		if (step_is_over(&job->steps[i]) && !job->steps[i].acct_seq)
+		if (step_is_over(&job->steps[i]) && (!job->steps[i].acct_seq || is_again))
 			job->steps[i].acct_seq = seq;
 }
 

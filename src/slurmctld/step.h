@@ -73,8 +73,10 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state,
  * then fails ends OUT_OF_MEMORY, not FAILED. */
 bool step_job_had_oom(const struct job *job);
 /* acct.c queued snapshot seq of job (0: none): every step that is over,
- * all its nodes reported, is in it with its final row. */
-void step_mark_recorded(struct job *job, uint64_t seq);
+ * all its nodes reported, is in it with its final row. A step keeps the
+ * first such seq, unless is_again (the rows are written again after a
+ * failure, acct_retry_lost: the first may be the one lost). */
+void step_mark_recorded(struct job *job, uint64_t seq, bool is_again);
 /* Running steps of a job (not counting the batch step). */
 uint32_t step_running_count(const struct job *job);
 /* The 1 s job timer: steps past their own time limit get
