@@ -11,7 +11,8 @@ times whole commands as a user sees them:
   1. `sacct -a -S 2020-01-01`: every job and its two steps, default view;
   2. `sacct -a -X -S 2020-01-01`: the job rows only;
   3. `sacct -a -P -S 2020-01-01 -o JobID,State,Elapsed,TotalCPU,MaxRSS`;
-  4. `sacct -j <one id>`: one job out of N.
+  4. `sacct -a -X -S 2020-01-01 -N n1`: the node filter over every row;
+  5. `sacct -j <one id>`: one job out of N.
 
 Each is run -r times (default 5); it prints the row count, the median and
 the worst wall-clock time. Real Slurm's sacct needs slurmdbd and MariaDB,
@@ -93,6 +94,7 @@ def main():
         cluster.start_slurmctld()
         cases = [["-a", "-S", "2020-01-01"], ["-a", "-X", "-S", "2020-01-01"],
                  ["-a", "-P", "-S", "2020-01-01", "-o", "JobID,State,Elapsed,TotalCPU,MaxRSS"],
+                 ["-a", "-X", "-S", "2020-01-01", "-N", "n1"],
                  ["-j", str(jid + 1000 + args.jobs // 2)]]
         print(f"\n{'command':<72} {'lines':>7} {'median s':>9} {'max s':>7}")
         for case in cases:
