@@ -245,7 +245,8 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:tTu:UvVX", lopts, NULL))
+	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:tTu:UvVX",
+				lopts, NULL))
 	       != -1) {
 		switch (c) {
 		case 'a':
@@ -423,7 +424,8 @@ static int build(struct sacct *a, time_t now)
 		if (time_str2mins(a->limit_min_str, &a->req.time_limit_min) < 0
 		    || (a->limit_max_str
 			&& time_str2mins(a->limit_max_str, &a->req.time_limit_max) < 0)) {
-			fprintf(stderr, "%s: fatal: Invalid time limit specification\n", cli_prog());
+			fprintf(stderr, "%s: fatal: Invalid time limit specification\n",
+				cli_prog());
 			return -1;
 		}
 		if (!a->limit_max_str)

@@ -405,8 +405,9 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 		return 0;
 	}
 	it->kind = ITEM_JOB;
-	return queue_row(c, it, now ? acct_rec_requeued(c, job, now, &it->rec)
-				    : acct_rec_from_job(c, job, &it->rec));
+	return queue_row(c, it,
+			 now ? acct_rec_requeued(c, job, now, &it->rec)
+			     : acct_rec_from_job(c, job, &it->rec));
 }
 
 static void job_queue_marked(struct ctld *c, struct job *job, bool is_again)

@@ -59,7 +59,8 @@ struct step {
 	uint16_t srun_port;
 	uint32_t srun_pid;
 	time_t last_srun_ping;	/* step_ping.c: last answer (or the end of the one in flight) */
-	uint64_t acct_seq; /* the accounting snapshot with its final row; 0: none yet (not journaled) */
+	/* the accounting snapshot with its final row; 0: none yet (not journaled) */
+	uint64_t acct_seq;
 };
 
 /* Every running step of job ends now with step_state (JOB_CANCELLED,
