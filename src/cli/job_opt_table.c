@@ -778,7 +778,7 @@ const char *job_opt_show(const struct job_opts *o, enum job_opt_id id, char *buf
 	case JOPT_SIGNAL:
 		return signal_str(o, buf, n);
 	case JOPT_BEGIN:
-		return time_to_iso(o->begin, buf, n);
+		return time_display(o->begin, buf, n);
 	case JOPT_OUTPUT:
 	case JOPT_ERROR:
 	case JOPT_INPUT:

@@ -9,8 +9,8 @@
  * "sacct: error: Invalid field requested: "X"", "Invalid time
  * specification (pos=N): X"; all exit 1.
  * Caveat: cluster options (-L, -M, --local, --federation) are accepted and
- * ignored (one cluster); --json/--yaml, -x, -W, -C, -B, -c, -f and
- * --env-vars of Slurm's sacct are not implemented.
+ * ignored (one cluster); --json/--yaml, -x, -W, -C, -B, -c, -f, -F,
+ * --reason and --env-vars of Slurm's sacct are not implemented.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -278,10 +278,12 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 		case 'i':
 			if (parse_range(optarg, "node", &a->req.nodes_min, &a->req.nodes_max) < 0)
 				return -1;
+			a->req.flags |= ACCT_Q_NODES;
 			break;
 		case 'I':
 			if (parse_range(optarg, "cpu", &a->req.cpus_min, &a->req.cpus_max) < 0)
 				return -1;
+			a->req.flags |= ACCT_Q_CPUS;
 			break;
 		case 'k':
 			a->limit_min_str = optarg;
@@ -430,6 +432,7 @@ static int build(struct sacct *a, time_t now)
 		}
 		if (!a->limit_max_str)
 			a->req.time_limit_max = a->req.time_limit_min;
+		a->req.flags |= ACCT_Q_TIME_LIMIT;
 	}
 	a->req.accounts = a->accounts;
 	a->req.partitions = a->partitions;
@@ -443,8 +446,8 @@ static int build(struct sacct *a, time_t now)
 		char s1[32], s2[32];
 
 		cli_error("Start time (%s) requested is after end time (%s).",
-			  time_to_iso(a->req.start, s1, sizeof(s1)),
-			  time_to_iso(a->req.end, s2, sizeof(s2)));
+			  time_display(a->req.start, s1, sizeof(s1)),
+			  time_display(a->req.end, s2, sizeof(s2)));
 		return -1;
 	}
 	/* -j without -u and root without -u see every user, as Slurm's sacct */
@@ -506,8 +509,11 @@ static int run(struct sacct *a)
 	} else {
 		a->out.now = time(NULL);
 		sacct_rows_sort(rows.jobs, rows.count);
+		/* -T: a running job ends now at the latest, not at a later -E */
+		time_t cut_end = a->req.end && a->req.end < a->out.now ? a->req.end : a->out.now;
+
 		for (uint32_t i = 0; a->truncate && i < rows.count; i++)
-			sacct_truncate(&rows.jobs[i], a->req.start, a->req.end);
+			sacct_truncate(&rows.jobs[i], a->req.start, cut_end);
 		if (!a->dups)
 			rows.count = (uint32_t)sacct_rows_dedup(rows.jobs, rows.count);
 		print_rows(a, &rows);

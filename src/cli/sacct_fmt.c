@@ -502,7 +502,7 @@ static const char *num(char *buf, size_t n, uint64_t v)
 
 static const char *date(time_t t, char *buf, size_t n)
 {
-	return time_to_iso(t == (time_t)INFINITE ? 0 : t, buf, n);
+	return time_display(t == (time_t)INFINITE ? 0 : t, buf, n);
 }
 
 /* The input TRES usage of a step: Slurm's cpu/energy/fs/disk/mem/pages/vmem

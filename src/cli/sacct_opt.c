@@ -285,7 +285,7 @@ void sacct_time_window(bool has_jobs, bool has_states, time_t start, time_t end,
 		}
 	}
 	if (!end)
-		end = has_states && start ? start + 1 : now; /* that second, as Slurm */
+		end = has_states && start ? start : now;
 	*ret_start = start;
 	*ret_end = end;
 }
@@ -297,7 +297,9 @@ char *sacct_window_line(const char *states, time_t start, time_t end, time_t now
 	FILE *f = open_memstream(&out, &len);
 	char s1[64], s2[64];
 	struct tm tm;
-	time_t e = end ? end : now;
+	/* Slurm's end is exclusive: our inclusive end of a one-moment
+	 * window (-s) is the second before the one it prints */
+	time_t e = !end ? now : end == start ? end + 1 : end;
 
 	if (!f || (states && !copy)) {
 		if (f)

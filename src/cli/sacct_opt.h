@@ -36,8 +36,9 @@ void sacct_time_window(bool has_jobs, bool has_states, time_t start, time_t end,
 
 /* -v: "Jobs Eligible in the time window from Wed Dec 02 00:00:00 2026 to
  * ..." ("Jobs COMPLETED,RUNNING in ..." with -s; a start of 0 is "Epoch
- * 0", an end of 0 now), as Slurm's sacct says it. malloc'd; NULL: out of
- * memory. */
+ * 0", an end of 0 now, an end equal to the start one second later, as
+ * Slurm's exclusive end), as Slurm's sacct says it. malloc'd; NULL: out
+ * of memory. */
 char *sacct_window_line(const char *states, time_t start, time_t end, time_t now);
 /* -i/-I "min[-max]": "N" is [N, N]. -EINVAL for anything else (Slurm
  * also refuses "N-"). */

@@ -455,8 +455,9 @@ static void test_only(const struct sbatch *s, const struct job_opts *o, const st
 		fprintf(stderr,
 			"%s: Job %u to start at %s using %u processors on nodes %s in partition "
 			"%s\n",
-			cli_prog(), resp->job_id, time_to_iso(resp->start_time, when, sizeof(when)),
-			procs, resp->node_list ? resp->node_list : "(null)",
+			cli_prog(), resp->job_id,
+			time_display(resp->start_time, when, sizeof(when)), procs,
+			resp->node_list ? resp->node_list : "(null)",
 			resp->partition ? resp->partition : "(null)");
 	msg_free(msg_lookup(RESPONSE_JOB_WILL_RUN), resp);
 	exit(CLI_EXIT_OK);

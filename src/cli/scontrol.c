@@ -167,7 +167,7 @@ static void print_update_line(const struct sctl *s, time_t last_update, uint32_t
 
 	if (s->quiet == -1)
 		printf("last_update_time=%s, records=%u\n",
-		       time_to_iso(last_update, when, sizeof(when)), count);
+		       time_display(last_update, when, sizeof(when)), count);
 }
 
 static struct scontrol_show_opts show_opts(const struct sctl *s)

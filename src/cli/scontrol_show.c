@@ -40,7 +40,7 @@ static const char *s_or(const char *s, const char *dflt)
 /* Slurm's slurm_make_time_str: ISO local time, "Unknown" for 0. */
 static const char *iso(time_t t, char *buf, size_t n)
 {
-	return time_to_iso(t, buf, n);
+	return time_display(t, buf, n);
 }
 
 /* Slurm's uid_to_string: the user name, "root" for 0, else the number. */
@@ -299,7 +299,7 @@ static const char *job_time(time_t t, char *buf, size_t n)
 {
 	if (t == (time_t)INFINITE)
 		return "Unknown";
-	return time_to_iso(t, buf, n);
+	return time_display(t, buf, n);
 }
 
 /* A wait status as "exit:signal". */

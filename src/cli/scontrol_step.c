@@ -84,7 +84,7 @@ void scontrol_show_step(FILE *out, const struct step_info *s, const struct scont
 	if (s->start_time == 0 || s->start_time == (time_t)INFINITE)
 		snprintf(when, sizeof(when), "Unknown");
 	else
-		time_to_iso(s->start_time, when, sizeof(when));
+		time_display(s->start_time, when, sizeof(when));
 	if (s->time_limit == INFINITE)
 		snprintf(limit, sizeof(limit), "UNLIMITED");
 	else

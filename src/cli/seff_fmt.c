@@ -448,7 +448,7 @@ size_t seff_user_table(FILE *f, const char *user, time_t start, time_t end,
 				width[c] = (int)strlen(cells[i][c]);
 	}
 	fprintf(f, "Finished jobs of %s from %s to %s, most over-allocated first:\n", user,
-		time_to_iso(start, from, sizeof(from)), time_to_iso(end, to, sizeof(to)));
+		time_display(start, from, sizeof(from)), time_display(end, to, sizeof(to)));
 	print_line(f, width, head);
 	for (int c = 0; c < _COL_MAX; c++) {
 		memset(head[c], '-', (size_t)width[c]);

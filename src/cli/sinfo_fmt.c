@@ -248,7 +248,7 @@ V(v_timestamp)
 
 	if (!r->first || !r->first->reason_time)
 		return dups("Unknown");
-	return dups(time_to_iso(r->first->reason_time, buf, sizeof(buf)));
+	return dups(time_display(r->first->reason_time, buf, sizeof(buf)));
 }
 static char *user_str(const struct rec *r, bool with_uid)
 {

@@ -52,7 +52,7 @@ static const char *time_str(time_t t, struct cell *c)
 		return "N/A";
 	if (t == (time_t)INFINITE)
 		return "Unknown";
-	return time_to_iso(t, c->buf, sizeof(c->buf));
+	return time_display(t, c->buf, sizeof(c->buf));
 }
 
 static long time_used(const struct job_info *j, time_t now)

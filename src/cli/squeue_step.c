@@ -94,7 +94,7 @@ V(v_start)
 {
 	if (!s->start_time)
 		return "N/A";
-	return time_to_iso(s->start_time, c->buf, sizeof(c->buf));
+	return time_display(s->start_time, c->buf, sizeof(c->buf));
 }
 V(v_nodes)
 {

@@ -96,6 +96,9 @@ void acct_job_rec_done(struct acct_job_rec *j);    /* frees the strings and step
 
 #define ACCT_Q_ALL_USERS 0x0001 /* -a: every user (refused silently under PrivateData=jobs) */
 #define ACCT_Q_NO_STEPS 0x0002  /* -X: job rows only */
+#define ACCT_Q_NODES	  0x0004  /* -i: nodes_min/max apply */
+#define ACCT_Q_CPUS	  0x0008  /* -I: cpus_min/max apply */
+#define ACCT_Q_TIME_LIMIT 0x0010  /* -k: time_limit_min/max apply */
 #define ACCT_Q_LIMIT_MAX 50000u /* jobs in one reply, at most */
 
 struct acct_query_req {
@@ -107,9 +110,9 @@ struct acct_query_req {
 	char *gids;          /* "100,1000"; NULL: any */
 	char *qos;           /* comma list of QOS names; NULL: any */
 	char *nodes;         /* hostlist: jobs that ran on any of these nodes; NULL: any */
-	uint32_t nodes_min, nodes_max; /* allocated nodes in [min, max]; max 0: any */
-	uint32_t cpus_min, cpus_max;   /* allocated cpus in [min, max]; max 0: any */
-	uint32_t time_limit_min, time_limit_max; /* minutes in [min, max]; max 0: any */
+	uint32_t nodes_min, nodes_max;		 /* allocated nodes in [min, max] (ACCT_Q_NODES) */
+	uint32_t cpus_min, cpus_max;		 /* allocated cpus in [min, max] (ACCT_Q_CPUS) */
+	uint32_t time_limit_min, time_limit_max; /* minutes in [min, max] (ACCT_Q_TIME_LIMIT) */
 	uint32_t state_mask; /* 1 << base state (1 << JOB_REQUEUE_BIT for REQUEUED); 0: any */
 	time_t start, end;   /* the window, Slurm's defaults already applied by the client;
 	                      * 0/0: no window */

@@ -9,11 +9,13 @@
 #include "parse_time.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "log.h"
 #include "macros.h"
 
 /* Largest total we return; above it the value would read as NO_VAL. */
@@ -196,9 +198,17 @@ static size_t strftime_user(char *s, size_t max, const char *fmt, const struct t
 
 char *time_str_fmt(time_t t, time_t now, const char *fmt, char *buf, size_t n)
 {
+	static bool is_warned;
 	struct tm tm;
 	char tmp[256];
 
+	if (fmt && *fmt && !streq(fmt, "standard") && !streq(fmt, "relative")
+	    && !strchr(fmt, '%')) {
+		if (!is_warned)
+			error("invalid SLURM_TIME_FORMAT = '%s'", fmt);
+		is_warned = true;
+		fmt = NULL;
+	}
 	if (!fmt || !*fmt || streq(fmt, "standard"))
 		fmt = "%Y-%m-%dT%H:%M:%S";
 	if (t == 0 || !localtime_r(&t, &tm))
@@ -213,6 +223,11 @@ char *time_str_fmt(time_t t, time_t now, const char *fmt, char *buf, size_t n)
 }
 
 char *time_to_iso(time_t t, char *buf, size_t n)
+{
+	return time_str_fmt(t, 0, NULL, buf, n);
+}
+
+char *time_display(time_t t, char *buf, size_t n)
 {
 	return time_str_fmt(t, time(NULL), getenv("SLURM_TIME_FORMAT"), buf, n);
 }

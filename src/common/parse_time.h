@@ -39,13 +39,18 @@ char *duration_str(uint64_t secs, char *buf, size_t n);
  * INFINITE -> "UNLIMITED" (squeue's word; sinfo prints "infinite" for an
  * unlimited partition itself). Pass minutes * 60 for a limit. */
 char *secs2elapsed_str(uint32_t secs, char *buf, size_t n);
-/* Timestamp as Slurm prints it: "YYYY-MM-DDTHH:MM:SS" in local time, or
- * as $SLURM_TIME_FORMAT says (time_str_fmt); 0 -> "Unknown" (callers that
- * want "None"/"N/A" test for 0 themselves). */
+/* Timestamp as Slurm prints it: "YYYY-MM-DDTHH:MM:SS" in local time;
+ * 0 -> "Unknown" (callers that want "None"/"N/A" test for 0 themselves).
+ * For daemons: a controller's text does not follow its own environment. */
 char *time_to_iso(time_t t, char *buf, size_t n);
+/* The same for a command's output, as $SLURM_TIME_FORMAT asks
+ * (time_str_fmt). */
+char *time_display(time_t t, char *buf, size_t n);
 /* t in fmt at now: NULL, "" or "standard" is "YYYY-MM-DDTHH:MM:SS";
  * "relative" is "HH:MM:SS" today, "Ystday HH:MM", "Tomorr HH:MM", "Mon
  * HH:MM" in the week ahead, "25 Apr 10:00" in this year, "6 Jun 2012"
- * otherwise; anything else is a strftime() format (output cut at 255
- * bytes; empty when strftime makes nothing). 0 -> "Unknown". */
+ * otherwise; anything else with a '%' is a strftime() format (output cut
+ * at 255 bytes; empty when strftime makes nothing); without one it is
+ * refused once, with Slurm's "invalid SLURM_TIME_FORMAT" error, for the
+ * standard form. 0 -> "Unknown". */
 char *time_str_fmt(time_t t, time_t now, const char *fmt, char *buf, size_t n);

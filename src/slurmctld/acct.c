@@ -14,10 +14,10 @@
  * cannot be, or AccountingStorageType=accounting_storage/none, accounting
  * is off: queries answer ESLURM_DISABLED and MinJobAge purging does not
  * wait. A reconfigure does not reopen the store. A commit that keeps
- * failing is retried a few times; then its rows are logged and MinJobAge
- * purging stops, so those jobs stay in memory and in the journal, until
- * acct_retry_lost (once a minute) has queued every job again and that
- * was written, or a restart did the same.
+ * failing is retried a few times; then its rows are kept aside and
+ * MinJobAge purging stops, so those jobs stay in memory and in the
+ * journal, until acct_retry_lost (once a minute) has queued them again
+ * and they were written, or a restart did the same.
  * Each job carries the number of its latest queued row: it is purged
  * once that row is written, whatever else is queued behind it.
  */
@@ -63,6 +63,7 @@ struct item {
 	struct rpc_req *req;
 	struct acct_query_req q; /* the request's fields, moved out of req->body */
 	struct acct_query_resp resp;
+	bool is_lost; /* ITEM_JOB: its row could not be written (acct_retry_lost) */
 };
 
 struct acct {
@@ -71,7 +72,12 @@ struct acct {
 	struct item *head, **tail;	  /* to the thread */
 	struct item *done, **done_tail;	  /* answered queries, back to the loop */
 	uint64_t queued_seq, written_seq; /* rows queued / handled by the thread */
-	bool has_lost; /* a row could not be written: no purge until acct_retry_lost wrote all */
+	/* Rows that could not be written wait in lost for acct_retry_lost,
+	 * which queues them again; nothing counts as written until they are
+	 * (barrier_seq). needs_all: a row could not even be queued. */
+	struct item *lost;
+	bool has_lost, needs_all;
+	uint64_t barrier_seq;
 	time_t next_retry; /* loop side: acct_retry_lost's next try */
 	uint32_t queries_waiting; /* queued or running queries (loop side only) */
 	bool is_stopping;
@@ -95,7 +101,8 @@ static void item_free(struct item *it)
 
 /* ---- the thread ---- */
 
-/* Write the rows of items [from, to) in one transaction. */
+/* Write the rows of items [from, to) in one transaction; the items whose
+ * row did not go in are marked is_lost. */
 static void write_rows(struct acct *a, struct item *from, struct item *to)
 {
 	uint32_t n = 0;
@@ -107,13 +114,10 @@ static void write_rows(struct acct *a, struct item *from, struct item *to)
 		for (struct item *it = from; it != to && r == 0; it = it->next) {
 			int pr = acct_store_put(a->store, &it->rec);
 
-			if (pr < 0) { /* this row only; the others still go in */
+			it->is_lost = pr < 0; /* this row only; the others still go in */
+			if (pr < 0)
 				error("accounting: JobId=%u not recorded: %s", it->rec.job_id,
 				      sl_strerror(pr));
-				pthread_mutex_lock(&a->lock);
-				a->has_lost = true;
-				pthread_mutex_unlock(&a->lock);
-			}
 			n++;
 		}
 		if (r == 0)
@@ -126,10 +130,10 @@ static void write_rows(struct acct *a, struct item *from, struct item *to)
 			sleep(1);
 	}
 	error("accounting: %u job rows not written; finished jobs stay in the controller "
-	      "(no MinJobAge purge) until a restart queues them again", n);
-	pthread_mutex_lock(&a->lock);
-	a->has_lost = true;
-	pthread_mutex_unlock(&a->lock);
+	      "(no MinJobAge purge) until they are (tried again every %d s)",
+	      n, LOST_RETRY_S);
+	for (struct item *it = from; it != to; it = it->next)
+		it->is_lost = true;
 }
 
 static void run_query(struct acct *a, struct item *it)
@@ -159,7 +163,15 @@ static struct item *run_batch(struct acct *a, struct item *batch)
 		while (batch != end) {
 			struct item *next = batch->next;
 
-			item_free(batch);
+			if (batch->is_lost) { /* kept for acct_retry_lost */
+				pthread_mutex_lock(&a->lock);
+				batch->next = a->lost;
+				a->lost = batch;
+				a->has_lost = true;
+				pthread_mutex_unlock(&a->lock);
+			} else {
+				item_free(batch);
+			}
 			batch = next;
 		}
 		if (!batch)
@@ -290,7 +302,15 @@ static struct acct *acct_free(struct acct *a)
 		pthread_mutex_unlock(&a->lock);
 		pthread_join(a->thread, NULL);
 	}
-	reply_done(a);		  /* queries answered while stopping */
+	reply_done(a); /* queries answered while stopping */
+	if (a->lost)
+		error("accounting: rows not written at exit; the journal queues their jobs again "
+		      "at the next start");
+	while (a->lost) {
+		it = a->lost;
+		a->lost = it->next;
+		item_free(it);
+	}
 	for (it = a->head; it;) { /* only when the thread never ran */
 		struct item *next = it->next;
 
@@ -380,7 +400,7 @@ static uint64_t queue_row(struct ctld *c, struct item *it, int r)
 		error("accounting: JobId=%u: no row queued: %s", it->rec.job_id, sl_strerror(r));
 		item_free(it);
 		pthread_mutex_lock(&a->lock);
-		a->has_lost = true; /* acct_retry_lost queues it again */
+		a->has_lost = a->needs_all = true; /* acct_retry_lost queues every job */
 		pthread_mutex_unlock(&a->lock);
 		return 0;
 	}
@@ -400,7 +420,7 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 	if (!it) {
 		error("accounting: JobId=%u: out of memory", job->job_id);
 		pthread_mutex_lock(&c->acct->lock);
-		c->acct->has_lost = true; /* acct_retry_lost queues it again */
+		c->acct->has_lost = c->acct->needs_all = true; /* acct_retry_lost: every job */
 		pthread_mutex_unlock(&c->acct->lock);
 		return 0;
 	}
@@ -410,17 +430,12 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 			     : acct_rec_from_job(c, job, &it->rec));
 }
 
-static void job_queue_marked(struct ctld *c, struct job *job, bool is_again)
+void acct_job_changed(struct ctld *c, struct job *job)
 {
 	uint64_t seq = queue_job(c, job, 0);
 
 	job->acct_seq = seq;
-	step_mark_recorded(job, seq, is_again);
-}
-
-void acct_job_changed(struct ctld *c, struct job *job)
-{
-	job_queue_marked(c, job, false);
+	step_mark_recorded(job, seq);
 }
 
 void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
@@ -428,23 +443,54 @@ void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
 	job->acct_seq = queue_job(c, job, now ? now : 1);
 }
 
+/* A lost row of a job's current run is written again from the job as it
+ * is now (the lost copy may be older than rows written since); a lost
+ * row of an earlier run (REQUEUED) or of a job no longer here is queued
+ * again as it was. */
 void acct_retry_lost(struct ctld *c, time_t now)
 {
 	struct acct *a = c->acct;
-	bool is_lost;
+	struct item *lost;
+	bool is_lost, needs_all;
+	uint32_t n = 0;
 
 	if (!a || now < a->next_retry)
 		return;
 	pthread_mutex_lock(&a->lock);
 	is_lost = a->has_lost;
-	a->has_lost = false;
+	needs_all = a->needs_all;
+	lost = a->lost;
+	a->lost = NULL;
+	a->has_lost = a->needs_all = false;
 	pthread_mutex_unlock(&a->lock);
 	if (!is_lost)
 		return;
 	a->next_retry = now + LOST_RETRY_S;
-	info("accounting: writing the rows of all %u jobs again after a failure", c->job_count);
-	for (uint32_t i = 0; i < c->job_count; i++)
-		job_queue_marked(c, c->jobs[i], true);
+	while (lost) {
+		struct item *it = lost;
+		struct job *job = job_find(c, it->rec.job_id);
+
+		lost = it->next;
+		it->next = NULL;
+		it->is_lost = false;
+		n++;
+		if (!needs_all && job && job->restart_cnt == it->rec.restart_cnt
+		    && job->submit_time == it->rec.submit) {
+			item_free(it);
+			acct_job_changed(c, job);
+		} else if (!job || job->restart_cnt != it->rec.restart_cnt
+			   || job->submit_time != it->rec.submit) {
+			enqueue(a, it);
+		} else {
+			item_free(it); /* needs_all writes it below */
+		}
+	}
+	for (uint32_t i = 0; needs_all && i < c->job_count; i++)
+		acct_job_changed(c, c->jobs[i]);
+	info("accounting: writing %u lost rows%s again", n, needs_all ? " and every job's" : "");
+	pthread_mutex_lock(&a->lock);
+	a->barrier_seq = a->queued_seq; /* nothing counts as written before these are */
+	pthread_mutex_unlock(&a->lock);
 }
 
 bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
@@ -455,7 +501,8 @@ bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
 	if (!a)
 		return true;
 	pthread_mutex_lock(&a->lock);
-	is_written = seq && a->written_seq >= seq && !a->has_lost;
+	is_written =
+	    seq && a->written_seq >= seq && a->written_seq >= a->barrier_seq && !a->has_lost;
 	pthread_mutex_unlock(&a->lock);
 	return is_written;
 }

@@ -78,11 +78,6 @@ static uint32_t req_cpus(const struct job *job)
 	return cpus < job->min_nodes ? job->min_nodes : cpus;
 }
 
-static bool step_is_of_this_run(const struct job *job, const struct step *s)
-{
-	return job->start_time && s->start_time >= job->start_time;
-}
-
 static bool has_batch_step(const struct job *job)
 {
 	return job->start_time && job->batch_host && !job_is_interactive(job);

@@ -845,12 +845,12 @@ static int qb_states(struct qbuild *b, uint32_t mask, time_t start, time_t end)
 	return r;
 }
 
-/* col BETWEEN min AND max; nothing when max is 0. */
-static int qb_range(struct qbuild *b, const char *col, uint32_t min, uint32_t max)
+/* col BETWEEN min AND max when is_on. */
+static int qb_range(struct qbuild *b, bool is_on, const char *col, uint32_t min, uint32_t max)
 {
 	int r;
 
-	if (!max)
+	if (!is_on)
 		return 0;
 	fprintf(b->f, " AND %s BETWEEN ", col);
 	r = qb_param(b, min, NULL);
@@ -885,9 +885,11 @@ static int qb_filters(struct qbuild *b, const struct acct_query_req *q)
 			return r;
 		fputc(')', b->f);
 	}
-	if ((r = qb_range(b, "nnodes", q->nodes_min, q->nodes_max)) < 0
-	    || (r = qb_range(b, "ncpus", q->cpus_min, q->cpus_max)) < 0
-	    || (r = qb_range(b, "time_limit", q->time_limit_min, q->time_limit_max)) < 0)
+	if ((r = qb_range(b, q->flags & ACCT_Q_NODES, "nnodes", q->nodes_min, q->nodes_max)) < 0
+	    || (r = qb_range(b, q->flags & ACCT_Q_CPUS, "ncpus", q->cpus_min, q->cpus_max)) < 0
+	    || (r = qb_range(b, q->flags & ACCT_Q_TIME_LIMIT, "time_limit", q->time_limit_min,
+			     q->time_limit_max))
+		   < 0)
 		return r;
 	if (q->state_mask)
 		return qb_states(b, q->state_mask, start, end);

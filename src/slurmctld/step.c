@@ -102,11 +102,19 @@ static bool step_is_over(const struct step *s)
 	return !step_is_running(s) && s->nodes_done >= s->node_count;
 }
 
-void step_mark_recorded(struct job *job, uint64_t seq, bool is_again)
+bool step_is_of_this_run(const struct job *job, const struct step *s)
 {
-	for (uint32_t i = 0; i < job->step_count; i++)
-		if (step_is_over(&job->steps[i]) && (!job->steps[i].acct_seq || is_again))
-			job->steps[i].acct_seq = seq;
+	return job->start_time && s->start_time >= job->start_time;
+}
+
+void step_mark_recorded(struct job *job, uint64_t seq)
+{
+	for (uint32_t i = 0; i < job->step_count; i++) {
+		struct step *s = &job->steps[i];
+
+		if (step_is_over(s) && !s->acct_seq && step_is_of_this_run(job, s))
+			s->acct_seq = seq;
+	}
 }
 
 /* Steps that are over and whose final accounting row is on disk leave the

@@ -73,11 +73,13 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state,
 /* A step of the job was killed for memory: a job whose script or command
  * then fails ends OUT_OF_MEMORY, not FAILED. */
 bool step_job_had_oom(const struct job *job);
-/* acct.c queued snapshot seq of job (0: none): every step that is over,
- * all its nodes reported, is in it with its final row. A step keeps the
- * first such seq, unless is_again (the rows are written again after a
- * failure, acct_retry_lost: the first may be the one lost). */
-void step_mark_recorded(struct job *job, uint64_t seq, bool is_again);
+/* acct.c queued snapshot seq of job (0: none): every step of the job's
+ * current run that is over, all its nodes reported, is in it with its
+ * final row. A step keeps the first such seq (a lost one holds everything
+ * back until it is written again: acct_seq_is_written). */
+void step_mark_recorded(struct job *job, uint64_t seq);
+/* The step belongs to the job's current run (not to one before a requeue). */
+bool step_is_of_this_run(const struct job *job, const struct step *s);
 /* Running steps of a job (not counting the batch step). */
 uint32_t step_running_count(const struct job *job);
 /* The 1 s job timer: steps past their own time limit get

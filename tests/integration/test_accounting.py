@@ -396,6 +396,10 @@ def test_slurm_time_format(cluster, ref_jobs):
                         rows[0]["Start"]), rows
     text = cluster.out("scontrol", "show", "job", jid, env={"SLURM_TIME_FORMAT": "%s"})
     assert f" StartTime={int(start)} " in text, text
+    r = sacct(cluster, "-X", "-j", jid, "-o", "Start", "-n", "-P",
+              env={"SLURM_TIME_FORMAT": "nopercent"})
+    assert (r.stdout, r.stderr) == (rec["Start"] + "\n",
+                                    "sacct: error: invalid SLURM_TIME_FORMAT = 'nopercent'\n")
     running = submit(cluster, "-J", "tf", "-o", "/dev/null", "--wrap", "sleep 30")
     try:
         wait_state(cluster, running, "RUNNING")

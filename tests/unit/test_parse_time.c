@@ -229,9 +229,13 @@ static void test_slurm_time_format(void **state)
 				 rel[i].want);
 	}
 	setenv("SLURM_TIME_FORMAT", "%Y/%m/%d", 1);
-	assert_string_equal(time_to_iso(now, buf, sizeof(buf)), "2026/12/02");
+	assert_string_equal(time_display(now, buf, sizeof(buf)), "2026/12/02");
+	assert_string_equal(time_to_iso(now, buf, sizeof(buf)),
+			    "2026-12-02T13:00:00");  /* daemons */
+	setenv("SLURM_TIME_FORMAT", "nopercent", 1); /* refused: the standard form */
+	assert_string_equal(time_display(now, buf, sizeof(buf)), "2026-12-02T13:00:00");
 	unsetenv("SLURM_TIME_FORMAT");
-	assert_string_equal(time_to_iso(now, buf, sizeof(buf)), "2026-12-02T13:00:00");
+	assert_string_equal(time_display(now, buf, sizeof(buf)), "2026-12-02T13:00:00");
 	unsetenv("TZ");
 	tzset();
 }
