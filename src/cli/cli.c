@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -189,6 +190,23 @@ bool cli_uid_of(const char *name, uint32_t *ret)
 	}
 	n = strtoul(name, &end, 10);
 	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
+		return false;
+	*ret = (uint32_t)n;
+	return true;
+}
+
+bool cli_gid_of(const char *name, uint32_t *ret)
+{
+	struct group gr, *res = NULL;
+	char buf[4096], *end;
+	unsigned long n;
+
+	if (getgrnam_r(name, &gr, buf, sizeof(buf), &res) == 0 && res) {
+		*ret = res->gr_gid;
+		return true;
+	}
+	n = strtoul(name, &end, 10);
+	if (!*name || *end || getgrgid_r((gid_t)n, &gr, buf, sizeof(buf), &res) != 0 || !res)
 		return false;
 	*ret = (uint32_t)n;
 	return true;

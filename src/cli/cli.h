@@ -52,6 +52,8 @@ bool cli_keyword_match(const char *word, size_t len, const char *keyword, size_t
 bool cli_uid_name(uint32_t uid, char *buf, size_t n);
 /* A user name or a numeric uid of an existing user -> uid (squeue -u, scancel -u). */
 bool cli_uid_of(const char *name, uint32_t *ret);
+/* A group name or a numeric gid of an existing group -> gid (sacct -g). */
+bool cli_gid_of(const char *name, uint32_t *ret);
 
 /* Partition words shared by sinfo and scontrol. over_subscribe follows
  * msg.h: 0 "NO", CLI_OVERSUB_FORCE|n "FORCE:n", CLI_OVERSUB_EXCLUSIVE

@@ -152,14 +152,24 @@ char *fmt_num_unit(uint64_t v, char unit0, char *buf, size_t n)
 	return buf;
 }
 
-void fmt_print_date(FILE *out, time_t now)
+char *fmt_date(time_t t, char *buf, size_t n)
 {
 	struct tm tm;
+
+	if (!n || !localtime_r(&t, &tm) || !strftime(buf, n, "%a %b %d %H:%M:%S %Y", &tm)) {
+		if (n)
+			buf[0] = '\0';
+		return NULL;
+	}
+	return buf;
+}
+
+void fmt_print_date(FILE *out, time_t now)
+{
 	char buf[64];
 
-	if (!localtime_r(&now, &tm) || !strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", &tm))
-		return;
-	fprintf(out, "%s\n", buf);
+	if (fmt_date(now, buf, sizeof(buf)))
+		fprintf(out, "%s\n", buf);
 }
 
 /* ---- id lists ---- */

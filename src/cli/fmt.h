@@ -70,3 +70,6 @@ bool fmt_list_has(const char *list, const char *s, bool icase);
 
 /* "Wed Dec 02 08:52:03 2026\n" in local time (the first line of -l/-i). */
 void fmt_print_date(FILE *out, time_t now);
+/* t as that line has it ("Wed Dec 02 19:17:46 2026", local time) in buf;
+ * NULL (buf empty) when it cannot be. */
+char *fmt_date(time_t t, char *buf, size_t n);

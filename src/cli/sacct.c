@@ -12,11 +12,9 @@
  * ignored (one cluster); --json/--yaml, -x, -W, -C, -B, -c, -f, -F,
  * --reason and --env-vars of Slurm's sacct are not implemented.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <malloc.h>
 #include <getopt.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,43 +115,11 @@ static int add_fields(struct sacct *a, const char *list)
 	return join_list(&a->fields, list);
 }
 
-/* -u: names or uids; "-1" means every user. */
-static int parse_users(struct sacct *a, const char *list)
-{
-	char *copy = strdup(list), *save = NULL, *tok, *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	int r = copy && f ? 0 : -ENOMEM;
-
-	if (!strcmp(list, "-1")) {
-		a->all_users = true;
-		r = 1;
-	}
-	for (tok = r ? NULL : strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t uid;
-
-		if (!cli_uid_of(tok, &uid)) {
-			fprintf(stderr, "Invalid user id: %s\n", tok);
-			r = -EINVAL;
-			break;
-		}
-		fprintf(f, "%s%u", ftell(f) ? "," : "", uid);
-	}
-	if (f)
-		fclose(f);
-	free(copy);
-	if (r == 0) {
-		r = *out ? join_list(&a->uid_list, out) : 0;
-		free(out);
-		a->all_users = false;
-		return r;
-	}
-	free(out);
-	return r < 0 ? r : 0;
-}
-
-/* -g: names or gids of existing groups, as Slurm's sacct. */
-static int parse_groups(struct sacct *a, const char *list)
+/* Each name or id of list through id_of, appended to *dst as ids. 0, or
+ * -EINVAL after printing "Invalid <what> id: <item>" (Slurm's sacct: a
+ * bare line for users, an error line for groups), -ENOMEM. */
+static int join_ids(char **dst, const char *list, bool (*id_of)(const char *, uint32_t *),
+		    const char *what, bool is_error_line)
 {
 	_cleanup_free_ char *copy = strdup(list), *out = NULL;
 	char *save = NULL;
@@ -164,26 +130,36 @@ static int parse_groups(struct sacct *a, const char *list)
 	if (!copy || !(f = open_memstream(&out, &len)))
 		return -ENOMEM;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct group *g = getgrnam(tok);
-		char *end;
-		unsigned long id;
+		uint32_t id;
 
-		if (!g && isdigit((unsigned char)*tok)) {
-			errno = 0;
-			id = strtoul(tok, &end, 10);
-			if (!*end && !errno && id < UINT32_MAX)
-				g = getgrgid((gid_t)id);
-		}
-		if (!g) {
-			cli_error("Invalid group id: %s", tok);
+		if (!id_of(tok, &id)) {
+			if (is_error_line)
+				cli_error("Invalid %s id: %s", what, tok);
+			else
+				fprintf(stderr, "Invalid %s id: %s\n", what, tok);
 			r = -EINVAL;
 			break;
 		}
-		fprintf(f, "%s%u", ftell(f) ? "," : "", (unsigned)g->gr_gid);
+		fprintf(f, "%s%u", ftell(f) ? "," : "", id);
 	}
 	fclose(f);
 	if (r == 0 && *out)
-		r = join_list(&a->gid_list, out);
+		r = join_list(dst, out);
+	return r;
+}
+
+/* -u: names or uids; "-1" means every user. */
+static int parse_users(struct sacct *a, const char *list)
+{
+	int r;
+
+	if (streq(list, "-1")) {
+		a->all_users = true;
+		return 0;
+	}
+	r = join_ids(&a->uid_list, list, cli_uid_of, "user", false);
+	if (r == 0)
+		a->all_users = false;
 	return r;
 }
 
@@ -269,7 +245,7 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 			a->end_str = optarg;
 			break;
 		case 'g':
-			if (parse_groups(a, optarg) < 0)
+			if (join_ids(&a->gid_list, optarg, cli_gid_of, "group", true) < 0)
 				return -1;
 			break;
 		case 'h':

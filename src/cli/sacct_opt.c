@@ -296,7 +296,6 @@ char *sacct_window_line(const char *states, time_t start, time_t end, time_t now
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	char s1[64], s2[64];
-	struct tm tm;
 	/* Slurm's end is exclusive: our inclusive end of a one-moment
 	 * window (-s) is the second before the one it prints */
 	time_t e = !end ? now : end == start ? end + 1 : end;
@@ -322,10 +321,10 @@ char *sacct_window_line(const char *states, time_t start, time_t end, time_t now
 	}
 	free(copy);
 	if (start)
-		strftime(s1, sizeof(s1), "%a %b %d %H:%M:%S %Y", localtime_r(&start, &tm));
+		fmt_date(start, s1, sizeof(s1));
 	else
 		snprintf(s1, sizeof(s1), "Epoch 0");
-	strftime(s2, sizeof(s2), "%a %b %d %H:%M:%S %Y", localtime_r(&e, &tm));
+	fmt_date(e, s2, sizeof(s2));
 	fprintf(f, " in the time window from %s to %s", s1, s2);
 	if (fclose(f) != 0) {
 		free(out);

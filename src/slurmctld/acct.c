@@ -49,7 +49,7 @@
 
 #define COMMIT_TRIES 3 /* a failing commit is tried this often, a second apart */
 #define QUERIES_MAX 32 /* queries waiting at once; more are refused (EAGAIN) */
-#define LOST_RETRY_S 60 /* after a row could not be written, every job is queued again */
+#define LOST_RETRY_S 60 /* rows that could not be written are queued again this often */
 
 enum item_kind {
 	ITEM_JOB,   /* rec: a row (and its steps) to insert or replace */
@@ -469,21 +469,20 @@ void acct_retry_lost(struct ctld *c, time_t now)
 	while (lost) {
 		struct item *it = lost;
 		struct job *job = job_find(c, it->rec.job_id);
+		bool is_current = job && job->restart_cnt == it->rec.restart_cnt
+				  && job->submit_time == it->rec.submit;
 
 		lost = it->next;
 		it->next = NULL;
 		it->is_lost = false;
 		n++;
-		if (!needs_all && job && job->restart_cnt == it->rec.restart_cnt
-		    && job->submit_time == it->rec.submit) {
-			item_free(it);
-			acct_job_changed(c, job);
-		} else if (!job || job->restart_cnt != it->rec.restart_cnt
-			   || job->submit_time != it->rec.submit) {
+		if (!is_current) {
 			enqueue(a, it);
-		} else {
-			item_free(it); /* needs_all writes it below */
+			continue;
 		}
+		item_free(it);
+		if (!needs_all) /* else written with every job below */
+			acct_job_changed(c, job);
 	}
 	for (uint32_t i = 0; needs_all && i < c->job_count; i++)
 		acct_job_changed(c, c->jobs[i]);

@@ -40,9 +40,10 @@ void acct_job_changed(struct ctld *c, struct job *job);
 /* The job's current run ends REQUEUED at now (before it is reset to
  * PENDING with restart_cnt + 1, which starts a new row). */
 void acct_job_requeued(struct ctld *c, struct job *job, time_t now);
-/* From the job timer: after a row could not be written (disk full, a
- * locked file), queue every job in the table again, at most once a
- * minute, so that the store catches up and MinJobAge purging resumes
+/* From the job timer: after rows could not be written (disk full, a
+ * locked file), queue them again, at most once a minute (a job's current
+ * row rebuilt from the job; every job when a row could not even be
+ * queued), so that the store catches up and MinJobAge purging resumes
  * without a restart. */
 void acct_retry_lost(struct ctld *c, time_t now);
 /* Snapshot seq (job->acct_seq, a step's acct_seq; 0: none) is committed,

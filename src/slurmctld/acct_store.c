@@ -378,8 +378,8 @@ static int store_prepare_all(struct acct_store *st)
 	_cleanup_free_ char *job_up = NULL, *step_up = NULL, *steps = NULL;
 	int r;
 
-	job_up = sql_upsert("job", "", "job_id, submit, restart_cnt", job_cols, ARRAY_SIZE(job_cols), 2,
-			    " RETURNING inx");
+	job_up = sql_upsert("job", "", "job_id, submit, restart_cnt", job_cols,
+			    ARRAY_SIZE(job_cols), 2, " RETURNING inx");
 	step_up = sql_upsert("step", "job_inx", "job_inx, step_id", step_cols,
 			     ARRAY_SIZE(step_cols), 1, "");
 	steps = sql_select("job_inx", step_cols, ARRAY_SIZE(step_cols),

@@ -605,10 +605,11 @@ def test_steps_on_disk_leave_the_job_record(fresh_cluster, tmp_path):
     assert all(got[f"{jid}.{i}"] == ("COMPLETED", "0:0") for i in range(1, 42)), rows
 
 
-def test_min_job_age_purges_a_job_only_after_its_row(fresh_cluster, tmp_path):
+def test_min_job_age_purges_finished_jobs_and_sacct_keeps_them(fresh_cluster, tmp_path):
     """MinJobAge drops a finished job from the controller (squeue and
-    scontrol no longer know it) once its row is written; sacct still has
-    it. MinJobAge=0 never purges."""
+    scontrol no longer know it); sacct still has it. That the purge waited
+    for the row cannot be seen from outside (sacct's query is answered
+    after the rows queued before it). MinJobAge=0 never purges."""
     os.chmod(tmp_path, 0o777)
     c = fresh_cluster(nodes=("n1",), settings={"MinJobAge": "1"})
     jid = submit(c, "-D", tmp_path, "-o", "/dev/null", "--wrap", "srun true")

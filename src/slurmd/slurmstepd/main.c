@@ -376,7 +376,7 @@ void stepd_kill_leftovers(struct stepd *s)
 	usage_gather(s); /* the last sample: what is left still counts */
 	while (s->is_terminating && !s->is_stopping && s->kill_at_ms
 	       && stepd_now_ms() < s->kill_at_ms && usage_signal_job(s, 0) > 0)
-		stepd_poll(s, 100); /* requests (a second cancel: SIGKILL) are still answered */
+		stepd_poll(s, 100); /* requests from slurmd are still answered */
 	end = stepd_now_ms() + 2000;
 	while (usage_signal_job(s, SIGKILL) > 0 && stepd_now_ms() < end) {
 		struct pollfd p = { .fd = s->sigchld_fd, .events = POLLIN };

@@ -79,9 +79,7 @@ static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 {
 	if (m->signal >= NSIG)
 		return -EINVAL;
-	/* once the tasks are gone, only what they left during a cancel's
-	 * KillWait (stepd_kill_leftovers) can still be signalled */
-	if (s->has_exited && !s->is_terminating)
+	if (s->has_exited)
 		return -ESLURMD_JOB_NOTRUNNING;
 	verbose("JobId=%u: signal %u", s->job_id, (unsigned)m->signal);
 	if (m->signal) /* 0 only asks whether the job still runs */

@@ -97,7 +97,7 @@ void usage_free(struct stepd *s)
 	s->usage = NULL;
 }
 
-/* The local task whose pid this is (a session/group leader), or -1. */
+/* Local task i has been reaped (the script, for a batch stepd). */
 static bool task_has_exited(const struct stepd *s, uint32_t i)
 {
 	return s->step ? s->step->tasks[i].has_exited : s->has_exited;
