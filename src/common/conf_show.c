@@ -601,7 +601,7 @@ int conf_show_set(struct key_pair *pairs, uint32_t n, const char *key, const cha
 
 		if (strcmp(pairs[i].key, key))
 			continue;
-		s = value ? strdup(value) : NULL;
+		s = sdup(value);
 		if (value && !s)
 			return -ENOMEM;
 		free(pairs[i].value);

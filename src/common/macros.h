@@ -3,6 +3,7 @@
  */
 #pragma once
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -45,6 +46,13 @@ static inline void closep(int *fd)
 		if (*p)                                                                            \
 			fn(*p);                                                                    \
 	}
+
+/* strdup that passes NULL through: NULL for NULL (and on ENOMEM; callers
+ * that must tell the two apart check the source). */
+static inline char *sdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
 
 #define streq(a, b) (strcmp((a), (b)) == 0)
 #define strcaseeq(a, b) (strcasecmp((a), (b)) == 0)

@@ -15,6 +15,7 @@
 
 #include "frame.h"
 #include "log.h"
+#include "macros.h"
 #include "msg.h"
 #include "pack.h"
 #include "rpc_client.h"
@@ -109,7 +110,7 @@ int rpc_async_call(struct event_base *base, const char *munge_socket, const char
 	c->peer_uid = peer_uid;
 	c->done = done;
 	c->arg = arg;
-	c->munge_socket = munge_socket ? strdup(munge_socket) : NULL;
+	c->munge_socket = sdup(munge_socket);
 	c->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
 	if (!c->bev || (munge_socket && !c->munge_socket)) {
 		if (c->bev)

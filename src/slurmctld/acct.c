@@ -346,6 +346,17 @@ static struct acct *acct_new(void)
 	return a;
 }
 
+static void acct_job_changed(struct ctld *c, struct job *job);
+static void acct_job_requeued(struct ctld *c, struct job *job, time_t now);
+static bool acct_seq_is_written(const struct ctld *c, uint64_t seq);
+
+/* job_changed() and friends reach accounting through this hook alone. */
+static const struct job_hook acct_hook = {
+    .changed = acct_job_changed,
+    .requeued = acct_job_requeued,
+    .is_recorded = acct_seq_is_written,
+};
+
 int acct_init(struct ctld *c)
 {
 	const struct sl_conf *conf = c->conf;
@@ -374,6 +385,11 @@ int acct_init(struct ctld *c)
 		return 0;
 	}
 	r = acct_start(c, a);
+	if (r < 0) {
+		acct_free(a);
+		return r;
+	}
+	r = job_hook_add(c, &acct_hook);
 	if (r < 0) {
 		acct_free(a);
 		return r;
@@ -430,7 +446,7 @@ static uint64_t queue_job(struct ctld *c, const struct job *job, time_t now)
 			     : acct_rec_from_job(c, job, &it->rec));
 }
 
-void acct_job_changed(struct ctld *c, struct job *job)
+static void acct_job_changed(struct ctld *c, struct job *job)
 {
 	uint64_t seq = queue_job(c, job, 0);
 
@@ -438,7 +454,7 @@ void acct_job_changed(struct ctld *c, struct job *job)
 	step_mark_recorded(job, seq);
 }
 
-void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
+static void acct_job_requeued(struct ctld *c, struct job *job, time_t now)
 {
 	job->acct_seq = queue_job(c, job, now ? now : 1);
 }
@@ -492,7 +508,7 @@ void acct_retry_lost(struct ctld *c, time_t now)
 	pthread_mutex_unlock(&a->lock);
 }
 
-bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
+static bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
 {
 	struct acct *a = c->acct;
 	bool is_written;
@@ -506,55 +522,20 @@ bool acct_seq_is_written(const struct ctld *c, uint64_t seq)
 	return is_written;
 }
 
-/* Whose jobs the caller may see: its own unless it asked for others and
- * PrivateData=jobs does not forbid it (admins see everyone's). */
-static int resolve_uids(const struct ctld *c, const struct rpc_req *req, struct acct_query_req *q)
+int acct_query(struct ctld *c, struct rpc_req *req, struct acct_query_req *q)
 {
-	bool is_private =
-	    (c->conf->private_data_flags & PRIVATE_DATA_JOBS) && !ctld_is_admin(c, req->uid);
-
-	if (!is_private && (q->uids || (q->flags & ACCT_Q_ALL_USERS)))
-		return 0;
-	q->flags &= ~ACCT_Q_ALL_USERS;
-	free(q->uids);
-	q->uids = NULL;
-	if (asprintf(&q->uids, "%u", (unsigned)req->uid) < 0) {
-		q->uids = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-int rpc_acct_query(struct ctld *c, struct rpc_req *req)
-{
-	struct acct_query_req *m = req->body;
 	struct item *it;
-	int r;
 
-	if (!c->acct) {
-		struct acct_query_resp resp = {.error_code = ESLURM_DISABLED};
-
-		rpc_reply(req, RESPONSE_ACCT_QUERY, &resp);
-		return 0;
-	}
-	if (c->acct->queries_waiting >= QUERIES_MAX) {
-		/* many sacct at once: the writer comes first; the client may retry */
-		struct acct_query_resp resp = {.error_code = EAGAIN};
-
-		rpc_reply(req, RESPONSE_ACCT_QUERY, &resp);
-		return 0;
-	}
+	if (!c->acct)
+		return -ESLURM_DISABLED;
+	if (c->acct->queries_waiting >= QUERIES_MAX)
+		return -EAGAIN; /* many sacct at once: the writer comes first */
 	it = calloc(1, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
 	it->kind = ITEM_QUERY;
-	it->q = *m;
-	*m = (struct acct_query_req){0}; /* the strings are the item's now */
-	r = resolve_uids(c, req, &it->q);
-	if (r < 0) {
-		item_free(it);
-		return r;
-	}
+	it->q = *q;
+	*q = (struct acct_query_req){0}; /* the strings are the item's now */
 	it->req = req; /* answered by reply_done, on the loop */
 	c->acct->queries_waiting++;
 	enqueue(c->acct, it);

@@ -19,33 +19,14 @@
 
 #include "common/macros.h"
 #include "common/msg.h"
-#include "common/parse_mem.h"
+#include "common/tres.h"
 #include "ctld.h"
 #include "job.h"
-#include "job_alloc.h"
 #include "job_array.h"
-#include "step.h"
+#include "job_res.h"
+#include "step_rec.h"
 
 #define SIG_OOM 253 /* Slurm's pseudo-signal: sacct prints it 0:125 */
-
-static char *sdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-/* "cpu=2,mem=200M,node=1": mem left out when there is none. */
-static char *tres_alloc_str(uint32_t cpus, uint64_t mem_mb, uint32_t nodes)
-{
-	char m[32] = "", *s = NULL;
-
-	if (mem_mb) {
-		strcpy(m, ",mem=");
-		mem_mb2str(mem_mb, m + 5, sizeof(m) - 5);
-	}
-	if (asprintf(&s, "cpu=%u%s,node=%u", cpus, m, nodes) < 0)
-		return NULL;
-	return s;
-}
 
 static bool job_has_ended(const struct job *job)
 {
@@ -70,15 +51,9 @@ static uint32_t row_exit_code(const struct job *job, uint32_t state)
 	return job->exit_code;
 }
 
-/* CPUs asked for: tasks x cpus per task, at least one per node (job.c's rule). */
-static uint32_t req_cpus(const struct job *job)
-{
-	uint32_t cpus = job->num_tasks * job->cpus_per_task;
-
-	return cpus < job->min_nodes ? job->min_nodes : cpus;
-}
-
-static bool has_batch_step(const struct job *job)
+/* This run of the job had a batch script (not salloc/srun), which gets a
+ * .batch row. */
+static bool run_had_batch_step(const struct job *job)
 {
 	return job->start_time && job->batch_host && !job_is_interactive(job);
 }
@@ -123,7 +98,12 @@ static int batch_fill(const struct job *job, uint32_t job_state, struct acct_ste
 	    .ncpus = a ? a->cpus : 0,
 	    .start = job->start_time,
 	    .end = is_ended ? job->end_time : 0,
-	    .tres_alloc = tres_alloc_str(a ? a->cpus : 0, a ? a->mem : 0, 1),
+	    .tres_alloc = tres_string(&(struct tres){
+		.cpus = a ? a->cpus : 0,
+		.mem_mb = a ? a->mem : 0,
+		.nodes = 1,
+		.gpus = a ? __builtin_popcountll(a->gpus) : 0,
+	    }),
 	    .usage = job->batch_usage,
 	    .max_rss_node = has_usage ? sdup(job->batch_host) : NULL,
 	    .max_vm_node = has_usage ? sdup(job->batch_host) : NULL,
@@ -137,10 +117,12 @@ static int batch_fill(const struct job *job, uint32_t job_state, struct acct_ste
 
 static int step_fill(const struct step *s, struct acct_step_rec *o)
 {
-	uint64_t mem = 0;
+	struct tres t = {.cpus = s->num_cpus, .nodes = s->node_count};
 
-	for (uint32_t i = 0; i < s->node_count; i++)
-		mem += s->nodes[i].mem;
+	for (uint32_t i = 0; i < s->node_count; i++) {
+		t.mem_mb += s->nodes[i].mem;
+		t.gpus += (uint64_t)__builtin_popcountll(s->nodes[i].gpus);
+	}
 	*o = (struct acct_step_rec){
 	    .step_id = s->step_id,
 	    .name = sdup(s->name),
@@ -153,7 +135,7 @@ static int step_fill(const struct step *s, struct acct_step_rec *o)
 	    .ncpus = s->num_cpus,
 	    .start = s->start_time,
 	    .end = step_is_running(s) ? 0 : s->end_time,
-	    .tres_alloc = tres_alloc_str(s->num_cpus, mem, s->node_count),
+	    .tres_alloc = tres_string(&t),
 	    .usage = s->usage,
 	    .max_rss_node = sdup(s->max_rss_node),
 	    .max_vm_node = sdup(s->max_vm_node),
@@ -166,7 +148,7 @@ static int step_fill(const struct step *s, struct acct_step_rec *o)
 
 static int steps_fill(const struct job *job, struct acct_job_rec *r)
 {
-	uint32_t n = has_batch_step(job);
+	uint32_t n = run_had_batch_step(job);
 	int rc = 0;
 
 	for (uint32_t i = 0; i < job->step_count; i++)
@@ -176,7 +158,7 @@ static int steps_fill(const struct job *job, struct acct_job_rec *r)
 	r->steps = calloc(n, sizeof(*r->steps));
 	if (!r->steps)
 		return -ENOMEM;
-	if (has_batch_step(job))
+	if (run_had_batch_step(job))
 		rc = batch_fill(job, r->state, &r->steps[r->step_count++]);
 	for (uint32_t i = 0; i < job->step_count && rc == 0; i++) {
 		const struct step *s = &job->steps[i];
@@ -216,8 +198,8 @@ static int job_fill(const struct job *job, struct acct_job_rec *r)
 	    .exit_code = row_exit_code(job, state),
 	    .kill_requid = state == JOB_CANCELLED ? (uint32_t)job->cancelled_by : NO_VAL,
 	    .nnodes = is_alloc ? job->alloc.count : job->min_nodes,
-	    .ncpus = is_alloc ? job->alloc.total_cpus : req_cpus(job),
-	    .req_cpus = req_cpus(job),
+	    .ncpus = is_alloc ? job->alloc.total_cpus : job_res_req_cpus(job),
+	    .req_cpus = job_res_req_cpus(job),
 	    .req_nodes = job->min_nodes,
 	    .time_limit = job->time_limit,
 	    .submit = job->submit_time,
@@ -240,10 +222,10 @@ static int job_fill(const struct job *job, struct acct_job_rec *r)
 	    || (d && d->work_dir && !(r->work_dir = strdup(d->work_dir)))
 	    || (d && d->comment && !(r->comment = strdup(d->comment))))
 		return -ENOMEM;
-	r->tres_req = job_tres_req(job);
+	r->tres_req = job_res_tres_req(job);
 	if (!r->tres_req)
 		return -ENOMEM;
-	if (job->start_time && is_alloc && !(r->tres_alloc = job_tres_alloc(job)))
+	if (job->start_time && is_alloc && !(r->tres_alloc = job_res_tres_alloc(job)))
 		return -ENOMEM;
 	return steps_fill(job, r);
 }

@@ -9,7 +9,6 @@
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/msg.h"
-#include "common/rpc_async.h"
 #include "ctld.h"
 #include "node.h"
 #include "node_state.h"
@@ -33,9 +32,7 @@ static void reconfig_slurmds(struct ctld *c)
 		struct node *n = &c->nodes[i];
 
 		if (n->is_registered)
-			rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr,
-				       n->cfg->port, REQUEST_RECONFIGURE, &m, c->conf->slurm_user_id,
-				       c->conf->message_timeout, reconfig_reply_cb, NULL);
+			ctld_send_node(c, n, REQUEST_RECONFIGURE, &m, reconfig_reply_cb, NULL);
 	}
 }
 
@@ -106,9 +103,7 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 
 		if (!n->is_registered)
 			continue;
-		if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port,
-				   REQUEST_SHUTDOWN, &m, c->conf->slurm_user_id, c->conf->message_timeout,
-				   shutdown_reply_cb, c) == 0)
+		if (ctld_send_node(c, n, REQUEST_SHUTDOWN, &m, shutdown_reply_cb, c) == 0)
 			c->shutdown_pending++;
 	}
 	/* with nothing to wait for, still give the loop a moment to write the

@@ -1,11 +1,15 @@
 /* ctld.h - the controller's context (R2): everything the daemon owns, passed
- * explicitly. No .c; each subsystem's functions live in their own file.
+ * explicitly, and the few controller-wide helpers of ctld.c (who is an
+ * admin, sending a message, asking for a scheduling pass) that every floor
+ * may call. Each subsystem's functions live in their own file.
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+
+#include "common/rpc_async.h"
 
 struct event;
 struct event_base;
@@ -17,6 +21,13 @@ struct journal;
 struct acct;
 struct node;
 struct part;
+struct job_hook;
+struct ctld;
+
+/* Sends a message to a daemon or client (ctld_send); unit tests set their own
+ * to record what the controller would have sent. */
+typedef int ctld_send_fn(struct ctld *c, const char *host, uint16_t port, uint16_t type,
+			 const void *msg, uid_t peer_uid, rpc_async_done_fn *done, void *arg);
 
 struct ctld {
 	struct event_base *base;
@@ -32,13 +43,16 @@ struct ctld {
 	uint32_t next_job_id;
 	uint32_t lowest_prio;        /* priority/basic: each new job one lower */
 	time_t job_last_update;
-	struct event *sched_ev;      /* coalesced scheduling pass (event_active) */
+	struct event *sched_ev;		     /* coalesced scheduling pass (ctld_sched_request) */
+	const struct job_hook *job_hooks[4]; /* job_changed() observers (job.c) */
+	uint32_t job_hook_count;
+	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */
 	struct journal *journal;     /* durable.c */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
 	struct event *commit_ev;     /* group commit, lowest priority */
 	struct durable_waiter *waiters; /* replies held until the next commit */
 	struct durable_waiter **waiters_tail;
-	struct event *job_timer;     /* time limits, purge, periodic scheduling */
+	struct event *job_timer;     /* ctld_timer.c: the 1 s pass over jobs and steps */
 	time_t last_timer_pass;      /* last scheduling pass run by the timer */
 	struct rpc_server *rpc;
 	struct event *ping_timer;
@@ -60,4 +74,17 @@ enum priv {
 	PRIV_SLURMD, /* root or SlurmUser: daemon-originated */
 };
 
+/* root or SlurmUser. */
 bool ctld_is_admin(const struct ctld *c, uid_t uid);
+/* Send type+msg to host:port without waiting (c->send, else rpc_async_call
+ * on c->base with MessageTimeout); done gets the reply on the loop. Returns
+ * <0 when it could not even be started (done is then not called). */
+int ctld_send(struct ctld *c, const char *host, uint16_t port, uint16_t type, const void *msg,
+	      uid_t peer_uid, rpc_async_done_fn *done, void *arg);
+/* ctld_send to node n's slurmd, as SlurmUser. */
+int ctld_send_node(struct ctld *c, const struct node *n, uint16_t type, const void *msg,
+		   rpc_async_done_fn *done, void *arg);
+/* Ask for a scheduling pass soon: coalesced through one event, so a burst
+ * of submits and completions costs one pass. Does nothing before
+ * job_sched_init() (unit tests call job_sched_pass() themselves). */
+void ctld_sched_request(struct ctld *c);

@@ -16,10 +16,9 @@
 #include "common/pack.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
-#include "acct.h"
 #include "ctld.h"
 #include "job.h"
-#include "job_sched.h"
+#include "job_res.h"
 #include "job_state.h"
 #include "journal.h"
 #include "node.h"
@@ -62,12 +61,11 @@ static void seq_append(struct ctld *c)
 	pack_buf_done(&b);
 }
 
-void job_touch(struct ctld *c, struct job *job)
+/* The job_changed() hook: its record joins this turn's commit. */
+static void durable_job_changed(struct ctld *c, struct job *job)
 {
 	struct pack_buf b = { 0 };
 
-	c->job_last_update = time(NULL);
-	acct_job_changed(c, job); /* acct.c: its row, written by the accounting thread */
 	if (!c->journal)
 		return;
 	if (job_state_pack(job, node_name_of, c, &b) == 0)
@@ -196,10 +194,17 @@ static int replay_rec(void *arg, const uint8_t *data, size_t len)
 	}
 }
 
+static const struct job_hook durable_hook = {
+    .changed = durable_job_changed,
+};
+
 int durable_init(struct ctld *c)
 {
 	int r;
 
+	r = job_hook_add(c, &durable_hook);
+	if (r < 0)
+		return r;
 	c->waiters_tail = &c->waiters;
 	c->commit_ev = event_new(c->base, -1, 0, commit_cb, c);
 	if (!c->commit_ev)
@@ -221,7 +226,7 @@ int durable_init(struct ctld *c)
 		c->next_job_id = c->jobs[c->job_count - 1]->job_id + 1; /* never reuse an id */
 	for (uint32_t i = 0; i < c->job_count; i++)
 		if (job_is_running(c->jobs[i]))
-			job_sched_charge(c, c->jobs[i]);
+			job_res_charge(c, c->jobs[i]);
 	if (c->job_count)
 		info("Recovered information about %u jobs", c->job_count);
 	return durable_compact(c);

@@ -1,6 +1,7 @@
 /* durable.h - jobs reach the disk before anyone is told about them.
  *
- * Every change of a job appends its whole record to the journal
+ * Every change of a job (job_changed(), through the hook durable_init
+ * registers) appends its whole record to the journal
  * (journal.c); all changes of one loop turn are written and fsynced
  * together by one low-priority event that runs after the turn's requests
  * (group commit), and only then are the replies that depend on them sent.
@@ -18,8 +19,6 @@ struct rpc_req;
 
 int durable_init(struct ctld *c);   /* replay; after nodes and partitions */
 void durable_fini(struct ctld *c);  /* commits what is pending */
-/* The job changed: journal it (committed at the end of this loop turn). */
-void job_touch(struct ctld *c, struct job *job);
 /* Reply with msg (owned: freed with msg_free) once everything journaled so
  * far is on disk. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

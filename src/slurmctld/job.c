@@ -1,4 +1,7 @@
-/* job.c - job records and the job table; see job.h. */
+/* job.c - job records, the job table and the job_changed() hooks; see
+ * job.h. The bottom of the job floors: it calls nothing of the controller
+ * but step_rec.c (a job owns its step records) and ctld.c.
+ */
 #include "job.h"
 
 #include <errno.h>
@@ -10,11 +13,9 @@
 #include "common/hostlist.h"
 #include "common/macros.h"
 #include "common/msg.h"
-#include "common/parse_mem.h"
-#include "acct.h"
 #include "ctld.h"
 #include "job_depend.h"
-#include "step.h"
+#include "step_rec.h"
 
 struct job *job_free(struct job *job)
 {
@@ -33,7 +34,7 @@ struct job *job_free(struct job *job)
 	sel_result_done(&job->alloc);
 	free(job->nodes);
 	free(job->batch_host);
-	step_job_free(job); /* step.c */
+	step_job_free(job);
 	free(job);
 	return NULL;
 }
@@ -89,16 +90,15 @@ void job_table_purge(struct ctld *c, time_t now)
 {
 	uint32_t kept = 0;
 
-	acct_retry_lost(c, now);
 	if (!c->conf->min_job_age)
 		return; /* MinJobAge=0: job records are never purged (slurm.conf(5)) */
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *j = c->jobs[i];
 
-		/* acct.c: a job leaves memory only once its final row is on disk */
+		/* a job leaves memory only once its final row is on disk */
 		if (job_is_finished(j) && !(j->state & JOB_COMPLETING)
 		    && now - j->end_time >= (time_t)c->conf->min_job_age
-		    && acct_seq_is_written(c, j->acct_seq)) {
+		    && job_seq_is_recorded(c, j->acct_seq)) {
 			job_free(j);
 			c->job_last_update = now;
 			continue;
@@ -130,48 +130,44 @@ bool job_is_finished(const struct job *job)
 	return (job->state & JOB_STATE_BASE) > JOB_SUSPENDED;
 }
 
-static char *tres_string(uint32_t cpus, uint64_t mem, uint32_t nodes, uint64_t gpus)
+bool job_is_interactive(const struct job *job)
 {
-	char m[32], *s = NULL;
-	int n;
-
-	mem_mb2str(mem, m, sizeof(m));
-	if (gpus)
-		n = asprintf(&s, "cpu=%u,mem=%s,node=%u,billing=%u,gres/gpu=%llu", cpus, m, nodes,
-			     cpus, (unsigned long long)gpus);
-	else
-		n = asprintf(&s, "cpu=%u,mem=%s,node=%u,billing=%u", cpus, m, nodes, cpus);
-	return n < 0 ? NULL : s;
+	return job->desc && job->desc->alloc_port != 0;
 }
 
-/* CPUs asked for: tasks x cpus per task, at least one per node. */
-static uint32_t job_req_cpus(const struct job *job)
+bool job_is_batch_running(const struct job *job)
 {
-	uint32_t cpus = job->num_tasks * job->cpus_per_task;
-
-	return cpus < job->min_nodes ? job->min_nodes : cpus;
+	return job->desc && job->desc->script && job->alloc.count && job->batch_host
+	       && (job->state & JOB_STATE_BASE) == JOB_RUNNING;
 }
 
-char *job_tres_req(const struct job *job)
+int job_hook_add(struct ctld *c, const struct job_hook *h)
 {
-	uint32_t cpus = job_req_cpus(job);
-	uint64_t mem = job->mem_per_cpu ? job->mem_per_cpu * cpus
-					: job->mem_per_node * job->min_nodes;
-	uint64_t gpus = job->gpus_total ? job->gpus_total
-					: (uint64_t)job->gpus_per_node * job->min_nodes;
-
-	return tres_string(cpus, mem, job->min_nodes, gpus);
+	if (c->job_hook_count == ARRAY_SIZE(c->job_hooks))
+		return -ENOSPC;
+	c->job_hooks[c->job_hook_count++] = h;
+	return 0;
 }
 
-char *job_tres_alloc(const struct job *job)
+void job_changed(struct ctld *c, struct job *job)
 {
-	uint64_t mem = 0, gpus = 0;
+	c->job_last_update = time(NULL);
+	for (uint32_t i = 0; i < c->job_hook_count; i++)
+		if (c->job_hooks[i]->changed)
+			c->job_hooks[i]->changed(c, job);
+}
 
-	if (!job->alloc.count)
-		return NULL;
-	for (uint32_t i = 0; i < job->alloc.count; i++) {
-		mem += job->alloc.nodes[i].mem;
-		gpus += (uint64_t)__builtin_popcountll(job->alloc.nodes[i].gpus);
-	}
-	return tres_string(job->alloc.total_cpus, mem, job->alloc.count, gpus);
+void job_requeued(struct ctld *c, struct job *job, time_t now)
+{
+	for (uint32_t i = 0; i < c->job_hook_count; i++)
+		if (c->job_hooks[i]->requeued)
+			c->job_hooks[i]->requeued(c, job, now);
+}
+
+bool job_seq_is_recorded(const struct ctld *c, uint64_t seq)
+{
+	for (uint32_t i = 0; i < c->job_hook_count; i++)
+		if (c->job_hooks[i]->is_recorded && !c->job_hooks[i]->is_recorded(c, seq))
+			return false;
+	return true;
 }

@@ -62,25 +62,25 @@ struct job {
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	bool is_warned;               /* --signal sent before the time limit */
 	uid_t cancelled_by;
-	/* steps (step.c): srun steps in id order; one that is over leaves once its
+	/* steps (step_rec.h): srun steps in id order; one that is over leaves once its
 	 * accounting row is written (step_retire_recorded) */
 	struct step *steps;
 	uint32_t step_count;
 	uint32_t next_step_id;        /* journaled: a step id is never given twice in a job */
-	/* interactive allocations (salloc, srun; job_alloc.c): desc->alloc_port != 0 */
+	/* interactive allocations (salloc, srun): desc->alloc_port != 0 */
 	bool is_grant_sent;           /* the client has its allocation (reply or grant) */
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */
 	/* accounting (acct.c) */
 	struct acct_usage batch_usage; /* the batch step's, from its completion */
-	uint64_t acct_seq; /* its latest queued row (acct_seq_is_written); not journaled */
+	uint64_t acct_seq; /* its latest queued row (job_seq_is_recorded); not journaled */
 };
 
 /* Table */
 struct job *job_find(struct ctld *c, uint32_t job_id);
 int job_table_add(struct ctld *c, struct job *job);   /* takes ownership, even on error */
 void job_table_free(struct ctld *c);
-/* Drop finished jobs older than MinJobAge (0: never) whose final
- * accounting row is written. */
+/* Drop finished jobs older than MinJobAge (0: never) whose latest
+ * accounting row is written (job_seq_is_recorded). */
 void job_table_purge(struct ctld *c, time_t now);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
@@ -90,11 +90,32 @@ bool job_is_finished(const struct job *job);            /* base state past RUNNI
 bool job_is_visible(const struct ctld *c, const struct job *job, uid_t uid);
 bool job_is_pending(const struct job *job);
 bool job_is_running(const struct job *job);             /* RUNNING or completing */
+/* salloc, or srun outside an allocation (desc->alloc_port != 0): no batch
+ * script, the client is told of the grant and of the end (job_alloc.c). */
+bool job_is_interactive(const struct job *job);
+/* The batch script of the job runs now (scontrol show step: StepId=N.batch). */
+bool job_is_batch_running(const struct job *job);
 
-/* The TRES strings as Slurm prints them ("cpu=2,mem=200M,node=1,billing=2"). */
-char *job_tres_req(const struct job *job);
-char *job_tres_alloc(const struct job *job);
-/* Why a pending job waits, in words (job_explain.c); NULL when running. */
-char *job_explain(const struct ctld *c, const struct job *job);
-/* Fill an info record (owned strings) for squeue/scontrol. */
-int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret);
+/* Observers of job changes, so that the files that change jobs (scheduler,
+ * steps, ends) know neither the journal nor accounting, and unit tests run
+ * them with neither. durable.c (journal) and acct.c (accounting rows)
+ * register at start; hooks run in registration order. Any member may be
+ * NULL. */
+struct job_hook {
+	/* Every change of a job that must survive a restart. */
+	void (*changed)(struct ctld *c, struct job *job);
+	/* The job's current run ends REQUEUED at now: called before the job
+	 * is reset to PENDING with restart_cnt + 1. */
+	void (*requeued)(struct ctld *c, struct job *job, time_t now);
+	/* The accounting snapshot seq (job->acct_seq, step->acct_seq; 0:
+	 * none) is on disk. */
+	bool (*is_recorded)(const struct ctld *c, uint64_t seq);
+};
+/* h must outlive c's use of it. -ENOSPC when the table is full. */
+int job_hook_add(struct ctld *c, const struct job_hook *h);
+/* The job changed: bumps job_last_update and tells every hook. */
+void job_changed(struct ctld *c, struct job *job);
+void job_requeued(struct ctld *c, struct job *job, time_t now);
+/* True unless a hook says seq is not on disk (always true with no hooks:
+ * without accounting nothing waits for it). */
+bool job_seq_is_recorded(const struct ctld *c, uint64_t seq);

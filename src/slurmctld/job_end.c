@@ -12,21 +12,15 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include <event2/event.h>
-
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
-#include "common/rpc_async.h"
 #include "common/sl_errno.h"
-#include "acct.h"
 #include "ctld.h"
 #include "job.h"
-#include "job_alloc.h"
-#include "durable.h"
-#include "job_sched.h"
-#include "job_submit.h"
+#include "job_prio.h"
+#include "job_res.h"
 #include "mail.h"
 #include "node.h"
 #include "step.h"
@@ -34,12 +28,12 @@
 static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
 		       time_t now)
 {
-	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c: any left */
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* any left */
 	job->state = base;
 	job->reason = why;
 	job->end_time = now;
-	job_sched_release(c, job);
-	job_touch(c, job);
+	job_res_release(c, job);
+	job_changed(c, job);
 	if (base == JOB_TIMEOUT)
 		mail_job(c, job, MAIL_JOB_TIME100);
 	if (base != JOB_COMPLETE && base != JOB_CANCELLED)
@@ -52,18 +46,50 @@ void job_end_launch_failed(struct ctld *c, struct job *job)
 	job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, time(NULL));
 }
 
-static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
-			    uint16_t flags);
-
-/* job_alloc.c: interactive jobs end at once (no batch script reports). */
-void job_end_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why)
+static void client_notice_done_cb(void *arg, int rc, uint16_t type, void *msg)
 {
-	job_finish(c, job, base, why, time(NULL));
+	uint32_t job_id = (uint32_t)(uintptr_t)arg;
+
+	(void)type;
+	(void)msg;
+	if (rc < 0)
+		debug("JobId=%u: notice to the allocation client not delivered: %s", job_id,
+		      sl_strerror(rc));
 }
 
-void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig)
+void job_end_notify_client(struct ctld *c, const struct job *job, uint16_t srun_reason)
 {
-	job_send_signal(c, job, type, sig, 0);
+	struct srun_notice_msg m = {
+	    .job_id = job->job_id, .step_id = SL_ALL_STEPS, .reason = srun_reason};
+
+	if (!job_is_interactive(job))
+		return;
+	if (ctld_send(c, job->desc->alloc_host, job->desc->alloc_port, SRUN_JOB_COMPLETE, &m,
+		      job->uid, client_notice_done_cb, (void *)(uintptr_t)job->job_id)
+	    < 0)
+		debug("JobId=%u: cannot reach the allocation client", job->job_id);
+}
+
+void job_end_alloc(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
+		   uint16_t kill_type, uint16_t srun_reason)
+{
+	/* steps of a timed-out job end CANCELLED, as Slurm's do */
+	uint32_t step_state = base == JOB_NODE_FAIL ? base : JOB_CANCELLED;
+	uint16_t step_reason = base == JOB_TIMEOUT     ? SRUN_END_TIME_LIMIT
+			       : base == JOB_NODE_FAIL ? SRUN_END_NODE_FAIL
+						       : SRUN_END_CANCELLED;
+
+	if (base == JOB_CANCELLED)
+		job->is_cancelled = true;
+	else if (base == JOB_TIMEOUT)
+		job->is_timed_out = true;
+	/* the nodes first: a stepd told KILL_TIMELIMIT says so to its srun */
+	if (kill_type)
+		job_end_send_signal(c, job, kill_type, SIGKILL, 0);
+	step_job_ending(c, job, step_state, step_reason);
+	if (srun_reason != ALLOC_NO_NOTICE)
+		job_end_notify_client(c, job, srun_reason);
+	job_finish(c, job, base, why, time(NULL));
 }
 
 /* Back to PENDING with a new priority, as a requeued job restarts. */
@@ -71,10 +97,10 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 {
 	bool hold = job->is_requeue_hold;
 
-	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
-	acct_job_requeued(c, job, now); /* the run that ends here keeps its own row */
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED);
+	job_requeued(c, job, now); /* the run that ends here keeps its own row */
 	if (job->alloc.count)
-		job_sched_release(c, job);
+		job_res_release(c, job);
 	sel_result_done(&job->alloc);
 	free(job->nodes);
 	free(job->batch_host);
@@ -90,8 +116,8 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->eligible_time = now;
 	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
 	job->is_warned = false;
-	job_touch(c, job);
-	job_sched_request(c);
+	job_changed(c, job);
+	ctld_sched_request(c);
 }
 
 void job_end_node_down(struct ctld *c, uint32_t node_index)
@@ -108,15 +134,15 @@ void job_end_node_down(struct ctld *c, uint32_t node_index)
 			is_here = job->alloc.nodes[k].node == node_index;
 		if (!is_here)
 			continue;
-		if (job_is_interactive(job)) { /* job_alloc.c: never requeued */
+		if (job_is_interactive(job)) { /* never requeued */
 			info("JobId=%u: node %s is down, the allocation ends NODE_FAIL", job->job_id,
 			     node_name(&c->nodes[node_index]));
-			job_alloc_end(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, REQUEST_TERMINATE_JOB,
+			job_end_alloc(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, REQUEST_TERMINATE_JOB,
 				      SRUN_END_NODE_FAIL);
 			continue;
 		}
-		if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL)) /* step.c */
-			job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+		if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL))
+			job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 		if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
 			/* --requeue (JobRequeue=1 by default): run it again elsewhere */
 			info("JobId=%u: node %s is down, requeuing the job", job->job_id,
@@ -137,7 +163,7 @@ int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool i
 
 	(void)is_admin;
 	if (job_is_interactive(job))
-		return -ESLURM_BATCH_ONLY; /* job_alloc.c: salloc/srun jobs are not requeued */
+		return -ESLURM_BATCH_ONLY; /* salloc/srun jobs are not requeued */
 	if (job_is_pending(job))
 		return -ESLURM_JOB_PENDING;
 	if (job->state & JOB_COMPLETING)
@@ -150,9 +176,9 @@ int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool i
 	}
 	job->is_requeued = true;
 	job->state = JOB_PENDING | JOB_COMPLETING | JOB_REQUEUE;
-	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
-	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
-	job_touch(c, job); /* after the steps' ends, so they are journaled too */
+	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED);
+	job_changed(c, job); /* after the steps' ends, so they are journaled too */
 	return 0;
 }
 
@@ -170,9 +196,9 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 		return 0; /* from a run that was requeued off a failed node */
 	job->exit_code = m->job_rc;
 	job->batch_usage = m->usage;
-	/* step.c: steps that outlived the script are stopped on every node */
+	/* steps that outlived the script are stopped on every node */
 	if (step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED))
-		job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	if (job->is_requeued) {
 		job_requeue_reset(c, job, now);
 		return 0;
@@ -209,60 +235,16 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 		error("JobId=%u: signal not delivered: %s", job_id, sl_strerror(rc));
 }
 
-/* Send type (SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT) to every node
- * of the job, for every stepd there (batch and steps). */
-static void job_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
-			    uint16_t flags)
+void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
+			 uint16_t flags)
 {
 	struct signal_job_msg m = { .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = sig, .flags = flags };
 
 	for (uint32_t i = 0; i < job->alloc.count; i++) {
 		const struct node *n = &c->nodes[job->alloc.nodes[i].node];
 
-		rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
-			       &m, c->conf->slurm_user_id, c->conf->message_timeout, signal_done_cb,
-			       (void *)(uintptr_t)job->job_id);
+		ctld_send_node(c, n, type, &m, signal_done_cb, (void *)(uintptr_t)job->job_id);
 	}
-}
-
-int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags, uid_t by)
-{
-	time_t now = time(NULL);
-
-	if (job_is_finished(job) || (job->state & JOB_COMPLETING))
-		return -ESLURM_ALREADY_DONE;
-	if (job_is_pending(job)) {
-		if (sig != SIGKILL)
-			return -ESLURM_JOB_PENDING;
-		job->state = JOB_CANCELLED;
-		job->reason = WAIT_NO_REASON;
-		job->start_time = job->end_time = now;
-		job->cancelled_by = by;
-		job_touch(c, job);
-		info("JobId=%u cancelled while pending by uid %u", job->job_id, (unsigned)by);
-		job_alloc_notify_end(c, job, SRUN_END_CANCELLED); /* a waiting salloc/srun */
-		job_sched_request(c);
-		return 0;
-	}
-	if (sig != SIGKILL) {
-		job_send_signal(c, job, REQUEST_SIGNAL_TASKS, sig, flags);
-		return 0;
-	}
-	if (job_is_interactive(job)) { /* job_alloc.c: no script to report, ends now */
-		job->cancelled_by = by;
-		info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
-		job_alloc_end(c, job, JOB_CANCELLED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
-			      SRUN_END_CANCELLED);
-		return 0;
-	}
-	job->is_cancelled = true;
-	job->cancelled_by = by;
-	job->state = JOB_CANCELLED | JOB_COMPLETING;
-	info("JobId=%u cancelled by uid %u", job->job_id, (unsigned)by);
-	job_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, flags);
-	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED); /* step.c */
-	job_touch(c, job);
-	return 0;
 }
 
 /* --signal=[B:]sig@secs: once, that long before the time limit. The
@@ -277,11 +259,11 @@ static void job_check_warning(struct ctld *c, struct job *job, time_t now)
 	info("JobId=%u: sending signal %u, %u s before its time limit", job->job_id,
 	     d->warn_signal, d->warn_time);
 	job->is_warned = true;
-	job_touch(c, job);
-	job_send_signal(c, job, REQUEST_SIGNAL_TASKS, d->warn_signal, 0);
+	job_changed(c, job);
+	job_end_send_signal(c, job, REQUEST_SIGNAL_TASKS, d->warn_signal, 0);
 }
 
-static void job_check_time_limits(struct ctld *c, time_t now)
+void job_end_time_limits(struct ctld *c, time_t now)
 {
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
@@ -293,50 +275,16 @@ static void job_check_time_limits(struct ctld *c, time_t now)
 		if (now < job->end_time)
 			continue;
 		info("Time limit exhausted for JobId=%u", job->job_id);
-		if (job_is_interactive(job)) { /* job_alloc.c: ends now */
-			job_alloc_end(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, REQUEST_KILL_TIMELIMIT,
+		if (job_is_interactive(job)) { /* no script to wait for: ends now */
+			job_end_alloc(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, REQUEST_KILL_TIMELIMIT,
 				      SRUN_END_TIME_LIMIT);
 			continue;
 		}
 		job->is_timed_out = true;
 		job->state = JOB_TIMEOUT | JOB_COMPLETING;
 		job->reason = FAIL_TIMEOUT;
-		job_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
-		step_job_ending(c, job, JOB_CANCELLED, SRUN_END_TIME_LIMIT); /* step.c */
-		job_touch(c, job);
+		job_end_send_signal(c, job, REQUEST_KILL_TIMELIMIT, SIGKILL, 0);
+		step_job_ending(c, job, JOB_CANCELLED, SRUN_END_TIME_LIMIT);
+		job_changed(c, job);
 	}
-}
-
-static void job_timer_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct ctld *c = arg;
-	time_t now = time(NULL);
-
-	(void)fd;
-	(void)what;
-	job_check_time_limits(c, now);
-	step_timer(c, now); /* step.c: steps' own time limits */
-	job_alloc_timer(c, now); /* client pings */
-	job_table_purge(c, now);
-	if (now - c->last_timer_pass >= 5) { /* BeginTime and the like come by no event */
-		c->last_timer_pass = now;
-		job_sched_pass(c);
-	}
-}
-
-int job_timer_start(struct ctld *c)
-{
-	struct timeval one = { .tv_sec = 1 };
-
-	c->job_timer = event_new(c->base, -1, EV_PERSIST, job_timer_cb, c);
-	if (!c->job_timer)
-		return -ENOMEM;
-	return event_add(c->job_timer, &one);
-}
-
-void job_timer_stop(struct ctld *c)
-{
-	if (c->job_timer)
-		event_free(c->job_timer);
-	c->job_timer = NULL;
 }

@@ -1,11 +1,14 @@
-/* job_end.h - how jobs end: the batch script's completion, cancel and
- * signal requests, time limits, failed launches; and the job timer
- * (time limits, MinJobAge purge, periodic scheduling).
+/* job_end.h - how jobs end: the batch script's completion, interactive
+ * allocations ending (client done, cancel, time limit, node failure),
+ * time limits and --signal warnings, failed launches, lost nodes and
+ * requeue. Every way out goes through one place that sets the final state,
+ * gives the resources back, ends the steps left and sends the mails.
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common/job_states.h"
 
@@ -13,23 +16,33 @@ struct complete_batch_msg;
 struct ctld;
 struct job;
 
+/* The client answered nothing: no SRUN_JOB_COMPLETE for it (job_end_alloc). */
+#define ALLOC_NO_NOTICE ((uint16_t)0xfffe)
+
 /* REQUEST_COMPLETE_BATCH_SCRIPT: final state from the wait status, the
- * OOM flag and why we asked it to stop (cancel, time limit). */
+ * OOM flag and why we asked it to stop (cancel, time limit). A retry, or
+ * a report from a run that was requeued off a failed node, changes
+ * nothing. 0 or ESLURM_INVALID_JOB_ID. */
 int job_end_complete(struct ctld *c, const struct complete_batch_msg *m);
+/* The batch launch failed: FAILED, reason JobLaunchFailure. */
 void job_end_launch_failed(struct ctld *c, struct job *job);
-/* job_alloc.c: final state now (resources released, journaled, mails). */
-void job_end_finish(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why);
+/* End a running interactive job now with final state base and reason why:
+ * REQUEST_TERMINATE_JOB or REQUEST_KILL_TIMELIMIT (kill_type, 0: none) to
+ * all its nodes, its running steps end, resources are released, mails go
+ * out, and the client gets SRUN_JOB_COMPLETE with srun_reason
+ * (SRUN_END_*; ALLOC_NO_NOTICE: nothing). */
+void job_end_alloc(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
+		   uint16_t kill_type, uint16_t srun_reason);
+/* SRUN_JOB_COMPLETE {job, SL_ALL_STEPS, srun_reason} to an interactive
+ * job's client (nothing for a batch job); failures are only logged. */
+void job_end_notify_client(struct ctld *c, const struct job *job, uint16_t srun_reason);
 /* type (REQUEST_SIGNAL_TASKS / _TERMINATE_JOB / _KILL_TIMELIMIT) with
  * SL_ALL_STEPS to the job's nodes. */
-void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig);
-/* scancel: a pending job ends CANCELLED at once; a running one is asked
- * to stop and shows CANCELLED+COMPLETING until its node reports back.
- * Other signals go to the running job's processes. */
-int job_end_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t flags, uid_t by);
-
-int job_timer_start(struct ctld *c);
-void job_timer_stop(struct ctld *c);
-
+void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
+			 uint16_t flags);
+/* From the timer: --signal warnings before the time limit, then running
+ * jobs past their limit end TIMEOUT (batch: when the node reports). */
+void job_end_time_limits(struct ctld *c, time_t now);
 /* A node went DOWN: its jobs are requeued (unless --no-requeue) or end
  * NODE_FAIL with reason NodeDown. */
 void job_end_node_down(struct ctld *c, uint32_t node_index);

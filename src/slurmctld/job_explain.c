@@ -2,7 +2,7 @@
  * scontrol show job adds as Explanation= for a pending job, derived from
  * its reason and the job and partition it concerns (nothing stored).
  */
-#include "job.h"
+#include "job_explain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "common/msg.h"
 #include "common/parse_time.h"
 #include "ctld.h"
+#include "job.h"
 #include "job_array.h"
 #include "part.h"
 

@@ -1,5 +1,5 @@
 /* job_info.c - the job_info view of a job for squeue and scontrol. */
-#include "job.h"
+#include "job_info.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,11 +11,12 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "ctld.h"
+#include "job.h"
 #include "job_alloc.h"
 #include "job_array.h"
-#include "job_deps.h"
-
-#define DUP(x) ((x) ? strdup(x) : NULL)
+#include "job_explain.h"
+#include "job_res.h"
+#include "job_depend_check.h"
 
 /* StdOut= etc. as scontrol shows them: the pattern expanded, made
  * absolute against the working directory. */
@@ -45,74 +46,74 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	uint32_t req_cpus = job->num_tasks * job->cpus_per_task;
 
 	*ret = (struct job_info){
-		.job_id = job->job_id,
-		.array_job_id = job->array_job_id,
-		.array_task_id = job->array_job_id ? job->array_task_id : NO_VAL,
-		.array_task_str = job_is_array_meta(job) ? job_array_ranges(job->array_pending,
-									     job->array_pending_count)
-							 : NULL,
-		.array_max_tasks = job->array_throttle,
-		.name = DUP(d->name),
-		.user_id = job->uid,
-		.group_id = job->gid,
-		.user_name = DUP(job->user_name),
-		.priority = job->priority,
-		.nice = d->nice == NO_VAL ? NICE_OFFSET : d->nice,
-		.account = DUP(d->account),
-		.qos = DUP(d->qos),
-		.job_state = job->state,
-		.state_reason = (uint16_t)job->reason,
-		.state_desc = DUP(job->state_desc),
-		.reason_detail = job_explain(c, job),
-		.dependency = job_deps_string(job),
-		.requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
-		.restart_cnt = job->restart_cnt,
-		.batch_flag = 1,
-		.exit_code = job->exit_code,
-		.time_limit = job->time_limit,
-		.time_min = d->time_min,
-		.submit_time = job->submit_time,
-		.eligible_time = job->eligible_time,
-		.accrue_time = job->eligible_time,
-		.start_time = job->start_time,
-		.end_time = job->end_time,
-		.last_sched_eval = job->last_sched_eval,
-		.partition = DUP(job->partition),
-		.alloc_node = DUP(d->submit_host),
-		.req_nodes = DUP(d->req_nodes),
-		.exc_nodes = DUP(d->exc_nodes),
-		.nodes = DUP(job->nodes),
-		.batch_host = DUP(job->batch_host),
-		.num_nodes = job->alloc.count ? job->alloc.count : job->min_nodes,
-		.max_nodes = job->max_nodes,
-		.num_cpus = job->alloc.count ? job->alloc.total_cpus
-					     : (req_cpus < job->min_nodes ? job->min_nodes : req_cpus),
-		.num_tasks = job->num_tasks,
-		.cpus_per_task = job->cpus_per_task,
-		.ntasks_per_node = d->ntasks_per_node == NO_VAL16 ? 0 : d->ntasks_per_node,
-		.tres_req_str = job_tres_req(job),
-		.tres_alloc_str = job_tres_alloc(job),
-		.pn_min_cpus = job->cpus_per_task,
-		.pn_min_memory = job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU)
-						  : job->mem_per_node,
-		.shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
-		.work_dir = DUP(d->work_dir),
-		.std_in = DUP(d->std_in ? d->std_in : "/dev/null"),
-		.std_out = job_path(job, d->std_out, path_pattern_default_stdout(job->array_job_id)),
-		.std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
-				    path_pattern_default_stdout(job->array_job_id)),
-		.comment = DUP(d->comment),
-		.tres_per_node = DUP(d->tres_per_node),
-		.mail_user = DUP(d->mail_user),
-		.mail_type = d->mail_type,
+	    .job_id = job->job_id,
+	    .array_job_id = job->array_job_id,
+	    .array_task_id = job->array_job_id ? job->array_task_id : NO_VAL,
+	    .array_task_str = job_is_array_meta(job)
+				  ? job_array_ranges(job->array_pending, job->array_pending_count)
+				  : NULL,
+	    .array_max_tasks = job->array_throttle,
+	    .name = sdup(d->name),
+	    .user_id = job->uid,
+	    .group_id = job->gid,
+	    .user_name = sdup(job->user_name),
+	    .priority = job->priority,
+	    .nice = d->nice == NO_VAL ? NICE_OFFSET : d->nice,
+	    .account = sdup(d->account),
+	    .qos = sdup(d->qos),
+	    .job_state = job->state,
+	    .state_reason = (uint16_t)job->reason,
+	    .state_desc = sdup(job->state_desc),
+	    .reason_detail = job_explain(c, job),
+	    .dependency = job_depend_check_text(job),
+	    .requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
+	    .restart_cnt = job->restart_cnt,
+	    .batch_flag = 1,
+	    .exit_code = job->exit_code,
+	    .time_limit = job->time_limit,
+	    .time_min = d->time_min,
+	    .submit_time = job->submit_time,
+	    .eligible_time = job->eligible_time,
+	    .accrue_time = job->eligible_time,
+	    .start_time = job->start_time,
+	    .end_time = job->end_time,
+	    .last_sched_eval = job->last_sched_eval,
+	    .partition = sdup(job->partition),
+	    .alloc_node = sdup(d->submit_host),
+	    .req_nodes = sdup(d->req_nodes),
+	    .exc_nodes = sdup(d->exc_nodes),
+	    .nodes = sdup(job->nodes),
+	    .batch_host = sdup(job->batch_host),
+	    .num_nodes = job->alloc.count ? job->alloc.count : job->min_nodes,
+	    .max_nodes = job->max_nodes,
+	    .num_cpus = job->alloc.count ? job->alloc.total_cpus
+					 : (req_cpus < job->min_nodes ? job->min_nodes : req_cpus),
+	    .num_tasks = job->num_tasks,
+	    .cpus_per_task = job->cpus_per_task,
+	    .ntasks_per_node = d->ntasks_per_node == NO_VAL16 ? 0 : d->ntasks_per_node,
+	    .tres_req_str = job_res_tres_req(job),
+	    .tres_alloc_str = job_res_tres_alloc(job),
+	    .pn_min_cpus = job->cpus_per_task,
+	    .pn_min_memory =
+		job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU) : job->mem_per_node,
+	    .shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
+	    .work_dir = sdup(d->work_dir),
+	    .std_in = sdup(d->std_in ? d->std_in : "/dev/null"),
+	    .std_out = job_path(job, d->std_out, path_pattern_default_stdout(job->array_job_id)),
+	    .std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
+				path_pattern_default_stdout(job->array_job_id)),
+	    .comment = sdup(d->comment),
+	    .tres_per_node = sdup(d->tres_per_node),
+	    .mail_user = sdup(d->mail_user),
+	    .mail_type = d->mail_type,
 	};
-	if (job_is_interactive(job)) { /* job_alloc.c: salloc/srun, no script, no files */
+	if (job_is_interactive(job)) { /* salloc/srun: no script, no files */
 		ret->batch_flag = 0;
 		free(ret->std_in);
 		free(ret->std_out);
 		free(ret->std_err);
 		ret->std_in = ret->std_out = ret->std_err = NULL;
-		ret->command = d->argc && d->argv ? DUP(d->argv[0]) : NULL;
+		ret->command = d->argc && d->argv ? sdup(d->argv[0]) : NULL;
 	}
 	return 0;
 }

@@ -12,7 +12,6 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
-#include "common/rpc_async.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
@@ -24,42 +23,6 @@ struct launch_arg {
 	struct ctld *c;
 	uint32_t job_id;
 };
-
-char *job_counts_string(const struct sel_result *r, bool is_tasks)
-{
-	size_t cap = 32 + (size_t)r->count * 16, len = 0;
-	char *s = malloc(cap);
-
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (uint32_t i = 0; i < r->count;) {
-		uint32_t v = is_tasks ? r->nodes[i].tasks : r->nodes[i].cpus, run = 1;
-
-		while (i + run < r->count
-		       && (is_tasks ? r->nodes[i + run].tasks : r->nodes[i + run].cpus) == v)
-			run++;
-		len += (size_t)snprintf(s + len, cap - len, run > 1 ? "%s%u(x%u)" : "%s%u",
-					len ? "," : "", v, run);
-		i += run;
-	}
-	return s;
-}
-
-char *job_gpu_indexes(uint64_t mask)
-{
-	char *s = calloc(1, 64 * 4);
-	size_t len = 0;
-
-	if (!s || !mask) {
-		free(s);
-		return NULL;
-	}
-	for (int i = 0; i < 64; i++)
-		if (mask & (1ull << i))
-			len += (size_t)sprintf(s + len, "%s%d", len ? "," : "", i);
-	return s;
-}
 
 /* The submitted environment plus SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP of
  * the array (the stepd adds the job and task ids). NULL: use d->env. */
@@ -160,16 +123,13 @@ void job_launch(struct ctld *c, struct job *job)
 		m.env = env;
 		m.env_count = env_n;
 	}
-	m.cpus_per_node = job_counts_string(&job->alloc, false);
-	m.tasks_per_node = job_counts_string(&job->alloc, true);
-	m.gpus = job_gpu_indexes(first->gpus);
+	m.cpus_per_node = select_counts_string(&job->alloc, false);
+	m.tasks_per_node = select_counts_string(&job->alloc, true);
+	m.gpus = select_gpu_list(first->gpus);
 	if (a && m.cpus_per_node && m.tasks_per_node) {
 		a->c = c;
 		a->job_id = job->job_id;
-		r = rpc_async_call(c->base, c->conf->munge_socket, bn->cfg->node_addr, bn->cfg->port,
-				   REQUEST_BATCH_JOB_LAUNCH, &m, c->conf->slurm_user_id,
-				   c->conf->message_timeout,
-				   launch_done_cb, a);
+		r = ctld_send_node(c, bn, REQUEST_BATCH_JOB_LAUNCH, &m, launch_done_cb, a);
 	}
 	free(m.cpus_per_node);
 	free(m.tasks_per_node);

@@ -24,12 +24,13 @@
 #include "common/sl_errno.h"
 #include "common/states.h"
 #include "ctld.h"
-#include "durable.h"
 #include "job.h"
 #include "job_alloc.h"
 #include "job_array.h"
-#include "job_deps.h"
+#include "job_depend_check.h"
 #include "job_launch.h"
+#include "job_prio.h"
+#include "job_res.h"
 #include "mail.h"
 #include "node.h"
 #include "part.h"
@@ -173,43 +174,6 @@ int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct
 	return r < 0 && r != -EAGAIN ? r : 0;
 }
 
-static void job_charge(struct ctld *c, struct job *job, bool is_release)
-{
-	bool is_excl = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE);
-	time_t now = time(NULL);
-
-	for (uint32_t i = 0; i < job->alloc.count; i++) {
-		const struct sel_alloc *a = &job->alloc.nodes[i];
-		struct node *n = &c->nodes[a->node];
-
-		if (is_release) {
-			n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
-			n->mem_used -= a->mem < n->mem_used ? a->mem : n->mem_used;
-			n->gpus_used &= ~a->gpus;
-			n->is_exclusive_used = n->is_exclusive_used && !is_excl;
-			n->last_busy = now;
-		} else {
-			n->cpus_used += a->cpus;
-			n->mem_used += a->mem;
-			n->gpus_used |= a->gpus;
-			n->is_exclusive_used = n->is_exclusive_used || is_excl;
-		}
-		node_update_alloc_state(n);
-	}
-	c->node_last_update = now;
-}
-
-void job_sched_charge(struct ctld *c, struct job *job)
-{
-	job_charge(c, job, false);
-}
-
-void job_sched_release(struct ctld *c, struct job *job)
-{
-	job_charge(c, job, true);
-	job_sched_request(c);
-}
-
 static char *alloc_hostlist(const struct ctld *c, const struct sel_result *res)
 {
 	struct hostlist *hl = NULL;
@@ -234,13 +198,13 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	job->reason = WAIT_NO_REASON;
 	job->start_time = now;
 	job->end_time = job->time_limit == INFINITE ? 0 : now + (time_t)job->time_limit * 60;
-	job_charge(c, job, false);
-	job_touch(c, job);
+	job_res_charge(c, job);
+	job_changed(c, job);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s", job->job_id,
 	     job->nodes, job->alloc.total_cpus, job->partition);
 	mail_job(c, job, MAIL_JOB_BEGIN);
 	if (job_is_interactive(job))
-		job_alloc_grant(c, job); /* job_alloc.c: salloc/srun get it, nothing to launch */
+		job_alloc_grant(c, job); /* salloc/srun get it, nothing to launch */
 	else
 		job_launch(c, job);
 }
@@ -299,15 +263,6 @@ static bool job_req_nodes_down(struct ctld *c, struct job *job)
 	return is_down;
 }
 
-static int job_prio_cmp(const void *a, const void *b)
-{
-	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
-
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
-}
-
 void job_sched_pass(struct ctld *c)
 {
 	_cleanup_free_ struct job **pending = calloc(c->job_count + 1, sizeof(*pending));
@@ -330,7 +285,7 @@ void job_sched_pass(struct ctld *c)
 
 		job->last_sched_eval = now;
 		if (why == WAIT_NO_REASON)
-			why = job_deps_check(c, job, now);
+			why = job_depend_check_now(c, job, now);
 		if (job->state_desc && why != WAIT_NO_REASON) {
 			free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
 			job->state_desc = NULL;
@@ -356,7 +311,7 @@ void job_sched_pass(struct ctld *c)
 			}
 			job_start(c, task, &res, now);
 			if (task != job) {
-				job_touch(c, job);
+				job_changed(c, job);
 				i--; /* the meta record may start another task now */
 			}
 			continue;
@@ -377,12 +332,6 @@ static void sched_ev_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	job_sched_pass(arg);
-}
-
-void job_sched_request(struct ctld *c)
-{
-	if (c->sched_ev)
-		event_active(c->sched_ev, EV_TIMEOUT, 0);
 }
 
 int job_sched_init(struct ctld *c)

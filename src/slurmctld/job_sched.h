@@ -12,19 +12,14 @@ struct ctld;
 struct job;
 struct part;
 
+/* The pass event that ctld_sched_request() activates. */
 int job_sched_init(struct ctld *c);
 void job_sched_fini(struct ctld *c);
-/* Ask for a pass soon (coalesced). */
-void job_sched_request(struct ctld *c);
 /* One pass now (tests and the timer). */
 void job_sched_pass(struct ctld *c);
 /* At submit: -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE when no node of p
  * could ever hold one node's share of the job. */
 int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct part *p);
-/* Charge a (recovered) running job's allocation to its nodes. */
-void job_sched_charge(struct ctld *c, struct job *job);
 /* --test-only: the nodes and cpus the job would get (now, or on an idle
  * cluster when busy). */
 int job_sched_will_run(struct ctld *c, const struct job *job, char **ret_nodes, uint32_t *ret_cpus);
-/* Give a finished job's resources back to its nodes. */
-void job_sched_release(struct ctld *c, struct job *job);

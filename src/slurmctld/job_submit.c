@@ -26,11 +26,10 @@
 #include "durable.h"
 #include "job.h"
 #include "job_array.h"
-#include "job_deps.h"
+#include "job_depend_check.h"
 #include "job_sched.h"
 #include "part.h"
-
-#define TOP_PRIORITY 0xffff0000u /* priority/basic: first job, then one lower each */
+#include "job_prio.h"
 
 /* "gres/gpu:2", "gres/gpu:a100:2", "gpu:2" -> 2; NULL -> 0; -1 malformed. */
 static long tres_gpus(const char *tres)
@@ -174,7 +173,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	int r;
 
 	*ret_msg = NULL;
-	/* an allocation (job_alloc.c: alloc_port set) runs no script */
+	/* an allocation (alloc_port set) runs no script */
 	if (!desc->alloc_port && (!desc->script || !*desc->script))
 		return -ESLURM_JOB_SCRIPT_MISSING;
 	if (c->job_count >= c->conf->max_job_count)
@@ -220,7 +219,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	}
 	job->array_task_id = NO_VAL;
 	job->desc = desc;
-	r = job_deps_submit(c, job, ret_msg);
+	r = job_depend_check_submit(c, job, ret_msg);
 	if (r < 0) {
 		job->desc = NULL; /* the caller still owns it */
 		job_free(job);
@@ -238,24 +237,6 @@ static uint32_t job_next_id(struct ctld *c)
 		id = c->conf->first_job_id;
 	c->next_job_id = id + 1;
 	return id;
-}
-
-uint32_t job_nice_priority(uint32_t base, uint32_t nice)
-{
-	int64_t p = (int64_t)base;
-
-	if (nice != NO_VAL)
-		p -= (int64_t)nice - (int64_t)NICE_OFFSET; /* --nice=N lowers it by N */
-	return p < 1 ? 1 : p > (int64_t)TOP_PRIORITY ? TOP_PRIORITY : (uint32_t)p;
-}
-
-uint32_t job_next_priority(struct ctld *c, uint32_t nice)
-{
-	if (!c->lowest_prio || c->lowest_prio > TOP_PRIORITY)
-		c->lowest_prio = TOP_PRIORITY;
-	if (c->lowest_prio > 1)
-		c->lowest_prio--;
-	return job_nice_priority(c->lowest_prio, nice);
 }
 
 int job_submit_commit(struct ctld *c, struct job *job)
@@ -279,6 +260,6 @@ int job_submit_commit(struct ctld *c, struct job *job)
 	}
 	r = job_table_add(c, job);
 	if (r == 0)
-		job_touch(c, job);
+		job_changed(c, job);
 	return r;
 }

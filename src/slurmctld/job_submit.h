@@ -14,13 +14,7 @@ struct job_desc;
  * submit for desc->user_id). Returns 0 and the job (not yet in the table,
  * no id) or a negative Slurm code; *ret_msg may get a text for the user
  * ("invalid partition specified: x"), malloc'd. */
-int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid,
-		     struct job **ret, char **ret_msg);
-/* priority/basic: base lowered by the job's nice value (NICE_OFFSET based,
- * NO_VAL none), kept within 1..TOP_PRIORITY. */
-uint32_t job_nice_priority(uint32_t base, uint32_t nice);
-/* priority/basic: the next job's priority (each one lower than the last),
- * with its nice value applied. */
-uint32_t job_next_priority(struct ctld *c, uint32_t nice);
+int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid, struct job **ret,
+		     char **ret_msg);
 /* Give the job an id and a priority and put it in the table. */
 int job_submit_commit(struct ctld *c, struct job *job);

@@ -17,6 +17,7 @@
 #include "job_sched.h"
 #include "job_submit.h"
 #include "part.h"
+#include "job_prio.h"
 
 static int job_update_check(const struct ctld *c, const struct job *job,
 			    const struct update_job_msg *m, bool is_admin)
@@ -102,7 +103,7 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 	if (m->max_nodes != NO_VAL)
 		job->max_nodes = m->max_nodes;
 	info("update_job: JobId=%u updated by uid %u", job->job_id, (unsigned)uid);
-	job_touch(c, job);
-	job_sched_request(c);
+	job_changed(c, job);
+	ctld_sched_request(c);
 	return 0;
 }

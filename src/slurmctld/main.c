@@ -27,6 +27,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "ctld_timer.h"
 #include "job_end.h"
 #include "job_sched.h"
 #include "mail.h"
@@ -212,17 +213,17 @@ static const struct subsys {
 	int (*init)(struct ctld *c);
 	void (*fini)(struct ctld *c);
 } subsystems[] = {
-	{ "nodes", nodes_init, node_table_free },
-	{ "partitions", parts_init, part_table_free }, /* needs the node table */
-	{ "state", state_init, state_fini },          /* applies saved node states */
-	{ "jobs", jobs_init, jobs_fini },
-	{ "journal", durable_init, durable_fini },   /* replays jobs: after nodes, parts */
-	{ "accounting", acct_init, acct_fini },      /* queues every replayed job's row */
-	{ "signals", signals_init, signals_fini },
-	{ "mail", mail_init, mail_fini },
-	{ "rpc", rpc_init, rpc_fini },                /* accept once state is ready */
-	{ "ping", ping_init, node_ping_stop },        /* asks nodes to register */
-	{ "job timer", job_timer_start, job_timer_stop },
+    {"nodes", nodes_init, node_table_free},
+    {"partitions", parts_init, part_table_free}, /* needs the node table */
+    {"state", state_init, state_fini},		 /* applies saved node states */
+    {"jobs", jobs_init, jobs_fini},
+    {"journal", durable_init, durable_fini}, /* replays jobs: after nodes, parts */
+    {"accounting", acct_init, acct_fini},    /* queues every replayed job's row */
+    {"signals", signals_init, signals_fini},
+    {"mail", mail_init, mail_fini},
+    {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */
+    {"ping", ping_init, node_ping_stop}, /* asks nodes to register */
+    {"timer", ctld_timer_start, ctld_timer_stop},
 };
 
 int main(int argc, char **argv)
@@ -255,7 +256,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slurmctld: error: cannot open log file\n");
 	if (!arg_foreground && daemon_detach() < 0)
 		fatal("cannot daemonize");
-	pidfile = c->conf->slurmctld_pidfile ? strdup(c->conf->slurmctld_pidfile) : NULL;
+	pidfile = sdup(c->conf->slurmctld_pidfile);
 	if (pidfile && daemon_write_pidfile(pidfile) < 0)
 		error("cannot write pid file %s", pidfile);
 	signal(SIGPIPE, SIG_IGN);

@@ -22,6 +22,7 @@
 #include "common/parse_mem.h"
 #include "common/sl_errno.h"
 #include "common/states.h"
+#include "common/tres.h"
 #include "ctld.h"
 
 #define REASON_NOT_RESPONDING "Not responding"
@@ -129,7 +130,7 @@ struct node *node_find(struct ctld *c, const char *name)
 static void node_set_reason(struct node *n, const char *reason, uint32_t uid, time_t now)
 {
 	free(n->reason);
-	n->reason = reason ? strdup(reason) : NULL;
+	n->reason = sdup(reason);
 	n->reason_uid = reason ? uid : NO_VAL;
 	n->reason_time = reason ? now : 0;
 }
@@ -137,7 +138,7 @@ static void node_set_reason(struct node *n, const char *reason, uint32_t uid, ti
 static void replace_str(char **dst, const char *src)
 {
 	free(*dst);
-	*dst = src ? strdup(src) : NULL;
+	*dst = sdup(src);
 }
 
 /* Without config_overrides a node reporting less than configured is
@@ -375,21 +376,15 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 
 static char *node_cfg_tres(const struct conf_node *cfg)
 {
-	char mem[32], *s = NULL;
-	unsigned long long gpus = gres_count(cfg->gres, "gpu");
+	struct tres t = {
+	    .cpus = cfg->cpus,
+	    .mem_mb = cfg->real_memory,
+	    .billing = cfg->cpus,
+	    .gpus = gres_count(cfg->gres, "gpu"),
+	};
 
-	mem_mb2str(cfg->real_memory, mem, sizeof(mem));
-	if (gpus) {
-		if (asprintf(&s, "cpu=%u,mem=%s,billing=%u,gres/gpu=%llu", cfg->cpus, mem, cfg->cpus,
-			     gpus) < 0)
-			s = NULL;
-	} else if (asprintf(&s, "cpu=%u,mem=%s,billing=%u", cfg->cpus, mem, cfg->cpus) < 0) {
-		s = NULL;
-	}
-	return s;
+	return tres_string(&t);
 }
-
-#define DUP(x) ((x) ? strdup(x) : NULL)
 
 int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret)
 {
@@ -397,35 +392,35 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 
 	(void)c;
 	*ret = (struct node_info){
-		.name = DUP(cfg->name),
-		.node_addr = DUP(cfg->node_addr),
-		.node_hostname = DUP(cfg->node_hostname),
-		.arch = DUP(n->arch),
-		.os = DUP(n->os),
-		.version = DUP(n->version),
-		.features = DUP(cfg->features),
-		.features_act = DUP(cfg->features),
-		.gres = DUP(cfg->gres),
-		.partitions = DUP(n->partitions),
-		.reason = DUP(n->reason),
-		.cfg_tres = node_cfg_tres(cfg),
-		.state = n->state,
-		.reason_uid = n->reason_uid,
-		.reason_time = n->reason_time,
-		.port = cfg->port,
-		.cpus = cfg->cpus,
-		.boards = cfg->boards,
-		.sockets = cfg->sockets,
-		.cores = cfg->cores_per_socket,
-		.threads = cfg->threads_per_core,
-		.real_memory = cfg->real_memory,
-		.free_mem = n->free_mem,
-		.tmp_disk = cfg->tmp_disk,
-		.weight = cfg->weight,
-		.cpu_load = n->cpu_load,
-		.boot_time = n->boot_time,
-		.slurmd_start_time = n->slurmd_start_time,
-		.last_busy = n->last_busy,
+	    .name = sdup(cfg->name),
+	    .node_addr = sdup(cfg->node_addr),
+	    .node_hostname = sdup(cfg->node_hostname),
+	    .arch = sdup(n->arch),
+	    .os = sdup(n->os),
+	    .version = sdup(n->version),
+	    .features = sdup(cfg->features),
+	    .features_act = sdup(cfg->features),
+	    .gres = sdup(cfg->gres),
+	    .partitions = sdup(n->partitions),
+	    .reason = sdup(n->reason),
+	    .cfg_tres = node_cfg_tres(cfg),
+	    .state = n->state,
+	    .reason_uid = n->reason_uid,
+	    .reason_time = n->reason_time,
+	    .port = cfg->port,
+	    .cpus = cfg->cpus,
+	    .boards = cfg->boards,
+	    .sockets = cfg->sockets,
+	    .cores = cfg->cores_per_socket,
+	    .threads = cfg->threads_per_core,
+	    .real_memory = cfg->real_memory,
+	    .free_mem = n->free_mem,
+	    .tmp_disk = cfg->tmp_disk,
+	    .weight = cfg->weight,
+	    .cpu_load = n->cpu_load,
+	    .boot_time = n->boot_time,
+	    .slurmd_start_time = n->slurmd_start_time,
+	    .last_busy = n->last_busy,
 	};
 	return 0;
 }

@@ -13,14 +13,12 @@
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/msg.h"
-#include "common/rpc_async.h"
+#include "common/sl_errno.h"
 #include "common/states.h"
 #include "ctld.h"
 #include "job_end.h"
 #include "node.h"
 #include "node_state.h"
-
-int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m); /* rpc_node.c */
 
 struct ping_arg {
 	struct ctld *c;
@@ -60,10 +58,23 @@ static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
 
 		node_responded(c, n, p->cpu_load, p->free_mem, now);
 	} else if (type == MESSAGE_NODE_REGISTRATION_STATUS) {
-		ctld_node_registered(c, msg);
+		node_ping_registered(c, msg);
 	} else {
 		node_responded(c, n, n->cpu_load, n->free_mem, now);
 	}
+}
+
+int node_ping_registered(struct ctld *c, const struct node_reg_msg *m)
+{
+	struct node *n = m->node_name ? node_find(c, m->node_name) : NULL;
+
+	if (!n) {
+		error("Node registration from unknown node %s", m->node_name ? m->node_name : "?");
+		return -ESLURM_INVALID_NODE_NAME;
+	}
+	if (node_register(c, n, m, time(NULL)))
+		node_state_save(c);
+	return 0;
 }
 
 static void ping_node(struct ctld *c, struct node *n)
@@ -77,8 +88,7 @@ static void ping_node(struct ctld *c, struct node *n)
 		return;
 	a->c = c;
 	snprintf(a->name, sizeof(a->name), "%s", node_name(n));
-	if (rpc_async_call(c->base, c->conf->munge_socket, n->cfg->node_addr, n->cfg->port, type,
-			   &m, c->conf->slurm_user_id, c->conf->message_timeout, ping_done_cb, a) < 0) {
+	if (ctld_send_node(c, n, type, &m, ping_done_cb, a) < 0) {
 		free(a);
 		if (node_no_response(c, n, time(NULL))) {
 			node_state_save(c);

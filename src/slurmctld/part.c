@@ -12,6 +12,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_mem.h"
+#include "common/tres.h"
 #include "ctld.h"
 #include "node.h"
 
@@ -95,24 +96,21 @@ struct part *part_find(const struct ctld *c, const char *name)
 	return NULL;
 }
 
-#define DUP(x) ((x) ? strdup(x) : NULL)
-
 int part_info_fill(const struct ctld *c, const struct part *p, struct part_info *ret)
 {
 	const struct conf_part *cfg = p->cfg;
-	char mem[32], *tres = NULL;
+	struct tres t = {
+	    .cpus = p->total_cpus,
+	    .mem_mb = p->total_mem,
+	    .nodes = p->node_count,
+	    .billing = p->total_cpus,
+	    .gpus = p->total_gpus,
+	};
+	char *tres = tres_string(&t);
 	uint16_t flags = 0;
-	int n;
 
 	(void)c;
-	mem_mb2str(p->total_mem, mem, sizeof(mem));
-	if (p->total_gpus)
-		n = asprintf(&tres, "cpu=%u,mem=%s,node=%u,billing=%u,gres/gpu=%llu", p->total_cpus,
-			     mem, p->node_count, p->total_cpus, (unsigned long long)p->total_gpus);
-	else
-		n = asprintf(&tres, "cpu=%u,mem=%s,node=%u,billing=%u", p->total_cpus, mem,
-			     p->node_count, p->total_cpus);
-	if (n < 0)
+	if (!tres)
 		return -ENOMEM;
 	flags |= cfg->is_default ? PART_FLAG_DEFAULT : 0;
 	flags |= cfg->hidden ? PART_FLAG_HIDDEN : 0;
@@ -122,31 +120,31 @@ int part_info_fill(const struct ctld *c, const struct part *p, struct part_info 
 	flags |= cfg->lln ? PART_FLAG_LLN : 0;
 	flags |= cfg->exclusive_user ? PART_FLAG_EXCLUSIVE_USER : 0;
 	*ret = (struct part_info){
-		.name = DUP(cfg->name),
-		.nodes = DUP(cfg->nodes),
-		.allow_groups = DUP(cfg->allow_groups),
-		.allow_accounts = DUP(cfg->allow_accounts),
-		.allow_qos = DUP(cfg->allow_qos),
-		.alloc_nodes = DUP(cfg->alloc_nodes),
-		.qos = DUP(cfg->qos),
-		.tres = tres,
-		.flags = flags,
-		.state_up = cfg->state_up,
-		.max_time = cfg->max_time,
-		.default_time = cfg->default_time,
-		.max_nodes = cfg->max_nodes,
-		.min_nodes = cfg->min_nodes,
-		.max_cpus_per_node = cfg->max_cpus_per_node,
-		.total_cpus = p->total_cpus,
-		.total_nodes = p->node_count,
-		.grace_time = cfg->grace_time,
-		.priority_job_factor = cfg->priority_job_factor,
-		.priority_tier = cfg->priority_tier,
-		.over_time_limit = cfg->over_time_limit,
-		.def_mem_per_cpu = cfg->def_mem_per_cpu,
-		.def_mem_per_node = cfg->def_mem_per_node,
-		.max_mem_per_cpu = cfg->max_mem_per_cpu,
-		.max_mem_per_node = cfg->max_mem_per_node,
+	    .name = sdup(cfg->name),
+	    .nodes = sdup(cfg->nodes),
+	    .allow_groups = sdup(cfg->allow_groups),
+	    .allow_accounts = sdup(cfg->allow_accounts),
+	    .allow_qos = sdup(cfg->allow_qos),
+	    .alloc_nodes = sdup(cfg->alloc_nodes),
+	    .qos = sdup(cfg->qos),
+	    .tres = tres,
+	    .flags = flags,
+	    .state_up = cfg->state_up,
+	    .max_time = cfg->max_time,
+	    .default_time = cfg->default_time,
+	    .max_nodes = cfg->max_nodes,
+	    .min_nodes = cfg->min_nodes,
+	    .max_cpus_per_node = cfg->max_cpus_per_node,
+	    .total_cpus = p->total_cpus,
+	    .total_nodes = p->node_count,
+	    .grace_time = cfg->grace_time,
+	    .priority_job_factor = cfg->priority_job_factor,
+	    .priority_tier = cfg->priority_tier,
+	    .over_time_limit = cfg->over_time_limit,
+	    .def_mem_per_cpu = cfg->def_mem_per_cpu,
+	    .def_mem_per_node = cfg->def_mem_per_node,
+	    .max_mem_per_cpu = cfg->max_mem_per_cpu,
+	    .max_mem_per_node = cfg->max_mem_per_node,
 	};
 	return 0;
 }

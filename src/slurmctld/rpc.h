@@ -32,12 +32,13 @@ int rpc_job_update(struct ctld *c, struct rpc_req *req);
 int rpc_job_complete(struct ctld *c, struct rpc_req *req);
 int rpc_job_requeue(struct ctld *c, struct rpc_req *req);
 int rpc_epilog_complete(struct ctld *c, struct rpc_req *req);
-/* step.c / rpc_step.c: job steps */
+/* rpc_step.c: job steps */
 int rpc_step_create(struct ctld *c, struct rpc_req *req);   /* REQUEST_JOB_STEP_CREATE */
 int rpc_step_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_STEP_COMPLETE */
 int rpc_step_cancel(struct ctld *c, struct rpc_req *req);   /* REQUEST_CANCEL_JOB_STEP */
 int rpc_step_info(struct ctld *c, struct rpc_req *req);     /* REQUEST_JOB_STEP_INFO */
-/* acct.c: REQUEST_ACCT_QUERY, rpc_acct_query(), is declared in acct.h */
-/* job_alloc.c: interactive allocations (salloc, srun without one) */
+/* rpc_acct.c */
+int rpc_acct_query(struct ctld *c, struct rpc_req *req); /* REQUEST_ACCT_QUERY */
+/* rpc_alloc.c: interactive allocations (salloc, srun without one) */
 int rpc_alloc(struct ctld *c, struct rpc_req *req);          /* REQUEST_RESOURCE_ALLOCATION */
 int rpc_alloc_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_COMPLETE_JOB_ALLOCATION */

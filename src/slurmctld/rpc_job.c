@@ -19,7 +19,9 @@
 #include "durable.h"
 #include "job.h"
 #include "job_array.h"
+#include "job_cancel.h"
 #include "job_end.h"
+#include "job_info.h"
 #include "job_sched.h"
 #include "job_submit.h"
 #include "job_update.h"
@@ -85,7 +87,7 @@ int rpc_job_submit(struct ctld *c, struct rpc_req *req)
 		return reply_submit(c, req, 0, r, msg);
 	info("_slurm_rpc_submit_batch_job: JobId=%u InitPrio=%u usec=0", job->job_id,
 	     job->priority);
-	job_sched_request(c);
+	ctld_sched_request(c);
 	return reply_submit(c, req, job->job_id, 0, msg);
 }
 
@@ -181,94 +183,12 @@ static struct job *job_by_str(struct ctld *c, const char *s)
 	return job_find(c, (uint32_t)id);
 }
 
-static bool may_touch(const struct ctld *c, const struct job *job, uid_t uid)
-{
-	return uid == job->uid || ctld_is_admin(c, uid);
-}
-
-/* Cancel or signal one task of an array: a task not started yet is only
- * dropped from its meta record. */
-static int kill_array_task(struct ctld *c, uint32_t array_id, uint32_t task, uint16_t sig,
-			   uint16_t flags, uid_t uid)
-{
-	bool is_pending;
-	struct job *job = job_array_find_task(c, array_id, task, &is_pending);
-
-	if (!job)
-		return -ESLURM_INVALID_JOB_ID;
-	if (!may_touch(c, job, uid))
-		return -ESLURM_ACCESS_DENIED;
-	if (!is_pending)
-		return job_end_signal(c, job, sig, flags, uid);
-	if (sig != 9)
-		return -ESLURM_JOB_PENDING;
-	job_array_drop_pending(job, task);
-	if (!job_is_array_meta(job) && job->array_task_id == NO_VAL)
-		return job_end_signal(c, job, sig, flags, uid); /* nothing left: the record ends */
-	job_touch(c, job);
-	return 0;
-}
-
-/* "12" (a job, or a whole array), "12_3", "12_[1-3,7]". */
-static int kill_target(struct ctld *c, const char *s, uint16_t sig, uint16_t flags, uid_t uid)
-{
-	char *end;
-	unsigned long id = strtoul(s ? s : "", &end, 10);
-	struct job *job;
-	int r = 0, first = 0;
-
-	if (!s || end == s || id == 0 || id > UINT32_MAX)
-		return -ESLURM_INVALID_JOB_ID;
-	if (*end == '_') {
-		const char *list = end + 1;
-		uint32_t *ids = NULL, n = 0, throttle;
-		_cleanup_free_ char *copy = strdup(list);
-		size_t len = copy ? strlen(copy) : 0;
-
-		if (!copy)
-			return -ENOMEM;
-		if (len >= 2 && copy[0] == '[' && copy[len - 1] == ']') {
-			copy[len - 1] = '\0';
-			memmove(copy, copy + 1, len - 1);
-		}
-		if (job_array_parse(copy, c->conf->max_array_size, &ids, &n, &throttle) < 0)
-			return -ESLURM_INVALID_JOB_ID;
-		for (uint32_t i = 0; i < n; i++) {
-			r = kill_array_task(c, (uint32_t)id, ids[i], sig, flags, uid);
-			if (r < 0 && !first)
-				first = r;
-		}
-		free(ids);
-		return first;
-	}
-	if (*end)
-		return -ESLURM_INVALID_JOB_ID;
-	job = job_find(c, (uint32_t)id);
-	if (!job)
-		return -ESLURM_INVALID_JOB_ID;
-	if (!may_touch(c, job, uid))
-		return -ESLURM_ACCESS_DENIED;
-	if (job->array_job_id != id)
-		return job_end_signal(c, job, sig, flags, uid);
-	/* the whole array: every task record, then the meta record */
-	for (uint32_t i = 0; i < c->job_count; i++) {
-		struct job *t = c->jobs[i];
-
-		if (t->array_job_id == id && t != job && !job_is_finished(t))
-			job_end_signal(c, t, sig, flags, uid);
-	}
-	if (sig == 9 && job_is_array_meta(job))
-		job->array_pending_count = 0; /* tasks not started never will */
-	r = job_is_finished(job) ? 0 : job_end_signal(c, job, sig, flags, uid);
-	return r == -ESLURM_ALREADY_DONE ? 0 : r;
-}
-
 int rpc_job_kill(struct ctld *c, struct rpc_req *req)
 {
 	const struct kill_job_msg *m = req->body;
 	int r;
 
-	r = kill_target(c, m->sjob_id, m->signal ? m->signal : 9, m->flags, req->uid);
+	r = job_cancel_target(c, m->sjob_id, m->signal ? m->signal : 9, m->flags, req->uid);
 	if (r == -ESLURM_ACCESS_DENIED)
 		error("Security violation, REQUEST_KILL_JOB RPC for %s from uid=%u", m->sjob_id,
 		      (unsigned)req->uid);
@@ -302,7 +222,7 @@ static int job_for_owner(struct ctld *c, const struct rpc_req *req, const char *
 
 	if (!job)
 		return -ESLURM_INVALID_JOB_ID;
-	if (!may_touch(c, job, req->uid)) {
+	if (!job_cancel_may_touch(c, job, req->uid)) {
 		error("Security violation, %s RPC for JobId=%u from uid=%u",
 		      msg_type_name(req->type), job->job_id, (unsigned)req->uid);
 		return -ESLURM_USER_ID_MISSING;

@@ -17,28 +17,12 @@
 #include "ctld.h"
 #include "job_end.h"
 #include "node.h"
+#include "node_ping.h"
 #include "node_state.h"
-
-/* Shared by the registration RPC and the reply to our registration
- * request (node_ping.c). */
-int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m);
-
-int ctld_node_registered(struct ctld *c, const struct node_reg_msg *m)
-{
-	struct node *n = m->node_name ? node_find(c, m->node_name) : NULL;
-
-	if (!n) {
-		error("Node registration from unknown node %s", m->node_name ? m->node_name : "?");
-		return -ESLURM_INVALID_NODE_NAME;
-	}
-	if (node_register(c, n, m, time(NULL)))
-		node_state_save(c);
-	return 0;
-}
 
 int rpc_node_register(struct ctld *c, struct rpc_req *req)
 {
-	int r = ctld_node_registered(c, req->body);
+	int r = node_ping_registered(c, req->body);
 
 	if (r < 0)
 		return r;

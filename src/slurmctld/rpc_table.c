@@ -14,13 +14,7 @@
 #include "common/rpc_server.h"
 #include "common/conf.h"
 #include "common/sl_errno.h"
-#include "acct.h"
 #include "ctld.h"
-
-bool ctld_is_admin(const struct ctld *c, uid_t uid)
-{
-	return uid == 0 || uid == c->conf->slurm_user_id;
-}
 
 static const struct rpc_handler {
 	uint16_t type;

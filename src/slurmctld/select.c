@@ -16,6 +16,7 @@
 #include "select.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,4 +403,40 @@ void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_
 		if (is_exclusive)
 			nd->is_exclusive_used = false;
 	}
+}
+
+char *select_counts_string(const struct sel_result *r, bool is_tasks)
+{
+	size_t cap = 32 + (size_t)r->count * 16, len = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (uint32_t i = 0; i < r->count;) {
+		uint32_t v = is_tasks ? r->nodes[i].tasks : r->nodes[i].cpus, run = 1;
+
+		while (i + run < r->count
+		       && (is_tasks ? r->nodes[i + run].tasks : r->nodes[i + run].cpus) == v)
+			run++;
+		len += (size_t)snprintf(s + len, cap - len, run > 1 ? "%s%u(x%u)" : "%s%u",
+					len ? "," : "", v, run);
+		i += run;
+	}
+	return s;
+}
+
+char *select_gpu_list(uint64_t mask)
+{
+	char *s = calloc(1, 64 * 4);
+	size_t len = 0;
+
+	if (!s || !mask) {
+		free(s);
+		return NULL;
+	}
+	for (int i = 0; i < 64; i++)
+		if (mask & (1ull << i))
+			len += (size_t)sprintf(s + len, "%s%d", len ? "," : "", i);
+	return s;
 }

@@ -82,3 +82,10 @@ void sel_result_done(struct sel_result *r);
  * bookkeeping). */
 void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
 void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
+
+/* "4(x2),2" as SLURM_JOB_CPUS_PER_NODE / SLURM_TASKS_PER_NODE print the
+ * per-node cpus (or tasks) of an allocation; malloc'd, NULL on ENOMEM. */
+char *select_counts_string(const struct sel_result *r, bool is_tasks);
+/* GPU index mask -> "0,1,3" (CUDA_VISIBLE_DEVICES); NULL for an empty mask
+ * (or ENOMEM). */
+char *select_gpu_list(uint64_t mask);

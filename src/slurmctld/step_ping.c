@@ -9,7 +9,7 @@
  * reached the step is cancelled: its nodes get a terminate (a stepd that
  * did start kills its tasks) and its cpus are free at once.
  */
-#include "step.h"
+#include "step_ping.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -19,10 +19,10 @@
 #include "common/job_states.h"
 #include "common/log.h"
 #include "common/msg.h"
-#include "common/rpc_async.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "step.h"
 
 #define STEP_PING_INTERVAL 5 /* seconds */
 
@@ -81,9 +81,8 @@ void step_ping_sruns(struct ctld *c, time_t now)
 			if (!a)
 				return;
 			*a = (struct ping_arg){c, job->job_id, s->step_id};
-			r = rpc_async_call(c->base, c->conf->munge_socket, s->srun_host, s->srun_port,
-					   SRUN_PING, &m, job->uid, c->conf->message_timeout,
-					   ping_done_cb, a);
+			r = ctld_send(c, s->srun_host, s->srun_port, SRUN_PING, &m, job->uid,
+				      ping_done_cb, a);
 			if (r < 0) {
 				free(a);
 				srun_gone(c, job, s, r);

@@ -1,9 +1,9 @@
-/* job_deps.c - the controller's side of job dependencies: what
+/* job_depend_check.c - the controller's side of job dependencies: what
  * job_depend.c asks about other jobs, answered from the job table, and
  * the per-job calls made at submit, on each scheduling pass and for
  * display.
  */
-#include "job_deps.h"
+#include "job_depend_check.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -27,9 +27,9 @@ struct deps_ctx {
 static void view_of(const struct job *j, struct job_depend_job *ret)
 {
 	*ret = (struct job_depend_job){
-		.state = j->state,
-		.start_time = j->start_time,
-		.exit_status = (int)j->exit_code,
+	    .state = j->state,
+	    .start_time = j->start_time,
+	    .exit_status = (int)j->exit_code,
 	};
 }
 
@@ -51,7 +51,7 @@ static bool dep_job(void *arg, uint32_t job_id, uint32_t task_id, struct job_dep
 		return false;
 	view_of(j, ret);
 	if (is_pending)
-		*ret = (struct job_depend_job){ .state = JOB_PENDING };
+		*ret = (struct job_depend_job){.state = JOB_PENDING};
 	return true;
 }
 
@@ -60,7 +60,7 @@ static bool dep_array(void *arg, uint32_t array_id, struct job_depend_array *ret
 	struct deps_ctx *x = arg;
 	bool found = false;
 
-	*ret = (struct job_depend_array){ 0 };
+	*ret = (struct job_depend_array){0};
 	for (uint32_t i = 0; i < x->c->job_count; i++) {
 		const struct job *j = x->c->jobs[i];
 
@@ -76,7 +76,8 @@ static bool dep_array(void *arg, uint32_t array_id, struct job_depend_array *ret
 			ret->pending++;
 		else if (job_is_finished(j) && !(j->state & JOB_COMPLETING)) {
 			bool ok = (j->state & JOB_STATE_BASE) == JOB_COMPLETE
-				  && WIFEXITED((int)j->exit_code) && WEXITSTATUS((int)j->exit_code) == 0;
+				  && WIFEXITED((int)j->exit_code)
+				  && WEXITSTATUS((int)j->exit_code) == 0;
 
 			if (ok)
 				ret->done_ok++;
@@ -107,11 +108,11 @@ static bool dep_singleton_busy(void *arg)
 	return false;
 }
 
-int job_deps_submit(struct ctld *c, struct job *job, char **ret_msg)
+int job_depend_check_submit(struct ctld *c, struct job *job, char **ret_msg)
 {
-	struct deps_ctx x = { c, job };
-	struct job_depend_ops ops = { dep_job, dep_array, dep_singleton_busy, &x };
-	struct sl_error err = { { 0 } };
+	struct deps_ctx x = {c, job};
+	struct job_depend_ops ops = {dep_job, dep_array, dep_singleton_busy, &x};
+	struct sl_error err = {{0}};
 	int r;
 
 	if (!job->desc || !job->desc->dependency || !*job->desc->dependency)
@@ -127,10 +128,10 @@ int job_deps_submit(struct ctld *c, struct job *job, char **ret_msg)
 	return 0;
 }
 
-enum job_state_reason job_deps_check(struct ctld *c, struct job *job, time_t now)
+enum job_state_reason job_depend_check_now(struct ctld *c, struct job *job, time_t now)
 {
-	struct deps_ctx x = { c, job };
-	struct job_depend_ops ops = { dep_job, dep_array, dep_singleton_busy, &x };
+	struct deps_ctx x = {c, job};
+	struct job_depend_ops ops = {dep_job, dep_array, dep_singleton_busy, &x};
 	uint32_t task = job->array_job_id && !job_is_array_meta(job) ? job->array_task_id : NO_VAL;
 
 	if (!job->depend && job->desc && job->desc->dependency && *job->desc->dependency) {
@@ -145,7 +146,7 @@ enum job_state_reason job_deps_check(struct ctld *c, struct job *job, time_t now
 	return job_depend_reason(job_depend_evaluate(job->depend, &ops, task, now));
 }
 
-char *job_deps_string(const struct job *job)
+char *job_depend_check_text(const struct job *job)
 {
 	char *s = NULL;
 

@@ -1,0 +1,72 @@
+/* ctld_timer.c - the controller's 1 s timer: the periodic work that no
+ * message triggers, in this order:
+ *
+ *   1. job time limits and --signal warnings   (job_end.c)
+ *   2. steps' own time limits                   (step.c)
+ *   3. SRUN_PING to each running step's srun    (step_ping.c)
+ *   4. interactive allocations: grants, pings,
+ *      SRUN_TIMEOUT                             (job_alloc.c)
+ *   5. accounting rows to write again           (acct.c)
+ *   6. MinJobAge purge of finished jobs         (job.c)
+ *   7. a scheduling pass every 5 s: BeginTime
+ *      and the like come by no event            (job_sched.c)
+ *
+ * Ends first (1-4), so that what they free is written (5) and can be
+ * purged (6) and used (7) in the same turn. The floor above every file it
+ * calls; nothing calls it but main.c.
+ */
+#include "ctld_timer.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "acct.h"
+#include "ctld.h"
+#include "job.h"
+#include "job_alloc.h"
+#include "job_end.h"
+#include "job_sched.h"
+#include "step.h"
+#include "step_ping.h"
+
+#define SCHED_EVERY 5 /* s between the timer's scheduling passes */
+
+void ctld_timer_run(struct ctld *c, time_t now)
+{
+	job_end_time_limits(c, now);
+	step_timer(c, now);
+	step_ping_sruns(c, now);
+	job_alloc_timer(c, now);
+	acct_retry_lost(c, now);
+	job_table_purge(c, now);
+	if (now - c->last_timer_pass >= SCHED_EVERY) {
+		c->last_timer_pass = now;
+		job_sched_pass(c);
+	}
+}
+
+static void ctld_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	ctld_timer_run(arg, time(NULL));
+}
+
+int ctld_timer_start(struct ctld *c)
+{
+	struct timeval one = {.tv_sec = 1};
+
+	c->job_timer = event_new(c->base, -1, EV_PERSIST, ctld_timer_cb, c);
+	if (!c->job_timer)
+		return -ENOMEM;
+	return event_add(c->job_timer, &one);
+}
+
+void ctld_timer_stop(struct ctld *c)
+{
+	if (c->job_timer)
+		event_free(c->job_timer);
+	c->job_timer = NULL;
+}

@@ -1,0 +1,89 @@
+/* job_res.c - see job_res.h. Node usage lives in struct node (cpus_used,
+ * mem_used, gpus_used); the scheduler copies it for select_place().
+ */
+#include "job_res.h"
+
+#include <time.h>
+
+#include "common/msg.h"
+#include "common/tres.h"
+#include "ctld.h"
+#include "job.h"
+#include "node.h"
+
+static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
+{
+	bool is_excl = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE);
+	time_t now = time(NULL);
+
+	for (uint32_t i = 0; i < job->alloc.count; i++) {
+		const struct sel_alloc *a = &job->alloc.nodes[i];
+		struct node *n = &c->nodes[a->node];
+
+		if (is_release) {
+			n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
+			n->mem_used -= a->mem < n->mem_used ? a->mem : n->mem_used;
+			n->gpus_used &= ~a->gpus;
+			n->is_exclusive_used = n->is_exclusive_used && !is_excl;
+			n->last_busy = now;
+		} else {
+			n->cpus_used += a->cpus;
+			n->mem_used += a->mem;
+			n->gpus_used |= a->gpus;
+			n->is_exclusive_used = n->is_exclusive_used || is_excl;
+		}
+		node_update_alloc_state(n);
+	}
+	c->node_last_update = now;
+}
+
+void job_res_charge(struct ctld *c, struct job *job)
+{
+	job_res_apply(c, job, false);
+}
+
+void job_res_release(struct ctld *c, struct job *job)
+{
+	job_res_apply(c, job, true);
+	ctld_sched_request(c);
+}
+
+uint32_t job_res_req_cpus(const struct job *job)
+{
+	uint32_t cpus = job->num_tasks * job->cpus_per_task;
+
+	return cpus < job->min_nodes ? job->min_nodes : cpus;
+}
+
+char *job_res_tres_req(const struct job *job)
+{
+	uint32_t cpus = job_res_req_cpus(job);
+	struct tres t = {
+	    .cpus = cpus,
+	    .mem_mb =
+		job->mem_per_cpu ? job->mem_per_cpu * cpus : job->mem_per_node * job->min_nodes,
+	    .nodes = job->min_nodes,
+	    .billing = cpus,
+	    .gpus =
+		job->gpus_total ? job->gpus_total : (uint64_t)job->gpus_per_node * job->min_nodes,
+	};
+
+	return tres_string(&t);
+}
+
+char *job_res_tres_alloc(const struct job *job)
+{
+	struct tres t = {
+	    .cpus = job->alloc.total_cpus,
+	    .nodes = job->alloc.count,
+	    .billing = job->alloc.total_cpus,
+	};
+
+	if (!job->alloc.count)
+		return NULL;
+	for (uint32_t i = 0; i < job->alloc.count; i++) {
+		t.mem_mb += job->alloc.nodes[i].mem;
+		t.gpus += (uint64_t)__builtin_popcountll(job->alloc.nodes[i].gpus);
+	}
+	return tres_string(&t);
+}
