@@ -6,6 +6,7 @@
 #                cluster in ./run (scripts/local-cluster.sh up), show it
 #   make stop    stop that cluster
 #   make check   packages, build, unit tests (ctest), integration tests (pytest)
+#   make structure  no call/include cycle in slurmctld or slurmstepd, size limits
 #   make asan    build into build-asan with ASan+UBSan and run the unit tests there
 #   make clean   remove the build directories
 # Integration tests can run against another build: SL_BUILD_DIR=build-asan make integration
@@ -23,7 +24,7 @@ PYTEST_ARGS ?= -q
 
 export SL_BUILD_DIR ?= $(abspath $(BUILD_DIR))
 
-.PHONY: all deps build run demo stop status check unit integration asan asan-integration fuzz clean distclean
+.PHONY: all deps build run demo stop status check structure unit integration asan asan-integration fuzz clean distclean
 
 all: build
 
@@ -53,8 +54,13 @@ status:
 check:
 	$(MAKE) --no-print-directory deps
 	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory structure
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory integration
+
+# docs/architecture.md: calls go one way inside each daemon (reads the built objects).
+structure:
+	scripts/check-structure.sh $(BUILD_DIR)
 
 unit:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)

@@ -36,7 +36,7 @@ static void reconfig_slurmds(struct ctld *c)
 	}
 }
 
-int ctld_reconfigure(struct ctld *c)
+int admin_reconfigure(struct ctld *c)
 {
 	struct sl_conf *old = c->conf, *conf = NULL;
 	struct sl_error err = { { 0 } };
@@ -64,7 +64,7 @@ int ctld_reconfigure(struct ctld *c)
 	return r;
 }
 
-static void ctld_exit_loop(struct ctld *c)
+static void admin_exit_loop(struct ctld *c)
 {
 	node_state_save(c);
 	event_base_loopexit(c->base, NULL);
@@ -78,17 +78,17 @@ static void shutdown_reply_cb(void *arg, int rc, uint16_t type, void *msg)
 	(void)type;
 	(void)msg;
 	if (c->shutdown_pending > 0 && --c->shutdown_pending == 0)
-		ctld_exit_loop(c);
+		admin_exit_loop(c);
 }
 
 static void shutdown_timeout_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
-	ctld_exit_loop(arg);
+	admin_exit_loop(arg);
 }
 
-void ctld_shutdown(struct ctld *c, bool also_slurmds)
+void admin_shutdown(struct ctld *c, bool also_slurmds)
 {
 	struct shutdown_msg m = { .options = 0 };
 	struct timeval tv = { .tv_sec = c->conf->message_timeout };
@@ -110,7 +110,7 @@ void ctld_shutdown(struct ctld *c, bool also_slurmds)
 	 * reply to whoever asked */
 	c->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
 	if (!c->shutdown_timer) {
-		ctld_exit_loop(c);
+		admin_exit_loop(c);
 		return;
 	}
 	evtimer_add(c->shutdown_timer, c->shutdown_pending ? &tv : &soon);

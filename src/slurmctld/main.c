@@ -161,9 +161,9 @@ static void sig_cb(evutil_socket_t sig, short what, void *arg)
 
 	(void)what;
 	if (sig == SIGHUP)
-		ctld_reconfigure(c);
+		admin_reconfigure(c);
 	else
-		ctld_shutdown(c, false);
+		admin_shutdown(c, false);
 }
 
 static int signals_init(struct ctld *c)

@@ -2,15 +2,28 @@
  * dispatcher that checks privilege before any handler runs (R17).
  */
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
 
-struct ctld;
+#include "ctld.h"
+
 struct rpc_req;
 
 /* A handler returns <0 to have the dispatcher reply RESPONSE_SLURM_RC
  * with that code, or 0 when it replied (or deferred the reply) itself. */
 typedef int rpc_handler_fn(struct ctld *c, struct rpc_req *req);
 
+struct rpc_handler {
+	uint16_t type;
+	enum priv priv;
+	rpc_handler_fn *fn;
+	const char *fn_name; /* "rpc_job_submit" */
+};
+
 void rpc_dispatch(void *arg, struct rpc_req *req);
+/* The table (exposed for the unit test that keeps docs/architecture.md's
+ * "follow a request" table current). */
+const struct rpc_handler *rpc_handlers(size_t *ret_count);
 
 /* rpc_node.c */
 int rpc_node_register(struct ctld *c, struct rpc_req *req);

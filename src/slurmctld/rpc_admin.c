@@ -39,7 +39,7 @@ int rpc_build_info(struct ctld *c, struct rpc_req *req)
 
 int rpc_reconfigure(struct ctld *c, struct rpc_req *req)
 {
-	int r = ctld_reconfigure(c);
+	int r = admin_reconfigure(c);
 
 	if (r < 0)
 		return r;
@@ -53,6 +53,6 @@ int rpc_shutdown(struct ctld *c, struct rpc_req *req)
 	bool also_slurmds = m->options == 0; /* read before the reply frees req */
 
 	rpc_reply_rc(req, 0);
-	ctld_shutdown(c, also_slurmds);
+	admin_shutdown(c, also_slurmds);
 	return 0;
 }

@@ -16,35 +16,44 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 
-static const struct rpc_handler {
-	uint16_t type;
-	enum priv priv;
-	rpc_handler_fn *fn;
-} ctld_handlers[] = {
-	{ MESSAGE_NODE_REGISTRATION_STATUS, PRIV_SLURMD, rpc_node_register },
-	{ REQUEST_RECONFIGURE, PRIV_ADMIN, rpc_reconfigure },
-	{ REQUEST_SHUTDOWN, PRIV_ADMIN, rpc_shutdown },
-	{ REQUEST_PING, PRIV_ANY, rpc_ping },
-	{ REQUEST_BUILD_INFO, PRIV_ANY, rpc_build_info },
-	{ REQUEST_JOB_INFO, PRIV_ANY, rpc_job_info },
-	{ REQUEST_UPDATE_JOB, PRIV_ANY, rpc_job_update },           /* owner check inside */
-	{ REQUEST_NODE_INFO, PRIV_ANY, rpc_node_info },
-	{ REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info },
-	{ REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update },
-	{ REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit },
-	{ REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run },
-	{ REQUEST_COMPLETE_BATCH_SCRIPT, PRIV_SLURMD, rpc_job_complete },
-	{ REQUEST_JOB_REQUEUE, PRIV_ANY, rpc_job_requeue },          /* owner check inside */
-	{ REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill },               /* owner check inside */
-	{ MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete },
-	{ REQUEST_RESOURCE_ALLOCATION, PRIV_ANY, rpc_alloc },
-	{ REQUEST_COMPLETE_JOB_ALLOCATION, PRIV_ANY, rpc_alloc_complete }, /* owner check inside */
-	{ REQUEST_JOB_STEP_CREATE, PRIV_ANY, rpc_step_create },       /* owner check inside */
-	{ REQUEST_STEP_COMPLETE, PRIV_SLURMD, rpc_step_complete },
-	{ REQUEST_CANCEL_JOB_STEP, PRIV_ANY, rpc_step_cancel },       /* owner check inside */
-	{ REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info },
-	{ REQUEST_ACCT_QUERY, PRIV_ANY, rpc_acct_query },             /* uid filter inside */
+#define H(type, priv, fn)                                                                          \
+	{                                                                                          \
+		type, priv, fn, #fn                                                                \
+	}
+
+static const struct rpc_handler ctld_handlers[] = {
+    H(MESSAGE_NODE_REGISTRATION_STATUS, PRIV_SLURMD, rpc_node_register),
+    H(REQUEST_RECONFIGURE, PRIV_ADMIN, rpc_reconfigure),
+    H(REQUEST_SHUTDOWN, PRIV_ADMIN, rpc_shutdown),
+    H(REQUEST_PING, PRIV_ANY, rpc_ping),
+    H(REQUEST_BUILD_INFO, PRIV_ANY, rpc_build_info),
+    H(REQUEST_JOB_INFO, PRIV_ANY, rpc_job_info),
+    H(REQUEST_UPDATE_JOB, PRIV_ANY, rpc_job_update), /* owner check inside */
+    H(REQUEST_NODE_INFO, PRIV_ANY, rpc_node_info),
+    H(REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info),
+    H(REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update),
+    H(REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit),
+    H(REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run),
+    H(REQUEST_COMPLETE_BATCH_SCRIPT, PRIV_SLURMD, rpc_job_complete),
+    H(REQUEST_JOB_REQUEUE, PRIV_ANY, rpc_job_requeue), /* owner check inside */
+    H(REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill),       /* owner check inside */
+    H(MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete),
+    H(REQUEST_RESOURCE_ALLOCATION, PRIV_ANY, rpc_alloc),
+    H(REQUEST_COMPLETE_JOB_ALLOCATION, PRIV_ANY, rpc_alloc_complete), /* owner check inside */
+    H(REQUEST_JOB_STEP_CREATE, PRIV_ANY, rpc_step_create),	      /* owner check inside */
+    H(REQUEST_STEP_COMPLETE, PRIV_SLURMD, rpc_step_complete),
+    H(REQUEST_CANCEL_JOB_STEP, PRIV_ANY, rpc_step_cancel), /* owner check inside */
+    H(REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info),
+    H(REQUEST_ACCT_QUERY, PRIV_ANY, rpc_acct_query), /* uid filter inside */
 };
+
+#undef H
+
+const struct rpc_handler *rpc_handlers(size_t *ret_count)
+{
+	*ret_count = ARRAY_SIZE(ctld_handlers);
+	return ctld_handlers;
+}
 
 static const struct rpc_handler *handler_find(uint16_t type)
 {
