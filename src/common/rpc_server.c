@@ -393,3 +393,14 @@ int rpc_reply_rc(struct rpc_req *req, int rc)
 
 	return rpc_reply(req, RESPONSE_SLURM_RC, &m);
 }
+
+void *rpc_req_take_body(struct rpc_req *req, size_t size)
+{
+	void *body = malloc(size);
+
+	if (!body)
+		return NULL;
+	memcpy(body, req->body, size);
+	memset(req->body, 0, size);
+	return body;
+}

@@ -28,6 +28,11 @@ struct rpc_req {
 
 typedef void rpc_dispatch_fn(void *arg, struct rpc_req *req);
 
+/* Move the decoded body (size bytes) out of req, so that what it points to
+ * can be kept past the reply: a malloc'd copy, req's own left zeroed (its
+ * free then frees nothing). NULL on ENOMEM, req unchanged. */
+void *rpc_req_take_body(struct rpc_req *req, size_t size);
+
 struct rpc_server_opts {
 	const char *munge_socket; /* NULL: munge's default */
 	uint32_t max_frame;       /* MaxMessageSize */

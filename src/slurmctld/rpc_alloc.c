@@ -33,18 +33,6 @@ static char *peer_host(const char *peer)
 	return strndup(peer, colon ? (size_t)(colon - peer) : strlen(peer));
 }
 
-/* The request, taken out of req so the job can own it. */
-static struct job_desc *alloc_desc_take(struct rpc_req *req)
-{
-	struct job_desc *d = malloc(sizeof(*d));
-
-	if (!d)
-		return NULL;
-	*d = *(struct job_desc *)req->body;
-	memset(req->body, 0, sizeof(*d));
-	return d;
-}
-
 /* Checks of the request itself, before the batch validation. */
 static int alloc_desc_check(struct job_desc *d, const struct rpc_req *req)
 {
@@ -88,7 +76,7 @@ static int alloc_reply_error(struct rpc_req *req, int r, const char *msg)
 
 int rpc_alloc(struct ctld *c, struct rpc_req *req)
 {
-	struct job_desc *d = alloc_desc_take(req);
+	struct job_desc *d = rpc_req_take_body(req, sizeof(struct job_desc));
 	struct alloc_response *resp;
 	struct job *job = NULL;
 	_cleanup_free_ char *msg = NULL;

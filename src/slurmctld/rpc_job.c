@@ -26,18 +26,6 @@
 #include "job_submit.h"
 #include "job_update.h"
 
-/* Take the decoded request out of req so the job can own it. */
-static struct job_desc *desc_take(struct rpc_req *req)
-{
-	struct job_desc *d = malloc(sizeof(*d));
-
-	if (!d)
-		return NULL;
-	*d = *(struct job_desc *)req->body;
-	memset(req->body, 0, sizeof(*d));
-	return d;
-}
-
 /* The reply goes out once the job is on disk (msg is taken). */
 static int reply_submit(struct ctld *c, struct rpc_req *req, uint32_t job_id, int rc, char *msg)
 {
@@ -67,7 +55,7 @@ static int reply_ok_durable(struct ctld *c, struct rpc_req *req)
 
 int rpc_job_submit(struct ctld *c, struct rpc_req *req)
 {
-	struct job_desc *d = desc_take(req);
+	struct job_desc *d = rpc_req_take_body(req, sizeof(struct job_desc));
 	struct job *job = NULL;
 	char *msg = NULL;
 	int r;
@@ -93,7 +81,7 @@ int rpc_job_submit(struct ctld *c, struct rpc_req *req)
 
 int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 {
-	struct job_desc *d = desc_take(req);
+	struct job_desc *d = rpc_req_take_body(req, sizeof(struct job_desc));
 	struct submit_response resp = { 0 };
 	struct job *job = NULL;
 	char *msg = NULL;

@@ -47,6 +47,17 @@ static struct job *submit_tasks(struct ctld_fixture *f, uint32_t n, const char *
 	return fixture_submit(f, d);
 }
 
+/* A one-cpu job that depends ("afterok" and the like) on job first. */
+static struct job *submit_after(struct ctld_fixture *f, const char *type, const struct job *first)
+{
+	struct job_desc *d = fixture_desc();
+	char dep[64];
+
+	snprintf(dep, sizeof(dep), "%s:%u", type, first->job_id);
+	d->dependency = strdup(dep);
+	return fixture_submit(f, d);
+}
+
 static uint32_t base(const struct job *job)
 {
 	return job->state & JOB_STATE_BASE;
@@ -151,14 +162,9 @@ static void test_a_dependency_holds_a_job_until_it_is_met(void **state)
 {
 	struct ctld_fixture *f = *state;
 	struct job *first = submit_tasks(f, 1, NULL);
-	struct job_desc *d = fixture_desc();
+	struct job *after = submit_after(f, "afterok", first);
 	struct complete_batch_msg done = {.job_rc = 0};
-	struct job *after;
-	char dep[32];
 
-	snprintf(dep, sizeof(dep), "afterok:%u", first->job_id);
-	d->dependency = strdup(dep);
-	after = fixture_submit(f, d);
 	job_sched_pass(&f->c);
 	assert_int_equal(base(first), JOB_RUNNING);
 	assert_int_equal(base(after), JOB_PENDING);
@@ -173,14 +179,10 @@ static void test_a_failed_dependency_is_never_satisfied(void **state)
 {
 	struct ctld_fixture *f = *state;
 	struct job *first = submit_tasks(f, 1, NULL);
-	struct job_desc *d = fixture_desc();
+	struct job *after = submit_after(f, "afterok", first);
+	struct job *any = submit_after(f, "afterany", first);
 	struct complete_batch_msg done = {.job_rc = 1 << 8}; /* exit 1 */
-	struct job *after;
-	char dep[32];
 
-	snprintf(dep, sizeof(dep), "afterok:%u", first->job_id);
-	d->dependency = strdup(dep);
-	after = fixture_submit(f, d);
 	job_sched_pass(&f->c);
 	done.job_id = first->job_id;
 	assert_int_equal(job_end_complete(&f->c, &done), 0);
@@ -188,6 +190,7 @@ static void test_a_failed_dependency_is_never_satisfied(void **state)
 	job_sched_pass(&f->c);
 	assert_int_equal(base(after), JOB_PENDING);
 	assert_int_equal(after->reason, WAIT_DEP_INVALID);
+	assert_int_equal(base(any), JOB_RUNNING); /* afterany: any end will do */
 }
 
 static void test_gpus_are_given_by_index_and_not_twice(void **state)
