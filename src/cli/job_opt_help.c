@@ -263,6 +263,8 @@ const struct job_opt_help job_opt_help_table[] = {
 
 #define HELP_COL	 30  /* where the words start */
 #define JOB_OPT_HELP_MAX 256 /* rows in the table, at most */
+_Static_assert(sizeof(job_opt_help_table) / sizeof(job_opt_help_table[0]) <= JOB_OPT_HELP_MAX,
+	       "print_ignored() sorts at most JOB_OPT_HELP_MAX rows");
 
 static const char *const section_head[_JOB_HELP_SECTION_COUNT] = {
     [JOB_HELP_RUN] = "Parallel run options:\n",
@@ -307,8 +309,9 @@ static bool row_shows(const struct job_opt_help *h, enum job_opt_cmd cmd, bool i
 	return (h->cmds & cmd) && !(h->ignored & cmd) == !ignored && accepts(h->name, arg);
 }
 
-/* The rows of one section that show for cmd; the head before the first. */
-static void print_section(FILE *f, int sec, enum job_opt_cmd cmd, job_opt_accepts_fn *accepts,
+/* The rows of one section that show for cmd, the head before the first;
+ * returns whether there were any. */
+static bool print_section(FILE *f, int sec, enum job_opt_cmd cmd, job_opt_accepts_fn *accepts,
 			  const void *arg, const char *head)
 {
 	bool any = false;
@@ -323,6 +326,7 @@ static void print_section(FILE *f, int sec, enum job_opt_cmd cmd, job_opt_accept
 	}
 	if (any)
 		fputc('\n', f);
+	return any;
 }
 
 static int by_name(const void *a, const void *b)
@@ -355,9 +359,18 @@ static void print_ignored(FILE *f, enum job_opt_cmd cmd, job_opt_accepts_fn *acc
 void job_opt_help_print(FILE *f, enum job_opt_cmd cmd, const char *usage_line,
 			job_opt_accepts_fn *accepts, const void *arg)
 {
+	bool has_affinity = false;
+
 	fprintf(f, "%s\n\n", usage_line);
-	for (int s = 0; s < JOB_HELP_HELP; s++)
-		print_section(f, s, cmd, accepts, arg, section_head[s]);
+	for (int s = 0; s < JOB_HELP_HELP; s++) {
+		/* the affinity tasks go under the affinity head when it had no rows */
+		const char *head = s == JOB_HELP_AFFINITY_TASKS && !has_affinity
+				       ? section_head[JOB_HELP_AFFINITY]
+				       : section_head[s];
+		bool any = print_section(f, s, cmd, accepts, arg, head);
+
+		has_affinity |= s == JOB_HELP_AFFINITY && any;
+	}
 	print_ignored(f, cmd, accepts, arg);
 	for (int s = JOB_HELP_HELP; s < _JOB_HELP_SECTION_COUNT; s++)
 		print_section(f, s, cmd, accepts, arg, section_head[s]);
