@@ -94,3 +94,11 @@ int alloc_opt_parse_env(const struct alloc_opt_def *tab, const struct alloc_env_
 	}
 	return 0;
 }
+
+bool alloc_opt_accepts(const char *name, const void *tab)
+{
+	for (const struct alloc_opt_def *d = tab; d->name; d++)
+		if (!strcmp(d->name, name))
+			return true;
+	return false;
+}

@@ -9,6 +9,7 @@
  * table, several names may feed one option.
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cli/job_opt.h"
@@ -43,3 +44,6 @@ int alloc_opt_parse_env(const struct alloc_opt_def *tab, const struct alloc_env_
 			struct job_opts *o, alloc_opt_own_fn *own, void *arg, char *const *envp,
 			struct job_opt_err *err);
 
+/* job_opt_help_print()'s accepts() over a table of these (arg is the
+ * table): is name one of its long options? */
+bool alloc_opt_accepts(const char *name, const void *tab);

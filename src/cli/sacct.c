@@ -171,6 +171,152 @@ static int parse_range(const char *arg, const char *what, uint32_t *min, uint32_
 	return -EINVAL;
 }
 
+#define OPT_NOT_MINE 2 /* filter_opt(): c is not a filter */
+
+/* The options that choose which jobs to show. Returns 0, -1 to exit 1,
+ * or OPT_NOT_MINE. */
+static int filter_opt(struct sacct *a, int c, char *arg)
+{
+	switch (c) {
+	case 'A':
+		if (join_list(&a->accounts, arg) < 0)
+			return -1;
+		break;
+	case 'E':
+		a->end_str = arg;
+		break;
+	case 'g':
+		if (join_ids(&a->gid_list, arg, cli_gid_of, "group", true) < 0)
+			return -1;
+		break;
+	case 'i':
+		if (parse_range(arg, "node", &a->req.nodes_min, &a->req.nodes_max) < 0)
+			return -1;
+		a->req.flags |= ACCT_Q_NODES;
+		break;
+	case 'I':
+		if (parse_range(arg, "cpu", &a->req.cpus_min, &a->req.cpus_max) < 0)
+			return -1;
+		a->req.flags |= ACCT_Q_CPUS;
+		break;
+	case 'k':
+		a->limit_min_str = arg;
+		break;
+	case 'K':
+		a->limit_max_str = arg;
+		break;
+	case 'N':
+		if (join_list(&a->nodes, arg) < 0)
+			return -1;
+		break;
+	case 'q':
+		if (join_list(&a->qos, arg) < 0)
+			return -1;
+		break;
+	case 'j':
+		if (join_list(&a->jobs, arg) < 0)
+			return -1;
+		break;
+	case 'r':
+		if (join_list(&a->partitions, arg) < 0)
+			return -1;
+		break;
+	case 's':
+		if (join_list(&a->states, arg) < 0)
+			return -1;
+		break;
+	case 'S':
+		a->start_str = arg;
+		break;
+	case 'u':
+		if (parse_users(a, arg) < 0)
+			return -1;
+		break;
+	case OPT_NAME:
+		if (join_list(&a->names, arg) < 0)
+			return -1;
+		break;
+	default:
+		return OPT_NOT_MINE;
+	}
+	return 0;
+}
+
+/* The options that shape the output, help and version. Returns as
+ * parse_args(). */
+static int output_opt(struct sacct *a, int c, char *arg)
+{
+	switch (c) {
+	case 'a':
+		a->all_users = true;
+		break;
+	case 'b':
+		a->brief = true;
+		break;
+	case 'D':
+		a->dups = true;
+		break;
+	case 'e':
+		a->help = 2;
+		break;
+	case 'h':
+		a->help = 1;
+		break;
+	case 'T':
+		a->truncate = true;
+		break;
+	case 'l':
+		a->long_list = true;
+		break;
+	case 'n':
+		a->no_header = true;
+		break;
+	case 'o':
+		if (add_fields(a, arg) < 0)
+			return -1;
+		break;
+	case 'p':
+		a->out.parsable = SACCT_PARSABLE;
+		break;
+	case 'P':
+		a->out.parsable = SACCT_PARSABLE2;
+		break;
+	case 't': /* Slurm's old name of -X */
+	case 'X':
+		a->no_steps = true;
+		break;
+	case 'U':
+		a->help = 3;
+		break;
+	case 'V':
+		cli_print_version();
+		return 1;
+	case OPT_DELIMITER:
+		a->out.delim = arg;
+		break;
+	case OPT_NOCONVERT:
+		a->out.noconvert = true;
+		break;
+	case OPT_UNITS:
+		if (!arg[0] || arg[1] || !strchr("KMGTPkmgtp", arg[0])) {
+			fprintf(stderr, "%s: fatal: Invalid unit type\n", cli_prog());
+			return -1;
+		}
+		a->out.units = (char)(arg[0] & ~0x20);
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case 'L':
+	case 'M':
+	case OPT_IGNORED:
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
 /* Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
 static int parse_args(struct sacct *a, int argc, char **argv)
 {
@@ -224,132 +370,12 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "aA:bDeE:g:hi:I:j:k:K:lLM:nN:o:pPq:r:s:S:tTu:UvVX",
 				lopts, NULL))
 	       != -1) {
-		switch (c) {
-		case 'a':
-			a->all_users = true;
-			break;
-		case 'A':
-			if (join_list(&a->accounts, optarg) < 0)
-				return -1;
-			break;
-		case 'b':
-			a->brief = true;
-			break;
-		case 'D':
-			a->dups = true;
-			break;
-		case 'e':
-			a->help = 2;
-			break;
-		case 'E':
-			a->end_str = optarg;
-			break;
-		case 'g':
-			if (join_ids(&a->gid_list, optarg, cli_gid_of, "group", true) < 0)
-				return -1;
-			break;
-		case 'h':
-			a->help = 1;
-			break;
-		case 'i':
-			if (parse_range(optarg, "node", &a->req.nodes_min, &a->req.nodes_max) < 0)
-				return -1;
-			a->req.flags |= ACCT_Q_NODES;
-			break;
-		case 'I':
-			if (parse_range(optarg, "cpu", &a->req.cpus_min, &a->req.cpus_max) < 0)
-				return -1;
-			a->req.flags |= ACCT_Q_CPUS;
-			break;
-		case 'k':
-			a->limit_min_str = optarg;
-			break;
-		case 'K':
-			a->limit_max_str = optarg;
-			break;
-		case 'N':
-			if (join_list(&a->nodes, optarg) < 0)
-				return -1;
-			break;
-		case 'q':
-			if (join_list(&a->qos, optarg) < 0)
-				return -1;
-			break;
-		case 'T':
-			a->truncate = true;
-			break;
-		case 'j':
-			if (join_list(&a->jobs, optarg) < 0)
-				return -1;
-			break;
-		case 'l':
-			a->long_list = true;
-			break;
-		case 'n':
-			a->no_header = true;
-			break;
-		case 'o':
-			if (add_fields(a, optarg) < 0)
-				return -1;
-			break;
-		case 'p':
-			a->out.parsable = SACCT_PARSABLE;
-			break;
-		case 'P':
-			a->out.parsable = SACCT_PARSABLE2;
-			break;
-		case 'r':
-			if (join_list(&a->partitions, optarg) < 0)
-				return -1;
-			break;
-		case 's':
-			if (join_list(&a->states, optarg) < 0)
-				return -1;
-			break;
-		case 'S':
-			a->start_str = optarg;
-			break;
-		case 't': /* Slurm's old name of -X */
-		case 'X':
-			a->no_steps = true;
-			break;
-		case 'u':
-			if (parse_users(a, optarg) < 0)
-				return -1;
-			break;
-		case 'U':
-			a->help = 3;
-			break;
-		case 'V':
-			cli_print_version();
-			return 1;
-		case OPT_DELIMITER:
-			a->out.delim = optarg;
-			break;
-		case OPT_NAME:
-			if (join_list(&a->names, optarg) < 0)
-				return -1;
-			break;
-		case OPT_NOCONVERT:
-			a->out.noconvert = true;
-			break;
-		case OPT_UNITS:
-			if (!optarg[0] || optarg[1] || !strchr("KMGTPkmgtp", optarg[0])) {
-				fprintf(stderr, "%s: fatal: Invalid unit type\n", cli_prog());
-				return -1;
-			}
-			a->out.units = (char)(optarg[0] & ~0x20);
-			break;
-		case 'v':
-			a->verbose = true;
-			break;
-		case 'L':
-		case 'M':
-		case OPT_IGNORED:
-			break;
-		default:
-			return -1;
-		}
+		int r = filter_opt(a, c, optarg);
+
+		if (r == OPT_NOT_MINE)
+			r = output_opt(a, c, optarg);
+		if (r != 0)
+			return r;
 	}
 	if (optind < argc) {
 		cli_error("Unknown arguments:");

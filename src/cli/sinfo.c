@@ -91,38 +91,9 @@ static int parse_states(struct sinfo_cmd *s, const char *arg)
 	return r;
 }
 
-static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
+/* SINFO_ALL, SINFO_PARTITION and SINFO_SORT, before the options. */
+static void read_env(struct sinfo_cmd *s)
 {
-	static const struct option longopts[] = {
-	    {"all", no_argument, 0, 'a'},
-	    {"dead", no_argument, 0, 'd'},
-	    {"exact", no_argument, 0, 'e'},
-	    {"help", no_argument, 0, OPT_HELP},
-	    {"hide", no_argument, 0, OPT_HIDE},
-	    {"iterate", required_argument, 0, 'i'},
-	    {"local", no_argument, 0, OPT_LOCAL},
-	    {"long", no_argument, 0, 'l'},
-	    {"nodes", required_argument, 0, 'n'},
-	    {"noconvert", no_argument, 0, OPT_NOCONVERT},
-	    {"noheader", no_argument, 0, 'h'},
-	    {"Node", no_argument, 0, 'N'},
-	    {"format", required_argument, 0, 'o'},
-	    {"Format", required_argument, 0, 'O'},
-	    {"partition", required_argument, 0, 'p'},
-	    {"responding", no_argument, 0, 'r'},
-	    {"list-reasons", no_argument, 0, 'R'},
-	    {"summarize", no_argument, 0, 's'},
-	    {"sort", required_argument, 0, 'S'},
-	    {"states", required_argument, 0, 't'},
-	    {"usage", no_argument, 0, OPT_USAGE},
-	    {"verbose", no_argument, 0, 'v'},
-	    {"version", no_argument, 0, 'V'},
-	    {NULL, 0, 0, 0},
-	};
-	bool opt_a = false, opt_p = false;
-	struct hostlist *hl = NULL;
-	int c;
-
 	if (getenv("SINFO_ALL"))
 		s->o.all = true;
 	if (getenv("SINFO_PARTITION")) {
@@ -135,7 +106,61 @@ static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
 		exit(CLI_EXIT_ERROR);
 	}
 	s->o.sort = getenv("SINFO_SORT");
-	while ((c = getopt_long(argc, argv, "adehi:ln:No:O:p:rRsS:t:vV", longopts, NULL)) != -1) {
+}
+
+/* After the options: -a with -p, SINFO_FORMAT, -R's default states. */
+static void args_finish(struct sinfo_cmd *s, bool opt_a, bool opt_p)
+{
+	if (opt_a && opt_p) {
+		cli_error("Conflicting options, -a and -p, specified. "
+			  "Please choose one or the other.");
+		exit(CLI_EXIT_ERROR);
+	}
+	/* SINFO_FORMAT only replaces the plain default format. */
+	if (!s->o.format && !s->o.format_long && !s->o.summarize && !s->o.node_flag
+	    && !s->o.list_reasons)
+		s->o.format = getenv("SINFO_FORMAT");
+	if (s->o.list_reasons && !s->states && parse_states(s, "down,fail,drain") < 0)
+		exit(CLI_EXIT_ERROR);
+}
+
+/* sinfo's long options, as getopt_long reads them. */
+static const struct option sinfo_longopts[] = {
+    {"all", no_argument, 0, 'a'},
+    {"dead", no_argument, 0, 'd'},
+    {"exact", no_argument, 0, 'e'},
+    {"help", no_argument, 0, OPT_HELP},
+    {"hide", no_argument, 0, OPT_HIDE},
+    {"iterate", required_argument, 0, 'i'},
+    {"local", no_argument, 0, OPT_LOCAL},
+    {"long", no_argument, 0, 'l'},
+    {"nodes", required_argument, 0, 'n'},
+    {"noconvert", no_argument, 0, OPT_NOCONVERT},
+    {"noheader", no_argument, 0, 'h'},
+    {"Node", no_argument, 0, 'N'},
+    {"format", required_argument, 0, 'o'},
+    {"Format", required_argument, 0, 'O'},
+    {"partition", required_argument, 0, 'p'},
+    {"responding", no_argument, 0, 'r'},
+    {"list-reasons", no_argument, 0, 'R'},
+    {"summarize", no_argument, 0, 's'},
+    {"sort", required_argument, 0, 'S'},
+    {"states", required_argument, 0, 't'},
+    {"usage", no_argument, 0, OPT_USAGE},
+    {"verbose", no_argument, 0, 'v'},
+    {"version", no_argument, 0, 'V'},
+    {NULL, 0, 0, 0},
+};
+
+static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
+{
+	bool opt_a = false, opt_p = false;
+	struct hostlist *hl = NULL;
+	int c;
+
+	read_env(s);
+	while ((c = getopt_long(argc, argv, "adehi:ln:No:O:p:rRsS:t:vV", sinfo_longopts, NULL))
+	       != -1) {
 		switch (c) {
 		case 'a':
 			opt_a = s->o.all = true;
@@ -223,17 +248,7 @@ static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
 			exit(CLI_EXIT_ERROR);
 		}
 	}
-	if (opt_a && opt_p) {
-		cli_error("Conflicting options, -a and -p, specified. "
-			  "Please choose one or the other.");
-		exit(CLI_EXIT_ERROR);
-	}
-	/* SINFO_FORMAT only replaces the plain default format. */
-	if (!s->o.format && !s->o.format_long && !s->o.summarize && !s->o.node_flag
-	    && !s->o.list_reasons)
-		s->o.format = getenv("SINFO_FORMAT");
-	if (s->o.list_reasons && !s->states && parse_states(s, "down,fail,drain") < 0)
-		exit(CLI_EXIT_ERROR);
+	args_finish(s, opt_a, opt_p);
 }
 
 /* One round: fetch both tables and print. Returns 0 or 1 (exit code). */

@@ -217,45 +217,80 @@ static const char *env_or(const char *have, const char *var)
 	return have ? have : getenv(var);
 }
 
+/* After the options: a -j or -s value given as the next word, then the
+ * SQUEUE_* variables for what the options left unset, then the lists
+ * parsed. Returns as parse_args(). */
+static int args_finish(struct sq *q, int argc, char **argv)
+{
+	if (optind < argc && q->job_flag && !q->jobs)
+		q->jobs = argv[optind++];
+	if (optind < argc && q->o.step_flag && !q->steps) /* "-s 12.0" */
+		q->steps = argv[optind++];
+	if (optind < argc) {
+		cli_error("Unrecognized option: %s", argv[optind]);
+		fputs(usage_text, stdout);
+		return -1;
+	}
+	if (!q->override) {
+		q->o.format = getenv("SQUEUE_FORMAT");
+		q->o.format_long = q->o.format ? NULL : getenv("SQUEUE_FORMAT2");
+	}
+	q->o.accounts = env_or(q->o.accounts, "SQUEUE_ACCOUNT");
+	q->o.names = env_or(q->o.names, "SQUEUE_NAMES");
+	q->o.partitions = env_or(q->o.partitions, "SQUEUE_PARTITION");
+	q->o.qos = env_or(q->o.qos, "SQUEUE_QOS");
+	q->states = env_or(q->states, "SQUEUE_STATES");
+	q->users = env_or(q->users, "SQUEUE_USERS");
+	if (q->o.start_flag && !q->states)
+		q->states = "PD";
+	if ((q->jobs && parse_jobs(q) < 0) || (q->steps && parse_steps(q) < 0)
+	    || (q->users && parse_users(q) < 0) || (q->states && parse_states(q) < 0))
+		return -1;
+	return 0;
+}
+
+/* squeue's long options, as getopt_long reads them. */
+static const struct option squeue_longopts[] = {
+    {"accounts", required_argument, 0, 'A'},
+    {"account", required_argument, 0, 'A'},
+    {"all", no_argument, 0, 'a'},
+    {"array", no_argument, 0, 'r'},
+    {"Format", required_argument, 0, 'O'},
+    {"format", required_argument, 0, 'o'},
+    {"help", no_argument, 0, OPT_HELP},
+    {"hide", no_argument, 0, OPT_HIDE},
+    {"iterate", required_argument, 0, 'i'},
+    {"jobs", optional_argument, 0, 'j'},
+    {"long", no_argument, 0, 'l'},
+    {"name", required_argument, 0, 'n'},
+    {"noheader", no_argument, 0, 'h'},
+    {"node", required_argument, 0, 'w'},
+    {"nodes", required_argument, 0, 'w'},
+    {"nodelist", required_argument, 0, 'w'},
+    {"partitions", required_argument, 0, 'p'},
+    {"qos", required_argument, 0, 'q'},
+    {"sort", required_argument, 0, 'S'},
+    {"start", no_argument, 0, OPT_START},
+    {"states", required_argument, 0, 't'},
+    {"steps", optional_argument, 0, 's'},
+    {"usage", no_argument, 0, OPT_USAGE},
+    {"user", required_argument, 0, 'u'},
+    {"users", required_argument, 0, 'u'},
+    {"verbose", no_argument, 0, 'v'},
+    {"version", no_argument, 0, 'V'},
+    {NULL, 0, 0, 0},
+};
+
 /* Options, then the SQUEUE_* variables for what the options left unset.
  * Returns -1 to exit 1, 1 to exit 0 (help, version), 0 to go on. */
 static int parse_args(struct sq *q, int argc, char **argv)
 {
-	static const struct option lopts[] = {
-	    {"accounts", required_argument, 0, 'A'},
-	    {"account", required_argument, 0, 'A'},
-	    {"all", no_argument, 0, 'a'},
-	    {"array", no_argument, 0, 'r'},
-	    {"Format", required_argument, 0, 'O'},
-	    {"format", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, OPT_HELP},
-	    {"hide", no_argument, 0, OPT_HIDE},
-	    {"iterate", required_argument, 0, 'i'},
-	    {"jobs", optional_argument, 0, 'j'},
-	    {"long", no_argument, 0, 'l'},
-	    {"name", required_argument, 0, 'n'},
-	    {"noheader", no_argument, 0, 'h'},
-	    {"node", required_argument, 0, 'w'},
-	    {"nodes", required_argument, 0, 'w'},
-	    {"nodelist", required_argument, 0, 'w'},
-	    {"partitions", required_argument, 0, 'p'},
-	    {"qos", required_argument, 0, 'q'},
-	    {"sort", required_argument, 0, 'S'},
-	    {"start", no_argument, 0, OPT_START},
-	    {"states", required_argument, 0, 't'},
-	    {"steps", optional_argument, 0, 's'},
-	    {"usage", no_argument, 0, OPT_USAGE},
-	    {"user", required_argument, 0, 'u'},
-	    {"users", required_argument, 0, 'u'},
-	    {"verbose", no_argument, 0, 'v'},
-	    {"version", no_argument, 0, 'V'},
-	    {NULL, 0, 0, 0},
-	};
 	int c;
 
 	q->o.sort = getenv("SQUEUE_SORT");
 	q->o.array_flag = getenv("SQUEUE_ARRAY") != NULL;
-	while ((c = getopt_long(argc, argv, "A:ahi:j::ln:o:O:p:q:rs::S:t:u:vVw:", lopts, NULL))
+	while ((c = getopt_long(argc, argv, "A:ahi:j::ln:o:O:p:q:rs::S:t:u:vVw:", squeue_longopts,
+				NULL))
 	       != -1) {
 		switch (c) {
 		case 'A':
@@ -339,31 +374,7 @@ static int parse_args(struct sq *q, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (optind < argc && q->job_flag && !q->jobs)
-		q->jobs = argv[optind++];
-	if (optind < argc && q->o.step_flag && !q->steps) /* "-s 12.0" */
-		q->steps = argv[optind++];
-	if (optind < argc) {
-		cli_error("Unrecognized option: %s", argv[optind]);
-		fputs(usage_text, stdout);
-		return -1;
-	}
-	if (!q->override) {
-		q->o.format = getenv("SQUEUE_FORMAT");
-		q->o.format_long = q->o.format ? NULL : getenv("SQUEUE_FORMAT2");
-	}
-	q->o.accounts = env_or(q->o.accounts, "SQUEUE_ACCOUNT");
-	q->o.names = env_or(q->o.names, "SQUEUE_NAMES");
-	q->o.partitions = env_or(q->o.partitions, "SQUEUE_PARTITION");
-	q->o.qos = env_or(q->o.qos, "SQUEUE_QOS");
-	q->states = env_or(q->states, "SQUEUE_STATES");
-	q->users = env_or(q->users, "SQUEUE_USERS");
-	if (q->o.start_flag && !q->states)
-		q->states = "PD";
-	if ((q->jobs && parse_jobs(q) < 0) || (q->steps && parse_steps(q) < 0)
-	    || (q->users && parse_users(q) < 0) || (q->states && parse_states(q) < 0))
-		return -1;
-	return 0;
+	return args_finish(q, argc, argv);
 }
 
 /* A single -j id the controller does not know at all is an error, as

@@ -3,9 +3,79 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include <event2/event.h>
+
+#define DAEMON_COMMON_OPTS "Df:hL:vV"
+
+void daemon_parse_args(const struct daemon_cmdline *cl, int argc, char **argv,
+		       struct daemon_args *ret)
+{
+	char optstring[64];
+	int ch;
+
+	snprintf(optstring, sizeof(optstring), "%s%s", cl->own_opts, DAEMON_COMMON_OPTS);
+	*ret = (struct daemon_args){0};
+	while ((ch = getopt(argc, argv, optstring)) != -1) {
+		switch (ch) {
+		case 'D':
+			ret->is_foreground = true;
+			break;
+		case 'f':
+			ret->conf = optarg;
+			break;
+		case 'h':
+			fputs(cl->usage, stdout);
+			exit(0);
+		case 'L':
+			ret->logfile = optarg;
+			break;
+		case 'v':
+			ret->verbose++;
+			break;
+		case 'V':
+			printf("slurm %s\n", SL_VERSION);
+			exit(0);
+		case '?':
+		case ':':
+			fputs(cl->usage, stderr);
+			exit(1);
+		default: /* one of own_opts */
+			cl->on_opt(ch, optarg, cl->arg);
+			break;
+		}
+	}
+}
+
+int daemon_signals_init(struct event_base *base, daemon_signal_fn *cb, void *arg,
+			struct event **const ret[_DAEMON_SIG_COUNT])
+{
+	static const int sigs[_DAEMON_SIG_COUNT] = {SIGTERM, SIGINT, SIGHUP};
+
+	for (size_t i = 0; i < _DAEMON_SIG_COUNT; i++) {
+		*ret[i] = evsignal_new(base, sigs[i], cb, arg);
+		if (!*ret[i])
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < _DAEMON_SIG_COUNT; i++)
+		evsignal_add(*ret[i], NULL);
+	return 0;
+}
+
+void daemon_signals_fini(struct event **const evs[_DAEMON_SIG_COUNT])
+{
+	for (size_t i = 0; i < _DAEMON_SIG_COUNT; i++) {
+		if (*evs[i])
+			event_free(*evs[i]);
+		*evs[i] = NULL;
+	}
+}
 
 int daemon_detach(void)
 {

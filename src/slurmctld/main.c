@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <malloc.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,54 +43,38 @@ static const char *arg_conf;
 static const char *arg_logfile;
 static int arg_verbose;
 
-static void usage(FILE *f)
+static const char usage_text[] =
+    "Usage: slurmctld [OPTIONS]\n"
+    "  -c            Do not recover state from last checkpoint.\n"
+    "  -D            Run daemon in foreground, with logging copied to stdout.\n"
+    "  -f file       Use specified file for slurmctld configuration.\n"
+    "  -h            Print this help message.\n"
+    "  -i            Ignore errors found while reading in state files on startup.\n"
+    "  -L logfile    Log messages to the specified file.\n"
+    "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+    "  -V            Print version information and exit.\n";
+
+/* -c and -i; the shared flags are daemon_parse_args()'s. */
+static void own_opt(int ch, const char *optarg_, void *arg)
 {
-	fprintf(f, "Usage: slurmctld [OPTIONS]\n"
-		   "  -c            Do not recover state from last checkpoint.\n"
-		   "  -D            Run daemon in foreground, with logging copied to stdout.\n"
-		   "  -f file       Use specified file for slurmctld configuration.\n"
-		   "  -h            Print this help message.\n"
-		   "  -i            Ignore errors found while reading in state files on startup.\n"
-		   "  -L logfile    Log messages to the specified file.\n"
-		   "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-		   "  -V            Print version information and exit.\n");
+	(void)optarg_;
+	(void)arg;
+	if (ch == 'c')
+		arg_clean = true;
+	else
+		arg_ignore_errors = true;
 }
 
 static void parse_args(int argc, char **argv)
 {
-	int ch;
+	static const struct daemon_cmdline cl = {"ci", usage_text, own_opt, NULL};
+	struct daemon_args a;
 
-	while ((ch = getopt(argc, argv, "cDf:hiL:vV")) != -1) {
-		switch (ch) {
-		case 'c':
-			arg_clean = true;
-			break;
-		case 'D':
-			arg_foreground = true;
-			break;
-		case 'f':
-			arg_conf = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'i':
-			arg_ignore_errors = true;
-			break;
-		case 'L':
-			arg_logfile = optarg;
-			break;
-		case 'v':
-			arg_verbose++;
-			break;
-		case 'V':
-			printf("slurm %s\n", SL_VERSION);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(1);
-		}
-	}
+	daemon_parse_args(&cl, argc, argv, &a);
+	arg_foreground = a.is_foreground;
+	arg_conf = a.conf;
+	arg_logfile = a.logfile;
+	arg_verbose = a.verbose;
 }
 
 static int state_init(struct ctld *c)
@@ -168,25 +151,16 @@ static void sig_cb(evutil_socket_t sig, short what, void *arg)
 
 static int signals_init(struct ctld *c)
 {
-	c->sig_term = evsignal_new(c->base, SIGTERM, sig_cb, c);
-	c->sig_int = evsignal_new(c->base, SIGINT, sig_cb, c);
-	c->sig_hup = evsignal_new(c->base, SIGHUP, sig_cb, c);
-	if (!c->sig_term || !c->sig_int || !c->sig_hup)
-		return -ENOMEM;
-	evsignal_add(c->sig_term, NULL);
-	evsignal_add(c->sig_int, NULL);
-	evsignal_add(c->sig_hup, NULL);
-	return 0;
+	struct event **const evs[] = {&c->sig_term, &c->sig_int, &c->sig_hup};
+
+	return daemon_signals_init(c->base, sig_cb, c, evs);
 }
 
 static void signals_fini(struct ctld *c)
 {
-	if (c->sig_term)
-		event_free(c->sig_term);
-	if (c->sig_int)
-		event_free(c->sig_int);
-	if (c->sig_hup)
-		event_free(c->sig_hup);
+	struct event **const evs[] = {&c->sig_term, &c->sig_int, &c->sig_hup};
+
+	daemon_signals_fini(evs);
 	if (c->shutdown_timer)
 		event_free(c->shutdown_timer);
 }

@@ -9,7 +9,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,61 +29,36 @@
 #include "common/rpc_server.h"
 #include "launch.h"
 
-static bool arg_foreground;
+static struct daemon_args arg_common; /* -D -f -L -v */
 static bool arg_print_hw;
-static const char *arg_conf;
 static const char *arg_node;
-static const char *arg_logfile;
-static int arg_verbose;
 
-static void usage(FILE *f)
+static const char usage_text[] =
+    "Usage: slurmd [OPTIONS]\n"
+    "  -C            Print node configuration information and exit.\n"
+    "  -D            Run daemon in foreground, with logging copied to stdout.\n"
+    "  -f config     Read configuration from the specified file.\n"
+    "  -h            Print this help message.\n"
+    "  -L logfile    Log messages to the file `logfile'.\n"
+    "  -N node_name  Run the daemon for specified nodename.\n"
+    "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+    "  -V            Print version information and exit.\n";
+
+/* -C and -N; the shared flags are daemon_parse_args()'s. */
+static void own_opt(int ch, const char *optarg_, void *arg)
 {
-	fprintf(f, "Usage: slurmd [OPTIONS]\n"
-		   "  -C            Print node configuration information and exit.\n"
-		   "  -D            Run daemon in foreground, with logging copied to stdout.\n"
-		   "  -f config     Read configuration from the specified file.\n"
-		   "  -h            Print this help message.\n"
-		   "  -L logfile    Log messages to the file `logfile'.\n"
-		   "  -N node_name  Run the daemon for specified nodename.\n"
-		   "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
-		   "  -V            Print version information and exit.\n");
+	(void)arg;
+	if (ch == 'C')
+		arg_print_hw = true;
+	else
+		arg_node = optarg_;
 }
 
 static void parse_args(int argc, char **argv)
 {
-	int ch;
+	static const struct daemon_cmdline cl = {"CN:", usage_text, own_opt, NULL};
 
-	while ((ch = getopt(argc, argv, "CDf:hL:N:vV")) != -1) {
-		switch (ch) {
-		case 'C':
-			arg_print_hw = true;
-			break;
-		case 'D':
-			arg_foreground = true;
-			break;
-		case 'f':
-			arg_conf = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'L':
-			arg_logfile = optarg;
-			break;
-		case 'N':
-			arg_node = optarg;
-			break;
-		case 'v':
-			arg_verbose++;
-			break;
-		case 'V':
-			printf("slurm %s\n", SL_VERSION);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(1);
-		}
-	}
+	daemon_parse_args(&cl, argc, argv, &arg_common);
 }
 
 static char *short_hostname(void)
@@ -231,25 +205,16 @@ static void sig_cb(evutil_socket_t sig, short what, void *arg)
 
 static int signals_init(struct slurmd *d)
 {
-	d->sig_term = evsignal_new(d->base, SIGTERM, sig_cb, d);
-	d->sig_int = evsignal_new(d->base, SIGINT, sig_cb, d);
-	d->sig_hup = evsignal_new(d->base, SIGHUP, sig_cb, d);
-	if (!d->sig_term || !d->sig_int || !d->sig_hup)
-		return -ENOMEM;
-	evsignal_add(d->sig_term, NULL);
-	evsignal_add(d->sig_int, NULL);
-	evsignal_add(d->sig_hup, NULL);
-	return 0;
+	struct event **const evs[] = {&d->sig_term, &d->sig_int, &d->sig_hup};
+
+	return daemon_signals_init(d->base, sig_cb, d, evs);
 }
 
 static void signals_fini(struct slurmd *d)
 {
-	if (d->sig_term)
-		event_free(d->sig_term);
-	if (d->sig_int)
-		event_free(d->sig_int);
-	if (d->sig_hup)
-		event_free(d->sig_hup);
+	struct event **const evs[] = {&d->sig_term, &d->sig_int, &d->sig_hup};
+
+	daemon_signals_fini(evs);
 }
 
 static const struct subsys {
@@ -278,7 +243,7 @@ int main(int argc, char **argv)
 		return print_hw();
 	log_init("slurmd", LOG_LEVEL_INFO, NULL, 1);
 	d->hostname = short_hostname();
-	d->conf_path = strdup(arg_conf ? arg_conf : conf_default_path());
+	d->conf_path = strdup(arg_common.conf ? arg_common.conf : conf_default_path());
 	if (conf_load(d->conf_path, &d->conf, &err) < 0) {
 		fprintf(stderr, "slurmd: fatal: %s\n", err.text);
 		return 1;
@@ -287,16 +252,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "slurmd: fatal: Unable to determine this slurmd's NodeName\n");
 		return 1;
 	}
-	level = d->conf->slurmd_debug + arg_verbose;
+	level = d->conf->slurmd_debug + arg_common.verbose;
 	if (level >= _LOG_LEVEL_MAX)
 		level = _LOG_LEVEL_MAX - 1;
-	logfile = arg_logfile ? strdup(arg_logfile)
-		: d->conf->slurmd_logfile ? conf_expand_path(d->conf->slurmd_logfile, d->node_name,
-							      d->hostname)
-					  : NULL;
+	logfile = arg_common.logfile ? strdup(arg_common.logfile)
+		  : d->conf->slurmd_logfile
+		      ? conf_expand_path(d->conf->slurmd_logfile, d->node_name, d->hostname)
+		      : NULL;
 	if (log_init("slurmd", level, logfile, 1) < 0)
 		fprintf(stderr, "slurmd: error: cannot open log file %s\n", logfile);
-	if (!arg_foreground && daemon_detach() < 0)
+	if (!arg_common.is_foreground && daemon_detach() < 0)
 		fatal("cannot daemonize");
 	pidfile = d->conf->slurmd_pidfile
 			  ? conf_expand_path(d->conf->slurmd_pidfile, d->node_name, d->hostname)

@@ -221,13 +221,33 @@ static void test_gres_count_sums_every_entry_of_a_name(void **state)
 				 (unsigned long long)counts[i].gpus);
 }
 
-static void test_done_accepts_null_and_zeroed(void **state)
+/* After a detect that found GRES and missing files, done frees both lists
+ * and leaves the struct reading empty, so a second done (or a reuse)
+ * frees nothing twice; NULL is ignored. The sanitizer build catches a
+ * double free or a leak here. */
+static void test_done_empties_a_filled_result_and_may_run_twice(void **state)
 {
+	_cleanup_free_ char *file = subst("@/nvidia[2-5]");
+	struct gres_conf g = { .name = (char *)"gpu", .file = file, .count = 4 };
 	struct gres_detect d = { 0 };
+	struct sl_error err = { "" };
 
 	(void)state;
-	gres_detect_done(NULL);
+	assert_int_equal(gres_detect(&g, 1, "n1", &d, &err), 0);
+	assert_string_equal(d.gres, "gpu:2");
+	assert_int_equal(d.missing_count, 2);
+	assert_non_null(d.missing);
+
 	gres_detect_done(&d);
+	assert_null(d.gres);
+	assert_null(d.missing);
+	assert_int_equal(d.missing_count, 0);
+
+	gres_detect_done(&d);
+	assert_null(d.gres);
+	assert_null(d.missing);
+	assert_int_equal(d.missing_count, 0);
+	gres_detect_done(NULL);
 }
 
 int main(void)
@@ -235,7 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_case_gives_the_expected_gres),
 		cmocka_unit_test(test_gres_count_sums_every_entry_of_a_name),
-		cmocka_unit_test(test_done_accepts_null_and_zeroed),
+		cmocka_unit_test(test_done_empties_a_filled_result_and_may_run_twice),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
