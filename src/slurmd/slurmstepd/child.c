@@ -10,7 +10,7 @@
  * error line on the task's stderr and an exit code: 1 before exec,
  * exec_fail_exit when exec fails. The child has no log.
  */
-#include "stepd.h"
+#include "child.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,8 +24,11 @@
 
 #include "common/log.h"
 #include "common/sl_errno.h"
+#include "env.h"
 #include "loop.h"
+#include "privs.h"
 #include "step.h"
+#include "stepd.h"
 
 extern char **environ;
 

@@ -10,7 +10,7 @@
  * up when its socket file is removed (the node is being wiped) or when it
  * was told to stop (SIGTERM/SIGINT): one try, then exit.
  */
-#include "stepd.h"
+#include "complete.h"
 
 #include <errno.h>
 #include <time.h>
@@ -21,6 +21,8 @@
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
 #include "loop.h"
+#include "stepd.h"
+#include "usage.h"
 
 #define COMPLETE_BACKOFF_MAX 30
 

@@ -5,7 +5,7 @@
  * GPU variables are exported only when gres.conf names device files for
  * this node; SLURM_CLUSTER_NAME only for a step (as the reference).
  */
-#include "stepd.h"
+#include "env.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "common/conf.h"
 #include "common/hostlist.h"
 #include "common/msg.h"
+#include "stepd.h"
 
 /* Does gres.conf name GPU device files on this node? */
 static bool env_has_gpu_files(const struct stepd *s)

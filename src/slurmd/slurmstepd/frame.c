@@ -3,11 +3,12 @@
  * most max_len bytes), unpacked by the message table; every read bounded
  * by timeout_ms, so a peer that stalls cannot hold the stepd.
  */
-#include "stepd.h"
+#include "frame.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/macros.h"
 #include "common/msg.h"
 #include "stepd_proto.h"
 

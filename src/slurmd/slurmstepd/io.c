@@ -10,7 +10,7 @@
  * of stderr (s->err_fd) to write its own error lines there, sharing the
  * file offset with the script.
  */
-#include "stepd.h"
+#include "io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,9 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "common/sl_errno.h"
+#include "privs.h"
 #include "step.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,

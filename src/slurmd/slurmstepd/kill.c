@@ -9,13 +9,18 @@
  * reporting its step's end must not lose its last lines. Bounded: a
  * process stuck in the kernel is left to init.
  */
-#include "stepd.h"
+#include "kill.h"
 
 #include <signal.h>
 #include <time.h>
 
 #include "common/conf.h"
 #include "loop.h"
+#include "proctree.h"
+#include "reap.h"
+#include "stepd.h"
+#include "usage.h"
+#include "user_error.h"
 
 #define KILL_WAIT_MIN	 5    /* slurmd waits max(KillWait, 5) */
 #define KILL_REPEAT_MS	 1000 /* SIGKILL again until the tasks are gone */
@@ -50,12 +55,8 @@ void kill_terminate(struct stepd *s, const char *why)
 	s->is_terminating = true;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	if (s->is_batch)
-		user_error(s, "*** JOB %u ON %s CANCELLED AT %s%s%s ***", s->job_id, s->node_name,
-			   when, why ? " DUE TO " : "", why ? why : "");
-	else
-		user_error(s, "*** STEP %u.%u ON %s CANCELLED AT %s%s%s ***", s->job_id, s->step_id,
-			   s->node_name, when, why ? " DUE TO " : "", why ? why : "");
+	user_error(s, "*** %s ON %s CANCELLED AT %s%s%s ***", s->cancel_name, s->node_name, when,
+		   why ? " DUE TO " : "", why ? why : "");
 	proctree_signal(s, SIGCONT);
 	proctree_signal(s, SIGTERM);
 	s->kill_at_ms = loop_now_ms() + (int64_t)wait_s * 1000;

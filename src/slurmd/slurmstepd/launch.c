@@ -10,7 +10,7 @@
  * (IO_INIT first), pipes and files. Both: the task table first, usage
  * and the loop entries of the task I/O last.
  */
-#include "stepd.h"
+#include "launch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +21,18 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "env.h"
+#include "frame.h"
+#include "io.h"
+#include "privs.h"
+#include "script.h"
+#include "sock.h"
 #include "step.h"
+#include "step_io.h"
+#include "stepd.h"
 #include "stepd_proto.h"
+#include "task_stdio.h"
+#include "usage.h"
 
 #define LAUNCH_READ_TIMEOUT_MS 30000 /* slurmd writes the frame right after exec */
 #define LAUNCH_TASKS_MAX       65536 /* gtids travel as u16 in I/O frames */
@@ -46,6 +56,7 @@ static void launch_batch_msg(struct stepd *s, struct batch_launch_msg *b)
 	LAUNCH_COMMON(s, b);
 	s->step_id = STEPD_BATCH_STEP_ID;
 	snprintf(s->label, sizeof(s->label), "JobId=%u", s->job_id);
+	snprintf(s->cancel_name, sizeof(s->cancel_name), "JOB %u", s->job_id);
 }
 
 static void launch_step_msg(struct stepd *s, struct launch_tasks_msg *l)
@@ -54,6 +65,7 @@ static void launch_step_msg(struct stepd *s, struct launch_tasks_msg *l)
 	LAUNCH_COMMON(s, l);
 	s->step_id = l->step_id;
 	snprintf(s->label, sizeof(s->label), "StepId=%u.%u", s->job_id, s->step_id);
+	snprintf(s->cancel_name, sizeof(s->cancel_name), "STEP %u.%u", s->job_id, s->step_id);
 }
 
 int launch_read(struct stepd *s, int fd)

@@ -30,9 +30,20 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "child.h"
+#include "complete.h"
+#include "io.h"
+#include "kill.h"
+#include "launch.h"
 #include "loop.h"
+#include "proctree.h"
+#include "reap.h"
+#include "script.h"
+#include "sock.h"
 #include "step.h"
+#include "step_io.h"
 #include "stepd_proto.h"
+#include "usage.h"
 
 #define STATUS_FD STDOUT_FILENO
 

@@ -5,7 +5,7 @@
  * A stepd started by a non-root slurmd (test clusters run as one user)
  * can only run jobs of its own uid and changes nothing.
  */
-#include "stepd.h"
+#include "privs.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "stepd.h"
 
 #define GROUPS_MAX 65536
 

@@ -11,7 +11,7 @@
  * Caveat: a scan is a snapshot; a process forked after it escapes one
  * signal, which is why SIGKILL is repeated until the tasks are gone.
  */
-#include "stepd.h"
+#include "proctree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +21,7 @@
 
 #include "common/proc_stat.h"
 #include "step.h"
+#include "stepd.h"
 
 /* A process of the job at the last kept scan and its task (sorted by pid). */
 struct proctree_owner {

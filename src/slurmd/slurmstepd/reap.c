@@ -9,7 +9,7 @@
  * kills the job at once and marks the stepd stopping: one report try,
  * then exit.
  */
-#include "stepd.h"
+#include "reap.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -21,7 +21,10 @@
 
 #include "common/log.h"
 #include "loop.h"
+#include "proctree.h"
 #include "step.h"
+#include "stepd.h"
+#include "usage.h"
 
 static void reap_children(struct stepd *s)
 {

@@ -6,7 +6,7 @@
  * to the user; nothing is written as root into a directory a user owns.
  * A directory left by an earlier stepd of the same job id is removed first.
  */
-#include "stepd.h"
+#include "script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 static void script_dir_remove(const char *dir, const char *file)

@@ -7,7 +7,7 @@
  * (the listening socket is registered there, last in a round); a peer
  * that stalls costs at most SOCK_READ_TIMEOUT_MS.
  */
-#include "stepd.h"
+#include "sock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,11 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "frame.h"
+#include "kill.h"
 #include "loop.h"
+#include "proctree.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 #define SOCK_READ_TIMEOUT_MS 2000

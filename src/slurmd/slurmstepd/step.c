@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "iobuf.h"
 #include "loop.h"
 #include "stepd.h"
 

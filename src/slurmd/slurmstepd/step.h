@@ -1,12 +1,9 @@
-/* step.h - the tasks this slurmstepd runs (one for a batch script) and a
- * step's I/O with srun over one TCP connection (io_proto.h).
- *
- * step.c keeps the task table and notes each task's end, task_stdio.c
- * opens a step's pipes and files, step_io.c moves bytes: task pipes ->
- * frames to srun, frames from srun -> task stdin and signals, and sends
- * each IO_TASK_EXIT once its streams ended. step_io.c registers its fds
- * in the stepd's loop (loop.h): no read or write on a pipe or on srun's
- * socket blocks. A batch script's task has files, not pipes, and no srun.
+/* step.h - the tasks this slurmstepd runs (one for a batch script): the
+ * task table (step.c) with each task's fds and state, and the state of a
+ * step's I/O with srun (io_proto.h) that step_io.c moves through the
+ * stepd's loop: task pipes -> frames to srun, frames from srun -> task
+ * stdin and signals. A batch script's task has files, not pipes, and no
+ * srun; task_stdio.c opens a step's pipes and files.
  */
 #pragma once
 #include <stdarg.h>
@@ -67,22 +64,3 @@ void step_close_child_fds(struct step *st);
 bool step_reaped(struct stepd *s, pid_t pid, int status);
 /* The wait status to report: the highest exit code, a signal above exit 0. */
 int step_status_max(int a, int b);
-
-/* task_stdio.c */
-int task_stdio_open(struct stepd *s); /* a step's pipes or files for every task */
-
-/* step_io.c */
-int step_io_connect(struct stepd *s); /* TCP to io_host:io_port, IO_INIT */
-/* Register srun's socket and the task pipes in the loop. 0 or -ENOMEM. */
-int step_io_register(struct stepd *s);
-void step_io_frame(struct stepd *s, uint16_t type, uint32_t gtid, uint32_t ltid,
-		   const void *payload, size_t len);
-/* Send IO_TASK_EXIT for each ended task whose streams ended (or that has
- * waited a second for them). Returns ms until the next forced report,
- * or -1 when none is pending. */
-int step_io_report_exits(struct stepd *s);
-/* Every task reported and every frame written (or srun gone). */
-bool step_io_is_done(const struct stepd *s);
-void step_io_close(struct stepd *s);
-/* Write what srun's connection takes now (the rest goes from the loop). */
-void step_io_flush(struct stepd *s);

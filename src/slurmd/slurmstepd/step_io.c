@@ -15,7 +15,7 @@
  * EOF frames. EOF or an error on srun's socket before the end means srun
  * is gone: every task is killed, output is dropped from then on.
  */
-#include "step.h"
+#include "step_io.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,6 +36,8 @@
 #include "common/sl_errno.h"
 #include "iobuf.h"
 #include "loop.h"
+#include "proctree.h"
+#include "step.h"
 #include "stepd.h"
 
 #define IO_READ_MAX	   (16u << 10)

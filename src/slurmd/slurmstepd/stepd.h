@@ -1,4 +1,5 @@
-/* stepd.h - slurmstepd's context (R2) and the functions of its modules.
+/* stepd.h - slurmstepd's context (R2), shared by its files; each file
+ * declares its functions in its own header.
  *
  * One slurmstepd supervises the tasks of one job step on this node: the
  * tasks of an srun, or a batch script run as a step of one task. The
@@ -68,6 +69,7 @@ struct stepd {
 	struct stepd_exec exec;
 	uint32_t job_id, step_id; /* step_id STEPD_BATCH_STEP_ID for batch */
 	char label[48];		  /* "JobId=<job>" or "StepId=<job>.<step>", for the log */
+	char cancel_name[48];	  /* "JOB <job>" or "STEP <job>.<step>": the cancel line */
 	uint32_t uid, gid;
 	const char *user_name; /* borrowed from the launch; may be NULL */
 	uint64_t mem_limit;    /* MB, 0 or huge: none */
@@ -107,140 +109,3 @@ enum stepd_prio {
 	STEPD_PRIO_IO,	    /* srun and the task pipes */
 	STEPD_PRIO_SOCK,    /* slurmd's requests last */
 };
-
-/* script.c */
-int script_write(struct stepd *s); /* <spool>/job%05u/slurm_script, 0700, the user's */
-void script_remove(struct stepd *s);
-
-/* privs.c */
-int privs_init(struct stepd *s); /* resolve groups; refuse what we cannot become */
-struct privs_saved {
-	bool is_dropped;
-	gid_t egid;
-	int ngroups;
-	gid_t *groups;
-};
-int privs_drop_temp(const struct stepd *s, struct privs_saved *sv);
-void privs_restore(struct privs_saved *sv);
-int privs_drop_final(const struct stepd *s); /* in the child, before exec; no way back */
-
-/* proctree.c */
-int proctree_init(struct stepd *s); /* 0 or -ENOMEM; proctree_free() is NULL-safe */
-void proctree_free(struct stepd *s);
-struct proc_entry;
-/* Every process of the node, sorted by pid, each with the local task it
- * belongs to (-1: not the job's). NULL (and 0) when /proc cannot be read. */
-struct proc_entry *proctree_scan(const struct stepd *s, size_t *ret_n);
-/* Remember the tasks of a scan: an orphan keeps its task from then on. */
-void proctree_keep(struct stepd *s, const struct proc_entry *v, size_t n);
-/* The local task of a process being reaped, or -1. */
-int32_t proctree_task_of(const struct stepd *s, pid_t pid);
-/* Send sig to the live tasks' process groups and every other process of
- * the job (found in /proc). Returns how many processes were signalled. */
-int proctree_signal(const struct stepd *s, int sig);
-
-/* env.c */
-/* This node as job_env sees it (the cluster name only for a step). */
-struct job_env_node env_node(const struct stepd *s);
-/* SLURM_UMASK as submitted (octal), else 022. */
-mode_t env_umask(char *const *env, uint32_t env_count);
-/* The job's environment from the launch (s->env). 0 or -errno. */
-int env_setup(struct stepd *s);
-/* In a task's child: its own variables (SLURM_PROCID ... SLURM_TASK_PID). */
-int env_task(struct stepd *s, uint32_t ltid);
-
-/* io.c */
-/* open(path, flags) as the job's user; -ESLURMD_IO_ERROR (logged) on failure. */
-int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
-		    int *ret_fd);
-/* The batch script's stdin/stdout/stderr files, as the user, on the one
- * task's child fds; s->err_fd a copy of stderr for our messages. */
-int io_open_batch(struct stepd *s);
-void io_close(struct stepd *s);
-/* Format fmt (at most 1023 characters), log it with error() and write
- * "slurmstepd[-<node>]: error: <text><eol>" into line (no "-<node>" when
- * node is NULL). Returns its length, cut to size - 1; 0 on failure. */
-size_t io_error_line(char *line, size_t size, const char *node, const char *eol, const char *fmt,
-		     va_list ap) _printf_(5, 0);
-
-/* user_error.c */
-/* An error line for the job's user, logged too: a batch job's goes into
- * its stderr file ("slurmstepd-<node>: error: ..."), a step's to srun
- * (IO_MESSAGE "slurmstepd: error: ...", flushed at once). */
-void user_error(struct stepd *s, const char *fmt, ...) _printf_(2, 3);
-
-/* usage.c */
-#define USAGE_FIRST_SAMPLE_MS 100 /* the first sample, after the tasks started */
-/* One usage slot per task, the sampling timer. 0 or -ENOMEM. usage_free()
- * is NULL-safe and leaves s->usage NULL. */
-int usage_init(struct stepd *s);
-void usage_free(struct stepd *s);
-/* JobAcctGatherFrequency task=: "30", "task=30" or "task=30,energy=0". */
-unsigned usage_freq(const struct sl_conf *c);
-/* The tasks started: first sample in USAGE_FIRST_SAMPLE_MS, then every
- * acct_freq_s (none when it is 0: only the last one, at the end). */
-void usage_sampling_start(struct stepd *s);
-void usage_sampling_stop(struct stepd *s);
-/* One /proc scan: per task RSS and VMSize and their peaks. Returns the sum
- * of the RSS of every process of the job, in bytes. */
-uint64_t usage_gather(struct stepd *s);
-/* A process reaped by wait4: its CPU time counts for the job, and a
- * task's ru_maxrss raises that task's RSS peak. */
-void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
-/* The totals the completion carries: CPU time, the largest task peaks
- * with their global ranks, the sums of the peaks; ntasks 0 when no task
- * was ever started. All zero before usage_init(). */
-void usage_total(const struct stepd *s, struct acct_usage *ret);
-
-/* reap.c */
-/* Block SIGCHLD/SIGTERM/SIGINT into a signalfd (registered in the loop),
- * become a child subreaper. 0 or -errno. */
-int reap_init(struct stepd *s);
-void reap_close(struct stepd *s);
-/* Drain the signalfd (SIGTERM/SIGINT kill the job and make us stop),
- * then wait4 every exited child: usage and the tasks' ends. */
-void reap_now(struct stepd *s);
-/* Wait up to ms for a signal, then reap_now(). */
-void reap_wait(struct stepd *s, int ms);
-
-/* kill.c */
-int kill_init(struct stepd *s); /* the SIGKILL timer; 0 or -ENOMEM */
-/* TERMINATE / KILL_TIMELIMIT: the cancel line for the user, SIGCONT +
- * SIGTERM, SIGKILL after max(KillWait, 5 s), again every second. */
-void kill_terminate(struct stepd *s, const char *why);
-/* Take the last usage sample (what is still running counts), then serve
- * the loop until no process of the job is left (bounded). */
-void kill_leftovers(struct stepd *s);
-
-/* child.c */
-/* Fork every task; in each child set up fds, identity, cwd, umask (nice),
- * environment and exec s->exec. The parent closes the children's fds.
- * -ESLURMD_EXECVE_FAILED when a fork failed: the tasks not started count
- * as exited with exec_fail_exit. */
-int child_start(struct stepd *s);
-
-/* frame.c */
-/* Read one frame from fd: its type (one of types[0..ntypes), any when
- * ntypes is 0, else -EBADMSG) and the unpacked message (msg_free() it).
- * 0 or -errno. */
-int frame_read(int fd, uint32_t max_len, int timeout_ms, const uint16_t *types, size_t ntypes,
-	       uint16_t *ret_type, void **ret_msg);
-
-/* sock.c */
-int sock_open(struct stepd *s); /* bind + listen + register; -ESLURMD_STEP_EXISTS if one answers */
-void sock_close(struct stepd *s);
-
-/* complete.c */
-/* REQUEST_COMPLETE_BATCH_SCRIPT (REQUEST_STEP_COMPLETE for a step),
- * retried with backoff until the controller answers; serves the loop
- * between tries. */
-void complete_send(struct stepd *s);
-
-/* launch.c */
-/* Read the launch frame from fd (within a timeout) into s. 0, -EBADMSG
- * (not a launch) or another -errno. */
-int launch_read(struct stepd *s, int fd);
-/* Everything before "started": groups, socket, environment, script or
- * srun connection, files, usage. 0 or the -ESLURM* code for slurmd. */
-int launch_setup(struct stepd *s);
-void launch_free(struct stepd *s);

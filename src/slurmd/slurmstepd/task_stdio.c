@@ -12,7 +12,7 @@
  * Caveat: all of it happens before "started" is reported: a file that
  * cannot be opened fails the launch (ESLURMD_IO_ERROR).
  */
-#include "step.h"
+#include "task_stdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +29,8 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "common/sl_errno.h"
+#include "io.h"
+#include "step.h"
 #include "stepd.h"
 
 static bool task_stdio_is_streamed(const char *pattern)

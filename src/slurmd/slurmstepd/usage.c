@@ -10,7 +10,7 @@
  * sample gave it); every reaped process adds its CPU time. The totals
  * (usage_total) are what the completion carries.
  */
-#include "stepd.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,7 +24,10 @@
 #include "common/conf.h"
 #include "common/proc_stat.h"
 #include "loop.h"
+#include "proctree.h"
 #include "step.h"
+#include "stepd.h"
+#include "user_error.h"
 
 struct usage_task {
 	uint64_t rss_kb, vm_kb;		/* the last sample */

@@ -8,12 +8,15 @@
  * written at once: a cancel line must reach srun before the batch script,
  * and srun with it, is signalled; slurmd's relay_all).
  */
-#include "stepd.h"
+#include "user_error.h"
 
 #include <stdarg.h>
 
 #include "common/io_proto.h"
+#include "io.h"
 #include "step.h"
+#include "step_io.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 void user_error(struct stepd *s, const char *fmt, ...)
