@@ -331,11 +331,10 @@ static void step_io_before_poll(void *arg)
 		else if (src->which == 0)
 			loop_fd_set(s->loop, src->id, iobuf_pending(&t->in) ? t->in_fd : -1,
 				    POLLOUT);
+		else if (is_out_full)
+			loop_fd_set(s->loop, src->id, -1, POLLIN);
 		else
-			loop_fd_set(s->loop, src->id,
-				    is_out_full	      ? -1
-				    : src->which == 1 ? t->out_fd
-						      : t->err_fd,
+			loop_fd_set(s->loop, src->id, src->which == 1 ? t->out_fd : t->err_fd,
 				    POLLIN);
 	}
 }

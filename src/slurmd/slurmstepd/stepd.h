@@ -20,22 +20,17 @@
  *   env.c       the job's and each task's environment
  *   step.c      the task table: tasks, their ends, the step's status
  *   proctree.c  the job's processes in /proc, signalling them
- *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
+ *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
  */
 #pragma once
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <sys/types.h>
-#include <time.h>
 
-#include "common/macros.h"
 #include "common/job_env.h"
 
-struct acct_usage;
 struct batch_launch_msg;
 struct launch_tasks_msg;
 struct loop;
