@@ -4,13 +4,13 @@
  *
  * The controller may be down or restarting: the report is retried with
  * backoff (1 s, 2 s, 4 s ... capped at 30 s) for as long as it takes, and
- * the socket keeps being served meanwhile, so slurmd still finds the job.
+ * the loop (the socket) keeps being served meanwhile, so slurmd still finds the job.
  * A reply with an error of the controller's own (2000 and up, e.g. an
  * unknown job, or SLURM_UNEXPECTED_MSG_ERROR) is final. The stepd gives
  * up when its socket file is removed (the node is being wiped) or when it
  * was told to stop (SIGTERM/SIGINT): one try, then exit.
  */
-#include "stepd.h"
+#include "complete.h"
 
 #include <errno.h>
 #include <time.h>
@@ -20,22 +20,25 @@
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "loop.h"
+#include "stepd.h"
+#include "usage.h"
 
 #define COMPLETE_BACKOFF_MAX 30
 
 /* Transport and protocol failures (errno values, 1001..1999) are worth a
  * retry; "unexpected message" means a controller that will never take it. */
-static bool is_retryable(int r)
+static bool complete_is_retryable(int r)
 {
 	return r < 0 && -r < 2000 && -r != SLURM_UNEXPECTED_MSG_ERROR;
 }
 
-static void wait_serving(struct stepd *s, unsigned seconds)
+static void complete_wait(struct stepd *s, unsigned seconds)
 {
 	time_t end = time(NULL) + seconds, now;
 
 	while ((now = time(NULL)) < end && !s->is_stopping)
-		stepd_poll(s, (int)(end - now) * 1000);
+		loop_once(s->loop, (int)(end - now) * 1000);
 }
 
 /* Send once; 0 or the error. */
@@ -63,7 +66,7 @@ static int complete_try(struct stepd *s)
 	return rpc_call_ctld_rc(s->conf, REQUEST_STEP_COMPLETE, &st);
 }
 
-static void log_usage(const struct stepd *s)
+static void complete_log_usage(const struct stepd *s)
 {
 	struct acct_usage u;
 
@@ -82,7 +85,7 @@ void complete_send(struct stepd *s)
 	unsigned delay = 1;
 	int r;
 
-	log_usage(s);
+	complete_log_usage(s);
 	for (;;) {
 		r = complete_try(s);
 		if (r == 0) {
@@ -94,7 +97,7 @@ void complete_send(struct stepd *s)
 			      s->job_id, sl_strerror(r));
 			return;
 		}
-		if (!is_retryable(r)) {
+		if (!complete_is_retryable(r)) {
 			error("JobId=%u: completion refused: %s", s->job_id, sl_strerror(r));
 			return;
 		}
@@ -105,7 +108,7 @@ void complete_send(struct stepd *s)
 		}
 		error("JobId=%u: cannot report completion: %s; retrying in %u s", s->job_id,
 		      sl_strerror(r), delay);
-		wait_serving(s, delay);
+		complete_wait(s, delay);
 		delay = delay * 2 > COMPLETE_BACKOFF_MAX ? COMPLETE_BACKOFF_MAX : delay * 2;
 	}
 }

@@ -1,14 +1,16 @@
-/* io.c - the job's stdin, stdout and stderr files.
+/* io.c - files opened as the job's user, the batch script's stdin,
+ * stdout and stderr files, and the form of the stepd's error lines.
  *
  * Patterns (default slurm-%j.out, arrays slurm-%A_%a.out; stderr defaults
  * to stdout's file, stdin to /dev/null) are expanded by path_pattern,
  * relative to the work dir, and opened here in the stepd with the user's
  * identity (so they are created as the user, with the job's umask), before
- * the script starts: a file that cannot be opened fails the launch. The
- * stepd keeps stderr open to write its own error lines there, sharing the
+ * the script starts: a file that cannot be opened fails the launch. They
+ * are the child fds of the script's task (step.h); the stepd keeps a copy
+ * of stderr (s->err_fd) to write its own error lines there, sharing the
  * file offset with the script.
  */
-#include "stepd.h"
+#include "io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,9 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "common/sl_errno.h"
+#include "privs.h"
+#include "step.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
@@ -32,8 +37,9 @@ int io_open_as_user(const struct stepd *s, const char *what, const char *path, i
 
 	r = privs_drop_temp(s, &sv);
 	if (r < 0)
-		return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR, "JobId=%u: cannot become uid %u (%s)",
-				 s->job_id, s->uid, strerror(-r));
+		return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR,
+				 "JobId=%u: cannot become uid %u (%s)", s->job_id, s->uid,
+				 strerror(-r));
 	fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
 	r = fd < 0 ? -errno : 0;
 	privs_restore(&sv);
@@ -46,59 +52,61 @@ int io_open_as_user(const struct stepd *s, const char *what, const char *path, i
 	return 0;
 }
 
-static int expand(const struct stepd *s, const char *pattern, char **ret)
+static int io_expand(const struct stepd *s, const char *pattern, char **ret)
 {
 	const struct batch_launch_msg *m = s->msg;
 	struct path_pattern_job j = {
-		.job_id = m->job_id,
-		.array_job_id = m->array_job_id,
-		.array_task_id = m->array_task_id,
-		.step_id = PATH_PATTERN_STEP_BATCH,
-		.job_name = m->job_name,
-		.node_name = s->hostname, /* %N: the host, as the reference shows */
-		.user_name = m->user_name,
-		.work_dir = m->work_dir,
+	    .job_id = m->job_id,
+	    .array_job_id = m->array_job_id,
+	    .array_task_id = m->array_task_id,
+	    .step_id = PATH_PATTERN_STEP_BATCH,
+	    .job_name = m->job_name,
+	    .node_name = s->hostname, /* %N: the host, as the reference shows */
+	    .user_name = m->user_name,
+	    .work_dir = m->work_dir,
 	};
 
 	return path_pattern_expand(pattern, &j, ret);
 }
 
-int io_open(struct stepd *s)
+int io_open_batch(struct stepd *s)
 {
 	const struct batch_launch_msg *m = s->msg;
 	const char *out_pat = m->std_out && *m->std_out
-				      ? m->std_out
-				      : path_pattern_default_stdout(m->array_task_id != NO_VAL);
+				  ? m->std_out
+				  : path_pattern_default_stdout(m->array_task_id != NO_VAL);
 	const char *err_pat = m->std_err && *m->std_err ? m->std_err : out_pat;
 	const char *in_pat = m->std_in && *m->std_in ? m->std_in : "/dev/null";
 	_cleanup_free_ char *out = NULL, *err = NULL, *in = NULL;
 	int wflags = O_WRONLY | O_CREAT | (m->open_mode == OPEN_MODE_APPEND ? O_APPEND : O_TRUNC);
+	int *fd = s->step->tasks[0].child_fd;
 	int r;
 
-	if (expand(s, out_pat, &out) < 0 || expand(s, err_pat, &err) < 0
-	    || expand(s, in_pat, &in) < 0)
+	if (io_expand(s, out_pat, &out) < 0 || io_expand(s, err_pat, &err) < 0
+	    || io_expand(s, in_pat, &in) < 0)
 		return -ENOMEM;
-	r = io_open_as_user(s, "stdin", in, O_RDONLY, &s->in_fd);
+	r = io_open_as_user(s, "stdin", in, O_RDONLY, &fd[0]);
 	if (r == 0)
-		r = io_open_as_user(s, "stdout", out, wflags, &s->out_fd);
+		r = io_open_as_user(s, "stdout", out, wflags, &fd[1]);
 	if (r < 0)
 		return r;
 	if (streq(out, err)) {
-		s->err_fd = fcntl(s->out_fd, F_DUPFD_CLOEXEC, 3);
-		return s->err_fd < 0 ? -errno : 0;
+		fd[2] = fcntl(fd[1], F_DUPFD_CLOEXEC, 3);
+		r = fd[2] < 0 ? -errno : 0;
+	} else {
+		r = io_open_as_user(s, "stderr", err, wflags, &fd[2]);
 	}
-	return io_open_as_user(s, "stderr", err, wflags, &s->err_fd);
+	if (r < 0)
+		return r;
+	s->err_fd = fcntl(fd[2], F_DUPFD_CLOEXEC, 3); /* ours, once the script has its own */
+	return s->err_fd < 0 ? -errno : 0;
 }
 
 void io_close(struct stepd *s)
 {
-	int *fds[] = { &s->in_fd, &s->out_fd, &s->err_fd };
-
-	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	s->err_fd = -1;
 }
 
 size_t io_error_line(char *line, size_t size, const char *node, const char *eol, const char *fmt,
@@ -114,17 +122,4 @@ size_t io_error_line(char *line, size_t size, const char *node, const char *eol,
 	if (n <= 0)
 		return 0;
 	return (size_t)n < size ? (size_t)n : size - 1;
-}
-
-void io_job_error(const struct stepd *s, const char *fmt, ...)
-{
-	char line[1200];
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	n = io_error_line(line, sizeof(line), s->node_name, "\n", fmt, ap);
-	va_end(ap);
-	if (s->err_fd >= 0 && n > 0)
-		(void)stepd_write_all(s->err_fd, line, n);
 }

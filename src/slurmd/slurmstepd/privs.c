@@ -5,7 +5,7 @@
  * A stepd started by a non-root slurmd (test clusters run as one user)
  * can only run jobs of its own uid and changes nothing.
  */
-#include "stepd.h"
+#include "privs.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -17,16 +17,17 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "stepd.h"
 
 #define GROUPS_MAX 65536
 
-static bool is_root(void)
+static bool privs_is_root(void)
 {
 	return geteuid() == 0;
 }
 
 /* Supplementary groups from the user database, primary gid first. */
-static int groups_lookup(struct stepd *s, const char *name)
+static int privs_groups_lookup(struct stepd *s, const char *name)
 {
 	int n = 64;
 
@@ -58,11 +59,12 @@ int privs_init(struct stepd *s)
 	struct passwd *pw = NULL;
 	int r;
 
-	if (!is_root()) {
+	if (!privs_is_root()) {
 		if (s->uid != geteuid())
-			return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR,
-					 "JobId=%u: cannot run as uid %u, slurmstepd runs as uid %u",
-					 s->job_id, s->uid, (unsigned)geteuid());
+			return log_errno(
+			    -ESLURMD_SET_UID_OR_GID_ERROR,
+			    "JobId=%u: cannot run as uid %u, slurmstepd runs as uid %u", s->job_id,
+			    s->uid, (unsigned)geteuid());
 		return 0;
 	}
 	if (m && m->ngids > 0 && m->ngids <= GROUPS_MAX) {
@@ -79,7 +81,7 @@ int privs_init(struct stepd *s)
 		pw = getpwuid(s->uid);
 		name = pw ? pw->pw_name : NULL;
 	}
-	r = name ? groups_lookup(s, name) : -ENOENT;
+	r = name ? privs_groups_lookup(s, name) : -ENOENT;
 	if (r < 0) { /* unknown to this node's user database: the primary group alone */
 		s->gids = calloc(1, sizeof(*s->gids));
 		if (!s->gids)
@@ -92,8 +94,8 @@ int privs_init(struct stepd *s)
 
 int privs_drop_temp(const struct stepd *s, struct privs_saved *sv)
 {
-	*sv = (struct privs_saved){ .egid = getegid() };
-	if (!is_root())
+	*sv = (struct privs_saved){.egid = getegid()};
+	if (!privs_is_root())
 		return 0;
 	sv->ngroups = getgroups(0, NULL);
 	if (sv->ngroups < 0)
@@ -101,10 +103,8 @@ int privs_drop_temp(const struct stepd *s, struct privs_saved *sv)
 	sv->groups = calloc((size_t)sv->ngroups + 1, sizeof(*sv->groups));
 	if (!sv->groups)
 		return -ENOMEM;
-	if (getgroups(sv->ngroups, sv->groups) < 0
-	    || setgroups((size_t)s->ngids, s->gids) < 0
-	    || setegid(s->gid) < 0
-	    || seteuid(s->uid) < 0) {
+	if (getgroups(sv->ngroups, sv->groups) < 0 || setgroups((size_t)s->ngids, s->gids) < 0
+	    || setegid(s->gid) < 0 || seteuid(s->uid) < 0) {
 		int r = -errno;
 
 		sv->is_dropped = true;
@@ -125,12 +125,12 @@ void privs_restore(struct privs_saved *sv)
 			fatal("cannot regain privileges: %s", strerror(errno));
 	}
 	free(sv->groups);
-	*sv = (struct privs_saved){ 0 };
+	*sv = (struct privs_saved){0};
 }
 
 int privs_drop_final(const struct stepd *s)
 {
-	if (!is_root())
+	if (!privs_is_root())
 		return 0;
 	if (setgroups((size_t)s->ngids, s->gids) < 0 || setgid(s->gid) < 0 || setuid(s->uid) < 0)
 		return -errno;

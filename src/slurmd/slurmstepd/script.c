@@ -6,7 +6,7 @@
  * to the user; nothing is written as root into a directory a user owns.
  * A directory left by an earlier stepd of the same job id is removed first.
  */
-#include "stepd.h"
+#include "script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +19,10 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
-static void dir_remove(const char *dir, const char *file)
+static void script_dir_remove(const char *dir, const char *file)
 {
 	if (unlink(file) < 0 && errno != ENOENT)
 		debug("cannot remove %s: %s", file, strerror(errno));
@@ -29,7 +30,7 @@ static void dir_remove(const char *dir, const char *file)
 		debug("cannot remove %s: %s", dir, strerror(errno));
 }
 
-static int write_file(const char *path, const char *text, uid_t uid, gid_t gid)
+static int script_write_file(const char *path, const char *text, uid_t uid, gid_t gid)
 {
 	_cleanup_close_ int fd = -1;
 	int r;
@@ -58,18 +59,18 @@ int script_write(struct stepd *s)
 		s->script_path = NULL;
 		return -ENOMEM;
 	}
-	dir_remove(s->script_dir, s->script_path);
+	script_dir_remove(s->script_dir, s->script_path);
 	if (mkdir(s->script_dir, 0700) < 0) {
 		r = -errno;
 		error("JobId=%u: mkdir %s: %s", m->job_id, s->script_dir, strerror(-r));
 		return -ESLURMD_CREATE_BATCH_DIR_ERROR;
 	}
-	r = write_file(s->script_path, m->script ? m->script : "", m->uid, m->gid);
+	r = script_write_file(s->script_path, m->script ? m->script : "", m->uid, m->gid);
 	if (r == 0 && chown(s->script_dir, m->uid, m->gid) < 0)
 		r = -errno;
 	if (r < 0) {
 		error("JobId=%u: cannot write %s: %s", m->job_id, s->script_path, strerror(-r));
-		dir_remove(s->script_dir, s->script_path);
+		script_dir_remove(s->script_dir, s->script_path);
 		return -ESLURMD_CREATE_BATCH_DIR_ERROR;
 	}
 	return 0;
@@ -78,5 +79,5 @@ int script_write(struct stepd *s)
 void script_remove(struct stepd *s)
 {
 	if (s->script_dir && s->script_path)
-		dir_remove(s->script_dir, s->script_path);
+		script_dir_remove(s->script_dir, s->script_path);
 }

@@ -3,10 +3,11 @@
  * (the SlurmdUser of a test cluster) may talk to it: SO_PEERCRED, and the
  * socket file is 0700.
  *
- * One request per connection, answered at once from the stepd's loop; a
- * peer that stalls costs at most SOCK_READ_TIMEOUT_MS.
+ * One request per connection, answered at once from the stepd's loop
+ * (the listening socket is registered there, last in a round); a peer
+ * that stalls costs at most SOCK_READ_TIMEOUT_MS.
  */
-#include "stepd.h"
+#include "sock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +24,16 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "frame.h"
+#include "kill.h"
+#include "loop.h"
+#include "proctree.h"
+#include "stepd.h"
 #include "stepd_proto.h"
 
 #define SOCK_READ_TIMEOUT_MS 2000
+
+static void sock_ready(void *arg, short revents);
 
 /* Is a stepd answering on path? */
 static bool sock_is_alive(const struct sockaddr_un *sa)
@@ -37,12 +45,12 @@ static bool sock_is_alive(const struct sockaddr_un *sa)
 
 int sock_open(struct stepd *s)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	mode_t old;
 	int r;
 
-	r = stepd_step_socket_path(s->sock_path, sizeof(s->sock_path), s->spool_dir,
-				   s->node_name, s->job_id, s->step_id);
+	r = stepd_step_socket_path(s->sock_path, sizeof(s->sock_path), s->spool_dir, s->node_name,
+				   s->job_id, s->step_id);
 	if (r < 0 || strlen(s->sock_path) >= sizeof(sa.sun_path)) {
 		s->sock_path[0] = '\0';
 		return log_errno(-ESLURMD_INVALID_SOCKET_NAME_LEN, "JobId=%u: socket in %s",
@@ -64,16 +72,15 @@ int sock_open(struct stepd *s)
 	umask(old);
 	if (r < 0 || listen(s->listen_fd, 64) < 0) {
 		r = -errno;
-		error("JobId=%u: cannot listen on %s: %s", s->job_id, s->sock_path,
-		      strerror(-r));
+		error("JobId=%u: cannot listen on %s: %s", s->job_id, s->sock_path, strerror(-r));
 		close(s->listen_fd);
 		s->listen_fd = -1;
 		s->sock_path[0] = '\0';
 		return r;
 	}
-	return 0;
+	s->listen_id = loop_fd_add(s->loop, STEPD_PRIO_SOCK, s->listen_fd, POLLIN, sock_ready, s);
+	return s->listen_id < 0 ? -ENOMEM : 0;
 }
-
 
 static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 {
@@ -83,7 +90,7 @@ static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 		return -ESLURMD_JOB_NOTRUNNING;
 	verbose("JobId=%u: signal %u", s->job_id, (unsigned)m->signal);
 	if (m->signal) /* 0 only asks whether the job still runs */
-		usage_signal_job(s, m->signal);
+		proctree_signal(s, m->signal);
 	return 0;
 }
 
@@ -98,38 +105,18 @@ static int sock_dispatch(struct stepd *s, uint16_t type, const void *body)
 	case REQUEST_SIGNAL_TASKS:
 		return sock_signal(s, sig);
 	case REQUEST_TERMINATE_JOB:
-		stepd_terminate(s, sig->reason && *sig->reason ? sig->reason : NULL);
+		kill_terminate(s, sig->reason && *sig->reason ? sig->reason : NULL);
 		return 0;
 	case REQUEST_KILL_TIMELIMIT:
-		stepd_terminate(s, "TIME LIMIT");
+		kill_terminate(s, "TIME LIMIT");
 		return 0;
 	default:
 		return -SLURM_UNEXPECTED_MSG_ERROR;
 	}
 }
 
-static int sock_read_request(int fd, uint16_t *ret_type, void **ret_msg)
-{
-	uint8_t hdr[STEPD_HDR_LEN];
-	_cleanup_free_ uint8_t *body = NULL;
-	uint32_t len = 0;
-	int r;
-
-	r = stepd_read_all(fd, hdr, sizeof(hdr), SOCK_READ_TIMEOUT_MS);
-	if (r == 0)
-		r = stepd_frame_header(hdr, STEPD_CTL_BODY_MAX, &len, ret_type);
-	if (r < 0)
-		return r;
-	body = malloc(len ? len : 1);
-	if (!body)
-		return -ENOMEM;
-	r = stepd_read_all(fd, body, len, SOCK_READ_TIMEOUT_MS);
-	if (r < 0)
-		return r;
-	return msg_unpack_body(*ret_type, body, len, PROTOCOL_VERSION, ret_msg);
-}
-
-void sock_handle(struct stepd *s)
+/* Accept and answer one request. */
+static void sock_handle(struct stepd *s)
 {
 	_cleanup_close_ int fd = -1;
 	struct ucred cred;
@@ -148,15 +135,20 @@ void sock_handle(struct stepd *s)
 		(void)stepd_write_rc(fd, ESLURM_ACCESS_DENIED);
 		return;
 	}
-	r = sock_read_request(fd, &type, &msg);
+	r = frame_read(fd, STEPD_CTL_BODY_MAX, SOCK_READ_TIMEOUT_MS, NULL, 0, &type, &msg);
 	if (r < 0) {
-		debug("JobId=%u: bad request on %s: %s", s->job_id, s->sock_path,
-		      sl_strerror(r));
+		debug("JobId=%u: bad request on %s: %s", s->job_id, s->sock_path, sl_strerror(r));
 		return;
 	}
 	r = sock_dispatch(s, type, msg);
 	msg_free(msg_lookup(type), msg);
 	(void)stepd_write_rc(fd, r);
+}
+
+static void sock_ready(void *arg, short revents)
+{
+	if (revents & POLLIN)
+		sock_handle(arg);
 }
 
 void sock_close(struct stepd *s)
@@ -169,7 +161,7 @@ void sock_close(struct stepd *s)
 	if (s->listen_fd < 0)
 		return;
 	for (int i = 0; i < 64; i++) {
-		struct pollfd p = { .fd = s->listen_fd, .events = POLLIN };
+		struct pollfd p = {.fd = s->listen_fd, .events = POLLIN};
 
 		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
 			break;
@@ -177,4 +169,5 @@ void sock_close(struct stepd *s)
 	}
 	close(s->listen_fd);
 	s->listen_fd = -1;
+	loop_fd_set(s->loop, s->listen_id, -1, 0);
 }

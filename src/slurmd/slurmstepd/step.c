@@ -1,32 +1,22 @@
-/* step.c - slurmstepd's step mode, see step.h.
+/* step.c - the task table of a slurmstepd (step.h): one task per local
+ * rank of a step, or the one task of a batch script; each task's end and
+ * the step's status, the highest of the tasks'.
  *
- * Setup (before slurmd hears "started"): the user's groups, the control
- * socket <spool>/<node>_<job>.<step> (refused when a stepd answers there),
- * the step's environment, the connection to srun (IO_INIT first), the
- * tasks' pipes and files. Run: fork the tasks, then the loop until every
- * task was reported to srun and the output written; what the tasks left
- * behind is killed, the connection closed. main.c then reports
- * REQUEST_STEP_COMPLETE (complete.c) and exits.
+ * Owns the tasks' fds until they are handed to the children (child.c)
+ * or to step_io.c's loop entries; step_free() closes what is left, each
+ * output file shared by several tasks once.
  */
 #include "step.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/conf.h"
-#include "common/io_proto.h"
 #include "common/log.h"
-#include "common/msg.h"
-#include "common/sl_errno.h"
+#include "iobuf.h"
+#include "loop.h"
 #include "stepd.h"
-
-#define STEP_TASKS_MAX 65536 /* gtids travel as u16 in I/O frames */
 
 int step_status_max(int a, int b)
 {
@@ -37,55 +27,21 @@ int step_status_max(int a, int b)
 	return kb > ka ? b : a;
 }
 
-void step_message(struct stepd *s, const char *fmt, ...)
+int step_new(struct stepd *s, uint32_t ntasks, const uint32_t *gtids)
 {
-	char line[1100];
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	n = io_error_line(line, sizeof(line), NULL, "", fmt, ap);
-	va_end(ap);
-	if (s->step && n > 0) {
-		step_io_frame(s, IO_MESSAGE, 0, 0, line, n);
-		/* on its way before the stepd answers whoever made it say this:
-		 * a cancel line must reach srun before the batch script (and
-		 * srun with it) is signalled (slurmd's relay_all) */
-		step_io_flush(s);
-	}
-}
-
-static int check_launch(const struct stepd *s)
-{
-	const struct launch_tasks_msg *m = s->launch;
-
-	if (m->argc == 0 || !m->argv || !m->argv[0] || !*m->argv[0])
-		return log_errno(-ESLURMD_EXECVE_FAILED, "StepId=%u.%u: no command", s->job_id,
-				 s->step_id);
-	if (m->ntasks_here == 0 || m->ntasks_here > STEP_TASKS_MAX || !m->gtids)
-		return log_errno(-ESLURM_BAD_TASK_COUNT, "StepId=%u.%u: %u tasks on this node",
-				 s->job_id, s->step_id, (unsigned)m->ntasks_here);
-	return 0;
-}
-
-static int step_new(struct stepd *s)
-{
-	const struct launch_tasks_msg *m = s->launch;
 	struct step *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return -ENOMEM;
 	s->step = st;
 	st->io_fd = -1;
-	st->tasks = calloc(m->ntasks_here, sizeof(*st->tasks));
-	st->pfd_cap = 2 + 1 + 3 * (size_t)m->ntasks_here;
-	st->pfd = calloc(st->pfd_cap, sizeof(*st->pfd));
-	if (!st->tasks || !st->pfd)
+	st->tasks = calloc(ntasks, sizeof(*st->tasks));
+	if (!st->tasks)
 		return -ENOMEM;
-	st->ntasks = m->ntasks_here;
+	st->ntasks = ntasks;
 	for (uint32_t i = 0; i < st->ntasks; i++)
 		st->tasks[i] = (struct step_task){
-		    .gtid = m->gtids[i],
+		    .gtid = gtids[i],
 		    .ltid = i,
 		    .pid = -1,
 		    .child_fd = {-1, -1, -1},
@@ -96,53 +52,36 @@ static int step_new(struct stepd *s)
 	return 0;
 }
 
-int step_setup(struct stepd *s)
+static bool step_is_shared(const struct step *st, int fd)
 {
-	struct job_env_node node = stepd_env_node(s);
-	int r;
-
-	node.cluster_name = s->conf->cluster_name;
-
-	r = check_launch(s);
-	if (r == 0)
-		r = step_new(s);
-	if (r == 0)
-		r = privs_init(s);
-	if (r == 0)
-		r = sock_open(s);
-	if (r == 0)
-		r = job_env_step(&s->env, s->launch, &node);
-	if (r == 0)
-		r = step_io_connect(s);
-	if (r == 0)
-		r = step_task_files(s);
-	return r == -ENOMEM ? -ESLURMD_SETUP_ENVIRONMENT_ERROR : r;
+	for (size_t j = 0; j < st->nshared; j++)
+		if (st->shared_fds[j] == fd)
+			return true;
+	return false;
 }
 
-void step_run(struct stepd *s)
+/* Close fd unless it is a shared output file (closed once, at the end). */
+static void step_close_fd(const struct step *st, int fd)
 {
-	int r;
+	if (fd >= 0 && !step_is_shared(st, fd))
+		close(fd);
+}
 
-	info("StepId=%u.%u: %u task(s) launched on %s for uid %u", s->job_id, s->step_id,
-	     s->step->ntasks, s->node_name, s->uid);
-	r = step_task_start(s);
-	if (r < 0)
-		s->slurm_rc = (uint32_t)-r;
-	stepd_sampling_start(s);
-	for (;;) {
-		int next = step_io_report_exits(s), t;
+static void step_close_shared(struct step *st)
+{
+	for (size_t j = 0; j < st->nshared; j++)
+		close(st->shared_fds[j]);
+	st->nshared = 0;
+}
 
-		if (step_io_is_done(s))
-			break;
-		t = stepd_loop_timeout_ms(s);
-		if (next >= 0 && next < t)
-			t = next;
-		stepd_poll(s, t);
-	}
-	stepd_kill_leftovers(s);
-	/* The srun connection stays open until the controller took the step's
-	 * completion (main.c): srun waits for its EOF, so a next srun never
-	 * finds this step's cpus still held. */
+void step_close_child_fds(struct step *st)
+{
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		for (int k = 0; k < 3; k++) {
+			step_close_fd(st, st->tasks[i].child_fd[k]);
+			st->tasks[i].child_fd[k] = -1;
+		}
+	step_close_shared(st);
 }
 
 void step_free(struct stepd *s)
@@ -151,27 +90,45 @@ void step_free(struct stepd *s)
 
 	if (!st)
 		return;
-	step_io_close(s);
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		struct step_task *t = &st->tasks[i];
-		int fds[] = {t->child_fd[0], t->child_fd[1], t->child_fd[2],
-			     t->in_fd,	     t->out_fd,	     t->err_fd};
 
-		for (size_t k = 0; k < ARRAY_SIZE(fds); k++) {
-			bool is_shared = false;
-
-			for (size_t j = 0; j < st->nshared; j++)
-				is_shared |= st->shared_fds[j] == fds[k];
-			if (fds[k] >= 0 && !is_shared)
-				close(fds[k]);
-		}
-		free(t->in.data);
+		step_close_fd(st, t->in_fd);
+		step_close_fd(st, t->out_fd);
+		step_close_fd(st, t->err_fd);
+		iobuf_done(&t->in);
 	}
-	for (size_t j = 0; j < st->nshared; j++)
-		close(st->shared_fds[j]);
+	step_close_child_fds(st);
 	free(st->shared_fds);
+	free(st->srcs);
 	free(st->tasks);
-	free(st->pfd);
 	free(st);
 	s->step = NULL;
+}
+
+bool step_reaped(struct stepd *s, pid_t pid, int status)
+{
+	struct step *st = s->step;
+	bool is_all = true, is_task = false;
+
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		struct step_task *t = &st->tasks[i];
+
+		if (t->pid == pid && !t->has_exited) {
+			t->has_exited = true;
+			t->status = status;
+			t->exit_ms = loop_now_ms();
+			is_task = true;
+			verbose("%s: task %u exited, status 0x%x", s->label, t->gtid,
+				(unsigned)status);
+		}
+		is_all &= t->has_exited;
+	}
+	if (is_all && !s->has_exited) {
+		s->has_exited = true;
+		s->status = 0;
+		for (uint32_t i = 0; i < st->ntasks; i++)
+			s->status = step_status_max(s->status, st->tasks[i].status);
+	}
+	return is_task;
 }

@@ -15,7 +15,7 @@
  * EOF frames. EOF or an error on srun's socket before the end means srun
  * is gone: every task is killed, output is dropped from then on.
  */
-#include "step.h"
+#include "step_io.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -34,6 +34,10 @@
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "iobuf.h"
+#include "loop.h"
+#include "proctree.h"
+#include "step.h"
 #include "stepd.h"
 
 #define IO_READ_MAX	   (16u << 10)
@@ -43,62 +47,7 @@
 #define CONNECT_TIMEOUT_MS 10000
 #define RD_CAP		   (IO_HDR_LEN + IO_PAYLOAD_MAX)
 
-static size_t iobuf_pending(const struct iobuf *b)
-{
-	return b->len - b->off;
-}
-
-static int iobuf_append(struct iobuf *b, const void *p, size_t n)
-{
-	if (b->off > 0 && b->off == b->len)
-		b->off = b->len = 0;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *d;
-
-		if (b->off > 0) { /* reclaim what was written first */
-			memmove(b->data, b->data + b->off, b->len - b->off);
-			b->len -= b->off;
-			b->off = 0;
-		}
-		while (cap < b->len + n)
-			cap *= 2;
-		if (cap != b->cap) {
-			d = realloc(b->data, cap);
-			if (!d)
-				return -ENOMEM;
-			b->data = d;
-			b->cap = cap;
-		}
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	return 0;
-}
-
-static void iobuf_done(struct iobuf *b)
-{
-	free(b->data);
-	*b = (struct iobuf){0};
-}
-
-/* Write what fd takes now. 0, or -errno on a real error. */
-static int iobuf_flush(struct iobuf *b, int fd)
-{
-	while (iobuf_pending(b) > 0) {
-		ssize_t w = write(fd, b->data + b->off, iobuf_pending(b));
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno == EAGAIN)
-			return 0;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		b->off += (size_t)w;
-	}
-	b->off = b->len = 0;
-	return 0;
-}
+static void step_io_srun_gone(struct stepd *s, const char *why);
 
 void step_io_frame(struct stepd *s, uint16_t type, uint32_t gtid, uint32_t ltid,
 		   const void *payload, size_t len)
@@ -197,7 +146,7 @@ void step_io_close(struct stepd *s)
 	st->rd_len = 0;
 }
 
-static void task_close_in(struct step_task *t)
+static void step_io_close_in(struct step_task *t)
 {
 	if (t->in_fd >= 0)
 		close(t->in_fd);
@@ -206,7 +155,8 @@ static void task_close_in(struct step_task *t)
 	t->is_in_eof = true;
 }
 
-void step_io_srun_gone(struct stepd *s, const char *why)
+/* srun is gone: close everything it fed, kill the tasks. */
+static void step_io_srun_gone(struct stepd *s, const char *why)
 {
 	struct step *st = s->step;
 
@@ -215,16 +165,16 @@ void step_io_srun_gone(struct stepd *s, const char *why)
 	st->is_srun_gone = true;
 	step_io_close(s);
 	for (uint32_t i = 0; i < st->ntasks; i++)
-		task_close_in(&st->tasks[i]);
+		step_io_close_in(&st->tasks[i]);
 	if (!s->has_exited) {
 		error("StepId=%u.%u: srun is gone (%s): killing the tasks", s->job_id, s->step_id,
 		      why);
-		usage_signal_job(s, SIGKILL);
+		proctree_signal(s, SIGKILL);
 	}
 }
 
 /* One stream of a task: EOF -> the zero-length frame, fd closed. */
-static void stream_eof(struct stepd *s, struct step_task *t, bool is_err)
+static void step_io_eof(struct stepd *s, struct step_task *t, bool is_err)
 {
 	int *fd = is_err ? &t->err_fd : &t->out_fd;
 	bool *sent = is_err ? &t->has_err_eof : &t->has_out_eof;
@@ -237,7 +187,7 @@ static void stream_eof(struct stepd *s, struct step_task *t, bool is_err)
 	*sent = true;
 }
 
-static void stream_read(struct stepd *s, struct step_task *t, bool is_err)
+static void step_io_read_task(struct stepd *s, struct step_task *t, bool is_err)
 {
 	uint8_t buf[IO_READ_MAX];
 	int fd = is_err ? t->err_fd : t->out_fd;
@@ -249,36 +199,36 @@ static void stream_read(struct stepd *s, struct step_task *t, bool is_err)
 	if (n < 0 && errno == EAGAIN)
 		return;
 	if (n <= 0)
-		return stream_eof(s, t, is_err);
+		return step_io_eof(s, t, is_err);
 	step_io_frame(s, is_err ? IO_STDERR : IO_STDOUT, t->gtid, t->ltid, buf, (size_t)n);
 }
 
-static void stdin_write(struct step_task *t)
+static void step_io_stdin_write(struct step_task *t)
 {
 	int r = iobuf_flush(&t->in, t->in_fd);
 
 	if (r < 0) { /* EPIPE: the task closed its stdin; the rest is dropped */
 		debug("task %u: stdin: %s", t->gtid, strerror(-r));
-		task_close_in(t);
+		step_io_close_in(t);
 		return;
 	}
 	if (t->is_in_eof && iobuf_pending(&t->in) == 0)
-		task_close_in(t);
+		step_io_close_in(t);
 }
 
-static void stdin_add(struct step_task *t, const uint8_t *p, size_t len)
+static void step_io_stdin_add(struct step_task *t, const uint8_t *p, size_t len)
 {
 	if (t->in_fd < 0 || t->is_in_eof)
 		return; /* a file, /dev/null or already closed: dropped */
 	if (len == 0)
 		t->is_in_eof = true;
 	else if (iobuf_append(&t->in, p, len) < 0)
-		task_close_in(t);
+		step_io_close_in(t);
 	if (t->in_fd >= 0)
-		stdin_write(t);
+		step_io_stdin_write(t);
 }
 
-static struct step_task *task_by_gtid(struct step *st, uint32_t gtid)
+static struct step_task *step_io_task(struct step *st, uint32_t gtid)
 {
 	for (uint32_t i = 0; i < st->ntasks; i++)
 		if (st->tasks[i].gtid == gtid)
@@ -286,7 +236,7 @@ static struct step_task *task_by_gtid(struct step *st, uint32_t gtid)
 	return NULL;
 }
 
-static void frame_handle(struct stepd *s, const struct io_hdr *h, const uint8_t *p)
+static void step_io_frame_in(struct stepd *s, const struct io_hdr *h, const uint8_t *p)
 {
 	struct step *st = s->step;
 	struct step_task *t;
@@ -294,13 +244,13 @@ static void frame_handle(struct stepd *s, const struct io_hdr *h, const uint8_t 
 
 	switch (h->type) {
 	case IO_STDIN:
-		t = task_by_gtid(st, h->gtid);
+		t = step_io_task(st, h->gtid);
 		if (t)
-			stdin_add(t, p, h->len);
+			step_io_stdin_add(t, p, h->len);
 		break;
 	case IO_ALLSTDIN:
 		for (uint32_t i = 0; i < st->ntasks; i++)
-			stdin_add(&st->tasks[i], p, h->len);
+			step_io_stdin_add(&st->tasks[i], p, h->len);
 		break;
 	case IO_SIGNAL:
 		if (h->len != 4)
@@ -311,7 +261,7 @@ static void frame_handle(struct stepd *s, const struct io_hdr *h, const uint8_t 
 			break;
 		verbose("StepId=%u.%u: srun sent signal %u", s->job_id, s->step_id, sig);
 		if (!s->has_exited)
-			usage_signal_job(s, (int)sig);
+			proctree_signal(s, (int)sig);
 		break;
 	default:
 		debug("StepId=%u.%u: unexpected I/O frame type %u from srun", s->job_id, s->step_id,
@@ -319,7 +269,7 @@ static void frame_handle(struct stepd *s, const struct io_hdr *h, const uint8_t 
 	}
 }
 
-static void srun_read(struct stepd *s)
+static void step_io_read_srun(struct stepd *s)
 {
 	struct step *st = s->step;
 	struct io_hdr h;
@@ -344,7 +294,7 @@ static void srun_read(struct stepd *s)
 			return step_io_srun_gone(s, "bad I/O frame");
 		if (st->rd_len - used < IO_HDR_LEN + h.len)
 			break;
-		frame_handle(s, &h, st->rd + used + IO_HDR_LEN);
+		step_io_frame_in(s, &h, st->rd + used + IO_HDR_LEN);
 		used += IO_HDR_LEN + h.len;
 		if (st->io_fd < 0)
 			return;
@@ -353,7 +303,7 @@ static void srun_read(struct stepd *s)
 	st->rd_len -= used;
 }
 
-static bool stdin_is_full(const struct step *st)
+static bool step_io_stdin_is_full(const struct step *st)
 {
 	for (uint32_t i = 0; i < st->ntasks; i++)
 		if (iobuf_pending(&st->tasks[i].in) > IN_HIGH)
@@ -361,64 +311,91 @@ static bool stdin_is_full(const struct step *st)
 	return false;
 }
 
-/* Layout of the poll set after the two fds of main.c: srun's socket,
- * then stdin, stdout, stderr of each task (fd -1 entries are ignored). */
-size_t step_io_poll_fill(struct stepd *s, struct pollfd *p)
+/* Before each poll: what each entry waits for now. srun's socket is not
+ * read while a task holds too much unread stdin, the task pipes are not
+ * read while too much output waits for srun (back-pressure). */
+static void step_io_before_poll(void *arg)
 {
+	struct stepd *s = arg;
 	struct step *st = s->step;
 	bool is_out_full = iobuf_pending(&st->out) > OUT_HIGH;
-	size_t n = 0;
 
-	p[n].fd = st->io_fd;
-	p[n].events = (stdin_is_full(st) ? 0 : POLLIN) | (iobuf_pending(&st->out) ? POLLOUT : 0);
-	p[n++].revents = 0;
-	for (uint32_t i = 0; i < st->ntasks; i++) {
-		const struct step_task *t = &st->tasks[i];
+	for (uint32_t i = 0; i <= 3 * st->ntasks; i++) {
+		const struct step_io_src *src = &st->srcs[i];
+		const struct step_task *t = src->t;
 
-		p[n++] =
-		    (struct pollfd){.fd = iobuf_pending(&t->in) ? t->in_fd : -1, .events = POLLOUT};
-		p[n++] = (struct pollfd){.fd = is_out_full ? -1 : t->out_fd, .events = POLLIN};
-		p[n++] = (struct pollfd){.fd = is_out_full ? -1 : t->err_fd, .events = POLLIN};
+		if (!t)
+			loop_fd_set(s->loop, src->id, st->io_fd,
+				    (short)((step_io_stdin_is_full(st) ? 0 : POLLIN)
+					    | (iobuf_pending(&st->out) ? POLLOUT : 0)));
+		else if (src->which == 0)
+			loop_fd_set(s->loop, src->id, iobuf_pending(&t->in) ? t->in_fd : -1,
+				    POLLOUT);
+		else if (is_out_full)
+			loop_fd_set(s->loop, src->id, -1, POLLIN);
+		else
+			loop_fd_set(s->loop, src->id, src->which == 1 ? t->out_fd : t->err_fd,
+				    POLLIN);
 	}
-	return n;
 }
 
-void step_io_poll_handle(struct stepd *s, const struct pollfd *p, size_t n)
+static void step_io_ready(void *arg, short revents)
 {
-	struct step *st = s->step;
+	const struct step_io_src *src = arg;
+	struct step_task *t = src->t;
 	const short rd = POLLIN | POLLHUP | POLLERR;
 
-	if (n < 1 + 3 * (size_t)st->ntasks)
-		return;
-	for (uint32_t i = 0; i < st->ntasks; i++) {
-		struct step_task *t = &st->tasks[i];
-		const struct pollfd *q = &p[1 + 3 * i];
-
-		if (q[0].fd >= 0 && q[0].fd == t->in_fd
-		    && (q[0].revents & (POLLOUT | POLLERR | POLLHUP)))
-			stdin_write(t);
-		if (q[1].fd >= 0 && q[1].fd == t->out_fd && (q[1].revents & rd))
-			stream_read(s, t, false);
-		if (q[2].fd >= 0 && q[2].fd == t->err_fd && (q[2].revents & rd))
-			stream_read(s, t, true);
-	}
-	if (p[0].fd >= 0 && p[0].fd == st->io_fd && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
-		srun_read(s);
-	if (st->io_fd >= 0 && iobuf_pending(&st->out)) {
-		int r = iobuf_flush(&st->out, st->io_fd);
-
-		if (r < 0)
-			step_io_srun_gone(s, strerror(-r));
+	if (!t) {
+		if (src->s->step->io_fd >= 0 && (revents & rd))
+			step_io_read_srun(src->s);
+	} else if (src->which == 0) {
+		if (t->in_fd >= 0 && (revents & (POLLOUT | POLLERR | POLLHUP)))
+			step_io_stdin_write(t);
+	} else if (revents & rd) {
+		if ((src->which == 1 ? t->out_fd : t->err_fd) >= 0)
+			step_io_read_task(src->s, t, src->which == 2);
 	}
 }
 
-static void report_exit(struct stepd *s, struct step_task *t)
+/* After the entries: write what srun's socket takes now. */
+static void step_io_after_dispatch(void *arg)
+{
+	step_io_flush(arg);
+}
+
+int step_io_register(struct stepd *s)
+{
+	struct step *st = s->step;
+	size_t n = 1 + 3 * (size_t)st->ntasks;
+
+	st->srcs = calloc(n, sizeof(*st->srcs));
+	if (!st->srcs)
+		return -ENOMEM;
+	/* the task streams first, srun's socket after them (the order a
+	 * round handles them in) */
+	for (size_t i = 0; i < n; i++) {
+		struct step_io_src *src = &st->srcs[i];
+
+		src->s = s;
+		src->t = i + 1 < n ? &st->tasks[i / 3] : NULL;
+		src->which = (int)(i % 3);
+		src->id = loop_fd_add(s->loop, STEPD_PRIO_IO, -1, 0, step_io_ready, src);
+		if (src->id < 0)
+			return -ENOMEM;
+	}
+	if (loop_hook_add(s->loop, LOOP_BEFORE_POLL, step_io_before_poll, s) < 0
+	    || loop_hook_add(s->loop, LOOP_AFTER_DISPATCH, step_io_after_dispatch, s) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static void step_io_report_exit(struct stepd *s, struct step_task *t)
 {
 	uint32_t be = htonl((uint32_t)t->status);
 
-	stream_eof(s, t, false);
-	stream_eof(s, t, true);
-	task_close_in(t);
+	step_io_eof(s, t, false);
+	step_io_eof(s, t, true);
+	step_io_close_in(t);
 	step_io_frame(s, IO_TASK_EXIT, t->gtid, t->ltid, &be, sizeof(be));
 	t->is_reported = true;
 	debug("StepId=%u.%u: task %u reported, status 0x%x", s->job_id, s->step_id, t->gtid,
@@ -428,7 +405,7 @@ static void report_exit(struct stepd *s, struct step_task *t)
 int step_io_report_exits(struct stepd *s)
 {
 	struct step *st = s->step;
-	int64_t now = stepd_now_ms();
+	int64_t now = loop_now_ms();
 	int next = -1;
 
 	for (uint32_t i = 0; i < st->ntasks; i++) {
@@ -439,7 +416,7 @@ int step_io_report_exits(struct stepd *s)
 			continue;
 		left = t->exit_ms + EXIT_GRACE_MS - now;
 		if ((t->out_fd < 0 && t->err_fd < 0) || left <= 0) {
-			report_exit(s, t);
+			step_io_report_exit(s, t);
 			continue;
 		}
 		if (next < 0 || left < next)

@@ -1,0 +1,163 @@
+/* child.c - the tasks as processes: fork, and what each child does before
+ * exec, for a step's tasks and the batch script alike (the script is the
+ * one task of its step).
+ *
+ * The child runs in its own session (so its process group is its pid),
+ * with its fds on 0/1/2, nothing else open, default signal dispositions
+ * and an empty signal mask; then the user's identity, the work dir (or
+ * /tmp with Slurm's error line), the job's umask (and srun's nice),
+ * the task's environment, and exec of s->exec. A failure is Slurm's
+ * error line on the task's stderr and an exit code: 1 before exec,
+ * exec_fail_exit when exec fails. The child has no log.
+ */
+#include "child.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/sl_errno.h"
+#include "env.h"
+#include "loop.h"
+#include "privs.h"
+#include "step.h"
+#include "stepd.h"
+
+extern char **environ;
+
+/* "<prefix>: error: <text>" on the task's stderr (fd 2). */
+static void child_error(const struct stepd *s, const char *fmt, ...) _printf_(2, 3);
+static void child_error(const struct stepd *s, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	dprintf(STDERR_FILENO, "%s: error: %s\n", s->exec.prefix, text);
+}
+
+static void child_close_fds(void)
+{
+	long max = sysconf(_SC_OPEN_MAX);
+
+	if (close_range(3, ~0u, 0) == 0)
+		return;
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (int fd = 3; fd < max; fd++)
+		close(fd);
+}
+
+/* Empty signal mask, default dispositions, a new session, the three fds
+ * on 0/1/2 (_exit(127) when that fails) and every other fd closed. */
+static void child_setup(const int fd[3])
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	setsid();
+	if (dup2(fd[0], STDIN_FILENO) < 0 || dup2(fd[1], STDOUT_FILENO) < 0
+	    || dup2(fd[2], STDERR_FILENO) < 0)
+		_exit(127);
+	child_close_fds();
+}
+
+/* SLURM_PRIO_PROCESS from srun's environment: the task's nice value. */
+static void child_nice(const struct stepd *s)
+{
+	const char *v = job_env_get(&s->env, "SLURM_PRIO_PROCESS");
+	char *end;
+	long n;
+
+	if (!v)
+		return;
+	n = strtol(v, &end, 10);
+	if (*end == '\0' && n >= -20 && n <= 19)
+		(void)setpriority(PRIO_PROCESS, 0, (int)n);
+}
+
+static void child_chdir(const struct stepd *s)
+{
+	const char *cwd = s->exec.cwd;
+
+	if (cwd && chdir(cwd) == 0)
+		return;
+	child_error(s, "couldn't chdir to `%s': %s: going to /tmp instead", cwd ? cwd : "(null)",
+		    cwd ? strerror(errno) : "No such file or directory");
+	if (chdir("/tmp") < 0) {
+		child_error(s, "couldn't chdir to /tmp either. dying.");
+		_exit(1);
+	}
+}
+
+static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
+{
+	char **argv = s->exec.argv;
+	int r;
+
+	child_setup(t->child_fd);
+	r = privs_drop_final(s);
+	if (r < 0) {
+		child_error(s, "cannot run as uid %u gid %u: %s", s->uid, s->gid, strerror(-r));
+		_exit(1);
+	}
+	child_chdir(s);
+	umask(s->umask);
+	if (s->exec.has_nice)
+		child_nice(s);
+	if (env_task(s, t->ltid) < 0) {
+		child_error(s, "cannot build the environment");
+		_exit(1);
+	}
+	environ = s->env.v; /* execvpe searches the task's PATH, not ours */
+	if (s->exec.is_path_search)
+		execvpe(argv[0], argv, s->env.v);
+	else
+		execve(argv[0], argv, s->env.v);
+	child_error(s, "execve(): %s: %s", argv[0], strerror(errno));
+	_exit(s->exec.exec_fail_exit);
+}
+
+int child_start(struct stepd *s)
+{
+	struct step *st = s->step;
+	int r = 0;
+
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		struct step_task *t = &st->tasks[i];
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			r = log_errno(-ESLURMD_EXECVE_FAILED, "%s: fork: %s", s->label,
+				      strerror(errno));
+			/* the ones not started count as failed to exec */
+			for (uint32_t k = i; k < st->ntasks; k++) {
+				st->tasks[k].has_exited = true;
+				st->tasks[k].status = s->exec.exec_fail_exit << 8;
+				st->tasks[k].exit_ms = loop_now_ms();
+			}
+			break;
+		}
+		if (pid == 0)
+			child_exec(s, t);
+		t->pid = pid;
+		verbose("%s: task %u started as pid %d, uid %u", s->label, t->gtid, (int)pid,
+			s->uid);
+	}
+	/* The tasks have their copies; the files and pipe ends go. */
+	step_close_child_fds(st);
+	return r;
+}

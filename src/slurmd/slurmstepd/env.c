@@ -1,0 +1,91 @@
+/* env.c - the environment the tasks run with: the job's (job_env_batch()
+ * or job_env_step() of common/job_env.c, from the launch and this node),
+ * each task's own variables, and the job's umask as submitted.
+ *
+ * GPU variables are exported only when gres.conf names device files for
+ * this node; SLURM_CLUSTER_NAME only for a step (as the reference).
+ */
+#include "env.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/conf.h"
+#include "common/hostlist.h"
+#include "common/msg.h"
+#include "stepd.h"
+
+/* Does gres.conf name GPU device files on this node? */
+static bool env_has_gpu_files(const struct stepd *s)
+{
+	for (uint32_t i = 0; i < s->conf->gres_count; i++) {
+		const struct gres_conf *g = &s->conf->gres[i];
+		struct hostlist *hl = NULL;
+		bool is_here;
+
+		if (!g->name || !streq(g->name, "gpu") || !g->file)
+			continue;
+		if (!g->node_name)
+			return true;
+		if (hostlist_new(g->node_name, &hl) < 0)
+			continue;
+		is_here = hostlist_find(hl, s->node_name) >= 0;
+		hostlist_free(hl);
+		if (is_here)
+			return true;
+	}
+	return false;
+}
+
+struct job_env_node env_node(const struct stepd *s)
+{
+	const struct sl_conf *c = s->conf;
+
+	return (struct job_env_node){
+	    .node_name = s->node_name,
+	    .host_name = s->hostname,
+	    .conf_path = s->conf_path,
+	    .ctld_addr = c->control_addr ? c->control_addr : c->control_machine,
+	    .ctld_port = c->slurmctld_port,
+	    .has_gpu_files = env_has_gpu_files(s),
+	};
+}
+
+mode_t env_umask(char *const *env, uint32_t env_count)
+{
+	static const char key[] = "SLURM_UMASK=";
+
+	for (uint32_t i = 0; env && i < env_count; i++) {
+		char *end;
+		unsigned long v;
+
+		if (!env[i] || strncmp(env[i], key, sizeof(key) - 1) != 0)
+			continue;
+		v = strtoul(env[i] + sizeof(key) - 1, &end, 8);
+		if (*end == '\0' && v <= 0777)
+			return (mode_t)v;
+	}
+	return 022;
+}
+
+int env_setup(struct stepd *s)
+{
+	struct job_env_node node = env_node(s);
+
+	if (s->msg)
+		return job_env_batch(&s->env, s->msg, &node);
+	node.cluster_name = s->conf->cluster_name;
+	return job_env_step(&s->env, s->launch, &node);
+}
+
+int env_task(struct stepd *s, uint32_t ltid)
+{
+	int r = 0;
+
+	if (s->launch) /* the script's variables are the job's */
+		r = job_env_step_task(&s->env, s->launch, ltid);
+	if (r == 0)
+		r = job_env_set(&s->env, "SLURM_TASK_PID", "%d", (int)getpid());
+	return r;
+}

@@ -1,0 +1,21 @@
+/* env.h - the environment the tasks run with: the job's, each
+ * task's own variables, the job's umask.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/job_env.h"
+
+struct stepd;
+
+/* This node as job_env sees it (the cluster name only for a step). */
+struct job_env_node env_node(const struct stepd *s);
+/* SLURM_UMASK as submitted (octal), else 022. */
+mode_t env_umask(char *const *env, uint32_t env_count);
+/* The job's environment from the launch (s->env). 0 or -errno. */
+int env_setup(struct stepd *s);
+/* In a task's child: its own variables (SLURM_PROCID ... SLURM_TASK_PID). */
+int env_task(struct stepd *s, uint32_t ltid);

@@ -1,0 +1,35 @@
+/* usage.h - what the job's processes use, sampled on a loop timer,
+ * the memory limit, the totals the completion carries.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct acct_usage;
+struct rusage;
+struct sl_conf;
+struct stepd;
+
+#define USAGE_FIRST_SAMPLE_MS 100 /* the first sample, after the tasks started */
+/* One usage slot per task, the sampling timer. 0 or -ENOMEM. usage_free()
+ * is NULL-safe and leaves s->usage NULL. */
+int usage_init(struct stepd *s);
+void usage_free(struct stepd *s);
+/* JobAcctGatherFrequency task=: "30", "task=30" or "task=30,energy=0". */
+unsigned usage_freq(const struct sl_conf *c);
+/* The tasks started: first sample in USAGE_FIRST_SAMPLE_MS, then every
+ * acct_freq_s (none when it is 0: only the last one, at the end). */
+void usage_sampling_start(struct stepd *s);
+void usage_sampling_stop(struct stepd *s);
+/* One /proc scan: per task RSS and VMSize and their peaks. Returns the sum
+ * of the RSS of every process of the job, in bytes. */
+uint64_t usage_gather(struct stepd *s);
+/* A process reaped by wait4: its CPU time counts for the job, and a
+ * task's ru_maxrss raises that task's RSS peak. */
+void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
+/* The totals the completion carries: CPU time, the largest task peaks
+ * with their global ranks, the sums of the peaks; ntasks 0 when no task
+ * was ever started. All zero before usage_init(). */
+void usage_total(const struct stepd *s, struct acct_usage *ret);
