@@ -194,6 +194,7 @@ def test_help_names_the_main_options(no_controller, name):
 @pytest.mark.parametrize("name, own", [
     ("slurmctld", ["-c", "-i"]),
     ("slurmd", ["-C", "-N node_name"]),
+    ("slurmstepd", ["-N node_name"]),
 ])
 def test_daemon_help_prints_its_flags_and_exits_0(no_controller, name, own):
     out = help_of(no_controller, name, "-h")
@@ -202,7 +203,7 @@ def test_daemon_help_prints_its_flags_and_exits_0(no_controller, name, own):
         assert re.search(rf"^  {re.escape(flag)}\s", out, re.M), flag
 
 
-@pytest.mark.parametrize("name", ["slurmctld", "slurmd"])
+@pytest.mark.parametrize("name", ["slurmctld", "slurmd", "slurmstepd"])
 def test_daemon_bad_flag_prints_usage_to_stderr_and_exits_1(no_controller, name):
     r = no_controller.run(cli(name), "-Z", check=False)
     assert r.returncode == 1

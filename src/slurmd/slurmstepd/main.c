@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 
 #include "common/conf.h"
+#include "common/daemon.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
@@ -47,40 +47,36 @@
 
 #define STATUS_FD STDOUT_FILENO
 
-static const char *arg_conf;
+static struct daemon_args arg_common; /* -f -L -v (-D: it never detaches anyway) */
 static const char *arg_node;
 
-static void stepd_usage(FILE *f)
+static const char usage_text[] =
+    "Usage: slurmstepd [OPTIONS]\n"
+    "  Started by slurmd for each step, with -N and the launch frame on stdin;\n"
+    "  not meant to be run by hand.\n"
+    "  -D            Run in the foreground (always).\n"
+    "  -f file       Read configuration from the specified file.\n"
+    "  -h            Print this help message.\n"
+    "  -L logfile    Log messages to the file logfile (default: SlurmdLogFile).\n"
+    "  -N node_name  The node this step runs on (as slurmd -N).\n"
+    "  -v            Verbose mode. Multiple -v's increase verbosity.\n"
+    "  -V            Print version information and exit.\n";
+
+static void stepd_own_opt(int ch, const char *optarg_, void *arg)
 {
-	fprintf(f, "Usage: slurmstepd -f slurm.conf -N node_name < launch-frame\n"
-		   "  (started by slurmd; not meant to be run by hand)\n");
+	(void)arg;
+	(void)ch; /* 'N' */
+	arg_node = optarg_;
 }
 
+/* The shared daemon flags (daemon.h) plus -N, which is required. */
 static void stepd_parse_args(int argc, char **argv)
 {
-	int ch;
+	static const struct daemon_cmdline cl = {"N:", usage_text, stepd_own_opt, NULL};
 
-	while ((ch = getopt(argc, argv, "f:hN:V")) != -1) {
-		switch (ch) {
-		case 'f':
-			arg_conf = optarg;
-			break;
-		case 'N':
-			arg_node = optarg;
-			break;
-		case 'h':
-			stepd_usage(stdout);
-			exit(0);
-		case 'V':
-			printf("slurm %s\n", SL_VERSION);
-			exit(0);
-		default:
-			stepd_usage(stderr);
-			exit(1);
-		}
-	}
+	daemon_parse_args(&cl, argc, argv, &arg_common);
 	if (!arg_node) {
-		stepd_usage(stderr);
+		fputs(usage_text, stderr);
 		exit(1);
 	}
 }
@@ -101,7 +97,7 @@ static int stepd_conf(struct stepd *s)
 	_cleanup_free_ char *logfile = NULL;
 	int level;
 
-	s->conf_path = strdup(realpath(arg_conf, abs) ? abs : arg_conf);
+	s->conf_path = strdup(realpath(arg_common.conf, abs) ? abs : arg_common.conf);
 	if (!s->conf_path)
 		return -ENOMEM;
 	if (conf_load(s->conf_path, &s->conf, &err) < 0) {
@@ -113,8 +109,12 @@ static int stepd_conf(struct stepd *s)
 	s->spool_dir = conf_expand_path(s->conf->slurmd_spool_dir, s->node_name, s->hostname);
 	if (!s->node_name || !s->hostname || !s->spool_dir)
 		return -ENOMEM;
-	level = s->conf->slurmd_debug;
-	if (s->conf->slurmd_logfile)
+	level = s->conf->slurmd_debug + arg_common.verbose;
+	if (level >= _LOG_LEVEL_MAX)
+		level = _LOG_LEVEL_MAX - 1;
+	if (arg_common.logfile)
+		logfile = strdup(arg_common.logfile);
+	else if (s->conf->slurmd_logfile)
 		logfile = conf_expand_path(s->conf->slurmd_logfile, s->node_name, s->hostname);
 	if (log_init("slurmstepd", level, logfile, 1) < 0)
 		error("cannot open log file %s", logfile);
@@ -225,8 +225,8 @@ int main(int argc, char **argv)
 	int r;
 
 	stepd_parse_args(argc, argv);
-	if (!arg_conf)
-		arg_conf = conf_default_path();
+	if (!arg_common.conf)
+		arg_common.conf = conf_default_path();
 	log_init("slurmstepd", LOG_LEVEL_INFO, NULL, 1);
 	r = stepd_init(s);
 	if (r == 0)
