@@ -334,8 +334,9 @@ static void e_hostlistsorted(struct sctl *s, int argc _unused_, char **argv)
 	hostlist_cmd(s, argv[0], true);
 }
 
-/* show job [id]: the whole list, filtered here (a single unknown id is
- * what slurm_load_job() reports as "Invalid job id specified"). */
+/* show job [id]: the controller sends that job (an array's id: all its
+ * tasks), filtered exactly here (a single unknown id is what
+ * slurm_load_job() reports as "Invalid job id specified"). */
 static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 {
 	const char *val = argv[0];
@@ -351,6 +352,7 @@ static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 			cli_perror("scontrol_print_job error", -ESLURM_INVALID_JOB_ID);
 		return;
 	}
+	req.job_ids = (char *)val;
 	m = fetch(s, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, "slurm_load_jobs");
 	if (!m)
 		return;

@@ -418,6 +418,9 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 
 	if (!q->o.no_header && (q->iterate || q->o.long_flag))
 		fmt_print_date(stdout, time(NULL));
+	/* -j: the controller sends only those jobs (and their arrays' tasks);
+	 * the exact task filter is applied here */
+	req.job_ids = (char *)q->jobs;
 	r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
 	if (r == 0 && single_id_unknown(q, m))
 		r = -ESLURM_INVALID_JOB_ID;

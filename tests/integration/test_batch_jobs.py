@@ -286,3 +286,24 @@ def test_nice_lowers_the_priority(cluster, workdir):
     assert job(cluster, nice)["Nice"] == "100"
     assert p_plain - p_nice >= 100
     cluster.run("scancel", str(plain), str(nice))
+
+
+def test_squeue_j_and_scontrol_show_job_pick_one_job_or_array_task(cluster, workdir):
+    """squeue -j and scontrol show job ask the controller for those jobs
+    only (an array's id brings its tasks); what they print is the same as
+    filtering the whole list."""
+    other = submit(cluster, "-H", "-D", workdir, "--wrap", "true")
+    arr = submit(cluster, "-H", "-D", workdir, "-a", "1-3", "--wrap", "true")
+    try:
+        assert cluster.out("squeue", "-h", "-j", str(other), "-o", "%i").split() == [str(other)]
+        assert cluster.out("squeue", "-h", "-j", str(arr), "-o", "%i").split() == [f"{arr}_[1-3]"]
+        both = cluster.out("squeue", "-h", "-j", f"{other},{arr}", "-o", "%i").split()
+        assert sorted(both) == sorted([str(other), f"{arr}_[1-3]"])
+        shown = cluster.out("scontrol", "show", "job", str(other))
+        assert f"JobId={other} " in shown and f"JobId={arr}" not in shown
+        r = cluster.run("scontrol", "show", "job", str(arr + 100), check=False)
+        assert r.returncode == 1 and "Invalid job id specified" in r.stderr
+        r = cluster.run("squeue", "-j", str(arr + 100), check=False)
+        assert r.returncode == 1 and "Invalid job id specified" in r.stderr
+    finally:
+        cluster.run("scancel", str(other), str(arr), check=False)
