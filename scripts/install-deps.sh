@@ -15,6 +15,7 @@ PACKAGES=(
 	libjansson-dev   # --json output
 	libcmocka-dev    # unit tests
 	libsqlite3-dev   # accounting store
+	libssl-dev       # libcrypto: SHA-256 of every frame and credential
 	python3-pytest   # integration tests (run with /usr/bin/python3)
 	pkg-config
 	cmake

@@ -18,15 +18,14 @@
 #include "sha256.h"
 #include "sl_errno.h"
 
-static void frame_digest(const uint8_t *hdr, const uint8_t *body, uint32_t body_len,
-			 uint8_t out[32])
+static int frame_digest(const uint8_t *hdr, const uint8_t *body, uint32_t body_len, uint8_t out[32])
 {
 	struct iovec iov[2] = {
 		{ .iov_base = (void *)hdr, .iov_len = FRAME_HDR_LEN },
 		{ .iov_base = (void *)body, .iov_len = body_len },
 	};
 
-	sha256_iov(iov, 2, out);
+	return sha256_iov(iov, 2, out);
 }
 
 static munge_ctx_t frame_munge_ctx(const char *munge_socket)
@@ -61,7 +60,9 @@ int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct
 		r = body.err ? body.err : hdr.err;
 		goto out;
 	}
-	frame_digest(hdr.data, body.data, (uint32_t)body.len, digest);
+	r = frame_digest(hdr.data, body.data, (uint32_t)body.len, digest);
+	if (r < 0)
+		goto out;
 	ctx = frame_munge_ctx(munge_socket);
 	if (!ctx) {
 		r = -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
@@ -152,8 +153,8 @@ int frame_auth_check(const struct frame *f, const struct frame_auth *a, const ch
 	uint8_t digest[32];
 
 	*ret_why = NULL;
-	frame_digest(f->hdr, f->body, f->body_len, digest);
-	if (memcmp(a->digest, digest, sizeof(digest)) != 0) {
+	if (frame_digest(f->hdr, f->body, f->body_len, digest) < 0
+	    || memcmp(a->digest, digest, sizeof(digest)) != 0) {
 		*ret_why = "credential does not match the message";
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}

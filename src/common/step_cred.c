@@ -6,23 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "sha256.h"
 #include "sl_errno.h"
 
-static void cred_digest(uint32_t job_id, uint32_t step_id, uint32_t uid, const char *nodes,
-			uint8_t out[SHA256_DIGEST_LEN])
+static int cred_digest(uint32_t job_id, uint32_t step_id, uint32_t uid, const char *nodes,
+		       uint8_t out[SHA256_DIGEST_LEN])
 {
-	struct sha256_ctx c;
 	char head[64];
 	int n = snprintf(head, sizeof(head), "%u.%u:%u:", (unsigned)job_id, (unsigned)step_id,
 			 (unsigned)uid);
+	struct iovec iov[2] = {
+	    {.iov_base = head, .iov_len = (size_t)n},
+	    {.iov_base = (void *)nodes, .iov_len = nodes ? strlen(nodes) : 0},
+	};
 
-	sha256_init(&c);
-	sha256_update(&c, head, (size_t)n);
-	if (nodes)
-		sha256_update(&c, nodes, strlen(nodes));
-	sha256_final(&c, out);
+	return sha256_iov(iov, 2, out);
 }
 
 static munge_ctx_t cred_ctx(const char *munge_socket)
@@ -47,7 +47,10 @@ int step_cred_create(const char *munge_socket, uint32_t job_id, uint32_t step_id
 	*ret = NULL;
 	if (!ctx)
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	cred_digest(job_id, step_id, uid, nodes, digest);
+	if (cred_digest(job_id, step_id, uid, nodes, digest) < 0) {
+		munge_ctx_destroy(ctx);
+		return -ENOMEM;
+	}
 	e = munge_encode(ret, ctx, digest, sizeof(digest));
 	munge_ctx_destroy(ctx);
 	if (e != EMUNGE_SUCCESS) {
@@ -82,8 +85,8 @@ int step_cred_verify(const char *munge_socket, const char *cred, uint32_t job_id
 		r = -ESLURMD_CREDENTIAL_EXPIRED;
 	if ((e == EMUNGE_SUCCESS || e == EMUNGE_CRED_REPLAYED) && payload
 	    && len == SHA256_DIGEST_LEN && (cred_uid == 0 || cred_uid == slurm_uid)) {
-		cred_digest(job_id, step_id, uid, nodes, digest);
-		if (memcmp(digest, payload, sizeof(digest)) == 0)
+		if (cred_digest(job_id, step_id, uid, nodes, digest) == 0
+		    && memcmp(digest, payload, sizeof(digest)) == 0)
 			r = 0;
 	}
 	free(payload);

@@ -94,8 +94,10 @@ int node_state_save(struct ctld *c)
 	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
-		sha256_iov(&iov, 1, digest);
-		pack_raw(&b, digest, sizeof(digest));
+		if (sha256_iov(&iov, 1, digest) < 0)
+			b.err = -ENOMEM;
+		else
+			pack_raw(&b, digest, sizeof(digest));
 	}
 	r = b.err ? b.err : save_atomic(c->conf->state_save_location, "node_state", &b);
 	pack_buf_done(&b);
@@ -177,7 +179,8 @@ int node_state_load(struct ctld *c)
 	if (len < sizeof(digest))
 		return -EBADMSG;
 	iov = (struct iovec){ .iov_base = data, .iov_len = len - sizeof(digest) };
-	sha256_iov(&iov, 1, digest);
+	if (sha256_iov(&iov, 1, digest) < 0)
+		return -ENOMEM;
 	if (memcmp(digest, data + len - sizeof(digest), sizeof(digest)) != 0)
 		return -EBADMSG;
 	b = pack_buf_view(data, len - sizeof(digest));
