@@ -32,6 +32,7 @@
 #include "stepd_proto.h"
 
 #define SOCK_READ_TIMEOUT_MS 2000
+#define SOCK_GONE_WAIT_MS    2000 /* for the stepd of a run that is ending */
 
 static void sock_ready(void *arg, short revents);
 
@@ -41,6 +42,22 @@ static bool sock_is_alive(const struct sockaddr_un *sa)
 	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	return fd >= 0 && connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0;
+}
+
+/* A requeued batch job may be launched again on the same node while the
+ * stepd of its previous run, whose completion the controller already
+ * has, is still closing: give that one a moment to go before calling the
+ * step a duplicate. True when path is free (or answers no more). */
+static bool sock_wait_gone(const struct sockaddr_un *sa)
+{
+	struct timespec pause = {.tv_nsec = 50 * 1000 * 1000};
+
+	for (int waited = 0; waited < SOCK_GONE_WAIT_MS; waited += 50) {
+		if (access(sa->sun_path, F_OK) < 0 || !sock_is_alive(sa))
+			return true;
+		nanosleep(&pause, NULL);
+	}
+	return access(sa->sun_path, F_OK) < 0 || !sock_is_alive(sa);
 }
 
 int sock_open(struct stepd *s)
@@ -58,7 +75,7 @@ int sock_open(struct stepd *s)
 	}
 	strcpy(sa.sun_path, s->sock_path);
 	if (access(s->sock_path, F_OK) == 0) {
-		if (sock_is_alive(&sa)) {
+		if (sock_is_alive(&sa) && !sock_wait_gone(&sa)) {
 			s->sock_path[0] = '\0'; /* not ours to remove */
 			return -ESLURMD_STEP_EXISTS;
 		}
