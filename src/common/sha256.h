@@ -15,6 +15,6 @@
 struct iovec;
 
 /* Digest of the concatenation of n buffers (n may be 0: digest of "").
- * Returns 0, or -ENOMEM (out is then zeroed, which matches no real
- * digest's use: callers fail closed). */
+ * Returns 0, or a negative code if OpenSSL fails (it does not for SHA-256
+ * in memory; out is then zeroed and callers fail closed). */
 int sha256_iov(const struct iovec *iov, int n, uint8_t out[SHA256_DIGEST_LEN]);

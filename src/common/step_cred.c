@@ -43,13 +43,15 @@ int step_cred_create(const char *munge_socket, uint32_t job_id, uint32_t step_id
 	uint8_t digest[SHA256_DIGEST_LEN];
 	munge_ctx_t ctx = cred_ctx(munge_socket);
 	munge_err_t e;
+	int r;
 
 	*ret = NULL;
 	if (!ctx)
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	if (cred_digest(job_id, step_id, uid, nodes, digest) < 0) {
+	r = cred_digest(job_id, step_id, uid, nodes, digest);
+	if (r < 0) {
 		munge_ctx_destroy(ctx);
-		return -ENOMEM;
+		return r;
 	}
 	e = munge_encode(ret, ctx, digest, sizeof(digest));
 	munge_ctx_destroy(ctx);

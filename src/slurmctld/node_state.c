@@ -94,8 +94,9 @@ int node_state_save(struct ctld *c)
 	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
-		if (sha256_iov(&iov, 1, digest) < 0)
-			b.err = -ENOMEM;
+		r = sha256_iov(&iov, 1, digest);
+		if (r < 0)
+			b.err = r;
 		else
 			pack_raw(&b, digest, sizeof(digest));
 	}
@@ -179,8 +180,9 @@ int node_state_load(struct ctld *c)
 	if (len < sizeof(digest))
 		return -EBADMSG;
 	iov = (struct iovec){ .iov_base = data, .iov_len = len - sizeof(digest) };
-	if (sha256_iov(&iov, 1, digest) < 0)
-		return -ENOMEM;
+	r = sha256_iov(&iov, 1, digest);
+	if (r < 0)
+		return r;
 	if (memcmp(digest, data + len - sizeof(digest), sizeof(digest)) != 0)
 		return -EBADMSG;
 	b = pack_buf_view(data, len - sizeof(digest));
