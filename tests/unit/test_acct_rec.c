@@ -200,6 +200,29 @@ static void test_running_job_and_steps_have_no_end(void **state)
 	job_free(job);
 }
 
+/* A GPU job: its TRES, its .batch row and a step's all say gres/gpu
+ * (one builder for all three, common/tres.c). */
+static void test_gpu_job_and_steps_carry_gres_gpu(void **state)
+{
+	struct job *job = job_new_batch(JOB_RUNNING);
+	struct acct_job_rec r;
+	struct step *s;
+
+	(void)state;
+	job->gpus_per_node = 2;
+	job->alloc.nodes[0].gpus = 0x5; /* GPUs 0 and 2 */
+	s = step_add(job, 0, JOB_COMPLETE, 0, T0 + 3);
+	s->nodes[0].gpus = 0x1;
+	s->nodes[1].gpus = 0x3;
+	assert_int_equal(acct_rec_from_job(&ctld, job, &r), 0);
+	assert_string_equal(r.tres_req, "cpu=2,mem=200M,node=1,billing=2,gres/gpu=2");
+	assert_string_equal(r.tres_alloc, "cpu=2,mem=200M,node=1,billing=2,gres/gpu=2");
+	assert_string_equal(r.steps[0].tres_alloc, "cpu=2,mem=200M,node=1,gres/gpu=2");
+	assert_string_equal(r.steps[1].tres_alloc, "cpu=4,mem=1G,node=2,gres/gpu=3");
+	acct_job_rec_done(&r);
+	job_free(job);
+}
+
 /* The reference's rows (sacct_P_format_steps.txt), ours for OOM. */
 static void test_final_states_of_job_and_batch_step(void **state)
 {
@@ -387,6 +410,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pending_job_shows_its_request),
 	    cmocka_unit_test(test_running_job_and_steps_have_no_end),
+	    cmocka_unit_test(test_gpu_job_and_steps_carry_gres_gpu),
 	    cmocka_unit_test(test_final_states_of_job_and_batch_step),
 	    cmocka_unit_test(test_cancelled_while_pending_names_who),
 	    cmocka_unit_test(test_completing_job_is_still_running),
