@@ -307,3 +307,24 @@ def test_squeue_j_and_scontrol_show_job_pick_one_job_or_array_task(cluster, work
         assert r.returncode == 1 and "Invalid job id specified" in r.stderr
     finally:
         cluster.run("scancel", str(other), str(arr), check=False)
+
+
+def test_a_running_job_requeued_again_and_again_runs_each_time(cluster, workdir):
+    """The controller relaunches a requeued job as soon as its node reports
+    the end of the previous run, on the same node here, while that run's
+    stepd may still wait for its completion's (fsynced) reply: the new run
+    must start, not fail as a duplicate step (Job step already exists).
+    The race needs a slow disk to show; this checks the path each time."""
+    job_id = submit(cluster, "-D", workdir, "-o", "/dev/null", "-w", "n1", "--wrap", "sleep 60")
+    try:
+        wait_state(cluster, job_id, "RUNNING")
+        for restarts in range(1, 6):
+            cluster.run("scontrol", "requeue", str(job_id))
+            wait_for(lambda: job(cluster, job_id)["Restarts"] == str(restarts)
+                     and job(cluster, job_id)["JobState"] in ("RUNNING", "FAILED"),
+                     what=f"run {restarts + 1}")
+            rec = job(cluster, job_id)
+            assert rec["JobState"] == "RUNNING", rec
+            assert rec["NodeList"] == "n1"
+    finally:
+        cluster.run("scancel", str(job_id), check=False)
