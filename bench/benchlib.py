@@ -35,3 +35,20 @@ def finish(cluster, ok, keep=False):
     else:
         print(f"kept {cluster.dir}")
     return 0 if ok and not problems else 1
+
+
+def add_common_args(ap):
+    """The options every benchmark takes: which build, where to write its
+    results, real Slurm's results to compare with, keep the cluster."""
+    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
+    ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
+    ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
+    return ap
+
+
+def percentile(values, p):
+    """Nearest-rank percentile of values (p in 0..100)."""
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
+    return s[int(k)]

@@ -40,18 +40,8 @@ def parse_args():
     ap.add_argument("-n", "--jobs", type=int, default=500, help="jobs per run (default 500)")
     ap.add_argument("-p", "--parallel", type=int, default=4,
                     help="submitters in the parallel run (default 4)")
-    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
-    ap.add_argument("--json", help="also write the results to this file")
-    ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
-    ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
-    return ap.parse_args()
+    return benchlib.add_common_args(ap).parse_args()
 
-
-def percentile(values, p):
-    """Nearest-rank percentile of values (p in 0..100)."""
-    s = sorted(values)
-    k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
-    return s[int(k)]
 
 
 def submit_one(cluster, lat, ids):
@@ -103,8 +93,8 @@ def summary(name, wall, lat):
         "jobs": len(lat),
         "wall_s": round(wall, 3),
         "jobs_per_s": round(len(lat) / wall, 1),
-        "p50_ms": round(percentile(lat, 50) * 1000, 2),
-        "p99_ms": round(percentile(lat, 99) * 1000, 2),
+        "p50_ms": round(benchlib.percentile(lat, 50) * 1000, 2),
+        "p99_ms": round(benchlib.percentile(lat, 99) * 1000, 2),
     }
 
 

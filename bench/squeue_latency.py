@@ -36,17 +36,8 @@ def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", "--jobs", type=int, default=2000, help="jobs in the queue (default 2000)")
     ap.add_argument("-r", "--repeat", type=int, default=20, help="runs of each command (default 20)")
-    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
-    ap.add_argument("--json", help="also write the results to this file")
-    ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
-    ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
-    return ap.parse_args()
+    return benchlib.add_common_args(ap).parse_args()
 
-
-def percentile(values, p):
-    s = sorted(values)
-    k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
-    return s[int(k)]
 
 
 def fill_queue(cluster, n, parallel=4):
@@ -83,8 +74,8 @@ def measure(cluster, argv, repeat, expect_lines=None):
     return {
         "command": " ".join(argv),
         "runs": repeat,
-        "p50_ms": round(percentile(lat, 50) * 1000, 2),
-        "p99_ms": round(percentile(lat, 99) * 1000, 2),
+        "p50_ms": round(benchlib.percentile(lat, 50) * 1000, 2),
+        "p99_ms": round(benchlib.percentile(lat, 99) * 1000, 2),
     }
 
 

@@ -35,17 +35,8 @@ import benchlib
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", "--runs", type=int, default=50, help="commands per case (default 50)")
-    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
-    ap.add_argument("--json", help="also write the results to this file")
-    ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
-    ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
-    return ap.parse_args()
+    return benchlib.add_common_args(ap).parse_args()
 
-
-def percentile(values, p):
-    s = sorted(values)
-    k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
-    return s[int(k)]
 
 
 def time_runs(cluster, n, args, env=None):
@@ -64,8 +55,8 @@ def summary(name, lat):
         "run": name,
         "commands": len(lat),
         "mean_ms": round(statistics.mean(lat) * 1000, 1),
-        "p50_ms": round(percentile(lat, 50) * 1000, 1),
-        "p99_ms": round(percentile(lat, 99) * 1000, 1),
+        "p50_ms": round(benchlib.percentile(lat, 50) * 1000, 1),
+        "p99_ms": round(benchlib.percentile(lat, 99) * 1000, 1),
     }
 
 
