@@ -328,3 +328,47 @@ def test_a_running_job_requeued_again_and_again_runs_each_time(cluster, workdir)
             assert rec["NodeList"] == "n1"
     finally:
         cluster.run("scancel", str(job_id), check=False)
+
+
+@pytest.fixture
+def user_dir(tmp_path_factory):
+    """A directory every user can reach and write (under /tmp itself: the
+    test user cannot walk through pytest's 0700 base directory)."""
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp(prefix="sl-outdirs-", dir="/tmp")
+    os.chmod(d, 0o777)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_missing_output_directories_are_created_as_the_user(cluster, user_dir, test_user):
+    """A client may create the -o directory right after sbatch returns, and
+    our jobs start at once: the stepd makes the missing directories, as the
+    job's user, instead of failing the job (Slurm fails it)."""
+    out = os.path.join(user_dir, "logs", "run1", "out-%j.txt")
+    err = os.path.join(user_dir, "errs", "err-%j.txt")
+    job_id = submit(cluster, "-D", user_dir, "-o", out, "-e", err,
+                    "--wrap", "echo to-out; echo to-err >&2", user=test_user.pw_name)
+    wait_state(cluster, job_id, "COMPLETED")
+    with open(out.replace("%j", str(job_id))) as f:
+        assert f.read() == "to-out\n"
+    with open(err.replace("%j", str(job_id))) as f:
+        assert f.read() == "to-err\n"
+    for d in ("logs", "logs/run1", "errs"):
+        st = os.stat(os.path.join(user_dir, d))
+        assert (st.st_uid, st.st_gid) == (test_user.pw_uid, test_user.pw_gid), d
+
+
+def test_an_output_directory_the_user_may_not_make_fails_the_job(cluster, user_dir, test_user):
+    """The directories are made with the user's rights only: where the user
+    may not write, nothing is created (not as root either) and the job
+    fails its launch."""
+    closed = os.path.join(user_dir, "closed")
+    os.mkdir(closed, 0o755)  # root's, not writable by the test user
+    out = os.path.join(closed, "sub", "out-%j.txt")
+    job_id = submit(cluster, "-D", user_dir, "-o", out, "--wrap", "echo never",
+                    user=test_user.pw_name)
+    rec = wait_state(cluster, job_id, ("FAILED", "COMPLETED"))
+    assert (rec["JobState"], rec["Reason"]) == ("FAILED", "JobLaunchFailure")
+    assert not os.path.exists(os.path.join(closed, "sub"))

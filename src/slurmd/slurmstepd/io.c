@@ -5,7 +5,8 @@
  * to stdout's file, stdin to /dev/null) are expanded by path_pattern,
  * relative to the work dir, and opened here in the stepd with the user's
  * identity (so they are created as the user, with the job's umask), before
- * the script starts: a file that cannot be opened fails the launch. They
+ * the script starts. Missing directories of an output file are created
+ * the same way; a file that still cannot be opened fails the launch. They
  * are the child fds of the script's task (step.h); the stepd keeps a copy
  * of stderr (s->err_fd) to write its own error lines there, sharing the
  * file offset with the script.
@@ -18,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "common/sl_errno.h"
@@ -28,6 +31,33 @@
 #include "step.h"
 #include "stepd.h"
 #include "stepd_proto.h"
+
+/* mkdir -p of path's directory, with the caller's identity and umask:
+ * the kernel decides what the user may create. 0, or the first error. */
+static int io_make_parents(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1;; p++) {
+		bool is_end = *p == '\0';
+
+		if (*p != '/' && !is_end)
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+			return -errno;
+		if (is_end)
+			return 0;
+		*p = '/';
+	}
+}
 
 int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
 		    int *ret_fd)
@@ -42,6 +72,16 @@ int io_open_as_user(const struct stepd *s, const char *what, const char *path, i
 				 strerror(-r));
 	fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
 	r = fd < 0 ? -errno : 0;
+	/* An output file in a directory not made yet (a client that creates
+	 * it right after sbatch returns races our start): make it, as the
+	 * user, then try once more. Slurm fails such a job. */
+	if (r == -ENOENT && (flags & O_CREAT) && path[0] == '/') {
+		r = io_make_parents(path);
+		if (r == 0) {
+			fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
+			r = fd < 0 ? -errno : 0;
+		}
+	}
 	privs_restore(&sv);
 	if (r < 0) {
 		error("JobId=%u: Could not open %s file %s: %s", s->job_id, what, path,
