@@ -48,6 +48,7 @@ struct ctld {
 	uint32_t job_hook_count;
 	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */
 	struct journal *journal;     /* durable.c */
+	uint64_t journal_live_bytes; /* its size after the last compaction */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
 	struct event *commit_ev;     /* group commit, lowest priority */
 	struct durable_waiter *waiters; /* replies held until the next commit */

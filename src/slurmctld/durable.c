@@ -23,7 +23,13 @@
 #include "journal.h"
 #include "node.h"
 
-#define COMPACT_AT (16u << 20) /* rewrite the log when it grows past this */
+/* The log is rewritten to the live jobs once it is both past COMPACT_MIN and
+ * COMPACT_FACTOR times what the last rewrite left: the rewrite's cost then
+ * stays proportional to what was appended since, however many jobs are
+ * kept (a fixed threshold rewrote the whole file on every commit once the
+ * live jobs alone passed it). */
+#define COMPACT_MIN	(16u << 20)
+#define COMPACT_FACTOR	3
 #define COMMIT_PRIORITY 2      /* of 3: after every request of the turn */
 
 struct durable_waiter {
@@ -125,12 +131,19 @@ static int durable_compact(struct ctld *c)
 			iov[i] = (struct iovec){ bufs[i].data, bufs[i].len };
 		if (r == 0)
 			r = journal_compact(c->journal, iov, n);
+		if (r == 0)
+			c->journal_live_bytes = journal_size(c->journal);
 	}
 	for (size_t i = 0; bufs && i < n; i++)
 		pack_buf_done(&bufs[i]);
 	free(bufs);
 	free(iov);
 	return r;
+}
+
+bool durable_compact_is_due(uint64_t size, uint64_t live)
+{
+	return size > COMPACT_MIN && size > COMPACT_FACTOR * live;
 }
 
 static void commit_cb(evutil_socket_t fd, short what, void *arg)
@@ -148,7 +161,8 @@ static void commit_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	waiters_reply(c);
-	if (journal_size(c->journal) > COMPACT_AT && durable_compact(c) < 0)
+	if (durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes)
+	    && durable_compact(c) < 0)
 		error("job journal: compaction failed");
 }
 

@@ -11,6 +11,7 @@
  * compacted to the live jobs.
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ctld;
@@ -19,6 +20,10 @@ struct rpc_req;
 
 int durable_init(struct ctld *c);   /* replay; after nodes and partitions */
 void durable_fini(struct ctld *c);  /* commits what is pending */
+/* The log (size bytes) is due for a rewrite to the live jobs, the last
+ * rewrite having left live bytes: past 16 MB and 3 times live (exposed for
+ * unit tests). */
+bool durable_compact_is_due(uint64_t size, uint64_t live);
 /* Reply with msg (owned: freed with msg_free) once everything journaled so
  * far is on disk. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

@@ -20,6 +20,7 @@
 
 #include "common/log.h"
 #include "common/macros.h"
+#include "slurmctld/durable.h"
 #include "slurmctld/journal.h"
 
 struct fixture {
@@ -494,24 +495,42 @@ static void test_open_fails_cleanly_for_a_missing_directory(void **state)
 	assert_null(journal_free(NULL));
 }
 
+/* When the controller rewrites its log (durable.c): past 16 MB, and only
+ * once the log is 3 times what the last rewrite left, so that many kept
+ * jobs do not make every commit a rewrite. */
+static void test_compaction_waits_for_the_log_to_outgrow_the_live_jobs(void **state)
+{
+	const uint64_t mb = 1u << 20;
+
+	(void)state;
+	assert_false(durable_compact_is_due(15 * mb, 0));
+	assert_true(durable_compact_is_due(17 * mb, 0));
+	assert_true(durable_compact_is_due(17 * mb, 5 * mb));
+	/* 20 MB of live jobs: not every commit past 16 MB, only past 60 MB */
+	assert_false(durable_compact_is_due(21 * mb, 20 * mb));
+	assert_false(durable_compact_is_due(60 * mb, 20 * mb));
+	assert_true(durable_compact_is_due(61 * mb, 20 * mb));
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_committed_records_replay_in_order_after_reopen),
-		T(test_commit_with_nothing_pending_is_a_no_op),
-		T(test_a_torn_last_record_is_dropped_at_every_cut_point),
-		T(test_a_flipped_bit_in_the_middle_record_drops_it_and_all_after),
-		T(test_bad_lengths_are_treated_as_corruption),
-		T(test_append_refuses_empty_and_oversized_records),
-		T(test_a_failing_callback_stops_the_replay_with_its_code),
-		T(test_compaction_keeps_exactly_the_given_records),
-		T(test_compaction_refuses_a_bad_record_and_keeps_the_old_log),
-		T(test_a_leftover_compaction_file_is_removed_on_open),
-		T(test_a_failed_commit_keeps_the_batch_and_cuts_the_half_write),
-		T(test_a_failed_compaction_keeps_the_old_log),
-		T(test_open_fails_cleanly_for_a_missing_directory),
+	    T(test_committed_records_replay_in_order_after_reopen),
+	    T(test_commit_with_nothing_pending_is_a_no_op),
+	    T(test_a_torn_last_record_is_dropped_at_every_cut_point),
+	    T(test_a_flipped_bit_in_the_middle_record_drops_it_and_all_after),
+	    T(test_bad_lengths_are_treated_as_corruption),
+	    T(test_append_refuses_empty_and_oversized_records),
+	    T(test_a_failing_callback_stops_the_replay_with_its_code),
+	    T(test_compaction_keeps_exactly_the_given_records),
+	    T(test_compaction_refuses_a_bad_record_and_keeps_the_old_log),
+	    T(test_a_leftover_compaction_file_is_removed_on_open),
+	    T(test_a_failed_commit_keeps_the_batch_and_cuts_the_half_write),
+	    T(test_a_failed_compaction_keeps_the_old_log),
+	    T(test_open_fails_cleanly_for_a_missing_directory),
+	    cmocka_unit_test(test_compaction_waits_for_the_log_to_outgrow_the_live_jobs),
 	};
 
 	/* replay logs every dropped tail: keep the test output readable */
