@@ -5,6 +5,7 @@
 #include "rpc.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,37 +115,66 @@ int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 	return 0;
 }
 
-/* "12,13_4" -> is job listed? An array's id lists its meta record and
- * every task; "13_4" lists the array's records (squeue picks the task). */
-static bool job_listed(const struct job *job, const char *ids)
+static int u32_cmp(const void *a, const void *b)
 {
-	const char *p = ids;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	while (p && *p) {
+	return x < y ? -1 : x > y;
+}
+
+/* "12,13_4,..." (squeue -j, scontrol show job): the ids, sorted, parsed
+ * once per request (the string may be 1 MiB: never walked per job). Only
+ * the job part of "13_4" counts; the client filters tasks exactly. */
+static int ids_parse(const char *ids, uint32_t **ret, size_t *ret_n)
+{
+	size_t n = 0, cap = 1;
+	uint32_t *v;
+
+	for (const char *p = ids; *p; p++)
+		cap += *p == ',';
+	v = calloc(cap, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (const char *p = ids; p && *p;) {
 		char *end;
 		unsigned long id = strtoul(p, &end, 10);
 
-		if (end != p && (id == job->job_id || (job->array_job_id && id == job->array_job_id)))
-			return true;
+		if (end != p && id <= UINT32_MAX)
+			v[n++] = (uint32_t)id;
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
-	return false;
+	qsort(v, n, sizeof(*v), u32_cmp);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* "12,13_4" -> is job listed? An array's id lists its meta record and
+ * every task; "13_4" lists the array's records (squeue picks the task). */
+static bool job_listed(const struct job *job, const uint32_t *ids, size_t n)
+{
+	return bsearch(&job->job_id, ids, n, sizeof(*ids), u32_cmp)
+	       || (job->array_job_id && bsearch(&job->array_job_id, ids, n, sizeof(*ids), u32_cmp));
 }
 
 int rpc_job_info(struct ctld *c, struct rpc_req *req)
 {
 	const struct job_info_req *m = req->body;
 	struct job_info_msg resp = { .last_update = c->job_last_update };
+	_cleanup_free_ uint32_t *ids = NULL;
+	size_t n_ids = 0;
 	int r = 0;
 
 	if (m->last_update && m->last_update >= c->job_last_update)
 		return -SLURM_NO_CHANGE_IN_DATA;
+	if (m->job_ids && ids_parse(m->job_ids, &ids, &n_ids) < 0)
+		return -ENOMEM;
 	resp.jobs = calloc(c->job_count + 1, sizeof(*resp.jobs));
 	if (!resp.jobs)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->job_count && r == 0; i++) {
-		if ((m->job_ids && !job_listed(c->jobs[i], m->job_ids))
+		if ((m->job_ids && !job_listed(c->jobs[i], ids, n_ids))
 		    || !job_is_visible(c, c->jobs[i], req->uid))
 			continue;
 		r = job_info_fill(c, c->jobs[i], &resp.jobs[resp.count++]);
