@@ -6,6 +6,8 @@ directory when something went wrong.
 
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,3 +54,40 @@ def percentile(values, p):
     s = sorted(values)
     k = max(0, min(len(s) - 1, -(-len(s) * p // 100) - 1))
     return s[int(k)]
+
+
+def start_reference(build_dir, needs):
+    """Start a reference-shaped cluster (n1-n4 cpu-queue, g1-g2 gpu-queue)
+    with the binaries of build_dir; returns (cluster module, cluster)."""
+    h = harness(build_dir, needs)
+    cluster = h.Cluster.like_reference(name="bench")
+    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
+    print(f"binaries: {h.BUILD_DIR}")
+    cluster.start()
+    return h, cluster
+
+
+def submit_held(cluster, n, parallel=4):
+    """n held jobs (`sbatch -H --parsable --wrap true`) from parallel
+    submitters; returns (wall seconds, sorted job ids). The first failure
+    is raised once every submitter has stopped."""
+    ids, errors = [], []
+
+    def worker(count):
+        try:
+            for _ in range(count):
+                ids.append(int(cluster.run("sbatch", "-H", "--parsable", "--wrap",
+                                           "true").stdout))
+        except Exception as e:  # noqa: BLE001 - raised below
+            errors.append(e)
+
+    shares = [n // parallel + (1 if i < n % parallel else 0) for i in range(parallel)]
+    threads = [threading.Thread(target=worker, args=(c,)) for c in shares]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return time.perf_counter() - t0, sorted(ids)

@@ -16,8 +16,6 @@ Usage: /usr/bin/python3 bench/kept_jobs.py [-n 20000] [-b 2000]
 import argparse
 import json
 import sys
-import threading
-import time
 from pathlib import Path
 
 import benchlib
@@ -30,28 +28,6 @@ def parse_args():
     return benchlib.add_common_args(ap).parse_args()
 
 
-def submit_round(cluster, n, parallel=4):
-    errors = []
-
-    def worker(count):
-        try:
-            for _ in range(count):
-                cluster.run("sbatch", "-H", "--parsable", "--wrap", "true")
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    shares = [n // parallel + (1 if i < n % parallel else 0) for i in range(parallel)]
-    threads = [threading.Thread(target=worker, args=(c,)) for c in shares]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return time.perf_counter() - t0
-
-
 def journal_bytes(cluster):
     return sum(p.stat().st_size for p in Path(cluster.dir).rglob("*")
                if p.is_file() and "journal" in p.name)
@@ -59,17 +35,13 @@ def journal_bytes(cluster):
 
 def main():
     args = parse_args()
-    h = benchlib.harness(args.build_dir, "sbatch")
-    cluster = h.Cluster.like_reference(name="bench")
-    print(f"cluster: reference-shaped in {cluster.dir}")
-    print(f"binaries: {h.BUILD_DIR}")
-    cluster.start()
+    _, cluster = benchlib.start_reference(args.build_dir, "sbatch")
     rounds, ok = [], False
     try:
         kept = 0
         while kept < args.jobs:
             n = min(args.batch, args.jobs - kept)
-            wall = submit_round(cluster, n)
+            wall, _ = benchlib.submit_held(cluster, n)
             kept += n
             rounds.append({"kept": kept, "jobs_per_s": round(n / wall, 1),
                            "journal_mb": round(journal_bytes(cluster) / 2**20, 1)})

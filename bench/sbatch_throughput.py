@@ -100,11 +100,7 @@ def summary(name, wall, lat):
 
 def main():
     args = parse_args()
-    h = benchlib.harness(args.build_dir, "sbatch")
-    cluster = h.Cluster.like_reference(name="bench")
-    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
-    print(f"binaries: {h.BUILD_DIR}")
-    cluster.start()
+    _, cluster = benchlib.start_reference(args.build_dir, "sbatch")
     results = []
     ok = False
     try:

@@ -25,7 +25,6 @@ Usage: /usr/bin/python3 bench/squeue_latency.py [-n 2000] [-r 20]
 import argparse
 import json
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -38,28 +37,6 @@ def parse_args():
     ap.add_argument("-r", "--repeat", type=int, default=20, help="runs of each command (default 20)")
     return benchlib.add_common_args(ap).parse_args()
 
-
-
-def fill_queue(cluster, n, parallel=4):
-    ids, errors = [], []
-
-    def worker(count):
-        try:
-            for _ in range(count):
-                r = cluster.run("sbatch", "-H", "--parsable", "--wrap", "true")
-                ids.append(int(r.stdout))
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    shares = [n // parallel + (1 if i < n % parallel else 0) for i in range(parallel)]
-    threads = [threading.Thread(target=worker, args=(c,)) for c in shares]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return sorted(ids)
 
 
 def measure(cluster, argv, repeat, expect_lines=None):
@@ -81,14 +58,10 @@ def measure(cluster, argv, repeat, expect_lines=None):
 
 def main():
     args = parse_args()
-    h = benchlib.harness(args.build_dir, "squeue")
-    cluster = h.Cluster.like_reference(name="bench")
-    print(f"cluster: reference-shaped in {cluster.dir}")
-    print(f"binaries: {h.BUILD_DIR}")
-    cluster.start()
+    _, cluster = benchlib.start_reference(args.build_dir, "squeue")
     results, ok = [], False
     try:
-        ids = fill_queue(cluster, args.jobs)
+        _, ids = benchlib.submit_held(cluster, args.jobs)
         mid = str(ids[len(ids) // 2])
         results.append(measure(cluster, ["squeue"], args.repeat, args.jobs + 1))
         results.append(measure(cluster, ["squeue", "-h", "-o", "%i"], args.repeat, args.jobs))
