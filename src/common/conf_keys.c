@@ -453,6 +453,7 @@ const struct conf_key conf_keys[] = {
 	K("SlurmdUser", CONF_STR, slurmd_user, 0, 0, "root"),
 	KFN("SlurmUser", key_slurm_user, "root"),
 	K("StateSaveLocation", CONF_STR, state_save_location, 0, 0, "/var/spool"),
+	K("UnkillableStepTimeout", CONF_U32, unkillable_step_timeout, 1, 65533, "60"),
 
 	/* slurm.conf(5) keys accepted, kept in kv[], not acted on yet */
 	R("AccountingStorageBackupHost"), R("AccountingStorageEnforce"),
@@ -502,7 +503,7 @@ const struct conf_key conf_keys[] = {
 	R("SuspendTime"), R("SuspendTimeout"), R("SwitchParameters"), R("SwitchType"),
 	R("TaskEpilog"), R("TaskPlugin"), R("TaskPluginParam"), R("TaskProlog"),
 	R("TCPTimeout"), R("TmpFS"), R("TopologyParam"), R("TopologyPlugin"), R("TrackWCKey"),
-	R("TreeWidth"), R("UnkillableStepProgram"), R("UnkillableStepTimeout"), R("UsePAM"),
+	R("TreeWidth"), R("UnkillableStepProgram"), R("UsePAM"),
 	R("VSizeFactor"), R("WaitTime"), R("X11Parameters"),
 	/* older or obsolete names Slurm 22.05 still tolerates in old files */
 	R("AccountingStoreJobComment"), R("CacheGroups"), R("CheckpointType"), R("CryptoType"),

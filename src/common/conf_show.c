@@ -496,7 +496,7 @@ static const struct show_key keys[] = {
 	RAW("TreeWidth", "50", NULL),
 	RAW("UsePam", "No", NULL),
 	RAW("UnkillableStepProgram", NULL, NULL),
-	RAW("UnkillableStepTimeout", "60", " sec"),
+	U32("UnkillableStepTimeout", unkillable_step_timeout, " sec"),
 	RAW("VSizeFactor", "0", " percent"),
 	RAW("WaitTime", "0", " sec"),
 	RAW("X11Parameters", NULL, NULL),

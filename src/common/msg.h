@@ -33,6 +33,15 @@ struct shutdown_msg {       /* REQUEST_SHUTDOWN */
 };
 
 /* ---- nodes ---- */
+/* One job step a slurmd has on its node: a live slurmstepd, or one that
+ * ended and whose completion waits in the spool (NODE_STEP_DONE) to be
+ * acknowledged. The batch script's step is SL_BATCH_STEP. */
+struct node_step_ref {
+	uint32_t job_id, step_id;
+	uint16_t flags; /* NODE_STEP_* */
+};
+#define NODE_STEP_DONE 0x1
+
 struct node_reg_msg {       /* MESSAGE_NODE_REGISTRATION_STATUS, slurmd -> ctld */
 	char *node_name;
 	char *hostname;
@@ -48,12 +57,15 @@ struct node_reg_msg {       /* MESSAGE_NODE_REGISTRATION_STATUS, slurmd -> ctld 
 	time_t boot_time;
 	time_t slurmd_start_time;
 	uint16_t port;        /* where this slurmd listens */
-	uint32_t job_count;   /* running steps (later issues), 0 for now */
+	uint32_t step_count;  /* what runs here, for the controller to reconcile */
+	struct node_step_ref *steps;
 };
 
 struct ping_slurmd_msg {    /* RESPONSE_PING_SLURMD */
 	uint32_t cpu_load;  /* x 100 */
 	uint64_t free_mem;  /* MB */
+	uint32_t step_count; /* as in node_reg_msg */
+	struct node_step_ref *steps;
 };
 
 struct node_info_req {      /* REQUEST_NODE_INFO */

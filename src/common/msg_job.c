@@ -416,6 +416,7 @@ void complete_batch_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_str(b, m->node_name);
 	pack_u16(b, m->is_oom);
 	acct_usage_pack(&m->usage, b);
+	pack_time(b, m->end_time);
 }
 
 int complete_batch_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -429,6 +430,7 @@ int complete_batch_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->node_name, SL_NAME_MAX);
 	unpack_u16(b, &m->is_oom);
 	acct_usage_unpack(&m->usage, b);
+	unpack_time(b, &m->end_time);
 	return b->err;
 }
 

@@ -218,6 +218,7 @@ struct complete_batch_msg {          /* REQUEST_COMPLETE_BATCH_SCRIPT */
 	char *node_name;
 	uint16_t is_oom;                   /* killed for memory */
 	struct acct_usage usage;           /* of the batch step (msg_acct.h) */
+	time_t end_time;		   /* when its tasks ended there (0: unknown) */
 };
 
 struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / KILL_TIMELIMIT */

@@ -10,6 +10,36 @@
 #include "msg_family.h"
 #include "pack.h"
 
+static void step_refs_pack(const struct node_step_ref *refs, uint32_t count, struct pack_buf *b)
+{
+	pack_u32(b, count);
+	for (uint32_t i = 0; i < count; i++) {
+		pack_u32(b, refs[i].job_id);
+		pack_u32(b, refs[i].step_id);
+		pack_u16(b, refs[i].flags);
+	}
+}
+
+static void step_refs_unpack(struct node_step_ref **ret, uint32_t *ret_count, struct pack_buf *b)
+{
+	uint32_t count = 0;
+
+	unpack_count(b, &count, SL_ARRAY_MAX, 10);
+	if (b->err || count == 0)
+		return;
+	*ret = calloc(count, sizeof(**ret));
+	if (!*ret) {
+		b->err = -ENOMEM;
+		return;
+	}
+	*ret_count = count;
+	for (uint32_t i = 0; i < count && !b->err; i++) {
+		unpack_u32(b, &(*ret)[i].job_id);
+		unpack_u32(b, &(*ret)[i].step_id);
+		unpack_u16(b, &(*ret)[i].flags);
+	}
+}
+
 void node_reg_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 {
 	const struct node_reg_msg *m = msg;
@@ -33,7 +63,7 @@ void node_reg_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_time(b, m->boot_time);
 	pack_time(b, m->slurmd_start_time);
 	pack_u16(b, m->port);
-	pack_u32(b, m->job_count);
+	step_refs_pack(m->steps, m->step_count, b);
 }
 
 int node_reg_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -59,7 +89,7 @@ int node_reg_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_time(b, &m->boot_time);
 	unpack_time(b, &m->slurmd_start_time);
 	unpack_u16(b, &m->port);
-	unpack_u32(b, &m->job_count);
+	step_refs_unpack(&m->steps, &m->step_count, b);
 	return b->err;
 }
 
@@ -73,6 +103,7 @@ void node_reg_msg_free(void *msg)
 	free(m->os);
 	free(m->version);
 	free(m->gres);
+	free(m->steps);
 }
 
 void ping_slurmd_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
@@ -82,6 +113,7 @@ void ping_slurmd_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	(void)ver;
 	pack_u32(b, m->cpu_load);
 	pack_u64(b, m->free_mem);
+	step_refs_pack(m->steps, m->step_count, b);
 }
 
 int ping_slurmd_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -91,12 +123,15 @@ int ping_slurmd_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	(void)ver;
 	unpack_u32(b, &m->cpu_load);
 	unpack_u64(b, &m->free_mem);
+	step_refs_unpack(&m->steps, &m->step_count, b);
 	return b->err;
 }
 
 void ping_slurmd_msg_free(void *msg)
 {
-	(void)msg;
+	struct ping_slurmd_msg *m = msg;
+
+	free(m->steps);
 }
 
 void node_info_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -376,6 +376,7 @@ void step_complete_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->step_rc);
 	pack_u16(b, m->is_oom);
 	acct_usage_pack(&m->usage, b);
+	pack_time(b, m->end_time);
 }
 
 int step_complete_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -389,6 +390,7 @@ int step_complete_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->step_rc);
 	unpack_u16(b, &m->is_oom);
 	acct_usage_unpack(&m->usage, b);
+	unpack_time(b, &m->end_time);
 	return b->err;
 }
 

@@ -141,6 +141,7 @@ struct step_complete_msg {         /* REQUEST_STEP_COMPLETE: stepd -> ctld, one 
 	uint32_t step_rc;              /* highest task wait status on the node */
 	uint16_t is_oom;
 	struct acct_usage usage;       /* of the step's tasks on the node (msg_acct.h) */
+	time_t end_time;	       /* when its tasks ended there (0: unknown) */
 };
 
 struct complete_alloc_msg {        /* REQUEST_COMPLETE_JOB_ALLOCATION: salloc/srun are done */

@@ -125,6 +125,13 @@ bool job_is_running(const struct job *job)
 	return (job->state & JOB_STATE_BASE) == JOB_RUNNING || (job->state & JOB_COMPLETING);
 }
 
+time_t job_time_of_report(time_t reported, time_t start, time_t now)
+{
+	if (!reported || reported > now)
+		return now;
+	return reported < start ? start : reported;
+}
+
 bool job_is_finished(const struct job *job)
 {
 	return (job->state & JOB_STATE_BASE) > JOB_SUSPENDED;

@@ -70,6 +70,8 @@ struct job {
 	/* interactive allocations (salloc, srun): desc->alloc_port != 0 */
 	bool is_grant_sent;           /* the client has its allocation (reply or grant) */
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */
+	time_t kill_seen_time;	      /* COMPLETING and its node still runs it: since
+				       * (node_reconcile.c; not journaled) */
 	/* accounting (acct.c) */
 	struct acct_usage batch_usage; /* the batch step's, from its completion */
 	uint64_t acct_seq; /* its latest queued row (job_seq_is_recorded); not journaled */
@@ -84,6 +86,9 @@ void job_table_free(struct ctld *c);
 void job_table_purge(struct ctld *c, time_t now);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
+/* What a node reports ended at `reported` (0: unknown) ended then, kept
+ * within [start, now]; else now. */
+time_t job_time_of_report(time_t reported, time_t start, time_t now);
 bool job_is_finished(const struct job *job);            /* base state past RUNNING */
 /* uid may see the job: always, unless PrivateData=jobs hides other users'
  * jobs from non-admins (squeue, scontrol show job/step, sacct). */

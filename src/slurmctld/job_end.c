@@ -46,6 +46,24 @@ void job_end_launch_failed(struct ctld *c, struct job *job)
 	job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, time(NULL));
 }
 
+#define LAUNCH_RETRY_S 3
+
+static void job_requeue_reset(struct ctld *c, struct job *job, time_t now);
+
+void job_end_launch_retry(struct ctld *c, struct job *job)
+{
+	time_t now = time(NULL);
+
+	info("JobId=%u: a slurmstepd of an earlier run is still on %s; the job is requeued and "
+	     "tried again in %d s",
+	     job->job_id, job->batch_host ? job->batch_host : "?", LAUNCH_RETRY_S);
+	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	job->is_requeue_hold = false;
+	job_requeue_reset(c, job, now);
+	job->eligible_time = now + LAUNCH_RETRY_S;
+	job_changed(c, job);
+}
+
 static void client_notice_done_cb(void *arg, int rc, uint16_t type, void *msg)
 {
 	uint32_t job_id = (uint32_t)(uintptr_t)arg;
@@ -116,8 +134,32 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->eligible_time = now;
 	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
 	job->is_warned = false;
+	job->kill_seen_time = 0;
 	job_changed(c, job);
 	ctld_sched_request(c);
+}
+
+void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, time_t now)
+{
+	const char *name = node_name(&c->nodes[node_index]);
+
+	if (job_is_interactive(job)) { /* never requeued */
+		info("JobId=%u: node %s is down, the allocation ends NODE_FAIL", job->job_id, name);
+		job_end_alloc(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, REQUEST_TERMINATE_JOB,
+			      SRUN_END_NODE_FAIL);
+		return;
+	}
+	if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL))
+		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
+		/* --requeue (JobRequeue=1 by default): run it again elsewhere */
+		info("JobId=%u: lost on node %s, requeuing the job", job->job_id, name);
+		job->is_requeue_hold = false;
+		job_requeue_reset(c, job, now);
+		return;
+	}
+	info("JobId=%u: lost on node %s, the job ends NODE_FAIL", job->job_id, name);
+	job_finish(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, now);
 }
 
 void job_end_node_down(struct ctld *c, uint32_t node_index)
@@ -132,28 +174,8 @@ void job_end_node_down(struct ctld *c, uint32_t node_index)
 			continue;
 		for (uint32_t k = 0; k < job->alloc.count && !is_here; k++)
 			is_here = job->alloc.nodes[k].node == node_index;
-		if (!is_here)
-			continue;
-		if (job_is_interactive(job)) { /* never requeued */
-			info("JobId=%u: node %s is down, the allocation ends NODE_FAIL", job->job_id,
-			     node_name(&c->nodes[node_index]));
-			job_end_alloc(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, REQUEST_TERMINATE_JOB,
-				      SRUN_END_NODE_FAIL);
-			continue;
-		}
-		if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL))
-			job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
-		if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
-			/* --requeue (JobRequeue=1 by default): run it again elsewhere */
-			info("JobId=%u: node %s is down, requeuing the job", job->job_id,
-			     node_name(&c->nodes[node_index]));
-			job->is_requeue_hold = false;
-			job_requeue_reset(c, job, now);
-			continue;
-		}
-		info("JobId=%u: node %s is down, the job ends NODE_FAIL", job->job_id,
-		     node_name(&c->nodes[node_index]));
-		job_finish(c, job, JOB_NODE_FAIL, FAIL_DOWN_NODE, now);
+		if (is_here)
+			job_end_node_lost(c, job, node_index, now);
 	}
 }
 
@@ -186,7 +208,7 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 {
 	struct job *job = job_find(c, m->job_id);
 	int status = (int)m->job_rc;
-	time_t now = time(NULL);
+	time_t now;
 
 	if (!job)
 		return -ESLURM_INVALID_JOB_ID;
@@ -194,13 +216,15 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 		return 0; /* a retry of a completion we already have */
 	if (m->node_name && job->batch_host && !streq(m->node_name, job->batch_host))
 		return 0; /* from a run that was requeued off a failed node */
+	/* the script's end on its node, not when the report got here */
+	now = job_time_of_report(m->end_time, job->start_time, time(NULL));
 	job->exit_code = m->job_rc;
 	job->batch_usage = m->usage;
 	/* steps that outlived the script are stopped on every node */
 	if (step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED))
 		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	if (job->is_requeued) {
-		job_requeue_reset(c, job, now);
+		job_requeue_reset(c, job, time(NULL));
 		return 0;
 	}
 	if (job->is_cancelled)
@@ -223,16 +247,48 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 	return 0;
 }
 
+void job_end_no_trace(struct ctld *c, struct job *job, const char *why)
+{
+	struct complete_batch_msg m = {
+	    .job_id = job->job_id,
+	    .job_rc = SIGKILL, /* wait status: killed */
+	    .node_name = job->batch_host,
+	    .end_time = time(NULL),
+	};
+
+	info("JobId=%u: node %s %s; the job ends now", job->job_id,
+	     job->batch_host ? job->batch_host : "?", why);
+	job_end_complete(c, &m);
+}
+
+struct signal_arg {
+	struct ctld *c;
+	uint32_t job_id;
+	uint32_t node; /* index into c->nodes */
+	uint16_t type;
+};
+
 static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 {
-	uint32_t job_id = (uint32_t)(uintptr_t)arg;
+	struct signal_arg a = *(struct signal_arg *)arg;
+	struct job *job;
 
+	free(arg);
 	if (rc == 0 && type == RESPONSE_SLURM_RC)
 		rc = -(int)((struct rc_msg *)msg)->rc;
-	if (rc == -ESLURM_INVALID_JOB_ID) /* a node with no stepd of the job (left) */
-		debug("JobId=%u: nothing of the job on a node", job_id);
-	else if (rc < 0)
-		error("JobId=%u: signal not delivered: %s", job_id, sl_strerror(rc));
+	if (rc != -ESLURM_INVALID_JOB_ID) {
+		if (rc < 0)
+			error("JobId=%u: signal not delivered: %s", a.job_id, sl_strerror(rc));
+		return;
+	}
+	/* the node has no stepd of the job and no completion of it waiting */
+	debug("JobId=%u: nothing of the job on a node", a.job_id);
+	job = job_find(a.c, a.job_id);
+	if (a.type == REQUEST_SIGNAL_TASKS || !job || !(job->state & JOB_COMPLETING)
+	    || job_is_interactive(job) || a.node >= a.c->node_count || !job->batch_host
+	    || !streq(job->batch_host, node_name(&a.c->nodes[a.node])))
+		return;
+	job_end_no_trace(a.c, job, "has no trace of the job");
 }
 
 void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
@@ -242,8 +298,13 @@ void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_
 
 	for (uint32_t i = 0; i < job->alloc.count; i++) {
 		const struct node *n = &c->nodes[job->alloc.nodes[i].node];
+		struct signal_arg *a = malloc(sizeof(*a));
 
-		ctld_send_node(c, n, type, &m, signal_done_cb, (void *)(uintptr_t)job->job_id);
+		if (!a)
+			continue;
+		*a = (struct signal_arg){c, job->job_id, job->alloc.nodes[i].node, type};
+		if (ctld_send_node(c, n, type, &m, signal_done_cb, a) < 0)
+			free(a);
 	}
 }
 

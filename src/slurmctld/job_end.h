@@ -24,8 +24,19 @@ struct job;
  * a report from a run that was requeued off a failed node, changes
  * nothing. 0 or ESLURM_INVALID_JOB_ID. */
 int job_end_complete(struct ctld *c, const struct complete_batch_msg *m);
+/* A job we asked to stop (COMPLETING) will not report from its batch host
+ * (why: logged): it ends now as if its script had been killed there
+ * (CANCELLED, TIMEOUT, or back to PENDING for a requeue). */
+void job_end_no_trace(struct ctld *c, struct job *job, const char *why);
+/* The job's node lost it (node DOWN, or the node does not run it any
+ * more): requeued when it may be, else NODE_FAIL (reason NodeDown). */
+void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, time_t now);
 /* The batch launch failed: FAILED, reason JobLaunchFailure. */
 void job_end_launch_failed(struct ctld *c, struct job *job);
+/* The batch launch found a slurmstepd of an earlier run of the job still
+ * on the node: that one is told to stop and the job goes back to PENDING,
+ * tried again a few seconds later (not FAILED). */
+void job_end_launch_retry(struct ctld *c, struct job *job);
 /* End a running interactive job now with final state base and reason why:
  * REQUEST_TERMINATE_JOB or REQUEST_KILL_TIMELIMIT (kill_type, 0: none) to
  * all its nodes, its running steps end, resources are released, mails go

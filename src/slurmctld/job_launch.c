@@ -62,7 +62,10 @@ static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
 
 	if (rc == 0 && type == RESPONSE_SLURM_RC)
 		rc = -(int)((struct rc_msg *)msg)->rc;
-	if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)) {
+	if (job && rc == -ESLURMD_STEP_EXISTS && job_is_running(job) && !job_is_finished(job)
+	    && !(job->state & JOB_COMPLETING)) {
+		job_end_launch_retry(a->c, job);
+	} else if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)) {
 		error("JobId=%u: launch on %s failed: %s", job->job_id, job->batch_host,
 		      sl_strerror(rc));
 		job_end_launch_failed(a->c, job);

@@ -249,6 +249,16 @@ void node_responded(struct ctld *c, struct node *n, uint32_t cpu_load, uint64_t 
 	}
 }
 
+void node_drain(struct ctld *c, struct node *n, const char *reason, time_t now)
+{
+	if (!(n->state & NODE_STATE_DRAIN))
+		error("Draining node %s: %s", node_name(n), reason);
+	n->state |= NODE_STATE_DRAIN;
+	if (!n->reason)
+		node_set_reason(n, reason, c->conf->slurm_user_id, now);
+	c->node_last_update = now;
+}
+
 bool node_no_response(struct ctld *c, struct node *n, time_t now)
 {
 	uint32_t base = n->state & NODE_STATE_BASE;

@@ -60,6 +60,9 @@ void node_responded(struct ctld *c, struct node *n, uint32_t cpu_load, uint64_t 
  * reason "Not responding". Returns true when the state went DOWN. */
 bool node_no_response(struct ctld *c, struct node *n, time_t now);
 
+/* Drain n with reason (kept when it already has one), as SlurmUser. */
+void node_drain(struct ctld *c, struct node *n, const char *reason, time_t now);
+
 /* scontrol update NodeName=...: validates everything first, then applies
  * to every node or to none. Returns 0 or a negative Slurm code. */
 int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time_t now);

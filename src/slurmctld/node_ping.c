@@ -18,11 +18,13 @@
 #include "ctld.h"
 #include "job_end.h"
 #include "node.h"
+#include "node_reconcile.h"
 #include "node_state.h"
 
 struct ping_arg {
 	struct ctld *c;
 	char name[SL_NAME_MAX]; /* by name: a reconfigure may move the record */
+	time_t asked;
 };
 
 static unsigned ping_interval(const struct ctld *c)
@@ -37,7 +39,7 @@ static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	struct ping_arg *a = arg;
 	struct ctld *c = a->c;
 	struct node *n = node_find(c, a->name);
-	time_t now = time(NULL);
+	time_t now = time(NULL), asked = a->asked;
 
 	free(a);
 	if (!n)
@@ -57,14 +59,15 @@ static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
 		const struct ping_slurmd_msg *p = msg;
 
 		node_responded(c, n, p->cpu_load, p->free_mem, now);
+		node_reconcile(c, n, p->steps, p->step_count, asked);
 	} else if (type == MESSAGE_NODE_REGISTRATION_STATUS) {
-		node_ping_registered(c, msg);
+		node_ping_registered(c, msg, asked);
 	} else {
 		node_responded(c, n, n->cpu_load, n->free_mem, now);
 	}
 }
 
-int node_ping_registered(struct ctld *c, const struct node_reg_msg *m)
+int node_ping_registered(struct ctld *c, const struct node_reg_msg *m, time_t asked)
 {
 	struct node *n = m->node_name ? node_find(c, m->node_name) : NULL;
 
@@ -74,6 +77,7 @@ int node_ping_registered(struct ctld *c, const struct node_reg_msg *m)
 	}
 	if (node_register(c, n, m, time(NULL)))
 		node_state_save(c);
+	node_reconcile(c, n, m->steps, m->step_count, asked);
 	return 0;
 }
 
@@ -87,6 +91,7 @@ static void ping_node(struct ctld *c, struct node *n)
 	if (!a)
 		return;
 	a->c = c;
+	a->asked = time(NULL);
 	snprintf(a->name, sizeof(a->name), "%s", node_name(n));
 	if (ctld_send_node(c, n, type, &m, ping_done_cb, a) < 0) {
 		free(a);

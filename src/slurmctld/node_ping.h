@@ -4,6 +4,7 @@
  * DOWN and its jobs end. Registrations, asked for or not, land here too.
  */
 #pragma once
+#include <time.h>
 
 struct ctld;
 struct node_reg_msg;
@@ -11,6 +12,7 @@ struct node_reg_msg;
 int node_ping_start(struct ctld *c);  /* first round right away */
 void node_ping_stop(struct ctld *c);
 /* A registration arrived (MESSAGE_NODE_REGISTRATION_STATUS, or the answer
- * to our request): applied to the node, its state saved when it changed.
+ * to our request sent at `asked`): applied to the node, its state saved
+ * when it changed, what it runs reconciled (node_reconcile.h).
  * 0 or ESLURM_INVALID_NODE_NAME. */
-int node_ping_registered(struct ctld *c, const struct node_reg_msg *m);
+int node_ping_registered(struct ctld *c, const struct node_reg_msg *m, time_t asked);

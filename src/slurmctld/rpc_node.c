@@ -22,7 +22,7 @@
 
 int rpc_node_register(struct ctld *c, struct rpc_req *req)
 {
-	int r = node_ping_registered(c, req->body);
+	int r = node_ping_registered(c, req->body, time(NULL));
 
 	if (r < 0)
 		return r;

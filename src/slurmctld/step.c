@@ -251,6 +251,7 @@ int step_complete(struct ctld *c, const struct step_complete_msg *m)
 	struct job *job = job_find(c, m->job_id);
 	struct step *s = job ? step_find(job, m->step_id) : NULL;
 	struct step_node_rec *sn = NULL;
+	time_t end;
 
 	for (uint32_t i = 0; s && m->node_name && i < s->node_count && !sn; i++)
 		if (s->nodes[i].node < c->node_count
@@ -265,8 +266,11 @@ int step_complete(struct ctld *c, const struct step_complete_msg *m)
 	}
 	step_record_node(s, sn, m);
 	c->job_last_update = time(NULL);
+	end = job_time_of_report(m->end_time, s->start_time, c->job_last_update);
+	if (end > s->nodes_end_time)
+		s->nodes_end_time = end;
 	if (s->nodes_done == s->node_count && step_is_running(s)) {
-		step_set_end(c, s, step_final_state(job, s), time(NULL));
+		step_set_end(c, s, step_final_state(job, s), s->nodes_end_time);
 		info("StepId=%u.%u done: %s exit %u", job->job_id, s->step_id,
 		     job_state_string(s->state), s->exit_code);
 	}

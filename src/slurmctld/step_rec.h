@@ -43,6 +43,7 @@ struct step {
 	time_t start_time, end_time;
 	uint32_t exit_code; /* highest wait status */
 	uint32_t nodes_done;
+	time_t nodes_end_time;		  /* the latest end a node reported (not journaled) */
 	struct acct_usage usage;	  /* summed over nodes (msg_acct.h) */
 	char *max_rss_node, *max_vm_node; /* where usage's maxima were */
 	uint32_t kill_requid;		  /* scancel JOB.STEP by this uid; NO_VAL: nobody */

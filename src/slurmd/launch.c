@@ -373,6 +373,22 @@ static bool is_job_socket(const char *name, const char *prefix, size_t plen)
 	       && strspn(step, "0123456789") == strlen(step);
 }
 
+/* No stepd of the job (step_id, or SL_ALL_STEPS) runs here. When its
+ * completion waits in the spool the job did run and has ended: answer 0
+ * (the controller waits for that completion, sent now), else the node
+ * has no trace of it: ESLURM_INVALID_JOB_ID. */
+static int done_or_unknown(struct slurmd *d, struct rpc_req *req, uint32_t job_id, uint32_t step_id)
+{
+	if (slurmd_spool_has_done(d, job_id, step_id)) {
+		debug("JobId=%u: %s: the job ended here, its completion is on its way", job_id,
+		      msg_type_name(req->type));
+		slurmd_spool_resend(d);
+		return 0;
+	}
+	debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));
+	return -ESLURM_INVALID_JOB_ID;
+}
+
 /* SL_ALL_STEPS: every stepd of the job here, the batch stepd last. */
 static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_buf *frame,
 		     uint32_t job_id)
@@ -435,7 +451,7 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 	rc = rl->is_any_ok ? 0 : rl->rc ? rl->rc : -ESLURM_INVALID_JOB_ID;
 	relay_free(rl);
 	if (rc == -ESLURM_INVALID_JOB_ID)
-		debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));
+		rc = done_or_unknown(d, req, job_id, SL_ALL_STEPS);
 	return rc;
 }
 
@@ -456,8 +472,7 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 		return -ESLURM_INVALID_JOB_ID;
 	r = relay_connect(path, &frame, m->job_id, &fd);
 	if (r == -ESLURM_INVALID_JOB_ID)
-		debug("JobId=%u: %s: no such step %u on this node", m->job_id,
-		      msg_type_name(req->type), m->step_id);
+		return done_or_unknown(d, req, m->job_id, m->step_id);
 	if (r < 0)
 		return r;
 	verbose("JobId=%u: %s (signal %u) passed to the slurmstepd of step %u", m->job_id,

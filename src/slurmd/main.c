@@ -222,12 +222,13 @@ static const struct subsys {
 	int (*init)(struct slurmd *d);
 	void (*fini)(struct slurmd *d);
 } subsystems[] = {
-	{ "gres", slurmd_detect_gres, NULL },
-	{ "spool", spool_init, NULL },
-	{ "launch", slurmd_launch_init, slurmd_launch_fini },      /* launch.c */
-	{ "signals", signals_init, signals_fini },
-	{ "rpc", rpc_init, rpc_fini },                             /* listen before registering */
-	{ "register", slurmd_register_start, slurmd_register_stop },
+    {"gres", slurmd_detect_gres, NULL},
+    {"spool dir", spool_init, NULL},
+    {"launch", slurmd_launch_init, slurmd_launch_fini}, /* launch.c */
+    {"spool", slurmd_spool_start, slurmd_spool_stop},	/* spool.c */
+    {"signals", signals_init, signals_fini},
+    {"rpc", rpc_init, rpc_fini}, /* listen before registering */
+    {"register", slurmd_register_start, slurmd_register_stop},
 };
 
 int main(int argc, char **argv)

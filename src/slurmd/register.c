@@ -62,7 +62,7 @@ int slurmd_reg_msg_fill(struct slurmd *d, struct node_reg_msg *m)
 	}
 	if (!m->node_name || !m->hostname || !m->version || !m->gres)
 		return -ENOMEM;
-	return 0;
+	return slurmd_spool_steps(d, &m->steps, &m->step_count);
 }
 
 static void reg_schedule(struct slurmd *d, unsigned delay_s)
@@ -83,6 +83,7 @@ static void reg_done_cb(void *arg, int rc, uint16_t type, void *msg)
 			info("slurmd registered with the controller");
 		d->is_registered = true;
 		d->reg_backoff_s = 1;
+		slurmd_spool_resend(d); /* the controller is there: what waited goes now */
 		return;
 	}
 	error("Unable to register: %s; retrying in %u s", sl_strerror(rc), d->reg_backoff_s);

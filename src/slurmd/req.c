@@ -26,14 +26,19 @@ static int req_ping(struct slurmd *d, struct rpc_req *req)
 {
 	struct hw_info hw = { 0 };
 	struct ping_slurmd_msg m = { .cpu_load = NO_VAL, .free_mem = NO_VAL64 };
+	int r;
 
-	(void)d;
 	if (hw_detect(&hw, NULL) == 0) {
 		m.cpu_load = hw.cpu_load_x100;
 		m.free_mem = hw.free_mem_mb;
 	}
 	hw_info_done(&hw);
+	/* an unreadable spool is not "nothing runs here": no answer */
+	r = slurmd_spool_steps(d, &m.steps, &m.step_count);
+	if (r < 0)
+		return r;
 	rpc_reply(req, RESPONSE_PING_SLURMD, &m);
+	free(m.steps);
 	return 0;
 }
 
@@ -45,6 +50,7 @@ static int req_registration(struct slurmd *d, struct rpc_req *req)
 	if (r == 0) {
 		rpc_reply(req, MESSAGE_NODE_REGISTRATION_STATUS, &m);
 		d->is_registered = true;
+		slurmd_spool_resend(d); /* a controller that (re)started asks this */
 	}
 	msg_lookup(MESSAGE_NODE_REGISTRATION_STATUS)->free(&m);
 	return r;

@@ -12,6 +12,7 @@ struct conf_node;
 struct node_reg_msg;
 struct rpc_req;
 struct launch_op;
+struct node_step_ref;
 
 struct slurmd {
 	struct event_base *base;
@@ -32,6 +33,8 @@ struct slurmd {
 	char *stepd_path;            /* slurmstepd next to this binary */
 	char *stepd_conf;            /* absolute slurm.conf path given to stepds */
 	struct launch_op *launch_ops; /* requests waiting for a stepd's answer */
+	/* spool.c */
+	struct event *resend_timer; /* completions left by dead stepds */
 };
 
 /* register.c */
@@ -39,5 +42,15 @@ int slurmd_register_start(struct slurmd *d); /* async; retries with backoff */
 void slurmd_register_stop(struct slurmd *d);
 /* Fill a registration message (owned strings: free with msg free half). */
 int slurmd_reg_msg_fill(struct slurmd *d, struct node_reg_msg *m);
+/* spool.c */
+int slurmd_spool_start(struct slurmd *d); /* resends at once, then every 10 s */
+void slurmd_spool_stop(struct slurmd *d);
+/* Send now each completion in the spool that no stepd holds. */
+void slurmd_spool_resend(struct slurmd *d);
+/* The steps this node has: live stepd sockets, and NODE_STEP_DONE for
+ * completions waiting in the spool. *ret is the caller's to free. */
+int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count);
+/* A completion of job's step_id (SL_ALL_STEPS: of any step) waits here. */
+bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id);
 /* req.c */
 void slurmd_dispatch(void *arg, struct rpc_req *req);

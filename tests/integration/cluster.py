@@ -162,6 +162,27 @@ def _is_zombie(pid):
         return True
 
 
+def kill_tree(pid, sig=signal.SIGKILL):
+    """sig to pid and to its descendants (as /proc lists its children)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(x) for x in f.read().split()]
+    except OSError:
+        children = []
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+    for child in children:
+        kill_tree(child, sig)
+
+
+def wait_gone(pids, timeout=20):
+    """Wait until none of pids runs (zombies count as gone)."""
+    wait_for(lambda: not any(os.path.exists(f"/proc/{p}") and not _is_zombie(p) for p in pids),
+             timeout=timeout, what=f"processes {pids} to be gone")
+
+
 def wait_for(predicate, timeout=30, interval=0.1, what=None):
     """Poll predicate until it returns a true value, which is returned.
 

@@ -7,26 +7,11 @@ import os
 import re
 import signal
 
-from cluster import job, wait_for
+from cluster import job, kill_tree, wait_for
 
 CLUSTER_KWARGS = dict(nodes=["n1", "n2"],
                       settings={"SlurmdTimeout": 6, "ReturnToService": 0, "DefMemPerCPU": 100,
                                 "SlurmdParameters": "config_overrides"})
-
-
-def kill_tree(pid):
-    """SIGKILL pid and its descendants (children first listed by /proc)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = [int(x) for x in f.read().split()]
-    except OSError:
-        children = []
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    for child in children:
-        kill_tree(child)
 
 
 def submit(cluster, *args):

@@ -77,17 +77,38 @@ static void *sample_new(const struct msg_type *t)
 		struct node_reg_msg *r = m;
 
 		*r = (struct node_reg_msg){
-			.node_name = s("n1"), .hostname = s("vm"), .arch = s("x86_64"),
-			.os = s("Linux"), .version = s("22.05.8"), .gres = s("gpu:4"), .cpus = 4,
-			.boards = 1, .sockets = 1, .cores = 4, .threads = 1, .real_memory = 4000,
-			.tmp_disk = 1, .cpu_load = 2, .free_mem = 3, .boot_time = 4,
-			.slurmd_start_time = 5, .port = 17001, .job_count = 0,
+		    .node_name = s("n1"),
+		    .hostname = s("vm"),
+		    .arch = s("x86_64"),
+		    .os = s("Linux"),
+		    .version = s("22.05.8"),
+		    .gres = s("gpu:4"),
+		    .cpus = 4,
+		    .boards = 1,
+		    .sockets = 1,
+		    .cores = 4,
+		    .threads = 1,
+		    .real_memory = 4000,
+		    .tmp_disk = 1,
+		    .cpu_load = 2,
+		    .free_mem = 3,
+		    .boot_time = 4,
+		    .slurmd_start_time = 5,
+		    .port = 17001,
+		    .step_count = 2,
+		    .steps = calloc(2, sizeof(*r->steps)),
 		};
+		r->steps[0] = (struct node_step_ref){12, SL_BATCH_STEP, 0};
+		r->steps[1] = (struct node_step_ref){12, 0, NODE_STEP_DONE};
 		break;
 	}
-	case RESPONSE_PING_SLURMD:
-		*(struct ping_slurmd_msg *)m = (struct ping_slurmd_msg){ 814, 23188 };
+	case RESPONSE_PING_SLURMD: {
+		struct ping_slurmd_msg *p = m;
+
+		*p = (struct ping_slurmd_msg){814, 23188, 1, calloc(1, sizeof(*p->steps))};
+		p->steps[0] = (struct node_step_ref){7, 3, 0};
 		break;
+	}
 	case REQUEST_NODE_INFO:
 		*(struct node_info_req *)m = (struct node_info_req){ 7, 1, s("n1") };
 		break;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/conf.h"
@@ -208,6 +209,7 @@ static void stepd_run(struct stepd *s)
 			break;
 		loop_once(s->loop, next);
 	}
+	s->end_time = time(NULL);
 	kill_leftovers(s);
 	info("%s: done, status 0x%x%s", s->label, (unsigned)s->status,
 	     s->is_oom ? ", killed for memory" : "");
@@ -220,7 +222,8 @@ int main(int argc, char **argv)
 			   .err_fd = -1,
 			   .sig_fd = -1,
 			   .sample_timer = -1,
-			   .kill_timer = -1},
+			   .kill_timer = -1,
+			   .done_fd = -1},
 		     *s = &sd;
 	int r;
 

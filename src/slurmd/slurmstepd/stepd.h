@@ -96,6 +96,10 @@ struct stepd {
 	bool is_terminating; /* TERMINATE / KILL_TIMELIMIT received */
 	int64_t kill_at_ms;  /* next SIGKILL (the end of KillWait), 0: none */
 	int kill_timer;	     /* loop timer of the SIGKILLs */
+	/* the completion (complete.c) */
+	time_t end_time;     /* when the last task ended */
+	char done_path[120]; /* "<socket>.done": kept until the controller took it */
+	int done_fd;	     /* open and flock()ed while this stepd lives, else -1 */
 };
 
 /* Loop priorities: what is dispatched first in a round. */

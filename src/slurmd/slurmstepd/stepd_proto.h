@@ -19,6 +19,14 @@
  *    REQUEST_SIGNAL_TASKS, REQUEST_TERMINATE_JOB or REQUEST_KILL_TIMELIMIT
  *    with a struct signal_job_msg, or REQUEST_PING (struct empty_msg:
  *    rc 0 while the script runs, ESLURM_ALREADY_DONE after it ended).
+ * 3. Completion. When its tasks ended, the stepd writes its
+ *    REQUEST_COMPLETE_BATCH_SCRIPT or REQUEST_STEP_COMPLETE frame (with
+ *    the end time and usage) to "<socket path>.done" (fsynced, renamed
+ *    into place), holds an flock() on it, removes its socket, and sends
+ *    the completion until the controller acknowledges it; then it removes
+ *    the file. A ".done" file nobody holds is one whose stepd died first:
+ *    slurmd resends it (spool.c). So the controller never loses a
+ *    completion, and a new run of the job never finds the old socket.
  */
 #pragma once
 #include <endian.h>
@@ -53,6 +61,16 @@ static inline int stepd_socket_path(char *buf, size_t size, const char *spool, c
 				    uint32_t job_id)
 {
 	return stepd_step_socket_path(buf, size, spool, node, job_id, STEPD_BATCH_STEP_ID);
+}
+
+/* "<spool>/<node>_<job>.<step>.done": the completion kept until taken. */
+static inline int stepd_done_path(char *buf, size_t size, const char *spool, const char *node,
+				  uint32_t job_id, uint32_t step_id)
+{
+	int n = snprintf(buf, size, "%s/%s_%u.%u.done", spool, node, (unsigned)job_id,
+			 (unsigned)step_id);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 /* Pack one frame into out (zeroed by the caller). 0 or the pack error. */

@@ -1,0 +1,327 @@
+/* spool.c - what this node runs, as its SlurmdSpoolDir shows it, and the
+ * completions slurmstepds left there (stepd_proto.h, 3.).
+ *
+ * A step runs here while its socket "<node>_<job>.<step>" answers a
+ * connect(); it has ended with its completion not yet acknowledged while
+ * "<node>_<job>.<step>.done" exists. Both kinds are listed in the
+ * registration and in every ping reply, so the controller can compare
+ * them with what it believes runs here (node_reconcile.c there).
+ *
+ * Resend: at start, after each registration and every SPOOL_RESEND_S
+ * seconds, each .done file that no stepd holds (flock) is read, checked
+ * and sent to the controller; it is removed once the controller took it
+ * or refused it for good (an error of its own, 2000 and up). The stepd
+ * that wrote it died first (SIGKILL, or stopped while the controller was
+ * down), so without this its job would never end. A duplicate is
+ * harmless: the controller ignores a completion it already has.
+ */
+#include "slurmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/conf.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/rpc_async.h"
+#include "common/sl_errno.h"
+#include "slurmstepd/stepd_proto.h"
+
+#define SPOOL_RESEND_S	10
+#define SPOOL_DONE_MAX	(64u << 10) /* a completion frame is a few hundred bytes */
+#define SPOOL_STEPS_MAX 100000u
+
+struct spool_name {
+	uint32_t job_id, step_id;
+	bool is_done;
+};
+
+static bool parse_u32(const char *s, const char **end, uint32_t *ret)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9' && v <= UINT32_MAX)
+		v = v * 10 + (unsigned)(*p++ - '0');
+	if (p == s || v > UINT32_MAX)
+		return false;
+	*end = p;
+	*ret = (uint32_t)v;
+	return true;
+}
+
+/* "<node>_<job>.<step>" or "<node>_<job>.<step>.done"; anything else
+ * (scripts, ".new" files, other nodes' names) is not ours to read. */
+static bool spool_parse_name(const char *name, const char *node, struct spool_name *ret)
+{
+	size_t nlen = strlen(node);
+	const char *p;
+
+	if (strncmp(name, node, nlen) != 0 || name[nlen] != '_')
+		return false;
+	p = name + nlen + 1;
+	if (!parse_u32(p, &p, &ret->job_id) || *p != '.' || !parse_u32(p + 1, &p, &ret->step_id))
+		return false;
+	ret->is_done = streq(p, ".done");
+	return ret->is_done || *p == '\0';
+}
+
+/* Does a stepd listen on path? A full backlog (EAGAIN) is a live one. */
+static bool spool_socket_is_live(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	_cleanup_close_ int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return false;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return true; /* cannot tell: do not call it gone */
+	return connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN;
+}
+
+int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count)
+{
+	DIR *dir = opendir(d->spool_dir);
+	struct node_step_ref *refs = NULL;
+	uint32_t count = 0, cap = 0;
+	struct dirent *e;
+
+	*ret = NULL;
+	*ret_count = 0;
+	if (!dir)
+		return log_errno(-errno, "SlurmdSpoolDir %s", d->spool_dir);
+	while ((e = readdir(dir)) && count < SPOOL_STEPS_MAX) {
+		_cleanup_free_ char *path = NULL;
+		struct spool_name sn;
+
+		if (!spool_parse_name(e->d_name, d->node_name, &sn))
+			continue;
+		if (!sn.is_done) {
+			if (asprintf(&path, "%s/%s", d->spool_dir, e->d_name) < 0) {
+				path = NULL;
+				continue;
+			}
+			if (!spool_socket_is_live(path))
+				continue;
+		}
+		if (count == cap) {
+			struct node_step_ref *n =
+			    reallocarray(refs, cap ? cap * 2 : 16, sizeof(*n));
+
+			if (!n)
+				break;
+			refs = n;
+			cap = cap ? cap * 2 : 16;
+		}
+		refs[count++] = (struct node_step_ref){
+		    .job_id = sn.job_id,
+		    .step_id = sn.step_id,
+		    .flags = sn.is_done ? NODE_STEP_DONE : 0,
+		};
+	}
+	closedir(dir);
+	*ret = refs;
+	*ret_count = count;
+	return 0;
+}
+
+bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id)
+{
+	DIR *dir = opendir(d->spool_dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!dir)
+		return false;
+	while (!found && (e = readdir(dir))) {
+		struct spool_name sn;
+
+		found = spool_parse_name(e->d_name, d->node_name, &sn) && sn.is_done
+			&& sn.job_id == job_id
+			&& (step_id == SL_ALL_STEPS || sn.step_id == step_id);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* One .done file on its way to the controller; its lock is held until
+ * the answer, so neither a second scan nor anyone else sends it too. */
+struct resend {
+	struct slurmd *d;
+	int fd;
+	char *path;
+	uint32_t job_id, step_id;
+};
+
+static void resend_free(struct resend *rs)
+{
+	if (rs->fd >= 0)
+		close(rs->fd);
+	free(rs->path);
+	free(rs);
+}
+
+/* Still the file we locked (not a newer run's report of the same step)? */
+static bool resend_is_same_file(const struct resend *rs)
+{
+	struct stat a, b;
+
+	return fstat(rs->fd, &a) == 0 && stat(rs->path, &b) == 0 && a.st_ino == b.st_ino
+	       && a.st_dev == b.st_dev;
+}
+
+static void resend_done_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	struct resend *rs = arg;
+
+	if (rc == 0 && type == RESPONSE_SLURM_RC)
+		rc = -(int)((struct rc_msg *)msg)->rc;
+	if (rc < 0 && -rc < 2000) { /* the controller is not there: next round */
+		debug("StepId=%u.%u: completion not delivered yet: %s", rs->job_id, rs->step_id,
+		      sl_strerror(rc));
+		resend_free(rs);
+		return;
+	}
+	if (rc < 0)
+		error("StepId=%u.%u: completion from the spool refused: %s", rs->job_id,
+		      rs->step_id, sl_strerror(rc));
+	else
+		info("StepId=%u.%u: completion left by its slurmstepd delivered", rs->job_id,
+		     rs->step_id);
+	if (resend_is_same_file(rs))
+		unlink(rs->path);
+	resend_free(rs);
+}
+
+/* Read and check a locked .done file: a completion of the step its name
+ * says, for this node. The message is the caller's to free. */
+static int resend_read(struct slurmd *d, struct resend *rs, uint16_t *ret_type, void **ret_msg)
+{
+	_cleanup_free_ uint8_t *data = malloc(SPOOL_DONE_MAX);
+	uint32_t len = 0, job_id, step_id;
+	const char *node;
+	ssize_t n;
+	int r;
+
+	if (!data)
+		return -ENOMEM;
+	n = read(rs->fd, data, SPOOL_DONE_MAX);
+	if (n < STEPD_HDR_LEN)
+		return -EBADMSG;
+	r = stepd_frame_header(data, SPOOL_DONE_MAX - STEPD_HDR_LEN, &len, ret_type);
+	if (r < 0 || len != (size_t)n - STEPD_HDR_LEN
+	    || (*ret_type != REQUEST_COMPLETE_BATCH_SCRIPT && *ret_type != REQUEST_STEP_COMPLETE))
+		return -EBADMSG;
+	r = msg_unpack_body(*ret_type, data + STEPD_HDR_LEN, len, PROTOCOL_VERSION, ret_msg);
+	if (r < 0)
+		return r;
+	if (*ret_type == REQUEST_COMPLETE_BATCH_SCRIPT) {
+		const struct complete_batch_msg *m = *ret_msg;
+
+		job_id = m->job_id;
+		step_id = SL_BATCH_STEP;
+		node = m->node_name;
+	} else {
+		const struct step_complete_msg *m = *ret_msg;
+
+		job_id = m->job_id;
+		step_id = m->step_id;
+		node = m->node_name;
+	}
+	if (job_id != rs->job_id || step_id != rs->step_id || !node || !streq(node, d->node_name)) {
+		msg_free(msg_lookup(*ret_type), *ret_msg);
+		*ret_msg = NULL;
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Send one .done file if no stepd holds it. */
+static void resend_one(struct slurmd *d, const char *name, const struct spool_name *sn)
+{
+	const char *host = d->conf->control_addr ? d->conf->control_addr : d->conf->control_machine;
+	struct resend *rs = calloc(1, sizeof(*rs));
+	void *msg = NULL;
+	uint16_t type = 0;
+	int r;
+
+	if (!rs)
+		return;
+	*rs = (struct resend){.d = d, .fd = -1, .job_id = sn->job_id, .step_id = sn->step_id};
+	if (asprintf(&rs->path, "%s/%s", d->spool_dir, name) < 0) {
+		rs->path = NULL;
+		return resend_free(rs);
+	}
+	rs->fd = open(rs->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (rs->fd < 0 || flock(rs->fd, LOCK_EX | LOCK_NB) < 0 || !resend_is_same_file(rs))
+		return resend_free(rs); /* its stepd still sends it, or it is gone */
+	r = resend_read(d, rs, &type, &msg);
+	if (r < 0) {
+		error("%s: not a completion (%s); removed", rs->path, sl_strerror(r));
+		unlink(rs->path);
+		return resend_free(rs);
+	}
+	verbose("StepId=%u.%u: sending the completion its slurmstepd left", sn->job_id,
+		sn->step_id);
+	r = rpc_async_call(d->base, d->conf->munge_socket, host, d->conf->slurmctld_port, type, msg,
+			   d->conf->slurm_user_id, d->conf->message_timeout, resend_done_cb, rs);
+	msg_free(msg_lookup(type), msg);
+	if (r < 0)
+		resend_free(rs);
+}
+
+void slurmd_spool_resend(struct slurmd *d)
+{
+	DIR *dir = d->spool_dir ? opendir(d->spool_dir) : NULL;
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		struct spool_name sn;
+
+		if (spool_parse_name(e->d_name, d->node_name, &sn) && sn.is_done)
+			resend_one(d, e->d_name, &sn);
+	}
+	closedir(dir);
+}
+
+static void resend_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct slurmd *d = arg;
+	struct timeval tv = {.tv_sec = SPOOL_RESEND_S};
+
+	(void)fd;
+	(void)what;
+	slurmd_spool_resend(d);
+	evtimer_add(d->resend_timer, &tv);
+}
+
+int slurmd_spool_start(struct slurmd *d)
+{
+	d->resend_timer = evtimer_new(d->base, resend_timer_cb, d);
+	if (!d->resend_timer)
+		return -ENOMEM;
+	return evtimer_add(d->resend_timer, &(struct timeval){0});
+}
+
+void slurmd_spool_stop(struct slurmd *d)
+{
+	if (d->resend_timer)
+		event_free(d->resend_timer);
+	d->resend_timer = NULL;
+}
