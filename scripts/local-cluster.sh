@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
 # local-cluster.sh - a loopback cluster under ./run: munged + slurmctld + 4 slurmd.
 #
-#   scripts/local-cluster.sh up       write run/slurm.conf, start the daemons, wait until idle
-#   scripts/local-cluster.sh down     stop exactly the processes `up` started (by pid)
+#   scripts/local-cluster.sh up       start whatever is not running, then wait until
+#                                     the controller answers and every node responds
+#   scripts/local-cluster.sh restart [slurmctld|NODE...]
+#                                     stop (by pid) and start again slurmctld and
+#                                     every slurmd, or only the ones named
+#   scripts/local-cluster.sh down     stop exactly the processes `up` started (by
+#                                     pid) and the slurmstepds of running jobs
 #   scripts/local-cluster.sh status   say what runs
 #   scripts/local-cluster.sh env      eval "$(scripts/local-cluster.sh env)" puts a shell on it
 #
 # Everything lives in ./run (gitignored): slurm.conf and gres.conf made from
 # etc/local/*.in with free ports, munge/ (own key, socket, log), state/,
 # spool/<node>/, log/, pid/, dev/nvidia0..3 (fake GPUs). The pids of what `up`
-# started are recorded in run/pid/script/<name>.pid; `down` signals only those
-# (after checking that the pid still runs the same program), never by name.
+# started are recorded in run/pid/script/<name>.pid; `down` and `restart`
+# signal only those (after checking that the pid still runs the same
+# program), never by name.
+#
+# `up` is idempotent and repairs a cluster after a crash: it starts only the
+# daemons whose recorded pid is dead or missing, and keeps run/slurm.conf
+# (same ports), state/, spool/ and the munge key. It never stops anything,
+# so the slurmstepds of running jobs survive; only `down` stops them. The
+# config is written again only on a cold start (nothing of ours running) after
+# etc/local/*.in changed (run/slurm.conf.sum records what it was made from).
+# A cold start moves run/log to run/log.prev; a daemon started again beside
+# running ones appends to its log. `up` waits until the controller answers
+# and every node responds: idle, allocated, mixed or completing nodes are
+# fine, drained ones are reported, not responding/down/unknown ones are
+# waited for (SL_UP_TIMEOUT seconds).
 # Binaries come from $SL_BUILD_DIR or ./build; real Slurm is never called.
 set -euo pipefail
 
@@ -19,6 +37,8 @@ BUILD=${SL_BUILD_DIR:-$REPO/build}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 RUN=$REPO/run
 CONF=$RUN/slurm.conf
+CONF_SUM=$RUN/slurm.conf.sum      # checksum of what run/slurm.conf was made from
+TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in")
 PIDS=$RUN/pid/script
 UP_TIMEOUT=${SL_UP_TIMEOUT:-30}   # seconds to wait for the cluster to come up
 STOP_TIMEOUT=10                   # seconds between SIGTERM and SIGKILL
@@ -26,18 +46,28 @@ STOP_TIMEOUT=10                   # seconds between SIGTERM and SIGKILL
 MUNGED=$(command -v munged || echo /usr/sbin/munged)
 MUNGEKEY=$(command -v mungekey || echo /usr/sbin/mungekey)
 
+# What this run of the script did, for fail_up: whether nothing of ours ran
+# when it began, and the daemons it started.
+COLD=0
+STARTED=()
+# Daemons that must stay alive while wait_until polls; WAIT_DETAIL is what
+# the last check saw, for the timeout message.
+WATCH=()
+WAIT_DETAIL=
+
 log() { echo "local-cluster: $*"; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
 usage() {
 	echo "usage: $0 up|down|status|env" >&2
+	echo "       $0 restart [slurmctld|NODE...]" >&2
 	exit 2
 }
 
 # Print n free TCP ports on 127.0.0.1, space separated. All are bound at
 # once so that they differ from each other.
 free_ports() {
-	python3 - "$1" <<'EOF'
+	python3 - "$1" <<'PY'
 import socket, sys
 socks = []
 for _ in range(int(sys.argv[1])):
@@ -47,15 +77,81 @@ for _ in range(int(sys.argv[1])):
 print(" ".join(str(s.getsockname()[1]) for s in socks))
 for s in socks:
     s.close()
-EOF
+PY
 }
 
-# Node names of run/slurm.conf, one per line (one NodeName line per node).
+# Who listens on TCP port $1 (any address, IPv4 or IPv6): "pid N (argv)"
+# for each process, "a process this user cannot see" where /proc does not
+# tell; nothing if the port is free.
+port_holders() {
+	python3 - "$1" <<'PY'
+import os, sys
+port = int(sys.argv[1])
+inodes = set()
+for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    try:
+        with open(table) as f:
+            rows = f.read().splitlines()[1:]
+    except OSError:
+        continue
+    for row in rows:
+        col = row.split()
+        if col[3] == "0A" and int(col[1].rsplit(":", 1)[1], 16) == port:
+            inodes.add(col[9])
+if not inodes:
+    sys.exit(0)
+found = []
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        continue
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argv = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                argv = "?"
+            found.append(f"pid {pid} ({argv})")
+            break
+print("; ".join(found) or "a process this user cannot see")
+PY
+}
+
+# Node names of a slurm.conf ($1, default run/slurm.conf), one per line (one
+# NodeName line per node).
 node_names() {
 	awk '/^[[:space:]]*NodeName=/ {
 		sub(/^[[:space:]]*NodeName=/, ""); split($0, f, /[[:space:]]/)
 		if (f[1] != "DEFAULT") print f[1]
-	}' "$CONF"
+	}' "${1:-$CONF}"
+}
+
+# The TCP port daemon name listens on according to run/slurm.conf; nothing
+# for munged (a unix socket).
+port_of() {
+	case $1 in
+	slurmctld)
+		awk -F= '/^[[:space:]]*SlurmctldPort=/ { sub(/[[:space:]].*/, "", $2); print $2 }' "$CONF" ;;
+	slurmd-*)
+		awk -v node="${1#slurmd-}" '/^[[:space:]]*NodeName=/ {
+			sub(/^[[:space:]]*NodeName=/, ""); n = split($0, f, /[[:space:]]+/)
+			if (f[1] != node) next
+			for (i = 2; i <= n; i++) if (f[i] ~ /^Port=/) { sub(/^Port=/, "", f[i]); print f[i] }
+		}' "$CONF" ;;
+	esac
+}
+
+# Every daemon of the cluster, in start order: munged, slurmctld, slurmd-<node>...
+daemon_names() {
+	echo munged
+	echo slurmctld
+	node_names | sed 's/^/slurmd-/'
 }
 
 # The program a recorded name must be running: munged, slurmctld or slurmd.
@@ -95,20 +191,56 @@ recorded_names() {
 	done
 }
 
-# Start a daemon in its own session with stdio to run/log/<name>.out; the
-# wrapper records its own pid and then execs the daemon, so the recorded pid
-# is the daemon's.
+# Pids of the slurmstepds of this cluster: they outlive their slurmd by
+# design; ours are the ones whose command line names our slurmstepd and our
+# slurm.conf.
+stepd_pids() {
+	local dir argv
+	for dir in /proc/[0-9]*; do
+		argv=$({ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null) || continue
+		[[ $argv == "$BUILD/slurmstepd "*"$CONF"* ]] || continue
+		echo "${dir#/proc/}"
+	done
+}
+
+# Start a daemon in its own session with stdio appended to
+# run/log/<name>.out; the wrapper records its own pid and then execs the
+# daemon, so the recorded pid is the daemon's.
 start_daemon() {
 	local name=$1
 	shift
+	rm -f "$PIDS/$name.pid"
 	# shellcheck disable=SC2016 # $$ and $@ belong to the inner shell
 	setsid bash -c 'echo $$ >"$0"; exec "$@"' "$PIDS/$name.pid" "$@" \
 		</dev/null >>"$RUN/log/$name.out" 2>&1 &
+	STARTED+=("$name")
 	local deadline=$((SECONDS + 5))
 	until [[ -s $PIDS/$name.pid ]]; do
-		((SECONDS < deadline)) || die "$name: no pid recorded"
+		((SECONDS < deadline)) || fail_up "$name: no pid recorded"
 		sleep 0.05
 	done
+}
+
+# SIGTERM the recorded pid of name, SIGKILL after STOP_TIMEOUT; forget the pid.
+stop_daemon() {
+	local name=$1 pid deadline
+	if pid=$(live_pid "$name"); then
+		kill -TERM "$pid" 2>/dev/null || true
+		deadline=$((SECONDS + STOP_TIMEOUT))
+		while live_pid "$name" >/dev/null && ((SECONDS < deadline)); do
+			sleep 0.1
+		done
+		if live_pid "$name" >/dev/null; then
+			log "$name (pid $pid) ignored SIGTERM for ${STOP_TIMEOUT}s; sending SIGKILL"
+			kill -KILL "$pid" 2>/dev/null || true
+			deadline=$((SECONDS + STOP_TIMEOUT))
+			while live_pid "$name" >/dev/null && ((SECONDS < deadline)); do
+				sleep 0.1
+			done
+		fi
+		log "stopped $name (pid $pid)"
+	fi
+	rm -f "$PIDS/$name.pid"
 }
 
 print_logs() {
@@ -120,85 +252,213 @@ print_logs() {
 	done
 }
 
-# Fail with the logs, after stopping whatever was started.
+# Fail with the logs. After a cold start, stop the daemons this run started
+# (slurmds first, munged last); otherwise leave every daemon as it is, since
+# the ones that were running may be serving jobs. Never stops slurmstepds.
 fail_up() {
+	local i
 	echo "local-cluster: $*" >&2
 	print_logs
-	echo "local-cluster: stopping what was started; logs stay in ${RUN#"$REPO"/}/log" >&2
-	cmd_down >&2 || true
+	if ((COLD && ${#STARTED[@]})); then
+		echo "local-cluster: stopping what was started; logs stay in ${RUN#"$REPO"/}/log" >&2
+		for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
+			stop_daemon "${STARTED[$i]}" >&2 || true
+		done
+	else
+		echo "local-cluster: the daemons are left as they are; logs in ${RUN#"$REPO"/}/log" >&2
+	fi
 	exit 1
 }
 
 ctl() { SLURM_CONF=$CONF "$BUILD/$1" "${@:2}"; }
 
-# Poll until check succeeds (deadline UP_TIMEOUT) while the daemons we
-# started stay alive.
+# Poll until check succeeds (deadline UP_TIMEOUT) while the daemons in WATCH
+# stay alive.
 wait_until() {
 	local what=$1 check=$2 deadline=$((SECONDS + UP_TIMEOUT)) name
+	WAIT_DETAIL=
 	while ! $check; do
-		for name in $(recorded_names); do
-			live_pid "$name" >/dev/null || fail_up "$name exited while waiting for $what"
+		for name in "${WATCH[@]}"; do
+			live_pid "$name" >/dev/null ||
+				fail_up "$name is not running while waiting for $what" \
+					"(scripts/local-cluster.sh up starts what is missing)"
 		done
-		((SECONDS < deadline)) || fail_up "timed out after ${UP_TIMEOUT}s waiting for $what"
+		((SECONDS < deadline)) ||
+			fail_up "timed out after ${UP_TIMEOUT}s waiting for $what${WAIT_DETAIL:+; $WAIT_DETAIL}"
 		sleep 0.2
 	done
 }
 
 munge_ok() { munge -n -S "$RUN/munge/munge.socket" 2>/dev/null | unmunge -S "$RUN/munge/munge.socket" >/dev/null 2>&1; }
 ctld_up() { ctl scontrol ping 2>/dev/null | grep -q ' is UP'; }
-all_idle() {
-	local states
-	states=$(ctl sinfo -h -o %t 2>/dev/null) || return 1
-	[[ -n $states ]] && ! grep -qv '^idle$' <<<"$states"
+
+# Every node responds: sinfo's compact state has no '*' (not responding) and
+# is not down, unknown or invalid. Busy nodes (alloc, mix, comp) are fine and
+# so are drained ones (reported by report_drained).
+nodes_ready() {
+	local out node state base bad=()
+	if ! out=$(ctl sinfo -h -N -o '%N %t' 2>&1) || [[ -z $out ]]; then
+		WAIT_DETAIL="sinfo: ${out:-no nodes}"
+		return 1
+	fi
+	while read -r node state; do
+		base=${state%%[!a-z]*}
+		if [[ $state == *'*'* || $base == down || $base == unk || $base == inval || -z $base ]]; then
+			bad+=("$node=$state")
+		fi
+	done <<<"$out"
+	WAIT_DETAIL="not ready: ${bad[*]}"
+	((${#bad[@]} == 0))
+}
+
+report_drained() {
+	local out
+	out=$(ctl sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 ~ /^(drain|drng)/ { printf " %s", $1 }') || true
+	[[ -n $out ]] || return 0
+	log "drained:$out (not a failure; scontrol update NodeName=... State=RESUME returns them)"
+	ctl sinfo -R 2>/dev/null | sed 's/^/local-cluster:   /' || true
+}
+
+config_sum() {
+	{ cat "${TEMPLATES[@]}"; echo "$RUN $(id -un)"; } | sha256sum | cut -d' ' -f1
 }
 
 write_config() {
 	local nodes ports i sed_script
-	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' "$REPO/etc/local/slurm.conf.in" | sort -u)
+	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' "${TEMPLATES[0]}" | sort -u)
 	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 2)))"
 	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g"
 	sed_script+="; s|@SLURMCTLD_PORT@|${ports[0]}|g; s|@SLURMD_PORT@|${ports[1]}|g"
 	for i in "${!nodes[@]}"; do
 		sed_script+="; s|${nodes[$i]}|${ports[$((i + 2))]}|g"
 	done
-	sed "$sed_script" "$REPO/etc/local/slurm.conf.in" >"$CONF.tmp"
-	sed "$sed_script" "$REPO/etc/local/gres.conf.in" >"$RUN/gres.conf"
+	sed "$sed_script" "${TEMPLATES[0]}" >"$CONF.tmp"
+	sed "$sed_script" "${TEMPLATES[1]}" >"$RUN/gres.conf"
 	if grep -n '@[A-Z_]*@' "$CONF.tmp"; then
 		die "unreplaced placeholder in etc/local/slurm.conf.in"
 	fi
 	mv "$CONF.tmp" "$CONF"
+	config_sum >"$CONF_SUM"
 }
 
-cmd_up() {
-	local b name running=0 stale=0 node
+# Keep run/slurm.conf (its ports) unless it is missing, or etc/local/*.in
+# changed and nothing of ours runs (no daemon, no job's slurmstepd).
+ensure_config() {
+	if [[ ! -f $CONF ]]; then
+		((COLD)) || die "${CONF#"$REPO"/} is missing while daemons run; stop them with 'scripts/local-cluster.sh down'"
+		log "writing ${CONF#"$REPO"/} (new free ports)"
+		write_config
+	elif [[ $(config_sum) == "$(cat "$CONF_SUM" 2>/dev/null)" ]]; then
+		: # unchanged: same ports as before
+	elif ((COLD)) && [[ -z $(stepd_pids) ]]; then
+		log "etc/local/*.in changed: writing ${CONF#"$REPO"/} again (new free ports)"
+		write_config
+	else
+		log "etc/local/*.in changed since ${CONF#"$REPO"/} was written (or it has no" \
+			"${CONF_SUM#"$REPO"/}); keeping it while" \
+			"daemons or jobs run ('scripts/local-cluster.sh down', then 'up' applies the change)"
+	fi
+}
+
+# Fail before starting anything if a port that one of the daemons named
+# needs is held by another process (ours are not running, so it is foreign).
+check_ports() {
+	local name port holders taken=0
+	for name in "$@"; do
+		port=$(port_of "$name")
+		[[ -n $port ]] || continue
+		holders=$(port_holders "$port")
+		[[ -n $holders ]] || continue
+		echo "local-cluster: port $port of $name (${CONF#"$REPO"/}) is taken by $holders" >&2
+		taken=1
+	done
+	((taken == 0)) && return 0
+	die "stop that process, or run 'scripts/local-cluster.sh down', remove ${CONF#"$REPO"/}" \
+		"and run 'up' again to get new free ports"
+}
+
+# Start the daemons named (in daemon_names order) that are not running, and
+# wait for munged and slurmctld to answer.
+start_missing() {
+	local want=" $* " name node missing=()
+	while read -r name; do
+		[[ $want == *" $name "* ]] || continue
+		live_pid "$name" >/dev/null || missing+=("$name")
+	done < <(daemon_names)
+	check_ports "${missing[@]}"
+	while read -r name; do
+		if live_pid "$name" >/dev/null; then
+			WATCH+=("$name")
+			continue
+		fi
+		[[ " ${missing[*]} " == *" $name "* ]] || continue
+		case $name in
+		munged)
+			log "starting munged"
+			start_daemon munged "$MUNGED" --foreground --force \
+				--socket="$RUN/munge/munge.socket" --key-file="$RUN/munge/munge.key" \
+				--pid-file="$RUN/munge/munged.pid" --log-file="$RUN/munge/munged.log" \
+				--seed-file="$RUN/munge/munged.seed"
+			;;
+		slurmctld)
+			wait_until "munged" munge_ok
+			log "starting slurmctld"
+			SLURM_CONF=$CONF start_daemon slurmctld "$BUILD/slurmctld" -D -f "$CONF"
+			;;
+		slurmd-*)
+			node=${name#slurmd-}
+			wait_until "munged" munge_ok
+			wait_until "slurmctld to answer ping" ctld_up
+			log "starting slurmd -N $node"
+			SLURM_CONF=$CONF start_daemon "$name" "$BUILD/slurmd" -D -N "$node" -f "$CONF"
+			;;
+		esac
+		WATCH+=("$name")
+	done < <(daemon_names)
+}
+
+# What `up` and `restart` wait for once the daemons are started: every
+# daemon alive, munged and slurmctld answering, every node responding.
+wait_ready() {
+	mapfile -t WATCH < <(daemon_names)
+	wait_until "munged" munge_ok
+	wait_until "slurmctld to answer ping" ctld_up
+	wait_until "every node to respond" nodes_ready
+	report_drained
+}
+
+need_binaries() {
+	local b
 	for b in slurmctld slurmd sinfo scontrol; do
 		[[ -x $BUILD/$b ]] || die "$BUILD/$b not built; run 'make build' first"
 	done
 	[[ -x $MUNGED ]] || die "munged not found; run scripts/install-deps.sh"
+}
+
+cmd_up() {
+	local name node running=() stale=()
+	need_binaries
 
 	for name in $(recorded_names); do
-		if live_pid "$name" >/dev/null; then running=$((running + 1)); else stale=$((stale + 1)); fi
+		if live_pid "$name" >/dev/null; then running+=("$name"); else stale+=("$name"); fi
 	done
-	if ((running > 0 && stale == 0)) && ctld_up && all_idle; then
-		log "already up (scripts/local-cluster.sh status; make stop)"
-		return 0
-	fi
-	if ((running > 0 || stale > 0)); then
-		log "cleaning up a previous, partial run"
-		cmd_down
-	fi
+	((${#running[@]})) || COLD=1
 
-	# keep the logs of the previous run in run/log.prev
-	if [[ -d $RUN/log ]]; then
-		rm -rf "$RUN/log.prev"
-		mv "$RUN/log" "$RUN/log.prev"
+	if ((COLD)); then
+		# keep the logs of the previous run in run/log.prev
+		if [[ -d $RUN/log ]]; then
+			rm -rf "$RUN/log.prev"
+			mv "$RUN/log" "$RUN/log.prev"
+		fi
+		# a crash of everything leaves pid files of dead daemons
+		for name in "${stale[@]}"; do rm -f "$PIDS/$name.pid"; done
 	fi
 	mkdir -p "$RUN"/{state,spool,log,pid/script,dev}
 	mkdir -p "$RUN/munge"
 	# Non-root users need to reach the munge socket (and read the config).
 	chmod 0755 "$RUN" "$RUN/munge"
-	for i in 0 1 2 3; do : >"$RUN/dev/nvidia$i"; done
-	write_config
+	for i in 0 1 2 3; do [[ -e $RUN/dev/nvidia$i ]] || : >"$RUN/dev/nvidia$i"; done
+	ensure_config
 	while read -r node; do mkdir -p "$RUN/spool/$node"; done < <(node_names)
 
 	if [[ ! -s $RUN/munge/munge.key ]]; then
@@ -210,37 +470,54 @@ cmd_up() {
 	fi
 	chmod 0600 "$RUN/munge/munge.key"
 
-	log "starting munged"
-	start_daemon munged "$MUNGED" --foreground --force \
-		--socket="$RUN/munge/munge.socket" --key-file="$RUN/munge/munge.key" \
-		--pid-file="$RUN/munge/munged.pid" --log-file="$RUN/munge/munged.log" \
-		--seed-file="$RUN/munge/munged.seed"
-	wait_until "munged" munge_ok
-
-	log "starting slurmctld"
-	SLURM_CONF=$CONF start_daemon slurmctld "$BUILD/slurmctld" -D -f "$CONF"
-	wait_until "slurmctld to answer ping" ctld_up
-
-	while read -r node; do
-		log "starting slurmd -N $node"
-		SLURM_CONF=$CONF start_daemon "slurmd-$node" "$BUILD/slurmd" -D -N "$node" -f "$CONF"
-	done < <(node_names)
-	wait_until "every node to be idle" all_idle
-
+	mapfile -t stale < <(for name in $(daemon_names); do live_pid "$name" >/dev/null || echo "$name"; done)
+	if ((${#stale[@]} == 0)); then
+		log "already running: $(daemon_names | tr '\n' ' ')(scripts/local-cluster.sh status; make stop)"
+	elif ((!COLD)); then
+		log "not running: ${stale[*]}; starting only those (running jobs are kept)"
+	fi
+	start_missing "${stale[@]}"
+	wait_ready
 	log "up: $(ctl scontrol ping)"
-	log "use it from a shell with:  eval \"\$(scripts/local-cluster.sh env)\""
+	((COLD == 0)) ||
+		log "use it from a shell with:  eval \"\$(scripts/local-cluster.sh env)\""
 }
 
-# slurmstepds outlive their slurmd by design; ours are the ones whose
-# command line names our slurmstepd and our slurm.conf. SIGTERM makes each
-# end its job and exit.
-stop_stepds() {
-	local dir pid argv deadline pids=()
-	for dir in /proc/[0-9]*; do
-		argv=$(tr '\0' ' ' <"$dir/cmdline" 2>/dev/null) || continue
-		[[ $argv == "$BUILD/slurmstepd "*"$CONF"* ]] || continue
-		pids+=("${dir#/proc/}")
+# restart [slurmctld|NODE...]: stop by pid and start again; no name means
+# slurmctld and every slurmd (not munged). Running jobs' slurmstepds are
+# left alone, as by `up`.
+cmd_restart() {
+	local arg nodes targets=() name
+	# names are checked against the config, or the template before the first `up`
+	if [[ -f $CONF ]]; then nodes=$(node_names); else nodes=$(node_names "${TEMPLATES[0]}"); fi
+	for arg in "$@"; do
+		if [[ $arg == slurmctld ]]; then
+			name=slurmctld
+		elif grep -qxF -- "${arg#slurmd-}" <<<"$nodes"; then
+			name=slurmd-${arg#slurmd-}
+		else
+			echo "local-cluster: restart: unknown daemon or node '$arg'" \
+				"(known: slurmctld ${nodes//$'\n'/ })" >&2
+			exit 2
+		fi
+		[[ " ${targets[*]} " == *" $name "* ]] || targets+=("$name")
 	done
+	[[ -f $CONF ]] || die "${CONF#"$REPO"/} does not exist; start the cluster with 'scripts/local-cluster.sh up'"
+	need_binaries
+	((${#targets[@]})) || mapfile -t targets < <(daemon_names | grep -vx munged)
+
+	# slurmds first, then the controller
+	for name in "${targets[@]}"; do [[ $name == slurmd-* ]] && stop_daemon "$name"; done
+	for name in "${targets[@]}"; do [[ $name == slurmctld ]] && stop_daemon "$name"; done
+	start_missing "${targets[@]}"
+	wait_ready
+	log "restarted ${targets[*]}: $(ctl scontrol ping)"
+}
+
+# SIGTERM makes each slurmstepd end its job and exit.
+stop_stepds() {
+	local pid deadline pids=()
+	mapfile -t pids < <(stepd_pids)
 	((${#pids[@]})) || return 0
 	kill -TERM "${pids[@]}" 2>/dev/null || true
 	deadline=$((SECONDS + STOP_TIMEOUT))
@@ -252,7 +529,7 @@ stop_stepds() {
 }
 
 cmd_down() {
-	local name pid names=() order=() deadline
+	local name names=() order=()
 	mapfile -t names < <(recorded_names)
 	if ((${#names[@]} == 0)); then
 		log "nothing to stop"
@@ -268,19 +545,7 @@ cmd_down() {
 
 	stop_stepds
 	for name in "${order[@]}"; do
-		if pid=$(live_pid "$name"); then
-			kill -TERM "$pid" 2>/dev/null || true
-			deadline=$((SECONDS + STOP_TIMEOUT))
-			while live_pid "$name" >/dev/null && ((SECONDS < deadline)); do
-				sleep 0.1
-			done
-			if live_pid "$name" >/dev/null; then
-				log "$name (pid $pid) ignored SIGTERM for ${STOP_TIMEOUT}s; sending SIGKILL"
-				kill -KILL "$pid" 2>/dev/null || true
-			fi
-			log "stopped $name (pid $pid)"
-		fi
-		rm -f "$PIDS/$name.pid"
+		stop_daemon "$name"
 	done
 }
 
@@ -295,7 +560,7 @@ cmd_status() {
 		if pid=$(live_pid "$name"); then
 			printf '%-12s running (pid %s)\n' "$name" "$pid"
 		else
-			printf '%-12s NOT running (see run/log)\n' "$name"
+			printf '%-12s NOT running (see run/log; scripts/local-cluster.sh up starts it)\n' "$name"
 			down=$((down + 1))
 		fi
 	done
@@ -313,11 +578,12 @@ cmd_env() {
 	printf 'export SLURM_CONF=%q\n' "$CONF"
 }
 
-(($# == 1)) || usage
+(($# >= 1)) || usage
 case $1 in
-up) cmd_up ;;
-down) cmd_down ;;
-status) cmd_status ;;
-env) cmd_env ;;
+up) (($# == 1)) || usage; cmd_up ;;
+restart) shift; cmd_restart "$@" ;;
+down) (($# == 1)) || usage; cmd_down ;;
+status) (($# == 1)) || usage; cmd_status ;;
+env) (($# == 1)) || usage; cmd_env ;;
 *) usage ;;
 esac

@@ -1,0 +1,286 @@
+"""scripts/local-cluster.sh (`make run`) repairs a crashed cluster instead of
+wiping it: `up` starts only the daemons that are not running, keeps
+run/slurm.conf (its ports) and never stops the slurmstepds of running jobs;
+`restart [slurmctld|NODE...]` restarts exactly the daemons named.
+
+The script works on <its repo>/run, so each test copies it and etc/local/
+into a private tree laid out like the repo (tmp/scripts/local-cluster.sh,
+tmp/etc/local/*.in) and runs it there against the build under test
+($SL_BUILD_DIR or <repo>/build, as cluster.py). Every test ends with
+`down` (which also stops this tree's slurmstepds), then SIGKILLs by pid
+whatever of the tree might still run.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from cluster import BUILD_DIR, REPO, TIMEOUT_SCALE, wait_for
+
+DAEMONS = ("munged", "slurmctld", "slurmd-c1", "slurmd-c2", "slurmd-g1", "slurmd-g2")
+UP_TIMEOUT = int(60 * TIMEOUT_SCALE)  # SL_UP_TIMEOUT given to the script
+SCRIPT_TIMEOUT = UP_TIMEOUT + 60      # for one run of the script
+
+
+def proc_id(pid):
+    """(pid, start time) of a live process, None if it is gone or a zombie;
+    equal ids mean the same process, not a reused pid."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in ("Z", "X") else (pid, int(fields[19]))
+
+
+class Tree:
+    """A copy of the script and etc/local/ in a temp dir, and its run/."""
+
+    def __init__(self):
+        # short path: the munge socket lives under it (sun_path is 108 bytes)
+        self.dir = Path(tempfile.mkdtemp(prefix="lc-", dir="/tmp"))
+        (self.dir / "scripts").mkdir()
+        shutil.copy2(REPO / "scripts/local-cluster.sh", self.dir / "scripts")
+        shutil.copytree(REPO / "etc/local", self.dir / "etc/local")
+        self.run_dir = self.dir / "run"
+        self.conf = self.run_dir / "slurm.conf"
+        self.env = dict(os.environ, SL_BUILD_DIR=str(BUILD_DIR),
+                        SL_UP_TIMEOUT=str(UP_TIMEOUT), SLURM_CONF=str(self.conf))
+
+    def script(self, *args):
+        """Run the copied script; returns CompletedProcess (text)."""
+        return subprocess.run([str(self.dir / "scripts/local-cluster.sh"), *args],
+                              capture_output=True, text=True, errors="replace", env=self.env,
+                              cwd=self.dir, timeout=SCRIPT_TIMEOUT)
+
+    def script_ok(self, *args):
+        r = self.script(*args)
+        assert r.returncode == 0, describe(r)
+        return r
+
+    def cli(self, cmd, *args):
+        r = subprocess.run([str(BUILD_DIR / cmd), *map(str, args)], capture_output=True,
+                           text=True, errors="replace", env=self.env, cwd=self.dir,
+                           timeout=60 * TIMEOUT_SCALE)
+        assert r.returncode == 0, describe(r)
+        return r.stdout
+
+    def pid(self, name):
+        try:
+            return int((self.run_dir / f"pid/script/{name}.pid").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def daemon_ids(self):
+        """{daemon: proc_id} of the recorded pids (None: not running)."""
+        return {n: (proc_id(self.pid(n)) if self.pid(n) else None) for n in DAEMONS}
+
+    def stepd_ids(self):
+        """proc_ids of this tree's slurmstepds: the build's slurmstepd with
+        -f <tree>/run/slurm.conf on its command line."""
+        ids = set()
+        for entry in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    argv = [a.decode(errors="replace") for a in f.read().split(b"\0")]
+            except OSError:
+                continue
+            if argv and os.path.basename(argv[0]) == "slurmstepd" and str(self.conf) in argv:
+                pid = proc_id(int(entry))
+                if pid:
+                    ids.add(pid)
+        return ids
+
+    def kill9(self, name):
+        pid = self.pid(name)
+        os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: proc_id(pid) is None, timeout=10, what=f"{name} (pid {pid}) to die")
+
+    def submit_sleep(self):
+        """sbatch a long sleep, wait until it runs and its slurmstepd is
+        there; returns (job id, node, stepd ids)."""
+        out = self.cli("sbatch", "--parsable", "--wrap", "sleep 300")
+        job = out.strip().split(";")[0]
+        wait_for(lambda: self.job_state(job) == "RUNNING", timeout=30,
+                 what=f"job {job} to run")
+        stepds = wait_for(self.stepd_ids, timeout=30, what=f"the slurmstepd of job {job}")
+        node = self.cli("squeue", "-h", "-j", job, "-o", "%N").strip()
+        return job, node, stepds
+
+    def job_state(self, job):
+        return self.cli("squeue", "-h", "-j", job, "-o", "%T").strip()
+
+    def log_tails(self, lines=30):
+        out = []
+        for f in sorted((self.run_dir / "log").glob("*")):
+            text = f.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"----- {f} -----\n" + "\n".join(text))
+        return "\n".join(out)
+
+    def teardown(self):
+        """`down`, then SIGKILL by pid whatever of this tree still runs."""
+        problems = []
+        if (self.dir / "run").exists():
+            try:
+                r = self.script("down")
+                if r.returncode != 0:
+                    problems.append("down failed: " + describe(r))
+            except subprocess.TimeoutExpired:
+                problems.append("down timed out")
+        for name in DAEMONS:
+            ident = proc_id(self.pid(name)) if self.pid(name) else None
+            if ident:
+                problems.append(f"{name} (pid {ident[0]}) still ran after down")
+                os.kill(ident[0], signal.SIGKILL)
+        for pid, _ in self.stepd_ids():
+            problems.append(f"slurmstepd (pid {pid}) still ran after down")
+            os.kill(pid, signal.SIGKILL)
+        return problems
+
+
+def describe(r):
+    return f"exit {r.returncode}\n--- stdout\n{r.stdout}--- stderr\n{r.stderr}"
+
+
+def _require_build():
+    missing = [b for b in ("slurmctld", "slurmd", "slurmstepd", "sinfo", "scontrol", "sbatch",
+                           "squeue") if not os.access(BUILD_DIR / b, os.X_OK)]
+    if missing:
+        pytest.fail(f"not built in {BUILD_DIR}: {', '.join(missing)}", pytrace=False)
+
+
+@pytest.fixture
+def tree(request):
+    """A running cluster of a private copy of the script (after `up`)."""
+    _require_build()
+    t = Tree()
+    failed_before = request.session.testsfailed
+    try:
+        t.script_ok("up")
+        yield t
+    finally:
+        problems = t.teardown()
+        if request.session.testsfailed > failed_before or problems:
+            print(f"\nkept {t.dir}\n{t.log_tails()}")
+        else:
+            shutil.rmtree(t.dir, ignore_errors=True)
+        assert not problems, "\n".join(problems)
+
+
+def changed(before, after):
+    return sorted(n for n in DAEMONS if before[n] != after[n])
+
+
+def test_up_after_slurmctld_is_killed_starts_it_and_keeps_the_running_job(tree):
+    job, _, stepds = tree.submit_sleep()
+    before = tree.daemon_ids()
+    conf = tree.conf.read_text()
+
+    tree.kill9("slurmctld")
+    r = tree.script_ok("up")
+
+    assert "starting slurmctld" in r.stdout
+    after = tree.daemon_ids()
+    assert changed(before, after) == ["slurmctld"] and after["slurmctld"], (before, after)
+    assert stepds <= tree.stepd_ids(), "up stopped the job's slurmstepd"
+    assert tree.job_state(job) == "RUNNING"
+    assert tree.conf.read_text() == conf, "up rewrote run/slurm.conf"
+    assert not (tree.run_dir / "log.prev").exists(), "up rotated the logs of a running cluster"
+
+
+def test_up_restarts_only_the_slurmd_that_died(tree):
+    before = tree.daemon_ids()
+    start = time.monotonic()
+    r = tree.script_ok("up")
+    assert "already running" in r.stdout
+    assert time.monotonic() - start < 10 * TIMEOUT_SCALE
+    assert tree.daemon_ids() == before
+
+    job, node, stepds = tree.submit_sleep()
+    log = tree.run_dir / f"log/slurmd-{node}.log"
+    old_log = log.read_bytes()
+    tree.kill9(f"slurmd-{node}")
+    r = tree.script_ok("up")
+
+    assert f"starting slurmd -N {node}" in r.stdout
+    after = tree.daemon_ids()
+    assert changed(before, after) == [f"slurmd-{node}"] and after[f"slurmd-{node}"]
+    assert stepds <= tree.stepd_ids(), "up stopped the job's slurmstepd"
+    assert tree.job_state(job) == "RUNNING"
+    assert log.read_bytes().startswith(old_log), "the restarted slurmd's log was not kept"
+    # the node is busy with the job, and up accepted that
+    assert tree.cli("sinfo", "-h", "-n", node, "-o", "%t").strip() in ("alloc", "mix")
+
+
+def test_restart_changes_only_the_daemons_named_and_keeps_the_job(tree):
+    job, _, stepds = tree.submit_sleep()
+    ids = tree.daemon_ids()
+
+    tree.script_ok("restart", "c1")
+    after = tree.daemon_ids()
+    assert changed(ids, after) == ["slurmd-c1"] and after["slurmd-c1"]
+    assert stepds <= tree.stepd_ids()
+    ids = after
+
+    tree.script_ok("restart", "slurmctld")
+    after = tree.daemon_ids()
+    assert changed(ids, after) == ["slurmctld"] and after["slurmctld"]
+    assert stepds <= tree.stepd_ids()
+    assert tree.job_state(job) == "RUNNING"
+    ids = after
+
+    tree.script_ok("restart")
+    after = tree.daemon_ids()
+    assert changed(ids, after) == [n for n in DAEMONS if n != "munged"]
+    assert all(after.values()), after
+    assert stepds <= tree.stepd_ids()
+    assert tree.job_state(job) == "RUNNING"
+    assert not (tree.run_dir / "log.prev").exists()
+
+
+def test_restart_of_an_unknown_name_fails_with_2_and_restarts_nothing(tree):
+    before = tree.daemon_ids()
+    for args in (["bogus"], ["c1", "bogus"]):
+        r = tree.script("restart", *args)
+        assert r.returncode == 2, describe(r)
+        assert "unknown daemon or node 'bogus'" in r.stderr
+        assert tree.daemon_ids() == before
+
+
+def test_up_after_down_keeps_the_config_and_key_and_rotates_the_logs(tree):
+    conf = tree.conf.read_text()
+    key = (tree.run_dir / "munge/munge.key").read_bytes()
+    tree.submit_sleep()
+    tree.script_ok("down")
+    assert not tree.stepd_ids(), "down left a slurmstepd running"
+    assert not any(tree.daemon_ids().values())
+
+    tree.script_ok("up")
+    assert all(tree.daemon_ids().values())
+    assert tree.conf.read_text() == conf, "a cold start changed the ports"
+    assert (tree.run_dir / "munge/munge.key").read_bytes() == key
+    assert (tree.run_dir / "log.prev/slurmctld.log").exists(), "a cold start kept no log.prev"
+
+
+def test_up_names_a_foreign_process_holding_a_port_and_stops_nothing(tree):
+    port = next(int(w.split("=")[1]) for line in tree.conf.read_text().splitlines()
+                if line.startswith("NodeName=c2 ") for w in line.split() if w.startswith("Port="))
+    tree.kill9("slurmd-c2")
+    before = tree.daemon_ids()
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("0.0.0.0", port))
+        s.listen()
+        r = tree.script("up")
+        assert r.returncode == 1, describe(r)
+        assert f"port {port} of slurmd-c2" in r.stderr and f"pid {os.getpid()} " in r.stderr
+        assert tree.daemon_ids() == before, "a failed up stopped or started daemons"
+    tree.script_ok("up")
+    assert all(tree.daemon_ids().values())
