@@ -269,12 +269,23 @@ static void ping(struct sctl *s)
 {
 	const struct sl_conf *conf = conf_of(s);
 	struct empty_msg req = {0};
+	uint16_t rtype = 0;
+	void *resp = NULL;
+	const char *ctld;
 	char host[256];
 	bool up;
 
 	if (!conf)
 		return;
-	up = rpc_call_ctld_rc(conf, REQUEST_PING, &req) == 0;
+	ctld = conf->control_addr ? conf->control_addr : conf->control_machine;
+	/* one try, not the commands' retry for MessageTimeout: a ping says
+	 * how the controller is now */
+	up = ctld
+	     && rpc_call_addr(conf, ctld, conf->slurmctld_port, REQUEST_PING, &req, &rtype, &resp)
+		    == 0
+	     && rtype == RESPONSE_SLURM_RC && ((struct rc_msg *)resp)->rc == 0;
+	if (resp)
+		msg_free(msg_lookup(rtype), resp);
 	ctld_name(conf, host, sizeof(host));
 	printf("Slurmctld(primary) at %s is %s\n", host, up ? "UP" : "DOWN");
 	if (!up && getuid() == 0) {

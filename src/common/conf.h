@@ -102,6 +102,8 @@ struct sl_conf {
 	uint32_t slurmctld_timeout;      /* 120 */
 	uint32_t message_timeout;        /* 10 */
 	uint32_t unkillable_step_timeout; /* 60: COMPLETING longer drains the node */
+	uint32_t batch_start_timeout;	  /* 10: a batch job launched longer (plus
+					   * MessageTimeout) must be on its node */
 	uint32_t max_message_size;       /* bytes; 64 MiB */
 	uint16_t return_to_service;      /* 0 */
 	bool config_overrides;           /* SlurmdParameters=config_overrides */

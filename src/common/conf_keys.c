@@ -417,6 +417,7 @@ const struct conf_key conf_keys[] = {
 	KFN("AccountingStorageType", key_acct_type, "accounting_storage/sqlite"),
 	KFN("AuthInfo", key_auth_info, NULL),
 	K("AuthType", CONF_STR, auth_type, 0, 0, "auth/munge"),
+	K("BatchStartTimeout", CONF_U32, batch_start_timeout, 1, 65533, "10"),
 	K("ClusterName", CONF_STR, cluster_name, 0, 0, NULL),
 	K("ControlAddr", CONF_STR, control_addr, 0, 0, NULL),       /* legacy */
 	K("ControlMachine", CONF_STR, control_machine, 0, 0, NULL), /* legacy */
@@ -463,7 +464,7 @@ const struct conf_key conf_keys[] = {
 	R("AccountingStorageUser"), R("AccountingStoreFlags"), R("AcctGatherEnergyType"),
 	R("AcctGatherFilesystemType"), R("AcctGatherInterconnectType"), R("AcctGatherNodeFreq"),
 	R("AcctGatherProfileType"), R("AllowSpecResourcesUsage"), R("AuthAltParameters"),
-	R("AuthAltTypes"), R("BackupAddr"), R("BackupController"), R("BatchStartTimeout"),
+	R("AuthAltTypes"), R("BackupAddr"), R("BackupController"),
 	R("BcastExclude"), R("BcastParameters"), R("BurstBufferType"), R("CliFilterPlugins"),
 	R("CommunicationParameters"), R("CompleteWait"), R("CoreSpecPlugin"), R("CpuFreqDef"),
 	R("CpuFreqGovernors"), R("CredType"), R("DebugFlags"), R("DefCpuPerGPU"),

@@ -311,7 +311,7 @@ static const struct show_key keys[] = {
 	RAW("AuthAltParameters", NULL, NULL),
 	STR("AuthInfo", auth_info, NULL),
 	STR("AuthType", auth_type, "auth/munge"),
-	RAW("BatchStartTimeout", "10", " sec"),
+	U32("BatchStartTimeout", batch_start_timeout, " sec"),
 	RAW("BcastExclude", "/lib,/usr/lib,/lib64,/usr/lib64", NULL),
 	RAW("BcastParameters", NULL, NULL),
 	CALC("BOOT_TIME", f_boot),

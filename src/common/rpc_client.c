@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -174,7 +175,19 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 
 	if (!host)
 		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
-	r = rpc_call_addr(conf, host, conf->slurmctld_port, type, req, ret_type, ret_msg);
+	/* A controller being restarted refuses connections for a moment:
+	 * like Slurm's commands, try again each second for MessageTimeout
+	 * seconds before saying it cannot be contacted. Only the connect is
+	 * retried: a request that was sent may have been acted on. */
+	for (time_t start = time(NULL);;) {
+		r = rpc_call_addr(conf, host, conf->slurmctld_port, type, req, ret_type, ret_msg);
+		if (r != -SLURM_COMMUNICATIONS_CONNECTION_ERROR
+		    || time(NULL) - start + 1 >= (time_t)conf->message_timeout)
+			break;
+		debug("slurmctld at %s:%u does not answer; retrying", host,
+		      (unsigned)conf->slurmctld_port);
+		sleep(1);
+	}
 	switch (-r) {
 	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
 		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;

@@ -4,7 +4,9 @@
  * completion waiting in the spool (NODE_STEP_DONE: that completion is on
  * its way, so nothing is decided here). Only what started at least
  * RECONCILE_GRACE(c) seconds before the node was asked is judged missing:
- * a launch in flight may not have reached the node when it answered.
+ * a launch in flight may not have reached the node when it answered
+ * (BatchStartTimeout + MessageTimeout, as Slurm's "missing from batch
+ * node").
  */
 #include "node_reconcile.h"
 
@@ -24,8 +26,8 @@
 #include "node.h"
 #include "step.h"
 
-/* A launch is answered within MessageTimeout (slurmd answers before). */
-#define RECONCILE_GRACE(c) ((time_t)(c)->conf->message_timeout + 5)
+#define RECONCILE_GRACE(c)                                                                         \
+	((time_t)(c)->conf->batch_start_timeout + (time_t)(c)->conf->message_timeout)
 
 struct refs {
 	const struct node_step_ref *v; /* sorted by (job, step) */

@@ -21,10 +21,12 @@ from datetime import datetime
 from cluster import job, kill_tree, submit, wait_for, wait_gone, wait_state
 
 CLUSTER_KWARGS = dict(nodes=["n1", "n2"],
-                      settings={"SlurmdTimeout": 6, "MessageTimeout": 3,
+                      settings={"SlurmdTimeout": 6, "MessageTimeout": 3, "BatchStartTimeout": 5,
                                 "UnkillableStepTimeout": 5, "ReturnToService": 2})
 
-GRACE = 3 + 5  # MessageTimeout + 5: what started later is not judged missing
+# BatchStartTimeout + MessageTimeout: a job that started later than that
+# before its node reported is not judged missing (its launch may be on its way)
+GRACE = 5 + 3
 
 
 def workdir(cluster):
@@ -162,7 +164,8 @@ def test_a_job_ending_while_the_controller_is_down_keeps_its_end_time(cluster):
 
 
 def test_a_job_the_controller_does_not_know_is_killed_on_its_node(fresh_cluster):
-    c = fresh_cluster(nodes=["n1"], settings={"SlurmdTimeout": 6, "MessageTimeout": 3})
+    c = fresh_cluster(nodes=["n1"], settings={"SlurmdTimeout": 6, "MessageTimeout": 3,
+                                                    "BatchStartTimeout": 5})
     wd = workdir(c)
     j = submit(c, "-D", str(wd), "--wrap", "sleep 300")
     wait_state(c, j, "RUNNING")

@@ -261,6 +261,7 @@ static const struct {
 	DEF(slurmctld_timeout, U32, 120, NULL),
 	DEF(message_timeout, U32, 10, NULL),
 	DEF(unkillable_step_timeout, U32, 60, NULL),
+	DEF(batch_start_timeout, U32, 10, NULL),
 	DEF(max_message_size, U32, 64u << 20, NULL),
 	DEF(return_to_service, U16, 0, NULL),
 	DEF(max_job_count, U32, 10000, NULL),
