@@ -382,6 +382,8 @@ static void test_config_head(void **state)
 	    .slurmd_timeout = 60,
 	    .slurmctld_timeout = 30,
 	    .message_timeout = 10,
+	    .batch_start_timeout = 10,
+	    .unkillable_step_timeout = 60,
 	    .return_to_service = 2,
 	    .max_job_count = 60000,
 	    .max_array_size = 10001,
