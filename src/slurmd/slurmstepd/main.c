@@ -171,6 +171,7 @@ static void stepd_failed(struct stepd *s)
 		step_io_close(s);
 	s->has_exited = true;
 	s->status = 1 << 8; /* exit code 1 */
+	script_remove(s);
 	complete_send(s);
 }
 
@@ -263,9 +264,13 @@ int main(int argc, char **argv)
 	if (chdir("/") < 0)
 		debug("chdir /: %s", strerror(errno));
 	stepd_run(s);
-	/* The srun connection stays open until the controller took the
-	 * step's completion: srun waits for its EOF, so a next srun never
-	 * finds this step's cpus still held. */
+	/* Nothing of this run may be left for the next one (a requeued job
+	 * may start here as soon as the controller has this completion): the
+	 * script goes now, the socket in complete_send(). The srun connection
+	 * stays open until the controller took the step's completion: srun
+	 * waits for its EOF, so a next srun never finds this step's cpus
+	 * still held. */
+	script_remove(s);
 	complete_send(s);
 	step_io_close(s);
 	stepd_cleanup(s);

@@ -80,4 +80,8 @@ void script_remove(struct stepd *s)
 {
 	if (s->script_dir && s->script_path)
 		script_dir_remove(s->script_dir, s->script_path);
+	/* once: a later call must not remove the next run's script */
+	free(s->script_dir);
+	free(s->script_path);
+	s->script_dir = s->script_path = NULL;
 }
