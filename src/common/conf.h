@@ -106,6 +106,7 @@ struct sl_conf {
 					   * MessageTimeout) must be on its node */
 	uint32_t max_message_size;       /* bytes; 64 MiB */
 	uint16_t return_to_service;      /* 0 */
+	uint16_t job_requeue;		 /* 1: batch jobs are requeued unless --no-requeue */
 	bool config_overrides;           /* SlurmdParameters=config_overrides */
 	uint32_t max_job_count;          /* 10000 */
 	uint32_t max_array_size;         /* 1001 */

@@ -363,7 +363,7 @@ static const struct show_key keys[] = {
 	RAW("JobCredentialPublicCertificate", NULL, NULL),
 	RAW("JobDefaults", NULL, NULL),
 	RAW("JobFileAppend", "0", NULL),
-	RAW("JobRequeue", "1", NULL),
+	U16("JobRequeue", job_requeue, NULL),
 	RAW("JobSubmitPlugins", NULL, NULL),
 	RAW("KillOnBadExit", "0", NULL),
 	U32("KillWait", kill_wait, " sec"),

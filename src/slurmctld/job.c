@@ -132,6 +132,13 @@ time_t job_time_of_report(time_t reported, time_t start, time_t now)
 	return reported < start ? start : reported;
 }
 
+bool job_may_requeue(const struct ctld *c, const struct job *job)
+{
+	uint16_t r = job->desc ? job->desc->requeue : 0;
+
+	return r == NO_VAL16 ? c->conf->job_requeue != 0 : r != 0;
+}
+
 bool job_is_finished(const struct job *job)
 {
 	return (job->state & JOB_STATE_BASE) > JOB_SUSPENDED;

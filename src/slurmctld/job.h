@@ -89,6 +89,9 @@ struct job *job_free(struct job *job);                  /* NULL-safe, returns NU
 /* What a node reports ended at `reported` (0: unknown) ended then, kept
  * within [start, now]; else now. */
 time_t job_time_of_report(time_t reported, time_t start, time_t now);
+/* A batch job that loses its node runs again: --requeue, --no-requeue,
+ * else JobRequeue. */
+bool job_may_requeue(const struct ctld *c, const struct job *job);
 bool job_is_finished(const struct job *job);            /* base state past RUNNING */
 /* uid may see the job: always, unless PrivateData=jobs hides other users'
  * jobs from non-admins (squeue, scontrol show job/step, sacct). */

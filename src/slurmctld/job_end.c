@@ -151,8 +151,8 @@ void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, tim
 	}
 	if (step_job_ending(c, job, JOB_NODE_FAIL, SRUN_END_NODE_FAIL))
 		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
-	if (job->desc && job->desc->requeue != 0 && !job->is_cancelled) {
-		/* --requeue (JobRequeue=1 by default): run it again elsewhere */
+	if (job->desc && job_may_requeue(c, job) && !job->is_cancelled) {
+		/* --requeue, or JobRequeue=1 (the default): run it again elsewhere */
 		info("JobId=%u: lost on node %s, requeuing the job", job->job_id, name);
 		job->is_requeue_hold = false;
 		job_requeue_reset(c, job, now);

@@ -66,7 +66,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .state_desc = sdup(job->state_desc),
 	    .reason_detail = job_explain(c, job),
 	    .dependency = job_depend_check_text(job),
-	    .requeue = d->requeue == NO_VAL16 ? 1 : d->requeue,
+	    .requeue = job_may_requeue(c, job),
 	    .restart_cnt = job->restart_cnt,
 	    .batch_flag = 1,
 	    .exit_code = job->exit_code,

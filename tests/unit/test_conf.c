@@ -262,6 +262,7 @@ static const struct {
 	DEF(message_timeout, U32, 10, NULL),
 	DEF(unkillable_step_timeout, U32, 60, NULL),
 	DEF(batch_start_timeout, U32, 10, NULL),
+	DEF(job_requeue, U16, 1, NULL),
 	DEF(max_message_size, U32, 64u << 20, NULL),
 	DEF(return_to_service, U16, 0, NULL),
 	DEF(max_job_count, U32, 10000, NULL),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "common/job_states.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
 #include "common/states.h"
@@ -90,6 +91,18 @@ static void test_a_requeueable_lost_job_goes_back_to_pending(void **state)
 	assert_int_equal(job->state, JOB_PENDING);
 	assert_int_equal(job->restart_cnt, 1);
 	assert_int_equal(f->requeued, 1);
+}
+
+static void test_job_requeue_0_makes_a_lost_job_end_node_fail(void **state)
+{
+	struct ctld_fixture *f = fixture_new("JobRequeue=0\n");
+	struct job *dflt = running(f, NO_VAL16), *asked = running(f, 1);
+
+	(void)state;
+	reconcile(f, node_of(f, dflt), NULL, 0, dflt->start_time + LATER);
+	assert_int_equal(dflt->state, JOB_NODE_FAIL);
+	assert_int_equal(asked->state, JOB_PENDING); /* --requeue wins */
+	fixture_free(f);
 }
 
 static void test_a_listed_job_or_one_whose_completion_waits_keeps_running(void **state)
@@ -220,6 +233,7 @@ int main(void)
 		test_a_job_its_node_does_not_list_ends_node_fail_after_the_grace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_a_requeueable_lost_job_goes_back_to_pending, setup,
 					    teardown),
+	    cmocka_unit_test(test_job_requeue_0_makes_a_lost_job_end_node_fail),
 	    cmocka_unit_test_setup_teardown(
 		test_a_listed_job_or_one_whose_completion_waits_keeps_running, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_what_the_node_runs_that_we_do_not_is_killed_there,

@@ -383,6 +383,7 @@ static void test_config_head(void **state)
 	    .slurmctld_timeout = 30,
 	    .message_timeout = 10,
 	    .batch_start_timeout = 10,
+	    .job_requeue = 1,
 	    .unkillable_step_timeout = 60,
 	    .return_to_service = 2,
 	    .max_job_count = 60000,
