@@ -68,3 +68,26 @@ def test_a_job_that_requires_a_drained_node_waits_with_req_node_not_avail(cluste
         "scontrol", "show", "job", str(job_id))
     cluster.run("scontrol", "update", "NodeName=n2", "State=RESUME")
     wait_for(lambda: job(cluster, job_id)["JobState"] == "COMPLETED", what="runs once back")
+
+
+def test_an_salloc_on_a_lost_node_is_told_and_the_node_returns(fresh_cluster):
+    c = fresh_cluster(nodes=["n1"], settings={"SlurmdTimeout": 6, "ReturnToService": 2,
+                                              "SlurmdParameters": "config_overrides"})
+    p = c.popen("salloc", "-N1", "sleep", "300")
+    try:
+        line = wait_for(lambda: re.search(r"Granted job allocation (\d+)", p.stderr.readline()),
+                        timeout=20, what="the allocation")
+        job_id = int(line.group(1))
+        c.kill_slurmd("n1", signal.SIGKILL)
+        rec = wait_for(lambda: (r := job(c, job_id))["JobState"] == "NODE_FAIL" and r,
+                       timeout=30, what="NODE_FAIL")
+        assert rec["Reason"] == "NodeDown", rec
+        _, err = p.communicate(timeout=30)
+        assert f"Job allocation {job_id} has been revoked." in err, err
+        assert c.node_state("n1") == "down*"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    c.start_slurmd("n1")
+    c.wait_node_state("n1", "idle")
