@@ -6,13 +6,15 @@
  *   3. SRUN_PING to each running step's srun    (step_ping.c)
  *   4. interactive allocations: grants, pings,
  *      SRUN_TIMEOUT                             (job_alloc.c)
- *   5. accounting rows to write again           (acct.c)
- *   6. MinJobAge purge of finished jobs         (job.c)
- *   7. a scheduling pass every 5 s: BeginTime
+ *   5. nodes to ask again what they run, once
+ *      a launch grace ended                     (node_ping.c)
+ *   6. accounting rows to write again           (acct.c)
+ *   7. MinJobAge purge of finished jobs         (job.c)
+ *   8. a scheduling pass every 5 s: BeginTime
  *      and the like come by no event            (job_sched.c)
  *
- * Ends first (1-4), so that what they free is written (5) and can be
- * purged (6) and used (7) in the same turn. The floor above every file it
+ * Ends first (1-5), so that what they free is written (6) and can be
+ * purged (7) and used (8) in the same turn. The floor above every file it
  * calls; nothing calls it but main.c.
  */
 #include "ctld_timer.h"
@@ -28,6 +30,7 @@
 #include "job_alloc.h"
 #include "job_end.h"
 #include "job_sched.h"
+#include "node_ping.h"
 #include "step.h"
 #include "step_ping.h"
 
@@ -39,6 +42,7 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	step_timer(c, now);
 	step_ping_sruns(c, now);
 	job_alloc_timer(c, now);
+	node_ping_rechecks(c, now);
 	acct_retry_lost(c, now);
 	job_table_purge(c, now);
 	if (now - c->last_timer_pass >= SCHED_EVERY) {

@@ -37,6 +37,9 @@ struct node {
 	uint64_t mem_used;           /* MB */
 	uint64_t gpus_used;          /* bitmask of GPU indexes */
 	bool is_exclusive_used;
+	/* node_reconcile.c: a job or step was too young to be judged missing;
+	 * ask the node again at this time (0: no need) */
+	time_t recheck_time;
 };
 
 /* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */

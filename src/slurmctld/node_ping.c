@@ -137,3 +137,16 @@ void node_ping_stop(struct ctld *c)
 		event_free(c->ping_timer);
 	c->ping_timer = NULL;
 }
+
+void node_ping_rechecks(struct ctld *c, time_t now)
+{
+	for (uint32_t i = 0; i < c->node_count && !c->is_shutting_down; i++) {
+		struct node *n = &c->nodes[i];
+
+		if (!n->recheck_time || now < n->recheck_time || n->is_ping_in_flight
+		    || !n->is_registered)
+			continue;
+		n->recheck_time = 0;
+		ping_node(c, n);
+	}
+}

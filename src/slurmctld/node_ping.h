@@ -10,6 +10,9 @@ struct ctld;
 struct node_reg_msg;
 
 int node_ping_start(struct ctld *c);  /* first round right away */
+/* From the timer: ping now each node whose reconciliation waits for a
+ * launch grace that has ended (node->recheck_time). */
+void node_ping_rechecks(struct ctld *c, time_t now);
 void node_ping_stop(struct ctld *c);
 /* A registration arrived (MESSAGE_NODE_REGISTRATION_STATUS, or the answer
  * to our request sent at `asked`): applied to the node, its state saved

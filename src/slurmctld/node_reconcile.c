@@ -60,6 +60,18 @@ static bool job_uses_node(const struct job *job, uint32_t node_index)
 	return false;
 }
 
+/* started at `start`, not judged before start + grace: ask the node again then */
+static bool is_too_young(struct ctld *c, struct node *n, time_t start, time_t asked)
+{
+	time_t due = start + RECONCILE_GRACE(c);
+
+	if (due <= asked)
+		return false;
+	if (!n->recheck_time || due < n->recheck_time)
+		n->recheck_time = due;
+	return true;
+}
+
 static bool job_is_batch_on(const struct job *job, const struct node *n)
 {
 	return !job_is_interactive(job) && job->batch_host && streq(job->batch_host, node_name(n));
@@ -67,8 +79,8 @@ static bool job_is_batch_on(const struct job *job, const struct node *n)
 
 /* A running step the controller has on n that n does not list: its
  * tasks there are gone; the step's report from n is "killed". */
-static void reconcile_steps(struct ctld *c, struct job *job, const struct node *n,
-			    const struct refs *r, time_t asked)
+static void reconcile_steps(struct ctld *c, struct job *job, struct node *n, const struct refs *r,
+			    time_t asked)
 {
 	uint32_t node_index = (uint32_t)(n - c->nodes);
 
@@ -129,7 +141,7 @@ static void reconcile_ours(struct ctld *c, struct node *n, const struct refs *r,
 		batch = refs_find(r, job->job_id, SL_BATCH_STEP);
 		if (batch && !(batch->flags & NODE_STEP_DONE) && (job->state & JOB_COMPLETING))
 			reconcile_unkillable(c, job, n, asked);
-		if (batch || job->start_time + RECONCILE_GRACE(c) > asked) {
+		if (batch || is_too_young(c, n, job->start_time, asked)) {
 			reconcile_steps(c, job, n, r, asked);
 			continue;
 		}
@@ -205,6 +217,7 @@ void node_reconcile(struct ctld *c, struct node *n, const struct node_step_ref *
 	_cleanup_free_ struct node_step_ref *sorted = NULL;
 	struct refs r = {0};
 
+	n->recheck_time = 0;
 	if (count) {
 		sorted = malloc(count * sizeof(*sorted));
 		if (!sorted)

@@ -19,6 +19,7 @@ struct node;
 struct node_step_ref;
 
 /* asked: when the node was asked (what started after that may be missing
- * from its answer). */
+ * from its answer). What was too young to judge sets n->recheck_time:
+ * node_ping_rechecks() asks the node again then. */
 void node_reconcile(struct ctld *c, struct node *n, const struct node_step_ref *steps,
 		    uint32_t count, time_t asked);

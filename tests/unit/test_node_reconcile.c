@@ -27,6 +27,7 @@
 #include "slurmctld/job_end.h"
 #include "slurmctld/job_sched.h"
 #include "slurmctld/node.h"
+#include "slurmctld/node_ping.h"
 #include "slurmctld/node_reconcile.h"
 
 #define LATER 100 /* seconds after the start: past the launch grace */
@@ -75,6 +76,14 @@ static void test_a_job_its_node_does_not_list_ends_node_fail_after_the_grace(voi
 
 	reconcile(f, n, NULL, 0, job->start_time + 1); /* its launch may be in flight */
 	assert_int_equal(job->state, JOB_RUNNING);
+	/* asked again once BatchStartTimeout + MessageTimeout (10 + 10) passed */
+	assert_int_equal(n->recheck_time, job->start_time + 20);
+	node_ping_rechecks(&f->c, job->start_time + 19);
+	assert_int_equal(fixture_count(f, REQUEST_PING, 0), 0);
+	node_ping_rechecks(&f->c, job->start_time + 20);
+	assert_int_equal(fixture_count(f, REQUEST_PING, 0), 1);
+	assert_int_equal(n->recheck_time, 0);
+	fixture_clear(f);
 	reconcile(f, n, NULL, 0, job->start_time + LATER);
 	assert_int_equal(job->state, JOB_NODE_FAIL);
 	assert_int_equal(job->reason, FAIL_DOWN_NODE);
