@@ -22,6 +22,7 @@
 
 #include "cli/alloc_sig.h"
 #include "common/conf.h"
+#include "common/errprintf.h"
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -129,7 +130,7 @@ int alloc_listener_recv(const struct sl_conf *conf, struct alloc_listener *l, ui
 	struct pack_buf out = {0};
 	_cleanup_free_ uint8_t *data = NULL;
 	_cleanup_close_ int fd = -1;
-	const char *why = NULL;
+	struct sl_error err = {""};
 	uint32_t be_len, len;
 	uint16_t type = 0;
 	void *msg = NULL;
@@ -146,9 +147,9 @@ int alloc_listener_recv(const struct sl_conf *conf, struct alloc_listener *l, ui
 		return -EAGAIN;
 	if (io_full(fd, data, len, false, timeout_ms) < 0)
 		return -EAGAIN;
-	r = frame_open(data, len, conf->munge_socket, &type, &msg, &uid, &why);
+	r = frame_open(data, len, conf->munge_socket, &type, &msg, &uid, &err);
 	if (r < 0) {
-		debug("message on %s:%u refused: %s", l->host, l->port, why ? why : "bad frame");
+		debug("message on %s:%u refused: %s", l->host, l->port, err.text);
 		return -EAGAIN;
 	}
 	if (!sender_ok(conf, uid)) {
@@ -156,8 +157,11 @@ int alloc_listener_recv(const struct sl_conf *conf, struct alloc_listener *l, ui
 		msg_free(msg_lookup(type), msg);
 		return -EAGAIN;
 	}
-	if (frame_build(RESPONSE_SLURM_RC, &rc, conf->munge_socket, &out) == 0)
+	if (frame_build(RESPONSE_SLURM_RC, &rc, conf->munge_socket, &out, &err) == 0)
 		(void)io_full(fd, out.data, out.len, true, timeout_ms);
+	else
+		debug("reply to %s on %s:%u not sent: %s", msg_type_name(type), l->host, l->port,
+		      err.text);
 	pack_buf_done(&out);
 	*ret_type = type;
 	*ret_msg = msg;

@@ -1,8 +1,9 @@
 /* frame.c - build, split and authenticate frames; see frame.h.
  *
- * Caveat: munge_encode/munge_decode talk to the local munged over a unix
- * socket; that round trip is the one short blocking call the event loops
- * accept, as Slurm does.
+ * Caveat: signing and checking talk to the local munged over a unix socket
+ * (auth_munge.c); that round trip, with its short retries when munged is
+ * busy (at most AUTH_MUNGE_RETRY_BUDGET_MS), is the one blocking call the
+ * event loops accept, as Slurm does.
  */
 #include "frame.h"
 
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "auth_munge.h"
+#include "errprintf.h"
 #include "limits.h"
 #include "msg.h"
 #include "pack.h"
@@ -28,50 +31,35 @@ static int frame_digest(const uint8_t *hdr, const uint8_t *body, uint32_t body_l
 	return sha256_iov(iov, 2, out);
 }
 
-static munge_ctx_t frame_munge_ctx(const char *munge_socket)
-{
-	munge_ctx_t ctx = munge_ctx_create();
-
-	if (ctx && munge_socket && munge_ctx_set(ctx, MUNGE_OPT_SOCKET, munge_socket) != EMUNGE_SUCCESS) {
-		munge_ctx_destroy(ctx);
-		return NULL;
-	}
-	return ctx;
-}
-
-int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out)
+int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
+		struct sl_error *err)
 {
 	const struct msg_type *t = msg_lookup(type);
 	struct pack_buf body = { 0 }, hdr = { 0 };
 	uint8_t digest[32];
 	char *cred = NULL;
-	munge_ctx_t ctx;
 	munge_err_t e;
 	int r = 0;
 
 	if (!t)
-		return -EINVAL;
+		return errprintf(err, -EINVAL, "unknown message type %u", (unsigned)type);
 	t->pack(msg, &body, PROTOCOL_VERSION);
 	pack_u16(&hdr, PROTOCOL_VERSION);
 	pack_u16(&hdr, 0);
 	pack_u16(&hdr, type);
 	pack_u32(&hdr, (uint32_t)body.len);
 	if (body.err || hdr.err) {
-		r = body.err ? body.err : hdr.err;
+		r = errprintf(err, body.err ? body.err : hdr.err, "cannot pack the message");
 		goto out;
 	}
 	r = frame_digest(hdr.data, body.data, (uint32_t)body.len, digest);
-	if (r < 0)
-		goto out;
-	ctx = frame_munge_ctx(munge_socket);
-	if (!ctx) {
-		r = -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	if (r < 0) {
+		errprintf(err, r, "cannot digest the message");
 		goto out;
 	}
-	e = munge_encode(&cred, ctx, digest, sizeof(digest));
-	munge_ctx_destroy(ctx);
+	e = auth_munge_encode(munge_socket, digest, sizeof(digest), &cred, err);
 	if (e != EMUNGE_SUCCESS) {
-		r = -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		r = auth_munge_cause(e).code;
 		goto out;
 	}
 	pack_u32(out, (uint32_t)(hdr.len + 4 + strlen(cred) + 1 + body.len));
@@ -79,6 +67,8 @@ int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct
 	pack_str(out, cred);
 	pack_raw(out, body.data, body.len);
 	r = out->err;
+	if (r < 0)
+		errprintf(err, r, "cannot pack the frame");
 out:
 	free(cred);
 	pack_buf_done(&body);
@@ -115,61 +105,50 @@ void frame_done(struct frame *f)
 }
 
 int frame_cred_decode(const char *cred, const char *munge_socket, struct frame_auth *ret,
-		      const char **ret_why)
+		      struct sl_error *err)
 {
 	void *payload = NULL;
 	int payload_len = 0;
-	munge_ctx_t ctx;
 	munge_err_t e;
 
-	*ret_why = NULL;
-	if (!cred) {
-		*ret_why = "missing credential";
-		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	if (!cred || !*cred)
+		return errprintf(err, -SLURM_PROTOCOL_AUTHENTICATION_ERROR, "missing credential");
+	e = auth_munge_decode(munge_socket, cred, &payload, &payload_len, &ret->uid, &ret->gid,
+			      err);
+	if (e == EMUNGE_SUCCESS && payload_len != (int)sizeof(ret->digest)) {
+		free(payload);
+		return errprintf(err, -SLURM_PROTOCOL_AUTHENTICATION_ERROR,
+				 "credential payload of %d bytes, not a digest", payload_len);
 	}
-	ctx = frame_munge_ctx(munge_socket);
-	if (!ctx) {
-		*ret_why = "munge context";
-		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	}
-	e = munge_decode(cred, ctx, &payload, &payload_len, &ret->uid, &ret->gid);
-	munge_ctx_destroy(ctx);
-	if (e == EMUNGE_SUCCESS && payload_len != (int)sizeof(ret->digest))
-		e = EMUNGE_BAD_CRED;
 	if (e != EMUNGE_SUCCESS) {
 		free(payload);
-		*ret_why = e == EMUNGE_CRED_REPLAYED ? "replayed credential"
-			 : e == EMUNGE_CRED_EXPIRED  ? "expired credential"
-						     : "invalid credential";
-		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		return auth_munge_cause(e).code;
 	}
 	memcpy(ret->digest, payload, sizeof(ret->digest));
 	free(payload);
 	return 0;
 }
 
-int frame_auth_check(const struct frame *f, const struct frame_auth *a, const char **ret_why)
+int frame_auth_check(const struct frame *f, const struct frame_auth *a, struct sl_error *err)
 {
 	uint8_t digest[32];
 
-	*ret_why = NULL;
 	if (frame_digest(f->hdr, f->body, f->body_len, digest) < 0
-	    || memcmp(a->digest, digest, sizeof(digest)) != 0) {
-		*ret_why = "credential does not match the message";
-		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
-	}
+	    || memcmp(a->digest, digest, sizeof(digest)) != 0)
+		return errprintf(err, -SLURM_PROTOCOL_AUTHENTICATION_ERROR,
+				 "credential does not match the message");
 	return 0;
 }
 
 int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
-		 const char **ret_why)
+		 struct sl_error *err)
 {
 	struct frame_auth a;
 	int r;
 
-	r = frame_cred_decode(f->cred, munge_socket, &a, ret_why);
+	r = frame_cred_decode(f->cred, munge_socket, &a, err);
 	if (r == 0)
-		r = frame_auth_check(f, &a, ret_why);
+		r = frame_auth_check(f, &a, err);
 	if (r < 0)
 		return r;
 	*ret_uid = a.uid;
@@ -205,26 +184,28 @@ int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **
 }
 
 int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,
-	       void **ret_msg, uid_t *ret_uid, const char **ret_why)
+	       void **ret_msg, uid_t *ret_uid, struct sl_error *err)
 {
 	struct frame f;
 	gid_t gid;
 	uid_t uid;
 	int r;
 
-	*ret_why = NULL;
 	r = frame_parse(data, len, &f);
 	if (r < 0) {
-		*ret_why = r == -SLURM_PROTOCOL_VERSION_ERROR ? "protocol version mismatch"
-							      : "malformed frame";
+		errprintf(err, r, "%s",
+			  r == -SLURM_PROTOCOL_VERSION_ERROR ? "protocol version mismatch"
+							     : "malformed frame");
 		frame_done(&f);
 		return r;
 	}
-	r = frame_verify(&f, munge_socket, &uid, &gid, ret_why);
+	r = frame_verify(&f, munge_socket, &uid, &gid, err);
 	if (r == 0) {
 		r = msg_unpack_body(f.type, f.body, f.body_len, f.version, ret_msg);
 		if (r < 0)
-			*ret_why = msg_lookup(f.type) ? "malformed message body" : "unknown message type";
+			errprintf(err, r, "%s",
+				  msg_lookup(f.type) ? "malformed message body"
+						     : "unknown message type");
 	}
 	if (r == 0) {
 		*ret_type = f.type;

@@ -5,7 +5,8 @@
  *
  * frame_len covers everything after itself. The credential's payload is
  * the SHA-256 of the 10 header bytes followed by the body, so a credential
- * cannot be moved onto another message (see auth.h).
+ * cannot be moved onto another message. Signing and checking go through
+ * auth_munge.h.
  */
 #pragma once
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #define FRAME_MIN (FRAME_HDR_LEN + 4u)     /* header + an empty credential */
 
 struct pack_buf;
+struct sl_error;
 
 struct frame {
 	uint16_t version;
@@ -28,8 +30,11 @@ struct frame {
 };
 
 /* Pack msg (of type) and append the whole frame, length included, to out.
- * Signs with munge through munge_socket (NULL: munge's default). */
-int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out);
+ * Signs with munge through munge_socket (NULL: munge's default). When the
+ * local munged cannot sign: -ESLURM_AUTH_NET_ERROR (or another code of
+ * auth_munge_cause()); err (may be NULL) says why, naming munged's socket. */
+int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
+		struct sl_error *err);
 
 /* Split the bytes after the length into a frame. Checks the version
  * (-SLURM_PROTOCOL_VERSION_ERROR), the credential's size and that
@@ -38,10 +43,13 @@ int frame_parse(const uint8_t *data, size_t len, struct frame *f);
 void frame_done(struct frame *f);
 
 /* Verify the credential and its binding to header+body; sets the caller's
- * uid/gid from the credential alone. -SLURM_PROTOCOL_AUTHENTICATION_ERROR
- * with *ret_why set to a short static text on refusal. */
+ * uid/gid from the credential alone. On refusal, err (may be NULL) says
+ * why and the code says whose fault it is: -SLURM_PROTOCOL_AUTHENTICATION_ERROR
+ * for the credential (bad, replayed, expired, not matching the message),
+ * -ESLURM_AUTH_NET_ERROR (or another local code of auth_munge_cause())
+ * when the local munged could not check it. */
 int frame_verify(const struct frame *f, const char *munge_socket, uid_t *ret_uid, gid_t *ret_gid,
-		 const char **ret_why);
+		 struct sl_error *err);
 
 /* The two halves of frame_verify, for a server that authenticates a large
  * frame's credential before buffering its body: decode the credential
@@ -53,8 +61,8 @@ struct frame_auth {
 	gid_t gid;
 };
 int frame_cred_decode(const char *cred, const char *munge_socket, struct frame_auth *ret,
-		      const char **ret_why);
-int frame_auth_check(const struct frame *f, const struct frame_auth *a, const char **ret_why);
+		      struct sl_error *err);
+int frame_auth_check(const struct frame *f, const struct frame_auth *a, struct sl_error *err);
 /* From the first avail bytes of a frame (after its length), take the
  * credential once header and credential are in: 0 and *ret_cred (owned),
  * -EAGAIN with *ret_need the bytes needed, or a protocol error. */
@@ -62,6 +70,7 @@ int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **
 
 /* Parse, verify and unpack a whole frame (bytes after the length) in one
  * call, as reply readers need. On success *ret_msg is owned by the caller
- * (free with msg_free(msg_lookup(*ret_type), m)). *ret_why as in frame_verify. */
+ * (free with msg_free(msg_lookup(*ret_type), m)). Codes and err as in
+ * frame_verify. */
 int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,
-	       void **ret_msg, uid_t *ret_uid, const char **ret_why);
+	       void **ret_msg, uid_t *ret_uid, struct sl_error *err);

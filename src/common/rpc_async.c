@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "errprintf.h"
 #include "frame.h"
 #include "log.h"
 #include "macros.h"
@@ -25,6 +27,8 @@ struct call {
 	struct bufferevent *bev;
 	char *munge_socket;
 	uid_t peer_uid;
+	uint16_t type; /* of the request: for the logs */
+	char peer[64]; /* host:port: for the logs */
 	rpc_async_done_fn *done;
 	void *arg;
 };
@@ -45,7 +49,7 @@ static void call_read_cb(struct bufferevent *bev, void *arg)
 	struct evbuffer *in = bufferevent_get_input(bev);
 	uint16_t type = 0;
 	uint32_t be_len, len;
-	const char *why;
+	struct sl_error err = {""};
 	void *msg = NULL;
 	uid_t uid = 0;
 	int r;
@@ -61,15 +65,15 @@ static void call_read_cb(struct bufferevent *bev, void *arg)
 	if (evbuffer_get_length(in) < sizeof(be_len) + len)
 		return;
 	evbuffer_drain(in, sizeof(be_len));
-	r = frame_open(evbuffer_pullup(in, len), len, c->munge_socket, &type, &msg, &uid, &why);
+	r = frame_open(evbuffer_pullup(in, len), len, c->munge_socket, &type, &msg, &uid, &err);
 	if (r == 0 && uid != 0 && uid != c->peer_uid) {
-		why = "signed by an unexpected user";
 		msg_free(msg_lookup(type), msg);
 		msg = NULL;
-		r = -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+		r = errprintf(&err, -SLURM_PROTOCOL_AUTHENTICATION_ERROR,
+			      "signed by an unexpected user %u", (unsigned)uid);
 	}
 	if (r < 0)
-		error("reply refused: %s", why);
+		error("%s: reply to %s refused: %s", c->peer, msg_type_name(c->type), err.text);
 	call_finish(c, r, type, msg);
 }
 
@@ -92,6 +96,7 @@ int rpc_async_call(struct event_base *base, const char *munge_socket, const char
 {
 	struct timeval tv = { .tv_sec = timeout_s ? timeout_s : 10 };
 	struct pack_buf out = { 0 };
+	struct sl_error err = {""};
 	struct sockaddr_in sa;
 	struct call *c;
 	int r;
@@ -99,15 +104,20 @@ int rpc_async_call(struct event_base *base, const char *munge_socket, const char
 	r = rpc_resolve(host, port, &sa);
 	if (r < 0)
 		return r;
-	r = frame_build(type, req, munge_socket, &out);
-	if (r < 0)
+	r = frame_build(type, req, munge_socket, &out, &err);
+	if (r < 0) {
+		error("%s:%u: %s not sent: %s", host, (unsigned)port, msg_type_name(type),
+		      err.text);
 		goto fail;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		r = -ENOMEM;
 		goto fail;
 	}
 	c->peer_uid = peer_uid;
+	c->type = type;
+	snprintf(c->peer, sizeof(c->peer), "%s:%u", host, (unsigned)port);
 	c->done = done;
 	c->arg = arg;
 	c->munge_socket = sdup(munge_socket);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "errprintf.h"
 #include "frame.h"
 #include "log.h"
 #include "macros.h"
@@ -127,7 +128,7 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 	_cleanup_free_ uint8_t *data = NULL;
 	_cleanup_close_ int fd = -1;
 	struct sockaddr_in sa;
-	const char *why;
+	struct sl_error err = {""};
 	uint32_t be_len, len;
 	int r;
 
@@ -139,8 +140,10 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 		debug("connect to %s:%u: %s", host, (unsigned)port, strerror(-r));
 		return -SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
-	r = frame_build(type, req, conf->munge_socket, &out);
+	r = frame_build(type, req, conf->munge_socket, &out, &err);
 	if (r < 0) {
+		debug("%s to %s:%u not sent: %s", msg_type_name(type), host, (unsigned)port,
+		      err.text);
 		pack_buf_done(&out);
 		return r;
 	}
@@ -161,9 +164,9 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 	r = recv_all(fd, data, len, timeout_ms);
 	if (r < 0)
 		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
-	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, NULL, &why);
+	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, NULL, &err);
 	if (r < 0)
-		debug("reply from %s:%u refused: %s", host, (unsigned)port, why);
+		debug("reply from %s:%u refused: %s", host, (unsigned)port, err.text);
 	return r;
 }
 

@@ -25,6 +25,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "errprintf.h"
 #include "frame.h"
 #include "limits.h"
 #include "log.h"
@@ -41,6 +42,7 @@ struct rpc_conn {
 	bool is_dead;            /* peer gone while dispatched */
 	bool is_pre_authed;      /* a large frame's credential was checked early */
 	struct frame_auth auth;  /* valid when is_pre_authed */
+	uint16_t req_type;	 /* of the request, once its header is read: for the logs */
 	struct rpc_conn *next;   /* server's list of live conns */
 	struct rpc_conn *prev;
 	char peer[64];
@@ -85,9 +87,13 @@ static void conn_close(struct rpc_conn *c)
 static int conn_send(struct rpc_conn *c, uint16_t type, const void *msg)
 {
 	struct pack_buf out = { 0 };
+	struct sl_error err = {""};
 	int r;
 
-	r = frame_build(type, msg, c->srv->munge_socket, &out);
+	r = frame_build(type, msg, c->srv->munge_socket, &out, &err);
+	if (r < 0)
+		error("%s: %s reply to %s not sent: %s", c->peer, msg_type_name(type),
+		      c->req_type ? msg_type_name(c->req_type) : "an unread request", err.text);
 	if (r == 0 && bufferevent_write(c->bev, out.data, out.len) < 0)
 		r = -SLURM_COMMUNICATIONS_SEND_ERROR;
 	pack_buf_done(&out);
@@ -103,7 +109,8 @@ static void conn_refuse(struct rpc_conn *c, int rc, const char *why, bool do_rep
 {
 	struct rc_msg m = { .rc = (uint32_t)-rc };
 
-	error("%s: request refused: %s (%s)", c->peer, why, sl_strerror(rc));
+	error("%s: %s refused: %s (%s)", c->peer,
+	      c->req_type ? msg_type_name(c->req_type) : "request", why, sl_strerror(rc));
 	if (do_reply) {
 		bufferevent_disable(c->bev, EV_READ);
 		conn_send(c, RESPONSE_SLURM_RC, &m);
@@ -116,7 +123,7 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 {
 	struct rpc_req *req;
 	struct frame f;
-	const char *why;
+	struct sl_error err = {""};
 	void *body = NULL;
 	uid_t uid;
 	gid_t gid;
@@ -129,17 +136,17 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 			return conn_refuse(c, r, "protocol version mismatch", true);
 		return conn_refuse(c, r, "malformed frame", false);
 	}
+	c->req_type = f.type;
 	if (c->is_pre_authed) {
-		r = frame_auth_check(&f, &c->auth, &why);
+		r = frame_auth_check(&f, &c->auth, &err);
 		uid = c->auth.uid;
 		gid = c->auth.gid;
 	} else {
-		r = frame_verify(&f, c->srv->munge_socket, &uid, &gid, &why);
+		r = frame_verify(&f, c->srv->munge_socket, &uid, &gid, &err);
 	}
 	if (r < 0) {
-		error("%s: %s %s", c->peer, msg_type_name(f.type), why);
 		frame_done(&f);
-		return conn_refuse(c, r, why, true);
+		return conn_refuse(c, r, err.text, true);
 	}
 	r = msg_unpack_body(f.type, f.body, f.body_len, f.version, &body);
 	if (r < 0) {
@@ -178,7 +185,7 @@ static bool conn_pre_auth(struct rpc_conn *c, struct evbuffer *in)
 {
 	size_t avail = evbuffer_get_length(in) - sizeof(uint32_t), need;
 	size_t head = sizeof(uint32_t) + FRAME_HDR_LEN + 4 + SL_CRED_MAX;
-	const char *why = NULL;
+	struct sl_error err = {""};
 	uint8_t *data;
 	char *cred = NULL;
 	int r;
@@ -192,11 +199,14 @@ static bool conn_pre_auth(struct rpc_conn *c, struct evbuffer *in)
 	if (r == -EAGAIN)
 		return false;
 	if (r == 0)
-		r = frame_cred_decode(cred, c->srv->munge_socket, &c->auth, &why);
+		r = frame_cred_decode(cred, c->srv->munge_socket, &c->auth, &err);
+	else
+		errprintf(&err, r, "%s",
+			  r == -SLURM_PROTOCOL_VERSION_ERROR ? "protocol version mismatch"
+							     : "bad credential on a large frame");
 	free(cred);
 	if (r < 0) {
-		conn_refuse(c, r, why ? why : r == -SLURM_PROTOCOL_VERSION_ERROR
-			? "protocol version mismatch" : "bad credential on a large frame", true);
+		conn_refuse(c, r, err.text, true);
 		return false;
 	}
 	c->is_pre_authed = true;

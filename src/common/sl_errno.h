@@ -237,6 +237,7 @@
 	X(SLURM_PROTOCOL_SOCKET_ZERO_BYTES_SENT, 5005, "Zero Bytes were transmitted or received")  \
 	/* authentication */                                                                       \
 	X(ESLURM_AUTH_CRED_INVALID, 6000, "Invalid authentication credential")                     \
+	X(ESLURM_AUTH_NET_ERROR, 6002, "Failed to connect to authentication agent")                \
 	X(ESLURM_AUTH_BADARG, 6004, "Bad argument to plugin function")                             \
 	X(ESLURM_AUTH_UNPACK, 6007, "Cannot unpack credential")                                    \
 	/* accounting */                                                                           \

@@ -13,10 +13,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* 0 and *ret (owned) or -SLURM_PROTOCOL_AUTHENTICATION_ERROR. */
+/* 0 and *ret (owned), or the code of auth_munge_cause() when the local
+ * munged could not sign (-ESLURM_AUTH_NET_ERROR when unreachable). */
 int step_cred_create(const char *munge_socket, uint32_t job_id, uint32_t step_id, uint32_t uid,
 		     const char *nodes, char **ret);
 /* 0 when cred was made by root or slurm_uid for exactly these fields;
- * -ESLURMD_INVALID_JOB_CREDENTIAL otherwise. */
+ * -ESLURMD_CREDENTIAL_EXPIRED past its munge TTL; a local code of
+ * auth_munge_cause() (-ESLURM_AUTH_NET_ERROR...) when the local munged
+ * could not check it; -ESLURMD_INVALID_JOB_CREDENTIAL otherwise. */
 int step_cred_verify(const char *munge_socket, const char *cred, uint32_t job_id,
 		     uint32_t step_id, uint32_t uid, const char *nodes, uid_t slurm_uid);

@@ -66,6 +66,9 @@ struct ctld {
 	uint32_t shutdown_pending;   /* slurmd shutdown replies still awaited */
 	bool is_clean_start;         /* -c: ignore saved state */
 	bool ignore_state_errors;    /* -i */
+	/* node_ping.c: where the spread ping round stands */
+	uint32_t ping_tick;	  /* ticks done in the current round */
+	bool is_ping_first_round; /* the quick round right after start */
 };
 
 /* Privilege a request needs (STYLE R17). */

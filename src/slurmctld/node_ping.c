@@ -1,5 +1,11 @@
 /* node_ping.c - see node_ping.h. Replies come back on the loop through
  * rpc_async; a node with a ping in flight is not pinged again.
+ *
+ * A round is spread over its interval: a timer ticks every 100 ms to 1 s
+ * (about interval / node count) and each tick pings the nodes whose turn
+ * has come (node_ping_slice), so at 1,000 nodes munged and the loop see a
+ * few pings every tick, not 1,000 signings at once. The first round after
+ * start takes NODE_PING_FIRST_ROUND_MS, so nodes register quickly.
  */
 #include "node_ping.h"
 
@@ -104,19 +110,55 @@ static void ping_node(struct ctld *c, struct node *n)
 	n->is_ping_in_flight = true;
 }
 
+void node_ping_slice(uint32_t node_count, uint32_t ticks, uint32_t tick, uint32_t *ret_first,
+		     uint32_t *ret_end)
+{
+	/* node i is due at tick floor(i * ticks / node_count): the first node
+	 * due at or after tick t is ceil(t * node_count / ticks) */
+	if (ticks == 0 || tick >= ticks) {
+		*ret_first = *ret_end = node_count;
+		return;
+	}
+	*ret_first = (uint32_t)(((uint64_t)tick * node_count + ticks - 1) / ticks);
+	*ret_end = (uint32_t)(((uint64_t)(tick + 1) * node_count + ticks - 1) / ticks);
+}
+
+unsigned node_ping_tick_ms(unsigned round_ms, uint32_t node_count)
+{
+	unsigned t = node_count ? round_ms / node_count : round_ms;
+
+	if (t < NODE_PING_TICK_MIN_MS)
+		t = NODE_PING_TICK_MIN_MS;
+	if (t > NODE_PING_TICK_MAX_MS)
+		t = NODE_PING_TICK_MAX_MS;
+	return t < round_ms ? t : (round_ms ? round_ms : 1);
+}
+
+/* One tick of the round: ping the nodes whose turn has come, in config
+ * order. A reconfigure that changes the node count or the interval only
+ * shifts the turns of the round in progress. */
 static void ping_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ctld *c = arg;
-	struct timeval tv = { .tv_sec = ping_interval(c) };
+	unsigned round_ms =
+	    c->is_ping_first_round ? NODE_PING_FIRST_ROUND_MS : ping_interval(c) * 1000u;
+	unsigned tick_ms = node_ping_tick_ms(round_ms, c->node_count);
+	uint32_t ticks = round_ms / tick_ms, first, end;
+	struct timeval tv = {.tv_sec = tick_ms / 1000, .tv_usec = (tick_ms % 1000) * 1000};
 
 	(void)fd;
 	(void)what;
-	for (uint32_t i = 0; i < c->node_count && !c->is_shutting_down; i++) {
+	node_ping_slice(c->node_count, ticks, c->ping_tick, &first, &end);
+	for (uint32_t i = first; i < end && !c->is_shutting_down; i++) {
 		struct node *n = &c->nodes[i];
 
 		if ((n->state & NODE_STATE_BASE) == NODE_STATE_FUTURE || n->is_ping_in_flight)
 			continue;
 		ping_node(c, n);
+	}
+	if (++c->ping_tick >= ticks) {
+		c->ping_tick = 0;
+		c->is_ping_first_round = false;
 	}
 	evtimer_add(c->ping_timer, &tv);
 }
@@ -128,6 +170,8 @@ int node_ping_start(struct ctld *c)
 	c->ping_timer = evtimer_new(c->base, ping_timer_cb, c);
 	if (!c->ping_timer)
 		return -1;
+	c->ping_tick = 0;
+	c->is_ping_first_round = true;
 	return evtimer_add(c->ping_timer, &now);
 }
 

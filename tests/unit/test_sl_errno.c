@@ -55,6 +55,7 @@ static const struct {
     {ESLURM_INVALID_TIME_LIMIT, "Requested time limit is invalid (missing or exceeds some limit)"},
     {ESLURM_JOB_NOT_PENDING, "Job is no longer pending execution"},
     {ESLURM_MISSING_TIME_LIMIT, "Time limit specification required, but not provided"},
+    {ESLURM_AUTH_NET_ERROR, "Failed to connect to authentication agent"},
 };
 
 static void test_known_codes_have_slurm_texts(void **state)
