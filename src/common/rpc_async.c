@@ -84,6 +84,9 @@ static void call_event_cb(struct bufferevent *bev, short what, void *arg)
 	(void)bev;
 	if (what & BEV_EVENT_CONNECTED)
 		return;
+	debug("call ended by a connection event 0x%x: %s", (unsigned)what,
+	      (what & BEV_EVENT_ERROR) ? evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR())
+				       : "end of file or timeout");
 	call_finish(c,
 		    (what & BEV_EVENT_TIMEOUT) ? -SLURM_COMMUNICATIONS_RECEIVE_ERROR
 						: -SLURM_COMMUNICATIONS_CONNECTION_ERROR,

@@ -254,8 +254,10 @@ int main(int argc, char **argv)
 	}
 	/* The tasks start only if slurmd heard "started": one that timed out
 	 * told the controller the launch failed. */
-	if (stepd_write_rc(STATUS_FD, 0) < 0) {
-		error("%s: slurmd gave up on the launch; not starting", s->label);
+	r = stepd_write_rc(STATUS_FD, 0);
+	if (r < 0) {
+		error("%s: slurmd gave up on the launch (%s); not starting", s->label,
+		      strerror(-r));
 		stepd_failed(s);
 		stepd_cleanup(s);
 		return 1;
