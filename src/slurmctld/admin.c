@@ -1,4 +1,13 @@
-/* admin.c - reconfigure and shutdown; see admin.h. */
+/* admin.c - reconfigure and shutdown; see admin.h.
+ *
+ * Reconfigure: the new slurm.conf is parsed and checked against the live
+ * jobs before anything changes. A node that a running job holds, or a
+ * partition with a pending or running job, may not disappear: such a
+ * reconfigure is refused and the running configuration kept (Slurm 22.05
+ * would end those jobs NODE_FAIL). Otherwise the node table is rebuilt
+ * and every node index a job or step stores is remapped, since removing
+ * or reordering nodes renumbers them.
+ */
 #include "admin.h"
 
 #include <errno.h>
@@ -8,11 +17,15 @@
 
 #include "common/conf.h"
 #include "common/log.h"
+#include "common/macros.h"
 #include "common/msg.h"
+#include "common/sl_errno.h"
 #include "ctld.h"
+#include "job.h"
 #include "node.h"
 #include "node_state.h"
 #include "part.h"
+#include "step_rec.h"
 
 static void reconfig_reply_cb(void *arg, int rc, uint16_t type, void *msg)
 {
@@ -36,10 +49,116 @@ static void reconfig_slurmds(struct ctld *c)
 	}
 }
 
+static bool conf_has_node(const struct sl_conf *conf, const char *name)
+{
+	for (uint32_t i = 0; i < conf->node_count; i++)
+		if (streq(conf->nodes[i].name, name))
+			return true;
+	return false;
+}
+
+static bool conf_has_part(const struct sl_conf *conf, const char *name)
+{
+	for (uint32_t i = 0; i < conf->part_count; i++)
+		if (streq(conf->parts[i].name, name))
+			return true;
+	return false;
+}
+
+int admin_reconfig_check(const struct ctld *c, const struct sl_conf *conf)
+{
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		const struct job *job = c->jobs[i];
+
+		if (job_is_finished(job) && !job_is_running(job)) /* running: completing */
+			continue;
+		if (job->partition && !conf_has_part(conf, job->partition)) {
+			error("reconfigure refused: partition %s has %s job %u; slurm.conf not "
+			      "applied (let its jobs end or cancel them first)",
+			      job->partition, job_is_pending(job) ? "pending" : "running",
+			      job->job_id);
+			return -ESLURM_PARTITION_IN_USE;
+		}
+		for (uint32_t k = 0; job_is_running(job) && k < job->alloc.count; k++) {
+			const char *name = node_name(&c->nodes[job->alloc.nodes[k].node]);
+
+			if (conf_has_node(conf, name))
+				continue;
+			error(
+			    "reconfigure refused: node %s has running job %u; slurm.conf not "
+			    "applied (drain the node and let its jobs end, or cancel them, first)",
+			    name, job->job_id);
+			return -ESLURM_NODES_BUSY;
+		}
+	}
+	return 0;
+}
+
+static int alloc_cmp(const void *x, const void *y)
+{
+	const struct sel_alloc *a = x, *b = y;
+
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* map[old index] = new index or NO_VAL. */
+static uint32_t remap(const uint32_t *map, uint32_t old_count, uint32_t index)
+{
+	return index < old_count ? map[index] : NO_VAL;
+}
+
+/* A step's nodes by the new numbers, and each one's place in the job's
+ * re-sorted allocation (NO_VAL outside it: a finished step of an earlier
+ * run). A finished step on a node that is gone keeps no node records
+ * (nodes_str still names them), as after a restart (job_state.c). */
+static void remap_step(struct step *s, const struct sel_result *a, const uint32_t *map,
+		       uint32_t old_count)
+{
+	for (uint32_t i = 0; i < s->node_count; i++) {
+		struct step_node_rec *n = &s->nodes[i];
+
+		n->node = remap(map, old_count, n->node);
+		if (n->node == NO_VAL) { /* refused for running steps by the check */
+			free(s->nodes);
+			s->nodes = NULL;
+			s->node_count = 0;
+			return;
+		}
+		n->job_node = NO_VAL;
+		for (uint32_t k = 0; k < a->count && n->job_node == NO_VAL; k++)
+			if (a->nodes[k].node == n->node)
+				n->job_node = k;
+	}
+}
+
+/* After the node table was rebuilt: no index of the old table may remain.
+ * A finished job drops what it held on a node that is gone (its NodeList
+ * text still names it); the check refused that for running ones. */
+static void remap_jobs(struct ctld *c, const uint32_t *map, uint32_t old_count)
+{
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+		struct sel_result *a = &job->alloc;
+		uint32_t kept = 0;
+
+		for (uint32_t k = 0; k < a->count; k++) {
+			a->nodes[k].node = remap(map, old_count, a->nodes[k].node);
+			if (a->nodes[k].node != NO_VAL)
+				a->nodes[kept++] = a->nodes[k];
+		}
+		a->count = kept;
+		qsort(a->nodes, a->count, sizeof(*a->nodes), alloc_cmp); /* node order */
+		for (uint32_t k = 0; k < job->step_count; k++)
+			remap_step(&job->steps[k], a, map, old_count);
+	}
+}
+
 int admin_reconfigure(struct ctld *c)
 {
 	struct sl_conf *old = c->conf, *conf = NULL;
 	struct sl_error err = { { 0 } };
+	uint32_t old_count = c->node_count;
+	_cleanup_free_ uint32_t *map = NULL;
 	int r;
 
 	r = conf_load(c->conf_path, &conf, &err);
@@ -47,13 +166,19 @@ int admin_reconfigure(struct ctld *c)
 		error("reconfigure: %s", err.text);
 		return r;
 	}
+	r = admin_reconfig_check(c, conf);
+	if (r < 0) {
+		conf_free(conf);
+		return r;
+	}
 	c->conf = conf;
-	r = node_table_rebuild(c);
+	r = node_table_rebuild(c, &map);
 	if (r < 0) {
 		c->conf = old; /* node records still point at the old conf */
 		conf_free(conf);
 		return r;
 	}
+	remap_jobs(c, map, old_count);
 	r = part_table_build(c);
 	log_set_level(conf->slurmctld_debug);
 	conf_free(old);

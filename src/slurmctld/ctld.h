@@ -50,7 +50,10 @@ struct ctld {
 	struct journal *journal;     /* durable.c */
 	uint64_t journal_live_bytes; /* its size after the last compaction */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
-	struct event *commit_ev;     /* group commit, lowest priority */
+	struct event *commit_ev;     /* group commit, lowest priority; retries failed saves */
+	int state_save_err;	     /* durable.c: 0, or why StateSaveLocation failed (-errno) */
+	bool is_node_state_dirty;    /* node_state.c: the last save failed (retried) */
+	time_t compact_retry_after;  /* durable.c: a failed compaction backs off */
 	struct durable_waiter *waiters; /* replies held until the next commit */
 	struct durable_waiter **waiters_tail;
 	struct event *job_timer;     /* ctld_timer.c: the 1 s pass over jobs and steps */

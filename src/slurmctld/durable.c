@@ -1,7 +1,16 @@
-/* durable.c - see durable.h. */
+/* durable.c - see durable.h.
+ *
+ * StateSaveLocation failing (full, read-only, I/O errors): a failed commit
+ * keeps its batch and its held replies (nothing was promised), and is
+ * retried every RETRY_S; meanwhile durable_admit() refuses the requests
+ * that would add more to it. The first failure and the recovery are
+ * logged once each. A node_state save that failed (node_state.c) is
+ * retried by the same event.
+ */
 #include "durable.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -22,6 +31,7 @@
 #include "job_state.h"
 #include "journal.h"
 #include "node.h"
+#include "node_state.h"
 
 /* The log is rewritten to the live jobs once it is both past COMPACT_MIN and
  * COMPACT_FACTOR times what the last rewrite left: the rewrite's cost then
@@ -31,6 +41,8 @@
 #define COMPACT_MIN	(16u << 20)
 #define COMPACT_FACTOR	3
 #define COMMIT_PRIORITY 2      /* of 3: after every request of the turn */
+#define RETRY_S		  1	 /* a failed write is tried again this often */
+#define COMPACT_BACKOFF_S 60	 /* a failed compaction waits this long */
 
 struct durable_waiter {
 	struct durable_waiter *next;
@@ -98,7 +110,10 @@ void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void 
 	c->waiters_tail = &w->next;
 }
 
-static void waiters_reply(struct ctld *c)
+/* Answer every held reply: with its message once its change is on disk
+ * (rc 0), or with rc when it never will be (shutting down with the write
+ * failing). */
+static void waiters_answer(struct ctld *c, int rc)
 {
 	struct durable_waiter *w = c->waiters;
 
@@ -107,7 +122,10 @@ static void waiters_reply(struct ctld *c)
 	while (w) {
 		struct durable_waiter *next = w->next;
 
-		rpc_reply(w->req, w->type, w->msg);
+		if (rc < 0)
+			rpc_reply_rc(w->req, rc);
+		else
+			rpc_reply(w->req, w->type, w->msg);
 		msg_free(msg_lookup(w->type), w->msg);
 		free(w);
 		w = next;
@@ -146,6 +164,62 @@ bool durable_compact_is_due(uint64_t size, uint64_t live)
 	return size > COMPACT_MIN && size > COMPACT_FACTOR * live;
 }
 
+int durable_admit(const struct ctld *c, uint16_t msg_type)
+{
+	if (!c->state_save_err)
+		return 0;
+	switch (msg_type) {
+	case REQUEST_SUBMIT_BATCH_JOB:
+	case REQUEST_RESOURCE_ALLOCATION:
+	case REQUEST_UPDATE_JOB:
+	case REQUEST_JOB_REQUEUE:
+	case REQUEST_KILL_JOB:
+	case REQUEST_COMPLETE_JOB_ALLOCATION:
+	case REQUEST_JOB_STEP_CREATE:
+	case REQUEST_UPDATE_NODE:
+		return -ESLURM_WRITING_TO_FILE;
+	case REQUEST_COMPLETE_BATCH_SCRIPT:
+	case REQUEST_STEP_COMPLETE:
+		/* an errno, which slurmstepd retries (a code of ours is final):
+		 * the end lands once it can be written */
+		return c->state_save_err;
+	default:
+		return 0;
+	}
+}
+
+static void state_save_failed(struct ctld *c, int r)
+{
+	if (!c->state_save_err)
+		error("StateSaveLocation %s: cannot write the job journal: %s; job submissions "
+		      "and other state changes are refused until it is writable again",
+		      c->conf->state_save_location, strerror(-r));
+	else
+		debug("StateSaveLocation %s: job journal still not writable: %s",
+		      c->conf->state_save_location, strerror(-r));
+	c->state_save_err = r;
+	event_add(c->commit_ev, &(struct timeval){.tv_sec = RETRY_S});
+}
+
+static void compact_if_due(struct ctld *c)
+{
+	time_t now;
+	int r;
+
+	if (!durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes))
+		return;
+	now = time(NULL);
+	if (now < c->compact_retry_after)
+		return;
+	r = durable_compact(c);
+	if (r < 0) {
+		/* the old log stays in use: nothing is lost, only not shrunk */
+		error("job journal: compaction failed: %s; next try in %d s", strerror(-r),
+		      COMPACT_BACKOFF_S);
+		c->compact_retry_after = now + COMPACT_BACKOFF_S;
+	}
+}
+
 static void commit_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ctld *c = arg;
@@ -155,62 +229,181 @@ static void commit_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	r = journal_commit(c->journal);
 	if (r < 0) {
-		/* keep the replies: nothing was promised yet; try again soon */
-		error("job journal: commit failed: %s; retrying", strerror(-r));
-		event_add(c->commit_ev, &(struct timeval){ .tv_sec = 1 });
+		/* keep the replies: nothing was promised yet */
+		state_save_failed(c, r);
 		return;
 	}
-	waiters_reply(c);
-	if (durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes)
-	    && durable_compact(c) < 0)
-		error("job journal: compaction failed");
+	waiters_answer(c, 0);
+	if (c->is_node_state_dirty && node_state_save(c) < 0)
+		return; /* it logged, and asked for another try */
+	if (c->state_save_err) {
+		info("StateSaveLocation %s writable again", c->conf->state_save_location);
+		c->state_save_err = 0;
+	}
+	compact_if_due(c);
+}
+
+void durable_commit_now(struct ctld *c)
+{
+	if (c->commit_ev)
+		event_active(c->commit_ev, EV_TIMEOUT, 0);
+}
+
+/* What replay_rec() saw that it could not use. */
+struct replay_ctx {
+	struct ctld *c;
+	uint32_t skipped; /* with -i: records that could not be read */
+	uint32_t gone;	  /* jobs on nodes no longer configured */
+};
+
+/* A record that cannot be read: the start stops, or with -i it is
+ * skipped (and the file will be kept aside). */
+static int replay_bad(struct replay_ctx *x, int r, const char *what)
+{
+	if (!x->c->ignore_state_errors)
+		return log_errno(r, "job journal: %s", what);
+	error("job journal: %s: %s; skipped (-i)", what, sl_strerror(r));
+	x->skipped++;
+	return 0;
+}
+
+static int replay_job(struct replay_ctx *x, const uint8_t *data, size_t len)
+{
+	struct ctld *c = x->c;
+	struct job *job = NULL, *old;
+	int r;
+
+	r = job_state_unpack(data, len, node_index_of, c, &job);
+	if (r == -ENOENT) {
+		/* slurm.conf no longer has one of its nodes: not damage */
+		error("job journal: a job on a node no longer in slurm.conf cannot be "
+		      "recovered; dropped");
+		x->gone++;
+		return 0;
+	}
+	if (r < 0)
+		return replay_bad(x, r, "a job record cannot be read");
+	old = job_find(c, job->job_id);
+	if (old) {
+		uint32_t i = 0;
+
+		while (c->jobs[i] != old)
+			i++;
+		c->jobs[i] = job;
+		job_free(old);
+		return 0;
+	}
+	if (c->job_count && c->jobs[c->job_count - 1]->job_id > job->job_id) {
+		job_free(job); /* out of order: cannot happen with one writer */
+		return 0;
+	}
+	return job_table_add(c, job);
 }
 
 /* Replay: later records of a job replace earlier ones. */
 static int replay_rec(void *arg, const uint8_t *data, size_t len)
 {
-	struct ctld *c = arg;
+	struct replay_ctx *x = arg;
 	struct job_state_seq seq;
-	struct job *job = NULL, *old;
 	int r;
 
 	switch (job_state_rec_type(data, len)) {
 	case JOURNAL_REC_SEQ:
-		if (job_state_seq_unpack(data, len, &seq) == 0) {
-			c->next_job_id = seq.next_job_id;
-			c->lowest_prio = seq.lowest_prio;
-		}
+		r = job_state_seq_unpack(data, len, &seq);
+		if (r < 0)
+			return replay_bad(x, r, "the job id record cannot be read");
+		x->c->next_job_id = seq.next_job_id;
+		x->c->lowest_prio = seq.lowest_prio;
 		return 0;
 	case JOURNAL_REC_JOB:
-		r = job_state_unpack(data, len, node_index_of, c, &job);
-		if (r < 0) {
-			error("job journal: a job record cannot be recovered: %s", strerror(-r));
-			return 0;
-		}
-		old = job_find(c, job->job_id);
-		if (old) {
-			uint32_t i = 0;
-
-			while (c->jobs[i] != old)
-				i++;
-			c->jobs[i] = job;
-			job_free(old);
-			return 0;
-		}
-		if (c->job_count && c->jobs[c->job_count - 1]->job_id > job->job_id) {
-			job_free(job); /* out of order: cannot happen with one writer */
-			return 0;
-		}
-		return job_table_add(c, job);
+		return replay_job(x, data, len);
 	default:
-		error("job journal: unknown record type");
-		return 0;
+		return replay_bad(x, -EBADMSG, "a record of an unknown type");
 	}
 }
 
 static const struct job_hook durable_hook = {
     .changed = durable_job_changed,
 };
+
+/* The start stops on a journal that cannot be read: say where and how to
+ * get past it. */
+static int replay_refused(struct ctld *c, int r)
+{
+	log_msg(LOG_LEVEL_FATAL,
+		"job journal %s/%s: %s at offset %" PRId64 " (%s); slurmctld will not start. "
+		"Start it with -i to recover the jobs of the readable records and keep the file "
+		"as %s.bad.<time>, or with -c to start without any saved jobs (discarding it)",
+		c->conf->state_save_location, JOURNAL_FILE,
+		r == -EBADMSG ? "corrupt" : "unreadable record", journal_bad_offset(c->journal),
+		sl_strerror(r), JOURNAL_FILE);
+	return r;
+}
+
+/* -i and something could not be read: keep the file as it is, aside, and
+ * go on with a new log (rewritten from the jobs recovered). */
+static int replay_set_aside(struct ctld *c, const struct replay_ctx *x)
+{
+	int64_t bad = journal_bad_offset(c->journal);
+	uint64_t dropped = journal_dropped_bytes(c->journal);
+	char name[64];
+	int r;
+
+	r = journal_set_aside(c->journal, time(NULL), name, sizeof(name));
+	if (r < 0)
+		return log_errno(r, "job journal: cannot set %s/%s aside",
+				 c->conf->state_save_location, JOURNAL_FILE);
+	if (bad >= 0)
+		error("job journal: -i: nothing from offset %" PRId64 " on (%" PRIu64 " bytes) "
+		      "could be read",
+		      bad, dropped);
+	if (x->skipped)
+		error("job journal: -i: %u records could not be read", x->skipped);
+	error("job journal: -i: the file is kept as %s/%s; going on with the %u jobs recovered",
+	      c->conf->state_save_location, name, c->job_count);
+	return 0;
+}
+
+/* A record past the damage (journal_scan_damaged): the ids it shows were
+ * perhaps handed out; the next one is past them (within MaxJobId). */
+static int id_hint(void *arg, const uint8_t *data, size_t len)
+{
+	struct ctld *c = arg;
+	struct job_state_seq seq;
+	struct job *job = NULL;
+	uint32_t next = 0;
+
+	if (job_state_rec_type(data, len) == JOURNAL_REC_SEQ
+	    && job_state_seq_unpack(data, len, &seq) == 0)
+		next = seq.next_job_id;
+	else if (job_state_rec_type(data, len) == JOURNAL_REC_JOB
+		 && job_state_unpack(data, len, NULL, NULL, &job) == 0)
+		next = job->job_id + 1;
+	job_free(job);
+	if (next > c->next_job_id && next <= c->conf->max_job_id)
+		c->next_job_id = next;
+	return 0;
+}
+
+static int durable_replay(struct ctld *c)
+{
+	struct replay_ctx x = {.c = c};
+	bool is_corrupt;
+	int r;
+
+	r = journal_replay(c->journal, c->ignore_state_errors, replay_rec, &x);
+	if (r < 0)
+		return replay_refused(c, r);
+	is_corrupt = journal_bad_offset(c->journal) >= 0;
+	if (is_corrupt)
+		(void)journal_scan_damaged(c->journal, id_hint, c);
+	if ((is_corrupt || x.skipped) && replay_set_aside(c, &x) < 0)
+		return -EIO;
+	if (x.gone)
+		error("job journal: %u jobs ran on nodes no longer in slurm.conf and were dropped",
+		      x.gone);
+	return 0;
+}
 
 int durable_init(struct ctld *c)
 {
@@ -230,12 +423,9 @@ int durable_init(struct ctld *c)
 				 c->conf->state_save_location);
 	if (c->is_clean_start)
 		return durable_compact(c); /* -c: start from nothing */
-	r = journal_replay(c->journal, replay_rec, c);
-	if (r < 0 && !c->ignore_state_errors)
-		return log_errno(r, "job journal unreadable (start with -i to ignore)");
-	if (journal_dropped_bytes(c->journal))
-		error("job journal: dropped a torn tail of %llu bytes",
-		      (unsigned long long)journal_dropped_bytes(c->journal));
+	r = durable_replay(c);
+	if (r < 0)
+		return r;
 	if (c->job_count && c->next_job_id <= c->jobs[c->job_count - 1]->job_id)
 		c->next_job_id = c->jobs[c->job_count - 1]->job_id + 1; /* never reuse an id */
 	for (uint32_t i = 0; i < c->job_count; i++)
@@ -243,15 +433,26 @@ int durable_init(struct ctld *c)
 			job_res_charge(c, c->jobs[i]);
 	if (c->job_count)
 		info("Recovered information about %u jobs", c->job_count);
-	return durable_compact(c);
+	r = durable_compact(c);
+	if (r < 0 && journal_size(c->journal) == 0 && c->job_count)
+		return log_errno(r, "job journal: cannot write the recovered jobs");
+	if (r < 0) /* the log replayed stays in use: nothing is lost */
+		error("job journal: compaction at start failed: %s", strerror(-r));
+	return 0;
 }
 
 void durable_fini(struct ctld *c)
 {
+	int r = 0;
+
 	if (c->journal && journal_has_pending(c->journal))
-		journal_commit(c->journal);
-	if (c->waiters)
-		waiters_reply(c);
+		r = journal_commit(c->journal);
+	if (r < 0)
+		error("StateSaveLocation %s: the last changes could not be written: %s; they "
+		      "are lost",
+		      c->conf->state_save_location, strerror(-r));
+	if (c->waiters) /* the controller is going away: a failed change is lost */
+		waiters_answer(c, r < 0 ? -ESLURM_WRITING_TO_FILE : 0);
 	c->journal = journal_free(c->journal);
 	if (c->commit_ev)
 		event_free(c->commit_ev);

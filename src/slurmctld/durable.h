@@ -9,6 +9,15 @@
  * at any moment loses no such job. At start the journal is replayed, the
  * running jobs' resources are charged to their nodes again, and the log is
  * compacted to the live jobs.
+ *
+ * When StateSaveLocation cannot be written (full, read-only, EIO), no reply
+ * waiting for the failed commit is sent (the change is retried every
+ * second, and replied to once it is on disk), requests that would change
+ * saved state are refused (durable_admit), reads go on, and the first
+ * write that succeeds again ends it ("StateSaveLocation writable again").
+ * A journal that cannot be read at start stops the controller, naming the
+ * file and the offset; with -i what could be read is kept, and the file is
+ * set aside as job_journal.bad.<time>. A torn last record is dropped.
  */
 #pragma once
 #include <stdbool.h>
@@ -24,6 +33,15 @@ void durable_fini(struct ctld *c);  /* commits what is pending */
  * rewrite having left live bytes: past 16 MB and 3 times live (exposed for
  * unit tests). */
 bool durable_compact_is_due(uint64_t size, uint64_t live);
+/* 0 when a request of msg_type may be handled now, else the code to
+ * refuse it with: while StateSaveLocation cannot be written, the requests
+ * that change journaled jobs or node states get ESLURM_WRITING_TO_FILE
+ * ("I/O error writing script/environment to file", Slurm's code for a
+ * failed state write), and slurmstepd's job and step ends the write's
+ * errno, which it retries. Reads are always admitted. */
+int durable_admit(const struct ctld *c, uint16_t msg_type);
+/* Commit (or retry a failed commit) at the end of this loop turn. */
+void durable_commit_now(struct ctld *c);
 /* Reply with msg (owned: freed with msg_free) once everything journaled so
  * far is on disk. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

@@ -4,6 +4,8 @@
  * Owns two descriptors (the state directory, for openat/renameat/fsync,
  * and the log, O_APPEND) and the pending batch: records already framed
  * (header + payload) back to back, so a commit is a single write.
+ * Every write, sync and truncation goes through j->sys (the real calls,
+ * or a unit test's failing ones).
  * Caveat: the committed size is tracked here, not re-read; a failed commit
  * cuts the file back to it, and if even that fails the cut is retried
  * before the next write.
@@ -18,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/crc32c.h"
@@ -30,9 +33,18 @@ struct journal {
 	int fd;                /* dir/job_journal, O_APPEND */
 	uint64_t size;         /* committed bytes */
 	uint64_t dropped;      /* by the last replay */
+	int64_t bad_offset;    /* of damage before the end, -1: none */
 	bool is_tail_dirty;    /* a failed commit may have left bytes past size */
 	uint8_t *pend;         /* framed pending records */
 	size_t pend_len, pend_cap;
+	const struct journal_syscalls *sys;
+};
+
+static const struct journal_syscalls real_syscalls = {
+    .writev = writev,
+    .fdatasync = fdatasync,
+    .fsync = fsync,
+    .ftruncate = ftruncate,
 };
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -95,6 +107,8 @@ int journal_open(const char *dir, struct journal **ret)
 	j->dir_fd = TAKE_FD(dir_fd);
 	j->fd = TAKE_FD(fd);
 	j->size = (uint64_t)st.st_size;
+	j->bad_offset = -1;
+	j->sys = &real_syscalls;
 	*ret = j;
 	return 0;
 }
@@ -113,71 +127,83 @@ struct journal *journal_free(struct journal *j)
 	return NULL;
 }
 
-static bool is_all_zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
-/* Check the record at p (left bytes to the end of the file). Returns NULL
- * and its payload length, or why it is bad and whether the damage is
- * confined to the file's last record (a torn write, not corruption). */
-static const char *record_check(const uint8_t *p, uint64_t left, uint32_t *ret_len,
-				bool *ret_is_tail)
+/* Why the record at p (left bytes to the end of the file) is bad, or NULL
+ * when it is whole, with its payload length in *ret_len. */
+static const char *record_check(const uint8_t *p, uint64_t left, uint32_t *ret_len)
 {
 	uint32_t len;
 
-	*ret_is_tail = true;
 	if (left < JOURNAL_HDR_LEN)
 		return "short header";
 	len = get_be32(p);
-	if (len == 0 || len > JOURNAL_REC_MAX) {
-		*ret_is_tail = is_all_zero(p, left); /* zero-filled after a crash */
+	if (len == 0 || len > JOURNAL_REC_MAX)
 		return "bad length";
-	}
 	if (len > left - JOURNAL_HDR_LEN)
 		return "short record";
-	if (crc32c(0, p + JOURNAL_HDR_LEN, len) != get_be32(p + 4)) {
-		*ret_is_tail = JOURNAL_HDR_LEN + len == left;
+	if (crc32c(0, p + JOURNAL_HDR_LEN, len) != get_be32(p + 4))
 		return "CRC mismatch";
-	}
 	*ret_len = len;
 	return NULL;
 }
 
-/* Length of the valid prefix of map[0..size): stops at the first bad
- * record, logging why. Returns the prefix length, or fn's code (<0). */
+/* Whether a whole record starts anywhere in map[from..size). After a bad
+ * record, none means a torn tail: a crash cut the last append short (a
+ * partial header, body or CRC, or zeros where the file system had not
+ * written yet). One means damage with committed records after it. */
+static bool has_record_after(const uint8_t *map, uint64_t from, uint64_t size)
+{
+	uint32_t len;
+
+	for (uint64_t off = from; off < size; off++)
+		if (!record_check(map + off, size - off, &len))
+			return true;
+	return false;
+}
+
+/* Give fn every whole record of map[0..size) up to the first bad one.
+ * Returns the length of that good prefix, or fn's code (<0). A bad record
+ * is logged, naming the file and its offset; *ret_is_corrupt says whether
+ * records follow it (corruption) or not (a torn tail). */
 static int64_t replay_records(struct journal *j, const uint8_t *map, uint64_t size,
-			      journal_rec_fn *fn, void *arg)
+			      journal_rec_fn *fn, void *arg, bool *ret_is_corrupt)
 {
 	uint64_t off = 0;
 
+	*ret_is_corrupt = false;
 	while (off < size) {
 		uint32_t len = 0;
-		bool is_tail;
-		const char *why = record_check(map + off, size - off, &len, &is_tail);
+		const char *why = record_check(map + off, size - off, &len);
 		int r;
 
 		if (why) {
-			log_msg(is_tail ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR,
-				"journal %s/%s: %s at offset %llu, dropping %llu bytes%s", j->dir,
-				JOURNAL_FILE, why, (unsigned long long)off,
-				(unsigned long long)(size - off),
-				is_tail ? " (torn tail)" : " (corrupt; later records lost)");
+			*ret_is_corrupt = has_record_after(map, off + 1, size);
+			if (*ret_is_corrupt)
+				error("journal %s/%s: %s at offset %llu, and %llu bytes with "
+				      "committed "
+				      "records after it: the log is corrupt",
+				      j->dir, JOURNAL_FILE, why, (unsigned long long)off,
+				      (unsigned long long)(size - off));
+			else
+				info(
+				    "journal %s/%s: %s at offset %llu: dropping a torn last record "
+				    "of %llu bytes (a crash during its write)",
+				    j->dir, JOURNAL_FILE, why, (unsigned long long)off,
+				    (unsigned long long)(size - off));
 			break;
 		}
 		r = fn(arg, map + off + JOURNAL_HDR_LEN, len);
-		if (r < 0)
+		if (r < 0) {
+			j->bad_offset = (int64_t)off;
 			return r;
+		}
 		off += JOURNAL_HDR_LEN + len;
 	}
 	return (int64_t)off;
 }
 
-int journal_replay(struct journal *j, journal_rec_fn *fn, void *arg)
+int journal_replay(struct journal *j, bool is_salvage, journal_rec_fn *fn, void *arg)
 {
+	bool is_corrupt = false;
 	struct stat st;
 	uint64_t size;
 	int64_t good;
@@ -186,6 +212,7 @@ int journal_replay(struct journal *j, journal_rec_fn *fn, void *arg)
 	if (!j || !fn)
 		return -EINVAL;
 	j->dropped = 0;
+	j->bad_offset = -1;
 	if (fstat(j->fd, &st) < 0)
 		return -errno;
 	size = (uint64_t)st.st_size;
@@ -196,18 +223,56 @@ int journal_replay(struct journal *j, journal_rec_fn *fn, void *arg)
 	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	good = replay_records(j, map, size, fn, arg);
+	good = replay_records(j, map, size, fn, arg, &is_corrupt);
 	munmap(map, (size_t)size);
 	if (good < 0)
 		return (int)good;
+	if (is_corrupt) {
+		/* the file stays as it is: for journal_set_aside(), or for a
+		 * start with -i after this one refuses */
+		j->bad_offset = good;
+		j->dropped = size - (uint64_t)good;
+		return is_salvage ? 0 : -EBADMSG;
+	}
 	if ((uint64_t)good < size) {
-		if (ftruncate(j->fd, (off_t)good) < 0 || fdatasync(j->fd) < 0)
+		if (j->sys->ftruncate(j->fd, (off_t)good) < 0 || j->sys->fdatasync(j->fd) < 0)
 			return -errno;
 		j->dropped = size - (uint64_t)good;
 	}
 	j->size = (uint64_t)good;
 	j->is_tail_dirty = false;
 	return 0;
+}
+
+int journal_scan_damaged(struct journal *j, journal_rec_fn *fn, void *arg)
+{
+	uint64_t size, off;
+	struct stat st;
+	uint8_t *map;
+	int r = 0;
+
+	if (!j || !fn || j->bad_offset < 0)
+		return -EINVAL;
+	if (fstat(j->fd, &st) < 0)
+		return -errno;
+	size = (uint64_t)st.st_size;
+	if (size > SIZE_MAX)
+		return -EFBIG;
+	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	for (off = (uint64_t)j->bad_offset + 1; off < size && r == 0;) {
+		uint32_t len;
+
+		if (record_check(map + off, size - off, &len)) {
+			off++;
+			continue;
+		}
+		r = fn(arg, map + off + JOURNAL_HDR_LEN, len);
+		off += JOURNAL_HDR_LEN + len;
+	}
+	munmap(map, (size_t)size);
+	return r;
 }
 
 uint64_t journal_dropped_bytes(const struct journal *j)
@@ -251,10 +316,10 @@ bool journal_has_pending(const struct journal *j)
 
 /* Write iov[0..n) completely, resuming after short writes. iov is
  * consumed (its entries are advanced). */
-static int writev_all(int fd, struct iovec *iov, size_t n)
+static int writev_all(const struct journal_syscalls *sys, int fd, struct iovec *iov, size_t n)
 {
 	while (n > 0) {
-		ssize_t w = writev(fd, iov, n > IOV_MAX ? IOV_MAX : (int)n);
+		ssize_t w = sys->writev(fd, iov, n > IOV_MAX ? IOV_MAX : (int)n);
 		size_t done;
 
 		if (w < 0 && errno == EINTR)
@@ -287,18 +352,20 @@ int journal_commit(struct journal *j)
 	if (!j->pend_len)
 		return 0;
 	if (j->is_tail_dirty) {
-		if (ftruncate(j->fd, (off_t)j->size) < 0)
+		if (j->sys->ftruncate(j->fd, (off_t)j->size) < 0)
 			return -errno;
 		j->is_tail_dirty = false;
 	}
 	iov = (struct iovec){ .iov_base = j->pend, .iov_len = j->pend_len };
-	r = writev_all(j->fd, &iov, 1);
-	if (r == 0 && fdatasync(j->fd) < 0)
+	r = writev_all(j->sys, j->fd, &iov, 1);
+	if (r == 0 && j->sys->fdatasync(j->fd) < 0)
 		r = -errno;
 	if (r < 0) {
 		/* Cut the half batch off: a retry must not land behind it. After a
-		 * failed fdatasync the rewrite also re-dirties the pages. */
-		if (ftruncate(j->fd, (off_t)j->size) < 0)
+		 * failed fdatasync the rewrite also re-dirties the pages (the
+		 * kernel may have dropped them: a second fdatasync could
+		 * succeed without having written them). */
+		if (j->sys->ftruncate(j->fd, (off_t)j->size) < 0)
 			j->is_tail_dirty = true;
 		return r;
 	}
@@ -323,7 +390,8 @@ static int compact_check(const struct iovec *recs, size_t n)
 }
 
 /* Write recs framed to fd and sync it; *ret_size is the bytes written. */
-static int compact_write(int fd, const struct iovec *recs, size_t n, uint64_t *ret_size)
+static int compact_write(const struct journal_syscalls *sys, int fd, const struct iovec *recs,
+			 size_t n, uint64_t *ret_size)
 {
 	_cleanup_free_ struct iovec *iov = calloc(2 * n + 1, sizeof(*iov));
 	_cleanup_free_ uint8_t *hdrs = calloc(n + 1, JOURNAL_HDR_LEN);
@@ -340,10 +408,10 @@ static int compact_write(int fd, const struct iovec *recs, size_t n, uint64_t *r
 		iov[2 * i + 1] = recs[i];
 		size += JOURNAL_HDR_LEN + recs[i].iov_len;
 	}
-	r = writev_all(fd, iov, 2 * n);
+	r = writev_all(sys, fd, iov, 2 * n);
 	if (r < 0)
 		return r;
-	if (fsync(fd) < 0)
+	if (sys->fsync(fd) < 0)
 		return -errno;
 	*ret_size = size;
 	return 0;
@@ -366,7 +434,7 @@ int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
 		    O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	r = compact_write(fd, recs, n, &size);
+	r = compact_write(j->sys, fd, recs, n, &size);
 	if (r == 0 && renameat(j->dir_fd, JOURNAL_FILE_NEW, j->dir_fd, JOURNAL_FILE) < 0)
 		r = -errno;
 	if (r < 0) {
@@ -385,4 +453,69 @@ int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
 uint64_t journal_size(const struct journal *j)
 {
 	return j ? j->size : 0;
+}
+
+int64_t journal_bad_offset(const struct journal *j)
+{
+	return j ? j->bad_offset : -1;
+}
+
+/* name.bad.<time>, never one that exists: link() does not replace. */
+static int set_aside_link(int dir_fd, const char *name, time_t now, char *ret, size_t len)
+{
+	for (unsigned k = 0; k < 100; k++) {
+		int n = k ? snprintf(ret, len, "%s.bad.%lld.%u", name, (long long)now, k)
+			  : snprintf(ret, len, "%s.bad.%lld", name, (long long)now);
+
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		if (linkat(dir_fd, name, dir_fd, ret, 0) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int journal_file_set_aside(int dir_fd, const char *name, time_t now, char *ret_name, size_t len)
+{
+	int r;
+
+	if (dir_fd < 0 || !name || !ret_name || !len)
+		return -EINVAL;
+	r = set_aside_link(dir_fd, name, now, ret_name, len);
+	if (r < 0)
+		return r;
+	if (unlinkat(dir_fd, name, 0) < 0 || fsync(dir_fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int journal_set_aside(struct journal *j, time_t now, char *ret_name, size_t len)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!j)
+		return -EINVAL;
+	r = journal_file_set_aside(j->dir_fd, JOURNAL_FILE, now, ret_name, len);
+	if (r < 0)
+		return r;
+	fd =
+	    openat(j->dir_fd, JOURNAL_FILE, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || fsync(j->dir_fd) < 0)
+		return -errno;
+	close(j->fd);
+	j->fd = TAKE_FD(fd);
+	j->size = 0;
+	j->dropped = 0;
+	j->bad_offset = -1;
+	j->is_tail_dirty = false;
+	return 0;
+}
+
+void journal_set_syscalls(struct journal *j, const struct journal_syscalls *sys)
+{
+	if (j)
+		j->sys = sys ? sys : &real_syscalls;
 }

@@ -6,15 +6,22 @@
  * Payloads are opaque here (job_state.h gives them meaning). Records are
  * appended to an in-memory batch and made durable together by
  * journal_commit(): one write and one fdatasync for every mutation of an
- * event-loop iteration (group commit). The log is valid up to its first bad
- * record; recovery drops everything from there on (a torn tail after a
- * crash) and truncates the file so new records follow good ones.
+ * event-loop iteration (group commit). A failed commit (ENOSPC, EIO, EROFS)
+ * leaves the file as it was before it, so no half record ever sits in
+ * front of a later one.
+ * At load, a bad record with no whole record after it is a torn tail (a
+ * crash during the last append): it is dropped and the file truncated so
+ * new records follow good ones. A bad record WITH whole records after it
+ * is corruption of committed data: the replay refuses, and the caller
+ * decides (slurmctld stops, or with -i sets the file aside).
  * Caveat: not thread-safe; one owner (the event loop).
  */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #define JOURNAL_FILE "job_journal"
 #define JOURNAL_FILE_NEW "job_journal.new"   /* compaction's temporary */
@@ -39,19 +46,43 @@ int journal_open(const char *dir, struct journal **ret);
  * returns NULL. */
 struct journal *journal_free(struct journal *j);
 
-/* Call fn on every valid record in order. At the first record that is
- * short, has a length of 0 or over JOURNAL_REC_MAX, or fails its CRC, the
- * replay stops, and that record and EVERYTHING after it are dropped: the
- * file is truncated back to the end of the last good record (and synced),
- * the count is logged (info for a torn last record, error for damage
- * before the end) and kept for journal_dropped_bytes(). Such a tail is not
- * an error: the return is 0.
- * fn returning <0 stops the replay and returns that code; nothing is
- * truncated then. Other errors: -errno from mmap/ftruncate/fdatasync.
+/* Call fn on every valid record in order, up to the first bad one (short,
+ * a length of 0 or over JOURNAL_REC_MAX, or a CRC mismatch); the bad
+ * record is logged with the file's name and its offset.
+ * - None: returns 0.
+ * - A torn tail (no whole record after the bad one): it is dropped, the
+ *   file truncated back to the end of the last good record (and synced);
+ *   returns 0, journal_dropped_bytes() says how much.
+ * - Corruption (whole records after the bad one): the file is left
+ *   untouched and journal_bad_offset() gives the offset; returns -EBADMSG,
+ *   or 0 when is_salvage (the caller keeps what fn got, and should
+ *   journal_set_aside() the file before writing).
+ * fn returning <0 stops the replay and returns that code, with the
+ * record's offset in journal_bad_offset(); nothing is truncated then.
+ * Other errors: -errno from mmap/ftruncate/fdatasync.
  * Pending (uncommitted) records are not seen and stay pending. */
-int journal_replay(struct journal *j, journal_rec_fn *fn, void *arg);
-/* Bytes dropped by the last journal_replay() (0 when the log was clean). */
+int journal_replay(struct journal *j, bool is_salvage, journal_rec_fn *fn, void *arg);
+/* Bytes dropped (torn tail) or not read (corruption) by the last replay. */
 uint64_t journal_dropped_bytes(const struct journal *j);
+/* Offset of the corrupt record (or of the one fn refused) found by the
+ * last replay; -1 when there was none. */
+int64_t journal_bad_offset(const struct journal *j);
+/* After a salvage replay met corruption: call fn on every whole record
+ * found past the damage, resyncing byte by byte. Such records may be
+ * anything that happens to frame and check (even bytes inside a job's
+ * script), so they are hints, not state: slurmctld only reads job ids
+ * from them, never to hand one out again. Returns 0, fn's code, -EINVAL
+ * (no corruption found) or -errno from mmap. */
+int journal_scan_damaged(struct journal *j, journal_rec_fn *fn, void *arg);
+/* Keep the log as it is under job_journal.bad.<now> (never replacing a
+ * file: .bad.<now>.1 and so on) and go on with a new, empty job_journal;
+ * pending records stay pending. ret_name (len bytes) gets the name kept.
+ * Returns 0 or -errno; the log is then unchanged, or (when only the new
+ * file could not be made) no longer named job_journal. */
+int journal_set_aside(struct journal *j, time_t now, char *ret_name, size_t len);
+/* The same for any file name in the directory dir_fd (node_state): a hard
+ * link to the new name, then the old name removed, the directory synced. */
+int journal_file_set_aside(int dir_fd, const char *name, time_t now, char *ret_name, size_t len);
 
 /* Copy one record into the pending batch; nothing is written yet.
  * Returns 0, -EINVAL (len 0, or data NULL), -EMSGSIZE (len over
@@ -81,3 +112,14 @@ int journal_compact(struct journal *j, const struct iovec *recs, size_t n);
 
 /* Committed bytes in the log file (what compaction would shrink). */
 uint64_t journal_size(const struct journal *j);
+
+/* Exposed for unit tests only: the calls every write to the log goes
+ * through, so a test can fail them (ENOSPC part way through a write, EIO
+ * from fdatasync). NULL restores the real ones. */
+struct journal_syscalls {
+	ssize_t (*writev)(int fd, const struct iovec *iov, int n);
+	int (*fdatasync)(int fd);
+	int (*fsync)(int fd);
+	int (*ftruncate)(int fd, off_t len);
+};
+void journal_set_syscalls(struct journal *j, const struct journal_syscalls *sys);

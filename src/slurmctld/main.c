@@ -22,6 +22,7 @@
 #include "common/daemon.h"
 #include "common/log.h"
 #include "common/macros.h"
+#include "common/msg.h"
 #include "common/rpc_server.h"
 #include "ctld.h"
 #include "durable.h"
@@ -77,6 +78,31 @@ static void parse_args(int argc, char **argv)
 	arg_verbose = a.verbose;
 }
 
+/* A node_state file that cannot be read stops the start, unless -i: then
+ * it is kept aside and the nodes start from slurm.conf. */
+static int node_state_refused(struct ctld *c, int r)
+{
+	const char *dir = c->conf->state_save_location;
+	char name[64];
+
+	if (!c->ignore_state_errors) {
+		log_msg(
+		    LOG_LEVEL_FATAL,
+		    "%s/%s cannot be read: %s%s; slurmctld will not start. Start it with -i to "
+		    "ignore it (it is kept as %s.bad.<time>; admin-set node states such as "
+		    "DRAIN are lost) or with -c to start without any saved state (discarding it)",
+		    dir, NODE_STATE_FILE, strerror(-r),
+		    r == -EBADMSG ? " (corrupt: bad SHA-256 or format)" : "", NODE_STATE_FILE);
+		return r;
+	}
+	r = node_state_set_aside(c, name, sizeof(name));
+	if (r < 0)
+		return log_errno(r, "-i: cannot set %s/%s aside", dir, NODE_STATE_FILE);
+	error("%s/%s unreadable, ignored (-i): kept as %s/%s; node states come from slurm.conf",
+	      dir, NODE_STATE_FILE, dir, name);
+	return 0;
+}
+
 static int state_init(struct ctld *c)
 {
 	int r;
@@ -88,14 +114,7 @@ static int state_init(struct ctld *c)
 		return 0;
 	}
 	r = node_state_load(c);
-	if (r < 0 && c->ignore_state_errors) {
-		error("node_state unreadable, ignored (-i): %s", strerror(-r));
-		return 0;
-	}
-	if (r < 0)
-		return log_errno(r, "node_state in %s is unreadable (start with -i to ignore)",
-				 c->conf->state_save_location);
-	return 0;
+	return r < 0 ? node_state_refused(c, r) : 0;
 }
 
 static void state_fini(struct ctld *c)
@@ -113,6 +132,23 @@ static int parts_init(struct ctld *c)
 	return part_table_build(c);
 }
 
+/* The dispatcher behind durable.c's gate: while StateSaveLocation cannot
+ * be written, what would change saved state is refused before any
+ * handler runs; reads go through. */
+static void ctld_dispatch(void *arg, struct rpc_req *req)
+{
+	struct ctld *c = arg;
+	int r = durable_admit(c, req->type);
+
+	if (r < 0) {
+		debug("%s: %s refused: StateSaveLocation not writable", req->peer,
+		      msg_type_name(req->type));
+		rpc_reply_rc(req, r);
+		return;
+	}
+	rpc_dispatch(c, req);
+}
+
 static int rpc_init(struct ctld *c)
 {
 	struct rpc_server_opts o = {
@@ -127,7 +163,7 @@ static int rpc_init(struct ctld *c)
 	/* listen on the configured address when it is a literal one */
 	if (!addr || inet_pton(AF_INET, addr, &a) != 1)
 		addr = NULL;
-	r = rpc_server_new(c->base, addr, c->conf->slurmctld_port, &o, rpc_dispatch, c, &c->rpc);
+	r = rpc_server_new(c->base, addr, c->conf->slurmctld_port, &o, ctld_dispatch, c, &c->rpc);
 	if (r < 0)
 		return log_errno(r, "cannot listen on port %u", c->conf->slurmctld_port);
 	return 0;

@@ -75,28 +75,36 @@ int node_table_build(struct ctld *c)
 	return 0;
 }
 
-int node_table_rebuild(struct ctld *c)
+int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 {
 	struct node *old = c->nodes;
 	uint32_t old_count = c->node_count;
 	struct node *nodes;
+	uint32_t *map;
 
 	nodes = calloc(c->conf->node_count ? c->conf->node_count : 1, sizeof(*nodes));
-	if (!nodes)
+	map = calloc(old_count ? old_count : 1, sizeof(*map));
+	if (!nodes || !map) {
+		free(nodes);
+		free(map);
 		return -ENOMEM;
+	}
+	for (uint32_t j = 0; j < old_count; j++)
+		map[j] = NO_VAL;
 	for (uint32_t i = 0; i < c->conf->node_count; i++) {
 		const struct conf_node *cfg = &c->conf->nodes[i];
-		struct node *prev = NULL;
+		uint32_t prev = NO_VAL;
 
-		for (uint32_t j = 0; j < old_count; j++)
+		for (uint32_t j = 0; j < old_count && prev == NO_VAL; j++)
 			if (old[j].cfg && streq(old[j].cfg->name, cfg->name))
-				prev = &old[j];
-		if (prev) {
-			nodes[i] = *prev;   /* moves the strings */
+				prev = j;
+		if (prev != NO_VAL) {
+			nodes[i] = old[prev]; /* moves the strings and the usage */
 			nodes[i].cfg = cfg;
 			free(nodes[i].partitions);
 			nodes[i].partitions = NULL;
-			*prev = (struct node){ 0 };
+			old[prev] = (struct node){0};
+			map[prev] = i;
 		} else {
 			node_init(&nodes[i], cfg);
 		}
@@ -107,6 +115,7 @@ int node_table_rebuild(struct ctld *c)
 	c->nodes = nodes;
 	c->node_count = c->conf->node_count;
 	c->node_last_update = time(NULL);
+	*ret_map = map;
 	return 0;
 }
 

@@ -45,9 +45,13 @@ struct node {
 /* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */
 int node_table_build(struct ctld *c);
 /* Re-point records at a new conf after reconfigure: nodes that still exist
- * keep their state; new ones start UNKNOWN. Takes the new arrays from
- * c->conf; frees the old records. */
-int node_table_rebuild(struct ctld *c);
+ * keep their state and usage (by name; their index may change); new ones
+ * start UNKNOWN. Takes the new arrays from c->conf; frees the old records.
+ * *ret_map (owned) maps each old index to the new one, NO_VAL for a node
+ * that is gone: every stored index (jobs' and steps' nodes) must be
+ * remapped with it before anything reads c->nodes by index again. On
+ * -ENOMEM nothing changed. */
+int node_table_rebuild(struct ctld *c, uint32_t **ret_map);
 void node_table_free(struct ctld *c);
 struct node *node_find(struct ctld *c, const char *name);
 const char *node_name(const struct node *n);

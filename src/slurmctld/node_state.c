@@ -16,6 +16,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "common/conf.h"
 #include "common/limits.h"
 #include "common/log.h"
@@ -24,6 +26,7 @@
 #include "common/sha256.h"
 #include "common/states.h"
 #include "ctld.h"
+#include "journal.h"
 #include "node.h"
 
 #define NODE_STATE_MAGIC "SL_NODE_STATE"
@@ -71,6 +74,23 @@ static int save_atomic(const char *dir, const char *name, const struct pack_buf 
 	return 0;
 }
 
+/* Logged once until a save succeeds; the journal's commit event tries
+ * again (durable.c), and refuses state changes meanwhile. */
+static void node_state_save_failed(struct ctld *c, int r)
+{
+	if (!c->is_node_state_dirty)
+		error("node_state: cannot save to %s: %s; retrying every second",
+		      c->conf->state_save_location, strerror(-r));
+	else
+		debug("node_state: still cannot save to %s: %s", c->conf->state_save_location,
+		      strerror(-r));
+	c->is_node_state_dirty = true;
+	if (!c->state_save_err)
+		c->state_save_err = r;
+	if (c->commit_ev)
+		event_add(c->commit_ev, &(struct timeval){.tv_sec = 1});
+}
+
 int node_state_save(struct ctld *c)
 {
 	struct pack_buf b = { 0 };
@@ -100,10 +120,12 @@ int node_state_save(struct ctld *c)
 		else
 			pack_raw(&b, digest, sizeof(digest));
 	}
-	r = b.err ? b.err : save_atomic(c->conf->state_save_location, "node_state", &b);
+	r = b.err ? b.err : save_atomic(c->conf->state_save_location, NODE_STATE_FILE, &b);
 	pack_buf_done(&b);
 	if (r < 0)
-		error("node_state: cannot save to %s: %s", c->conf->state_save_location, strerror(-r));
+		node_state_save_failed(c, r);
+	else
+		c->is_node_state_dirty = false;
 	return r;
 }
 
@@ -170,7 +192,7 @@ int node_state_load(struct ctld *c)
 	time_t saved;
 	int r;
 
-	if (asprintf(&path, "%s/node_state", c->conf->state_save_location) < 0)
+	if (asprintf(&path, "%s/%s", c->conf->state_save_location, NODE_STATE_FILE) < 0)
 		return -ENOMEM;
 	r = read_file(path, &data, &len);
 	if (r == -ENOENT)
@@ -217,4 +239,14 @@ int node_state_load(struct ctld *c)
 		return -EBADMSG;
 	info("Recovered state of %u nodes", count);
 	return 0;
+}
+
+int node_state_set_aside(struct ctld *c, char *ret_name, size_t len)
+{
+	_cleanup_close_ int dfd =
+	    open(c->conf->state_save_location, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return -errno;
+	return journal_file_set_aside(dfd, NODE_STATE_FILE, time(NULL), ret_name, len);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,8 +107,21 @@ static struct journal *open_replay(const struct fixture *f, struct seen *s)
 
 	*s = (struct seen){ .stop_at = -1 };
 	assert_int_equal(journal_open(f->dir, &j), 0);
-	assert_int_equal(journal_replay(j, collect, s), 0);
+	assert_int_equal(journal_replay(j, false, collect, s), 0);
 	return j;
+}
+
+/* Close j, and check what a restart reads: want[0..n), nothing dropped. */
+static void close_and_check(const struct fixture *f, struct journal *j, const char *const *want,
+			    uint32_t n)
+{
+	struct seen s;
+
+	journal_free(j);
+	j = open_replay(f, &s);
+	assert_seen(&s, want, n);
+	assert_int_equal(journal_dropped_bytes(j), 0);
+	journal_free(j);
 }
 
 /* The three records committed; returns the file's bytes (malloc). */
@@ -226,9 +240,25 @@ static void test_a_torn_last_record_is_dropped_at_every_cut_point(void **state)
 	free(bytes);
 }
 
-/* The log is valid only up to its first bad record: a flipped bit in the
- * middle record drops it AND the good third record after it. */
-static void test_a_flipped_bit_in_the_middle_record_drops_it_and_all_after(void **state)
+static uint8_t *read_file(const char *path, size_t *ret_len)
+{
+	off_t size = file_size(path);
+	uint8_t *bytes = malloc(size > 0 ? (size_t)size : 1);
+	FILE *fp = fopen(path, "rb");
+
+	assert_non_null(bytes);
+	assert_non_null(fp);
+	assert_int_equal(fread(bytes, 1, (size_t)size, fp), (size_t)size);
+	fclose(fp);
+	*ret_len = (size_t)size;
+	return bytes;
+}
+
+/* Damage with a committed record after it is not a torn tail: a flipped
+ * bit anywhere in the middle record (length, CRC or payload) stops the
+ * replay with -EBADMSG at that record's offset, after the records before
+ * it, and leaves the file exactly as it was (for -i, or for forensics). */
+static void test_a_flipped_bit_in_the_middle_record_refuses_the_replay(void **state)
 {
 	struct fixture *f = *state;
 	size_t len;
@@ -238,19 +268,90 @@ static void test_a_flipped_bit_in_the_middle_record_drops_it_and_all_after(void 
 
 	for (size_t pos = mid_start; pos < mid_end; pos++) {
 		for (int bit = 0; bit < 8; bit++) {
-			struct journal *j;
-			struct seen s;
+			struct journal *j = NULL;
+			struct seen s = {.stop_at = -1};
+			size_t after_len;
+			uint8_t *after;
 
 			bytes[pos] ^= (uint8_t)(1u << bit);
 			put_file(f->path, bytes, len);
-			bytes[pos] ^= (uint8_t)(1u << bit);
-			j = open_replay(f, &s);
+			assert_int_equal(journal_open(f->dir, &j), 0);
+			assert_int_equal(journal_replay(j, false, collect, &s), -EBADMSG);
 			assert_seen(&s, recs, 1);
-			assert_int_equal(journal_dropped_bytes(j), len - mid_start);
-			assert_int_equal(file_size(f->path), mid_start);
+			assert_int_equal(journal_bad_offset(j), mid_start);
+			after = read_file(f->path, &after_len);
+			assert_int_equal(after_len, len);
+			assert_memory_equal(after, bytes, len);
+			free(after);
+			bytes[pos] ^= (uint8_t)(1u << bit);
 			journal_free(j);
 		}
 	}
+	free(bytes);
+}
+
+/* A whole record overwritten with zeros (a lost block) in the middle is
+ * corruption too: the zeros are not at the end. */
+static void test_zeros_in_the_middle_are_corruption_not_a_torn_tail(void **state)
+{
+	struct fixture *f = *state;
+	size_t len;
+	uint8_t *bytes = write_three(f, &len);
+	size_t mid_start = JOURNAL_HDR_LEN + strlen(recs[0]);
+	struct journal *j = NULL;
+	struct seen s = {.stop_at = -1};
+
+	memset(bytes + mid_start, 0, JOURNAL_HDR_LEN + strlen(recs[1]));
+	put_file(f->path, bytes, len);
+	assert_int_equal(journal_open(f->dir, &j), 0);
+	assert_int_equal(journal_replay(j, false, collect, &s), -EBADMSG);
+	assert_seen(&s, recs, 1);
+	assert_int_equal(file_size(f->path), len);
+	journal_free(j);
+	free(bytes);
+}
+
+/* -i: the salvage replay keeps what precedes the damage, the file is set
+ * aside byte for byte (never replacing an older one), and the journal goes
+ * on with a new log that replays cleanly. */
+static void test_salvage_sets_a_corrupt_log_aside_and_goes_on(void **state)
+{
+	struct fixture *f = *state;
+	const char *const want[] = {recs[0], "after the salvage"};
+	size_t len, kept_len;
+	uint8_t *bytes = write_three(f, &len), *kept;
+	size_t mid_start = JOURNAL_HDR_LEN + strlen(recs[0]);
+	char name[64], path[192], older[192];
+	struct journal *j = NULL;
+	struct seen s = {.stop_at = -1};
+
+	bytes[mid_start + JOURNAL_HDR_LEN] ^= 0x10;
+	put_file(f->path, bytes, len);
+	snprintf(older, sizeof(older), "%s/%s.bad.1000", f->dir, JOURNAL_FILE);
+	put_file(older, (const uint8_t *)"an older one", 12);
+	assert_int_equal(journal_open(f->dir, &j), 0);
+	assert_int_equal(journal_replay(j, true, collect, &s), 0);
+	assert_seen(&s, recs, 1);
+	assert_int_equal(journal_bad_offset(j), mid_start);
+	assert_int_equal(journal_set_aside(j, 1000, name, sizeof(name)), 0);
+	assert_string_equal(name, JOURNAL_FILE ".bad.1000.1");
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	kept = read_file(path, &kept_len);
+	assert_int_equal(kept_len, len);
+	assert_memory_equal(kept, bytes, len);
+	free(kept);
+	kept = read_file(older, &kept_len);
+	assert_int_equal(kept_len, 12);
+	free(kept);
+	assert_int_equal(journal_size(j), 0);
+	assert_int_equal(file_size(f->path), 0);
+
+	append_str(j, want[0]);
+	append_str(j, want[1]);
+	assert_int_equal(journal_commit(j), 0);
+	close_and_check(f, j, want, 2);
+	unlink(path);
+	unlink(older);
 	free(bytes);
 }
 
@@ -320,7 +421,7 @@ static void test_a_failing_callback_stops_the_replay_with_its_code(void **state)
 	struct seen s = { .stop_at = 1 };
 
 	assert_int_equal(journal_open(f->dir, &j), 0);
-	assert_int_equal(journal_replay(j, collect, &s), -ECANCELED);
+	assert_int_equal(journal_replay(j, false, collect, &s), -ECANCELED);
 	assert_seen(&s, recs, 1);
 	assert_int_equal(file_size(f->path), len); /* nothing truncated */
 	journal_free(j);
@@ -348,7 +449,7 @@ static void test_compaction_keeps_exactly_the_given_records(void **state)
 	assert_int_equal(file_size(f->path), journal_size(j));
 
 	s = (struct seen){ .stop_at = -1 };
-	assert_int_equal(journal_replay(j, collect, &s), 0);
+	assert_int_equal(journal_replay(j, false, collect, &s), 0);
 	assert_seen(&s, kept, 2);
 	assert_true(journal_has_pending(j)); /* follows the compacted records */
 	assert_int_equal(journal_commit(j), 0);
@@ -477,11 +578,183 @@ static void test_a_failed_compaction_keeps_the_old_log(void **state)
 	assert_int_equal(journal_size(j), len);
 	append_str(j, want[3]);
 	assert_int_equal(journal_commit(j), 0);
+	close_and_check(f, j, want, 4);
+	free(bytes);
+}
+
+/* Failing system calls for journal_set_syscalls(): writev takes only
+ * write_budget more bytes, then fails with write_err; fdatasync fails with
+ * sync_err (once when is_sync_once); ftruncate fails with trunc_err. */
+static struct {
+	size_t write_budget;
+	int write_err, sync_err, trunc_err;
+	bool is_sync_once;
+	unsigned writes;
+	size_t written;
+} inj;
+
+static ssize_t inj_writev(int fd, const struct iovec *iov, int n)
+{
+	size_t total = 0;
+
+	inj.writes++;
+	if (inj.write_budget == 0 && inj.write_err) {
+		errno = inj.write_err;
+		return -1;
+	}
+	for (int i = 0; i < n && inj.write_budget > 0; i++) {
+		size_t part = iov[i].iov_len < inj.write_budget ? iov[i].iov_len : inj.write_budget;
+		ssize_t w = write(fd, iov[i].iov_base, part);
+
+		if (w < 0)
+			return total ? (ssize_t)total : -1;
+		total += (size_t)w;
+		inj.write_budget -= (size_t)w;
+		if ((size_t)w < iov[i].iov_len)
+			break;
+	}
+	inj.written += total;
+	return (ssize_t)total;
+}
+
+static int inj_fdatasync(int fd)
+{
+	if (inj.sync_err) {
+		errno = inj.sync_err;
+		if (inj.is_sync_once)
+			inj.sync_err = 0;
+		return -1;
+	}
+	return fdatasync(fd);
+}
+
+static int inj_ftruncate(int fd, off_t len)
+{
+	if (inj.trunc_err) {
+		errno = inj.trunc_err;
+		return -1;
+	}
+	return ftruncate(fd, len);
+}
+
+static const struct journal_syscalls inj_syscalls = {
+    .writev = inj_writev,
+    .fdatasync = inj_fdatasync,
+    .fsync = fsync,
+    .ftruncate = inj_ftruncate,
+};
+
+static void inj_reset(void)
+{
+	inj = (typeof(inj)){.write_budget = SIZE_MAX};
+}
+
+/* A journal on the failing calls with recs[0] committed; *ret_committed
+ * is the file's size then. */
+static struct journal *open_failing(const struct fixture *f, off_t *ret_committed)
+{
+	struct journal *j = NULL;
+
+	unlink(f->path);
+	assert_int_equal(journal_open(f->dir, &j), 0);
+	journal_set_syscalls(j, &inj_syscalls);
+	inj_reset();
+	append_str(j, recs[0]);
+	assert_int_equal(journal_commit(j), 0);
+	*ret_committed = file_size(f->path);
+	return j;
+}
+
+/* A full disk (ENOSPC after a few bytes of the batch, then at once):
+ * every try fails, keeps the batch, leaves the file at its committed
+ * size; once space is back the same batch commits and replays whole. */
+static void test_enospc_part_way_keeps_the_batch_and_leaves_no_half_record(void **state)
+{
+	struct fixture *f = *state;
+	off_t committed;
+	struct journal *j = open_failing(f, &committed);
+
+	append_str(j, recs[1]);
+	append_str(j, recs[2]);
+	inj.write_budget = JOURNAL_HDR_LEN + 3; /* a header and a bit of the body */
+	inj.write_err = ENOSPC;
+	assert_int_equal(journal_commit(j), -ENOSPC);
+	assert_true(journal_has_pending(j));
+	assert_int_equal(file_size(f->path), committed);
+	assert_int_equal(journal_commit(j), -ENOSPC); /* still full: nothing written */
+	assert_int_equal(file_size(f->path), committed);
+	assert_int_equal(journal_size(j), committed);
+
+	inj_reset(); /* space is back */
+	assert_int_equal(journal_commit(j), 0);
+	assert_false(journal_has_pending(j));
+	close_and_check(f, j, recs, 3);
+}
+
+/* EIO from fdatasync: the written pages may never reach the disk, so the
+ * commit fails, the bytes are cut off, and the retry writes the whole
+ * batch again instead of trusting a second fdatasync. */
+static void test_a_failed_fdatasync_fails_the_commit_and_the_retry_rewrites(void **state)
+{
+	struct fixture *f = *state;
+	size_t batch = JOURNAL_HDR_LEN + strlen(recs[1]);
+	off_t committed;
+	struct journal *j = open_failing(f, &committed);
+
+	append_str(j, recs[1]);
+	inj.sync_err = EIO;
+	inj.is_sync_once = true;
+	inj.written = 0;
+	assert_int_equal(journal_commit(j), -EIO);
+	assert_true(journal_has_pending(j));
+	assert_int_equal(file_size(f->path), committed);
+	assert_int_equal(journal_commit(j), 0);
+	assert_int_equal(inj.written, 2 * batch); /* written twice */
+	close_and_check(f, j, recs, 2);
+}
+
+/* When even the cut-back fails (EIO), the half batch stays in the file:
+ * no later commit writes behind it until the cut succeeds, and a crash in
+ * that state leaves a torn tail that the next start drops. */
+static void test_a_failed_cut_back_blocks_later_writes_until_it_succeeds(void **state)
+{
+	struct fixture *f = *state;
+	off_t committed;
+	struct journal *j = open_failing(f, &committed);
+	unsigned writes;
+	struct seen s;
+
+	append_str(j, recs[1]);
+	inj.write_budget = 5;
+	inj.write_err = ENOSPC;
+	inj.trunc_err = EIO;
+	assert_int_equal(journal_commit(j), -ENOSPC);
+	assert_int_equal(file_size(f->path), committed + 5); /* could not cut */
+	writes = inj.writes;
+	inj.write_budget = SIZE_MAX;
+	inj.write_err = 0;
+	assert_int_equal(journal_commit(j), -EIO);
+	assert_int_equal(inj.writes, writes); /* nothing written behind the half */
+
+	/* a crash now: the half batch is a torn tail */
 	journal_free(j);
 	j = open_replay(f, &s);
-	assert_seen(&s, want, 4);
+	assert_seen(&s, recs, 1);
+	assert_int_equal(journal_dropped_bytes(j), 5);
+	assert_int_equal(file_size(f->path), committed);
 	journal_free(j);
-	free(bytes);
+
+	/* without the crash: once the cut works, the batch follows good records */
+	j = open_failing(f, &committed);
+	append_str(j, recs[1]);
+	inj.write_budget = 5;
+	inj.write_err = ENOSPC;
+	inj.trunc_err = EIO;
+	assert_int_equal(journal_commit(j), -ENOSPC);
+	inj_reset();
+	append_str(j, recs[2]);
+	assert_int_equal(journal_commit(j), 0);
+	close_and_check(f, j, recs, 3);
 }
 
 static void test_open_fails_cleanly_for_a_missing_directory(void **state)
@@ -520,7 +793,9 @@ int main(void)
 	    T(test_committed_records_replay_in_order_after_reopen),
 	    T(test_commit_with_nothing_pending_is_a_no_op),
 	    T(test_a_torn_last_record_is_dropped_at_every_cut_point),
-	    T(test_a_flipped_bit_in_the_middle_record_drops_it_and_all_after),
+	    T(test_a_flipped_bit_in_the_middle_record_refuses_the_replay),
+	    T(test_zeros_in_the_middle_are_corruption_not_a_torn_tail),
+	    T(test_salvage_sets_a_corrupt_log_aside_and_goes_on),
 	    T(test_bad_lengths_are_treated_as_corruption),
 	    T(test_append_refuses_empty_and_oversized_records),
 	    T(test_a_failing_callback_stops_the_replay_with_its_code),
@@ -529,6 +804,9 @@ int main(void)
 	    T(test_a_leftover_compaction_file_is_removed_on_open),
 	    T(test_a_failed_commit_keeps_the_batch_and_cuts_the_half_write),
 	    T(test_a_failed_compaction_keeps_the_old_log),
+	    T(test_enospc_part_way_keeps_the_batch_and_leaves_no_half_record),
+	    T(test_a_failed_fdatasync_fails_the_commit_and_the_retry_rewrites),
+	    T(test_a_failed_cut_back_blocks_later_writes_until_it_succeeds),
 	    T(test_open_fails_cleanly_for_a_missing_directory),
 	    cmocka_unit_test(test_compaction_waits_for_the_log_to_outgrow_the_live_jobs),
 	};
