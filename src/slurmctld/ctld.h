@@ -54,6 +54,7 @@ struct ctld {
 	int state_save_err;	     /* durable.c: 0, or why StateSaveLocation failed (-errno) */
 	bool is_node_state_dirty;    /* node_state.c: the last save failed (retried) */
 	time_t compact_retry_after;  /* durable.c: a failed compaction backs off */
+	struct event *compact_ev;    /* durable.c: polls a background compaction */
 	struct durable_waiter *waiters; /* replies held until the next commit */
 	struct durable_waiter **waiters_tail;
 	struct event *job_timer;     /* ctld_timer.c: the 1 s pass over jobs and steps */

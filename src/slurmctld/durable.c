@@ -37,12 +37,15 @@
  * COMPACT_FACTOR times what the last rewrite left: the rewrite's cost then
  * stays proportional to what was appended since, however many jobs are
  * kept (a fixed threshold rewrote the whole file on every commit once the
- * live jobs alone passed it). */
+ * live jobs alone passed it). The loop only packs the live jobs; writing
+ * and syncing them is journal.c's thread's, and commits go on meanwhile
+ * (journal_compact_start). */
 #define COMPACT_MIN	(16u << 20)
 #define COMPACT_FACTOR	3
 #define COMMIT_PRIORITY 2      /* of 3: after every request of the turn */
 #define RETRY_S		  1	 /* a failed write is tried again this often */
 #define COMPACT_BACKOFF_S 60	 /* a failed compaction waits this long */
+#define COMPACT_POLL_US	  50000	 /* a background compaction is checked this often */
 
 struct durable_waiter {
 	struct durable_waiter *next;
@@ -132,8 +135,9 @@ static void waiters_answer(struct ctld *c, int rc)
 	}
 }
 
-/* The live jobs, and the id sequence, as the whole new log. */
-static int durable_compact(struct ctld *c)
+/* The live jobs, and the id sequence, as the whole new log: written now
+ * (at start), or by journal.c's thread (is_background). */
+static int durable_compact_how(struct ctld *c, bool is_background)
 {
 	struct pack_buf *bufs = calloc(c->job_count + 1, sizeof(*bufs));
 	struct iovec *iov = calloc(c->job_count + 1, sizeof(*iov));
@@ -147,9 +151,11 @@ static int durable_compact(struct ctld *c)
 			r = job_state_pack(c->jobs[i], node_name_of, c, &bufs[n++]);
 		for (size_t i = 0; i < n; i++)
 			iov[i] = (struct iovec){ bufs[i].data, bufs[i].len };
-		if (r == 0)
+		if (r == 0 && is_background)
+			r = journal_compact_start(c->journal, iov, n);
+		else if (r == 0)
 			r = journal_compact(c->journal, iov, n);
-		if (r == 0)
+		if (r == 0 && !is_background)
 			c->journal_live_bytes = journal_size(c->journal);
 	}
 	for (size_t i = 0; bufs && i < n; i++)
@@ -157,6 +163,11 @@ static int durable_compact(struct ctld *c)
 	free(bufs);
 	free(iov);
 	return r;
+}
+
+static int durable_compact(struct ctld *c)
+{
+	return durable_compact_how(c, false);
 }
 
 bool durable_compact_is_due(uint64_t size, uint64_t live)
@@ -201,23 +212,54 @@ static void state_save_failed(struct ctld *c, int r)
 	event_add(c->commit_ev, &(struct timeval){.tv_sec = RETRY_S});
 }
 
+static void compact_failed(struct ctld *c, int r, time_t now)
+{
+	/* the old log stays in use: nothing is lost, only not shrunk */
+	error("job journal: compaction failed: %s; next try in %d s", strerror(-r),
+	      COMPACT_BACKOFF_S);
+	c->compact_retry_after = now + COMPACT_BACKOFF_S;
+}
+
+/* A background compaction is over: its new log takes over (or not). */
+static void compact_poll_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ctld *c = arg;
+	uint64_t live = 0;
+	int r;
+
+	(void)fd;
+	(void)what;
+	r = journal_compact_poll(c->journal, &live);
+	if (r == -EINPROGRESS) {
+		evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
+		return;
+	}
+	if (r < 0) {
+		compact_failed(c, r, time(NULL));
+		return;
+	}
+	c->journal_live_bytes = live;
+	verbose("job journal: rewritten, %llu bytes of live jobs", (unsigned long long)live);
+}
+
+/* Past its threshold the log is rewritten by journal.c's thread: the loop
+ * only packs the live jobs, commits go on meanwhile. */
 static void compact_if_due(struct ctld *c)
 {
 	time_t now;
 	int r;
 
-	if (!durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes))
+	if (journal_compact_is_running(c->journal)
+	    || !durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes))
 		return;
 	now = time(NULL);
 	if (now < c->compact_retry_after)
 		return;
-	r = durable_compact(c);
-	if (r < 0) {
-		/* the old log stays in use: nothing is lost, only not shrunk */
-		error("job journal: compaction failed: %s; next try in %d s", strerror(-r),
-		      COMPACT_BACKOFF_S);
-		c->compact_retry_after = now + COMPACT_BACKOFF_S;
-	}
+	r = durable_compact_how(c, true);
+	if (r < 0)
+		compact_failed(c, r, now);
+	else
+		evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
 }
 
 static void commit_cb(evutil_socket_t fd, short what, void *arg)
@@ -414,7 +456,8 @@ int durable_init(struct ctld *c)
 		return r;
 	c->waiters_tail = &c->waiters;
 	c->commit_ev = event_new(c->base, -1, 0, commit_cb, c);
-	if (!c->commit_ev)
+	c->compact_ev = evtimer_new(c->base, compact_poll_cb, c);
+	if (!c->commit_ev || !c->compact_ev)
 		return -ENOMEM;
 	event_priority_set(c->commit_ev, COMMIT_PRIORITY);
 	r = journal_open(c->conf->state_save_location, &c->journal);
@@ -453,8 +496,10 @@ void durable_fini(struct ctld *c)
 		      c->conf->state_save_location, strerror(-r));
 	if (c->waiters) /* the controller is going away: a failed change is lost */
 		waiters_answer(c, r < 0 ? -ESLURM_WRITING_TO_FILE : 0);
-	c->journal = journal_free(c->journal);
+	c->journal = journal_free(c->journal); /* waits for a compaction's thread */
 	if (c->commit_ev)
 		event_free(c->commit_ev);
-	c->commit_ev = NULL;
+	if (c->compact_ev)
+		event_free(c->compact_ev);
+	c->commit_ev = c->compact_ev = NULL;
 }

@@ -9,12 +9,22 @@
  * Caveat: the committed size is tracked here, not re-read; a failed commit
  * cuts the file back to it, and if even that fails the cut is retried
  * before the next write.
+ *
+ * Background compaction (journal_compact_start/_poll): the live records
+ * are framed into one buffer on the caller's thread; a thread writes it to
+ * job_journal.new and fsyncs it while commits go on into the old log, each
+ * committed batch also kept in j->bg->tail. The poll that finds the thread
+ * done appends that tail to the new file, syncs it and renames it over the
+ * log. The thread touches only its struct bg (and j->sys), and the loop
+ * reads the struct's results only after is_done.
  */
 #include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,6 +48,20 @@ struct journal {
 	uint8_t *pend;         /* framed pending records */
 	size_t pend_len, pend_cap;
 	const struct journal_syscalls *sys;
+	struct bg *bg; /* a compaction in the background, or NULL */
+};
+
+struct bg {
+	pthread_t thread;
+	const struct journal_syscalls *sys;
+	int fd;	       /* job_journal.new */
+	uint8_t *snap; /* the live records, framed */
+	size_t snap_len;
+	int result; /* the thread's: 0 or -errno */
+	atomic_bool is_done;
+	uint8_t *tail; /* batches committed meanwhile (loop side) */
+	size_t tail_len, tail_cap;
+	bool is_tail_lost; /* ENOMEM keeping the tail: the rewrite is void */
 };
 
 static const struct journal_syscalls real_syscalls = {
@@ -113,10 +137,16 @@ int journal_open(const char *dir, struct journal **ret)
 	return 0;
 }
 
+static void bg_free(struct journal *j, bool is_renamed);
+
 struct journal *journal_free(struct journal *j)
 {
 	if (!j)
 		return NULL;
+	if (j->bg) {
+		pthread_join(j->bg->thread, NULL);
+		bg_free(j, false);
+	}
 	if (j->fd >= 0)
 		close(j->fd);
 	if (j->dir_fd >= 0)
@@ -370,6 +400,26 @@ int journal_commit(struct journal *j)
 		return r;
 	}
 	j->size += j->pend_len;
+	if (j->bg && !j->bg->is_tail_lost) {
+		struct bg *b = j->bg;
+		uint8_t *t = b->tail;
+
+		if (b->tail_len + j->pend_len > b->tail_cap) {
+			size_t cap = (b->tail_len + j->pend_len) * 2;
+
+			t = realloc(b->tail, cap);
+			if (t) {
+				b->tail = t;
+				b->tail_cap = cap;
+			}
+		}
+		if (t) {
+			memcpy(b->tail + b->tail_len, j->pend, j->pend_len);
+			b->tail_len += j->pend_len;
+		} else {
+			b->is_tail_lost = true;
+		}
+	}
 	j->pend_len = 0;
 	return 0;
 }
@@ -425,6 +475,8 @@ int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
 
 	if (!j)
 		return -EINVAL;
+	if (j->bg)
+		return -EBUSY;
 	r = compact_check(recs, n);
 	if (r < 0)
 		return r;
@@ -445,6 +497,114 @@ int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
 	j->fd = TAKE_FD(fd);
 	j->size = size;
 	j->is_tail_dirty = false;
+	if (fsync(j->dir_fd) < 0)
+		return -errno;
+	return 0;
+}
+
+static void *bg_main(void *arg)
+{
+	struct bg *b = arg;
+	struct iovec iov = {.iov_base = b->snap, .iov_len = b->snap_len};
+	int r = writev_all(b->sys, b->fd, &iov, 1);
+
+	if (r == 0 && b->sys->fsync(b->fd) < 0)
+		r = -errno;
+	b->result = r;
+	atomic_store(&b->is_done, true);
+	return NULL;
+}
+
+static void bg_free(struct journal *j, bool is_renamed)
+{
+	struct bg *b = j->bg;
+
+	if (!is_renamed)
+		(void)unlinkat(j->dir_fd, JOURNAL_FILE_NEW, 0);
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b->snap);
+	free(b->tail);
+	free(b);
+	j->bg = NULL;
+}
+
+int journal_compact_start(struct journal *j, const struct iovec *recs, size_t n)
+{
+	struct bg *b;
+	size_t len = 0;
+	int r;
+
+	if (!j)
+		return -EINVAL;
+	if (j->bg)
+		return -EBUSY;
+	r = compact_check(recs, n);
+	if (r < 0)
+		return r;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	*b = (struct bg){.sys = j->sys, .fd = -1};
+	j->bg = b;
+	for (size_t i = 0; i < n; i++)
+		len += JOURNAL_HDR_LEN + recs[i].iov_len;
+	b->snap = malloc(len ? len : 1);
+	if (!b->snap) {
+		bg_free(j, false);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		frame_header(b->snap + b->snap_len, recs[i].iov_base, recs[i].iov_len);
+		memcpy(b->snap + b->snap_len + JOURNAL_HDR_LEN, recs[i].iov_base, recs[i].iov_len);
+		b->snap_len += JOURNAL_HDR_LEN + recs[i].iov_len;
+	}
+	b->fd = openat(j->dir_fd, JOURNAL_FILE_NEW,
+		       O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	r = b->fd < 0 ? -errno : -pthread_create(&b->thread, NULL, bg_main, b);
+	if (r < 0)
+		bg_free(j, false);
+	return r;
+}
+
+bool journal_compact_is_running(const struct journal *j)
+{
+	return j && j->bg;
+}
+
+int journal_compact_poll(struct journal *j, uint64_t *ret_size)
+{
+	struct bg *b = j ? j->bg : NULL;
+	struct iovec iov;
+	int r;
+
+	if (!b)
+		return -EINVAL;
+	if (!atomic_load(&b->is_done))
+		return -EINPROGRESS;
+	pthread_join(b->thread, NULL);
+	r = b->result;
+	if (r == 0 && b->is_tail_lost)
+		r = -ENOMEM;
+	if (r == 0 && b->tail_len) {
+		iov = (struct iovec){.iov_base = b->tail, .iov_len = b->tail_len};
+		r = writev_all(j->sys, b->fd, &iov, 1);
+		if (r == 0 && j->sys->fdatasync(b->fd) < 0)
+			r = -errno;
+	}
+	if (r == 0 && renameat(j->dir_fd, JOURNAL_FILE_NEW, j->dir_fd, JOURNAL_FILE) < 0)
+		r = -errno;
+	if (r < 0) {
+		bg_free(j, false); /* the old log, with everything, stays in use */
+		return r;
+	}
+	close(j->fd);
+	j->fd = TAKE_FD(b->fd);
+	j->size = b->snap_len + b->tail_len;
+	j->is_tail_dirty = false;
+	if (ret_size)
+		*ret_size = b->snap_len;
+	bg_free(j, true);
 	if (fsync(j->dir_fd) < 0)
 		return -errno;
 	return 0;

@@ -110,6 +110,24 @@ int journal_commit(struct journal *j);
  * and the caller should compact again. */
 int journal_compact(struct journal *j, const struct iovec *recs, size_t n);
 
+/* The same without blocking the caller on the disk: recs are framed into
+ * one buffer now (the caller may free them on return), and a thread
+ * writes and fsyncs job_journal.new. Commits go on meanwhile into the old
+ * log; the batches committed are also kept, and appended to the new file
+ * when journal_compact_poll() finds the thread done. Returns 0, -EBUSY
+ * (one is running), -EINVAL/-EMSGSIZE (a bad record), -ENOMEM or -errno
+ * (open, thread). */
+int journal_compact_start(struct journal *j, const struct iovec *recs, size_t n);
+bool journal_compact_is_running(const struct journal *j);
+/* -EINPROGRESS while the thread writes. Then: the committed batches are
+ * appended to the new file, synced, and it is renamed over the log, which
+ * is used from then on: 0, with *ret_size (may be NULL) the size of the
+ * rewritten live records alone. On a failure the new file is removed and
+ * the old log, complete, stays in use: -errno. A failed directory fsync
+ * after the rename returns -errno with the new log in use (as
+ * journal_compact). journal_free() waits for a running thread. */
+int journal_compact_poll(struct journal *j, uint64_t *ret_size);
+
 /* Committed bytes in the log file (what compaction would shrink). */
 uint64_t journal_size(const struct journal *j);
 

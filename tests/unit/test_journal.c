@@ -466,6 +466,58 @@ static void test_compaction_keeps_exactly_the_given_records(void **state)
 	free(bytes);
 }
 
+/* Poll until the background compaction is over; its result. */
+static int compact_wait(struct journal *j, uint64_t *ret_live)
+{
+	struct timespec ms = {.tv_nsec = 1000 * 1000};
+	int r;
+
+	for (int i = 0; i < 10000; i++) {
+		r = journal_compact_poll(j, ret_live);
+		if (r != -EINPROGRESS)
+			return r;
+		nanosleep(&ms, NULL);
+	}
+	fail_msg("the background compaction did not end in 10 s");
+	return -ETIMEDOUT;
+}
+
+/* In the background, commits go on into the old log while the thread
+ * writes; they follow the live records in the new log. */
+static void test_a_background_compaction_keeps_what_was_committed_meanwhile(void **state)
+{
+	struct fixture *f = *state;
+	const char *const kept[] = {"live one", "live two"};
+	const char *const final[] = {kept[0], kept[1], "during", "pending at start", "after"};
+	struct iovec iov[2];
+	size_t len;
+	uint8_t *bytes = write_three(f, &len);
+	struct journal *j;
+	struct seen s;
+	uint64_t live = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
+		iov[i] = (struct iovec){.iov_base = (void *)kept[i], .iov_len = strlen(kept[i])};
+	j = open_replay(f, &s);
+	append_str(j, final[2]);
+	assert_int_equal(journal_compact_start(j, iov, ARRAY_SIZE(iov)), 0);
+	assert_true(journal_compact_is_running(j));
+	assert_int_equal(journal_compact_start(j, iov, 1), -EBUSY);
+	assert_int_equal(journal_compact(j, iov, 1), -EBUSY);
+	assert_int_equal(journal_commit(j), 0); /* into the old log, and kept */
+	append_str(j, final[3]);
+	assert_int_equal(journal_commit(j), 0);
+	assert_int_equal(compact_wait(j, &live), 0);
+	assert_int_equal(live, 2 * JOURNAL_HDR_LEN + strlen(kept[0]) + strlen(kept[1]));
+	assert_false(journal_compact_is_running(j));
+	assert_int_equal(access(f->path_new, F_OK), -1);
+	assert_int_equal(file_size(f->path), journal_size(j));
+	append_str(j, final[4]);
+	assert_int_equal(journal_commit(j), 0);
+	close_and_check(f, j, final, 5);
+	free(bytes);
+}
+
 static void test_compaction_refuses_a_bad_record_and_keeps_the_old_log(void **state)
 {
 	struct fixture *f = *state;
@@ -649,6 +701,39 @@ static void inj_reset(void)
 	inj = (typeof(inj)){.write_budget = SIZE_MAX};
 }
 
+/* The thread's write fails (ENOSPC): the old log, with the commits made
+ * meanwhile, stays in use and no job_journal.new is left. */
+static void test_a_failed_background_compaction_keeps_the_old_log(void **state)
+{
+	struct fixture *f = *state;
+	const char *const want[] = {recs[0], recs[1], recs[2], "meanwhile", "after"};
+	static char big[200];
+	struct iovec iov = {.iov_base = big, .iov_len = sizeof(big)};
+	size_t len;
+	uint8_t *bytes = write_three(f, &len);
+	struct journal *j;
+	struct seen s;
+
+	memset(big, 'x', sizeof(big));
+	j = open_replay(f, &s);
+	inj_reset();
+	inj.write_budget = 10;
+	inj.write_err = ENOSPC;
+	journal_set_syscalls(j, &inj_syscalls);
+	assert_int_equal(journal_compact_start(j, &iov, 1), 0);
+	assert_int_equal(compact_wait(j, NULL), -ENOSPC);
+	inj_reset();
+	assert_false(journal_compact_is_running(j));
+	assert_int_equal(access(f->path_new, F_OK), -1);
+	append_str(j, want[3]);
+	assert_int_equal(journal_commit(j), 0);
+	append_str(j, want[4]);
+	assert_int_equal(journal_commit(j), 0);
+	journal_set_syscalls(j, NULL);
+	close_and_check(f, j, want, 5);
+	free(bytes);
+}
+
 /* A journal on the failing calls with recs[0] committed; *ret_committed
  * is the file's size then. */
 static struct journal *open_failing(const struct fixture *f, off_t *ret_committed)
@@ -801,6 +886,8 @@ int main(void)
 	    T(test_a_failing_callback_stops_the_replay_with_its_code),
 	    T(test_compaction_keeps_exactly_the_given_records),
 	    T(test_compaction_refuses_a_bad_record_and_keeps_the_old_log),
+	    T(test_a_background_compaction_keeps_what_was_committed_meanwhile),
+	    T(test_a_failed_background_compaction_keeps_the_old_log),
 	    T(test_a_leftover_compaction_file_is_removed_on_open),
 	    T(test_a_failed_commit_keeps_the_batch_and_cuts_the_half_write),
 	    T(test_a_failed_compaction_keeps_the_old_log),
