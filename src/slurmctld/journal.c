@@ -467,17 +467,23 @@ static int compact_write(const struct journal_syscalls *sys, int fd, const struc
 	return 0;
 }
 
+/* No other compaction runs, and every record is one the log takes. */
+static int compact_can_start(const struct journal *j, const struct iovec *recs, size_t n)
+{
+	if (!j)
+		return -EINVAL;
+	if (j->bg)
+		return -EBUSY;
+	return compact_check(recs, n);
+}
+
 int journal_compact(struct journal *j, const struct iovec *recs, size_t n)
 {
 	_cleanup_close_ int fd = -1;
 	uint64_t size = 0;
 	int r;
 
-	if (!j)
-		return -EINVAL;
-	if (j->bg)
-		return -EBUSY;
-	r = compact_check(recs, n);
+	r = compact_can_start(j, recs, n);
 	if (r < 0)
 		return r;
 	/* opened with the log's own flags: after the rename it simply
@@ -535,11 +541,7 @@ int journal_compact_start(struct journal *j, const struct iovec *recs, size_t n)
 	size_t len = 0;
 	int r;
 
-	if (!j)
-		return -EINVAL;
-	if (j->bg)
-		return -EBUSY;
-	r = compact_check(recs, n);
+	r = compact_can_start(j, recs, n);
 	if (r < 0)
 		return r;
 	b = calloc(1, sizeof(*b));
