@@ -291,21 +291,36 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	job_end_no_trace(a.c, job, "has no trace of the job");
 }
 
+static void send_signal_node(struct ctld *c, struct job *job, uint32_t node_index, uint16_t type,
+			     const struct signal_job_msg *m)
+{
+	struct signal_arg *a = malloc(sizeof(*a));
+
+	if (!a)
+		return;
+	*a = (struct signal_arg){c, job->job_id, node_index, type};
+	if (ctld_send_node(c, &c->nodes[node_index], type, m, signal_done_cb, a) < 0)
+		free(a);
+}
+
 void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,
 			 uint16_t flags)
 {
 	struct signal_job_msg m = { .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = sig, .flags = flags };
 
-	for (uint32_t i = 0; i < job->alloc.count; i++) {
-		const struct node *n = &c->nodes[job->alloc.nodes[i].node];
-		struct signal_arg *a = malloc(sizeof(*a));
+	for (uint32_t i = 0; i < job->alloc.count; i++)
+		send_signal_node(c, job, job->alloc.nodes[i].node, type, &m);
+}
 
-		if (!a)
-			continue;
-		*a = (struct signal_arg){c, job->job_id, job->alloc.nodes[i].node, type};
-		if (ctld_send_node(c, n, type, &m, signal_done_cb, a) < 0)
-			free(a);
-	}
+void job_end_resend_kill(struct ctld *c, struct job *job, uint32_t node_index)
+{
+	struct signal_job_msg m = {
+	    .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = SIGKILL};
+	uint16_t type = job->is_timed_out ? REQUEST_KILL_TIMELIMIT : REQUEST_TERMINATE_JOB;
+
+	debug("JobId=%u: %s again to node %s", job->job_id, msg_type_name(type),
+	      node_name(&c->nodes[node_index]));
+	send_signal_node(c, job, node_index, type, &m);
 }
 
 /* --signal=[B:]sig@secs: once, that long before the time limit. The

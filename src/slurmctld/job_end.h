@@ -47,6 +47,10 @@ void job_end_alloc(struct ctld *c, struct job *job, uint32_t base, enum job_stat
 /* SRUN_JOB_COMPLETE {job, SL_ALL_STEPS, srun_reason} to an interactive
  * job's client (nothing for a batch job); failures are only logged. */
 void job_end_notify_client(struct ctld *c, const struct job *job, uint16_t srun_reason);
+/* A COMPLETING job still on node node_index: its kill again
+ * (REQUEST_KILL_TIMELIMIT after a time limit, else REQUEST_TERMINATE_JOB),
+ * to that node only; one lost to a slurmd restart is not waited for. */
+void job_end_resend_kill(struct ctld *c, struct job *job, uint32_t node_index);
 /* type (REQUEST_SIGNAL_TASKS / _TERMINATE_JOB / _KILL_TIMELIMIT) with
  * SL_ALL_STEPS to the job's nodes. */
 void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_t sig,

@@ -107,16 +107,18 @@ static void reconcile_steps(struct ctld *c, struct job *job, struct node *n, con
 	}
 }
 
-/* COMPLETING and still live on n: past UnkillableStepTimeout the node is
- * drained ("Kill task failed", as Slurm) and the job ends. */
+/* COMPLETING and still live on n: its kill is sent again (as Slurm does);
+ * past UnkillableStepTimeout the node is drained ("Kill task failed", as
+ * Slurm) and the job ends. */
 static void reconcile_unkillable(struct ctld *c, struct job *job, struct node *n, time_t asked)
 {
-	if (!job->kill_seen_time) {
+	if (!job->kill_seen_time)
 		job->kill_seen_time = asked;
+	if (asked - job->kill_seen_time < (time_t)c->conf->unkillable_step_timeout) {
+		/* the kill may never have arrived (slurmd restarting): again */
+		job_end_resend_kill(c, job, (uint32_t)(n - c->nodes));
 		return;
 	}
-	if (asked - job->kill_seen_time < (time_t)c->conf->unkillable_step_timeout)
-		return;
 	error("JobId=%u: still running on node %s %u s after it was told to stop", job->job_id,
 	      node_name(n), (unsigned)(asked - job->kill_seen_time));
 	node_drain(c, n, "Kill task failed", asked);

@@ -6,8 +6,9 @@
  *  - a step the node no longer has ends there (killed);
  *  - a job or step the node runs that the controller does not know, or
  *    knows as ended or elsewhere, is killed on that node;
- *  - a job COMPLETING whose stepd is still there after
- *    UnkillableStepTimeout drains the node ("Kill task failed") and ends.
+ *  - a job COMPLETING whose stepd is still there is sent its kill again
+ *    (one lost to a slurmd restart); after UnkillableStepTimeout it drains
+ *    the node ("Kill task failed") and ends.
  * Calls down into job_end and step; node_ping.c calls it.
  */
 #pragma once

@@ -195,7 +195,10 @@ static void test_a_job_still_there_past_unkillable_step_timeout_drains_its_node(
 	assert_int_equal(job_cancel_signal(&f->c, job, SIGKILL, 0, 0), 0);
 	fixture_clear(f);
 	reconcile(f, n, &live, 1, t);
+	/* the kill may have been lost (slurmd restarting): sent again */
+	assert_int_equal(fixture_count(f, REQUEST_TERMINATE_JOB, job->job_id), 1);
 	reconcile(f, n, &live, 1, t + 59);
+	assert_int_equal(fixture_count(f, REQUEST_TERMINATE_JOB, job->job_id), 2);
 	assert_int_equal(job->state, JOB_CANCELLED | JOB_COMPLETING);
 	assert_false(n->state & NODE_STATE_DRAIN);
 	reconcile(f, n, &live, 1, t + 60);
