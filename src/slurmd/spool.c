@@ -7,6 +7,9 @@
  * registration and in every ping reply, so the controller can compare
  * them with what it believes runs here (node_reconcile.c there).
  *
+ * A socket nobody listens on is a stepd that died (SIGKILL): it is
+ * removed, and the processes it left are killed (spool_kill_orphans).
+ *
  * Resend: at start, after each registration and every SPOOL_RESEND_S
  * seconds, each .done file that no stepd holds (flock) is read, checked
  * and sent to the controller; it is removed once the controller took it
@@ -20,6 +23,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -93,6 +98,60 @@ static bool spool_socket_is_live(const char *path)
 	return connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN;
 }
 
+/* Does the NUL-separated environment env (len bytes) hold name=value? */
+static bool env_has(const char *env, size_t len, const char *name, const char *value)
+{
+	size_t nlen = strlen(name), vlen = strlen(value);
+
+	for (size_t at = 0; at < len; at += strlen(env + at) + 1)
+		if (len - at > nlen + vlen && strncmp(env + at, name, nlen) == 0
+		    && env[at + nlen] == '=' && strncmp(env + at + nlen + 1, value, vlen) == 0
+		    && env[at + nlen + 1 + vlen] == '\0')
+			return true;
+	return false;
+}
+
+/* A stepd that died (SIGKILL) leaves its tasks running: kill the
+ * processes of that job on this node (SLURM_JOB_ID and SLURMD_NODENAME in
+ * their environment, and SLURM_STEP_ID for a step's). Without cgroups this
+ * is how they are found; a process can only make itself a target. */
+static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_id)
+{
+	char job[16], step[16], path[64], *env = malloc(SPOOL_DONE_MAX);
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	unsigned killed = 0;
+
+	snprintf(job, sizeof(job), "%u", (unsigned)job_id);
+	snprintf(step, sizeof(step), "%u", (unsigned)step_id);
+	while (env && proc && (e = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+		_cleanup_close_ int fd = -1;
+		ssize_t n;
+
+		if (pid <= 1 || pid == getpid()
+		    || snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid)
+			   >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, env, SPOOL_DONE_MAX - 1);
+		if (n <= 0)
+			continue;
+		env[n] = '\0';
+		if (env_has(env, (size_t)n, "SLURM_JOB_ID", job)
+		    && env_has(env, (size_t)n, "SLURMD_NODENAME", d->node_name)
+		    && (step_id == SL_BATCH_STEP || env_has(env, (size_t)n, "SLURM_STEP_ID", step))
+		    && kill(pid, SIGKILL) == 0)
+			killed++;
+	}
+	if (proc)
+		closedir(proc);
+	free(env);
+	if (killed)
+		info("StepId=%u.%u: its slurmstepd died; %u process(es) it left killed", job_id,
+		     step_id, killed);
+}
+
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count)
 {
 	DIR *dir = opendir(d->spool_dir);
@@ -115,8 +174,13 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 				path = NULL;
 				continue;
 			}
-			if (!spool_socket_is_live(path))
+			if (!spool_socket_is_live(path)) {
+				/* its stepd died: what it ran goes too, and the
+				 * socket, so this happens once */
+				unlink(path);
+				spool_kill_orphans(d, sn.job_id, sn.step_id);
 				continue;
+			}
 		}
 		if (count == cap) {
 			struct node_step_ref *n =

@@ -8,7 +8,8 @@
 * a job that ended while the controller was down keeps its real end time,
   even when its slurmstepd was killed before it could report (slurmd sends
   the completion the stepd left in the spool);
-* a job that will not die drains its node after UnkillableStepTimeout.
+* a job that will not die drains its node after UnkillableStepTimeout;
+* the processes a SIGKILLed slurmstepd left are killed by slurmd.
 
 Each test SIGKILLs real daemons at a chosen moment and polls with deadlines.
 """
@@ -203,4 +204,31 @@ def test_a_job_that_will_not_die_drains_its_node_after_unkillable_step_timeout(c
         kill_tree(pids[0])
     wait_gone(pids)
     cluster.run("scontrol", "update", "NodeName=n2", "State=RESUME")
+    cluster.wait_node_state("n2", "idle")
+
+
+def descendants(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+    return kids + [d for k in kids for d in descendants(k)]
+
+
+def test_the_processes_of_a_killed_stepd_are_killed_and_its_job_ends(cluster):
+    wd = workdir(cluster)
+    j = submit(cluster, "-D", str(wd), "-w", "n2", "--no-requeue", "--wrap", "sleep 300")
+    wait_state(cluster, j, "RUNNING")
+    stepds = cluster.stepd_pids()
+    assert len(stepds) == 1
+    tasks = wait_for(lambda: descendants(stepds[0]), timeout=10, what="the job's processes")
+    mark = cluster.log_mark("slurmd-n2")
+    os.kill(stepds[0], signal.SIGKILL)  # the stepd only: its tasks are orphaned
+    wait_gone(stepds)
+    wait_gone(tasks, timeout=20)  # killed by slurmd at its next report
+    cluster.wait_for_log(r"its slurmstepd died; \d+ process\(es\) it left killed",
+                         daemon="slurmd-n2", since=mark, containing=f"StepId={j}.")
+    rec = wait_state(cluster, j, "NODE_FAIL", timeout=GRACE + 20)
+    assert rec["Reason"] == "NodeDown", rec
     cluster.wait_node_state("n2", "idle")
