@@ -120,14 +120,11 @@ def resolve(subs, jobs, acct):
     out = []
     for s in subs:
         if s.tasks == 1:
-            labels = [(str(s.job_id), s.job_id)]
-        else:
-            labels = [(f"{s.job_id}_{k}", tasks.get((s.job_id, k), rest.get(s.job_id)))
-                      for k in range(1, s.tasks + 1)]
-        for label, raw in labels:
-            if raw not in jobs:
-                raw = by_label.get(label, raw if raw in acct else None)
-            out.append(Job(label, s, raw, jobs.get(raw), acct.get(raw)))
+            found = [(str(s.job_id), s.job_id if s.job_id in jobs else by_label.get(str(s.job_id)))]
+        else:  # a task split off, else its accounting row, else the pending rest
+            found = [(label, tasks.get((s.job_id, k)) or by_label.get(label) or rest.get(s.job_id))
+                     for k in range(1, s.tasks + 1) for label in [f"{s.job_id}_{k}"]]
+        out += [Job(label, s, raw, jobs.get(raw), acct.get(raw)) for label, raw in found]
     return out
 
 

@@ -50,7 +50,8 @@ class Chaos:
             return ("slurmctld", None)
         if kind == "slurmd":
             # mostly a node that runs something: a kill there is a test
-            busy = sorted({_stepd_what(p).partition("_")[0] for p in stepds} & set(self.cluster.nodes))
+            busy = sorted({_stepd_what(p).partition("_")[0] for p in stepds}
+                          & set(self.cluster.nodes))
             nodes = busy if busy and self.rng.random() < 0.75 else self.cluster.nodes
             return ("slurmd", self.rng.choice(nodes))
         return ("slurmstepd", self.rng.choice(sorted(stepds)))
