@@ -18,7 +18,10 @@ sinfo, and from what the Monitor saw during the run:
       scontrol shows;
   (6) no daemon died that the chaos did not kill (exits the harness saw,
       SIGTERM ignored at the stop, sanitizer or crash lines in the logs);
-  (7) no salloc client hung past its deadline.
+  (7) no salloc client hung past its deadline;
+  (8) no process of a job runs on once its job is over (seen by the
+      Monitor for STRAY_AFTER s while squeue shows the job neither
+      RUNNING nor COMPLETING: ended, or pending again after a requeue).
 
 Jobs may fail, time out, end NODE_FAIL or be requeued because of the
 chaos: the invariants are about consistency and ends, not success.
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from cluster import TIMEOUT_SCALE, parse_record
+from monkey import STRAY_AFTER
 
 FINAL_STATES = frozenset({"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
                           "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL", "DEADLINE"})
@@ -292,15 +296,27 @@ def check_clients(workload):
     return row
 
 
+def check_strays(monitor):
+    row = Row(f"(8) no job process outlives its job (by {STRAY_AFTER} s)")
+    row.checked = len(monitor.job_procs_seen)
+    for st in sorted(monitor.strays.values(), key=lambda st: st.pid):
+        what = (f"pid {st.pid} `{st.cmd}` alive for {st.last - st.first:.0f} s while the job "
+                f"was {st.state}")
+        key = str(st.job_id)
+        row.offenders[key] = f"{row.offenders[key]}; {what}" if key in row.offenders else what
+    return row
+
+
 # ----- the table -------------------------------------------------------------
 
 
 def table(rows, known=None):
     """Markdown: invariant, checked, violations; then the offenders.
-    known: {row index: reason} of rows that are expected to fail (xfail)."""
+    known: {invariant number (1 for the first row): reason} of rows that
+    are expected to fail (xfail)."""
     known = known or {}
     lines = ["| invariant | checked | violations |", "|---|---:|---:|"]
-    for i, r in enumerate(rows):
+    for i, r in enumerate(rows, 1):
         mark = " (known bug)" if i in known and r.offenders else ""
         lines.append(f"| {r.title} | {r.checked} | {len(r.offenders)}{mark} |")
     for r in rows:
@@ -328,11 +344,20 @@ def spool_leftovers(cluster, resolved):
 
 
 def summary(resolved, subs):
-    """One line of counts: final states, requeued jobs, failed submissions."""
+    """Counts: final states, requeued jobs, failed submissions; then, per
+    kind, the jobs that did not end as planned (what the chaos cost)."""
     states = Counter(j.state or "?" for j in resolved)
     requeued = sum(1 for j in resolved if j.rec and j.rec.get("Restarts", "0") != "0")
     failed = [s for s in subs if s.job_id is None]
     text = ", ".join(f"{k} {v}" for k, v in sorted(states.items()))
-    return (f"{len(resolved)} jobs behind {len([s for s in subs if s.job_id])} printed ids "
-            f"({text}); {requeued} requeued at least once; {len(failed)} submissions "
-            "printed no id")
+    lines = [f"{len(resolved)} jobs behind {len([s for s in subs if s.job_id])} printed ids "
+             f"({text}); {requeued} requeued at least once; {len(failed)} submissions "
+             "printed no id"]
+    kinds = sorted({j.sub.kind for j in resolved})
+    for kind in kinds:
+        jobs = [j for j in resolved if j.sub.kind == kind]
+        off = [f"{j.label}={j.state}({(j.rec or j.acct or {}).get('ExitCode')})"
+               for j in jobs if j.state != j.sub.planned]
+        lines.append(f"  {kind}: {len(jobs)} jobs, {len(off)} not as planned"
+                     + (f": {' '.join(off[:30])}{' ...' if len(off) > 30 else ''}" if off else ""))
+    return "\n".join(lines)

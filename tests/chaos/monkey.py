@@ -11,7 +11,9 @@ as the integration fixtures count them) and started again, so that one
 crash does not end the run.
 
 Monitor: every 2 s, squeue's running and completing jobs, to catch a job
-running past its time limit, and how long each job stays COMPLETING.
+running past its time limit, and how long each job stays COMPLETING; and
+the processes of the cluster's jobs (SLURM_CONF and SLURM_JOB_ID in their
+environment), to catch one that outlives its job.
 """
 
 import os
@@ -20,6 +22,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 
 @dataclass
@@ -158,10 +161,87 @@ def seconds_of(text):
     return days * 86400 + s
 
 
+STRAY_AFTER = 6  # s a job's process may be seen after its job (KillWait and more)
+
+
+@dataclass
+class Stray:
+    pid: int
+    job_id: int
+    cmd: str
+    first: float
+    last: float = 0.0
+    state: str = ""  # the job's, as squeue showed it ("ended": not listed)
+
+
+def _environ(pid):
+    with open(f"/proc/{pid}/environ", "rb") as f:
+        return dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+
+
+def _ppid(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def _epoch(text):
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S").timestamp()
+    except ValueError:
+        return None
+
+
+def _boot_time():
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("btime "):
+                return int(line.split()[1])
+    return 0
+
+
+BOOT_TIME = _boot_time()
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _started(pid):
+    """When process pid started, as epoch seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        return BOOT_TIME + int(f.read().rsplit(")", 1)[1].split()[19]) / TICKS
+
+
+def job_processes(cluster, client_pids):
+    """{pid: (job id, command, start)} of the processes that run for a job of this
+    cluster (SLURM_CONF is ours, SLURM_JOB_ID set), but for the salloc
+    clients and what they started (their srun runs for as long as they do)."""
+    conf = str(cluster.conf_path).encode()
+    clients = set(client_pids)
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        try:
+            env = _environ(pid)
+            if env.get(b"SLURM_CONF") != conf or b"SLURM_JOB_ID" not in env:
+                continue
+            up, p = 0, pid
+            while p > 1 and up < 6 and p not in clients:
+                p, up = _ppid(p), up + 1
+            if p in clients:
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            found[pid] = (int(env[b"SLURM_JOB_ID"]), cmd[:80], _started(pid))
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    return found
+
+
 @dataclass
 class Monitor:
     """squeue every `every` s: jobs seen RUNNING past their limit + grace,
-    and each job's stretches of COMPLETING (first and last sight)."""
+    each job's stretches of COMPLETING (first and last sight), and job
+    processes whose job is over (strays)."""
 
     cluster: object
     grace: int
@@ -170,6 +250,10 @@ class Monitor:
     over_limit: dict = field(default_factory=dict)  # job id -> "run time/limit"
     running_seen: set = field(default_factory=set)
     completing: dict = field(default_factory=dict)  # job id -> [[first, last], ...]
+    clients: object = None  # callable: pids of the salloc clients (not job processes)
+    job_procs_seen: set = field(default_factory=set)  # job ids
+    suspects: dict = field(default_factory=dict)  # pid -> Stray, seen in every sample since
+    strays: dict = field(default_factory=dict)  # pid -> Stray, seen long enough
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, stop):
@@ -177,17 +261,20 @@ class Monitor:
             self.sample()
 
     def sample(self):
-        r = self.cluster.run("squeue", "-h", "-o", "%A|%T|%M|%l", check=False, timeout=30)
+        r = self.cluster.run("squeue", "-h", "-o", "%A|%T|%M|%l|%S", check=False, timeout=30)
         if r.returncode != 0:
             return  # the controller is down: nothing to see
         now = time.monotonic()
+        procs = job_processes(self.cluster, self.clients() if self.clients else ())
         with self.lock:
             self.samples += 1
+            active = {}  # job id -> (state, start as epoch or None)
             for line in r.stdout.splitlines():
                 f = line.split("|")
-                if len(f) != 4 or not f[0].isdigit():
+                if len(f) != 5 or not f[0].isdigit():
                     continue
                 jid, state, used, limit = int(f[0]), f[1], seconds_of(f[2]), seconds_of(f[3])
+                active[jid] = (state, _epoch(f[4]))
                 if state == "RUNNING":
                     self.running_seen.add(jid)
                     if used is not None and limit is not None and used > limit + self.grace:
@@ -198,6 +285,28 @@ class Monitor:
                         spans[-1][1] = now
                     else:
                         spans.append([now, now])
+            self._strays(procs, active, now)
+
+    def _strays(self, procs, active, now):
+        """A process of a job that squeue shows neither RUNNING nor
+        COMPLETING, or that is older than the job's StartTime (a process of
+        an earlier run of a requeued job), in every sample for STRAY_AFTER
+        s: it outlived its job (a start or an end between squeue and the
+        /proc scan lasts one sample)."""
+        suspects = {}
+        for pid, (jid, cmd, born) in procs.items():
+            self.job_procs_seen.add(jid)
+            state, start = active.get(jid, ("ended", None))
+            if state in ("RUNNING", "COMPLETING"):
+                if start is None or born >= start - 2:
+                    continue
+                state = f"{state} again (requeued; the process is of an earlier run)"
+            st = self.suspects.get(pid) or Stray(pid, jid, cmd, now)
+            st.last, st.state = now, state
+            suspects[pid] = st
+            if st.last - st.first >= STRAY_AFTER:
+                self.strays[pid] = st
+        self.suspects = suspects
 
     def completing_since(self, jid, t0):
         """The longest time job jid was seen COMPLETING after monotonic t0

@@ -115,7 +115,26 @@ def test_slurm_durations():
 
 def test_the_table_lists_offenders_under_their_row():
     rows = [inv.Row("(1) lost", 3, {"12": "gone"}), inv.Row("(2) limits", 3)]
-    text = inv.table(rows, known={0: "bug"})
+    text = inv.table(rows, known={1: "bug"})
     assert "| (1) lost | 3 | 1 (known bug) |" in text
     assert "| (2) limits | 3 | 0 |" in text
     assert "(1) offenders:\n  12: gone" in text
+
+
+def test_a_process_seen_long_enough_after_its_job_is_a_stray():
+    mon = Monitor(cluster=None, grace=15)
+    t = 100.0
+    for _ in range(5):  # every 2 s: job 7 RUNNING, job 8 over, job 9 pending again
+        # job 10 runs again since 1000; pid 5 is of its first run
+        mon._strays({1: (7, "sleep 5", 990.0), 2: (8, "sleep 90", 990.0),
+                     3: (9, "sleep 9", 990.0), 5: (10, "sleep 90", 990.0),
+                     6: (10, "sleep 90", 1000.0)},
+                    {7: ("RUNNING", 990.0), 9: ("PENDING", None), 10: ("RUNNING", 1000.0)}, t)
+        t += 2
+    mon._strays({4: (8, "sleep 1", 1000.0)}, {}, t)  # seen once: an end in progress
+    row = inv.check_strays(mon)
+    assert row.checked == 4
+    assert set(row.offenders) == {"8", "9", "10"}
+    assert "pid 2 `sleep 90` alive for 8 s while the job was ended" == row.offenders["8"]
+    assert "PENDING" in row.offenders["9"]
+    assert row.offenders["10"].startswith("pid 5 ")

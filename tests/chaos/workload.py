@@ -46,6 +46,7 @@ class Submission:
     client: subprocess.Popen = None  # salloc
     deadline: float = 0.0  # monotonic; salloc
     client_status: str = ""  # salloc: exit status, or "killed at its deadline"
+    planned: str = "COMPLETED"  # how it ends when no daemon dies under it
 
     @property
     def name(self):
@@ -77,9 +78,11 @@ def _make(rng, seq, kind, at, wd):
     # the scheduler packs jobs on the first nodes: some go elsewhere
     where = ["-w", rng.choice(NODES)] if rng.random() < 0.4 else []
     if kind in ("batch", "norequeue"):
-        script = f"sleep {sleep}" + ("; exit 3" if rng.random() < 0.15 else "")
+        fails = rng.random() < 0.15
+        script = f"sleep {sleep}" + ("; exit 3" if fails else "")
         extra = ["--no-requeue"] if kind == "norequeue" else []
-        return Submission(seq, kind, at, sb + ["-t", "1", *where, *extra, "--wrap", script], 60)
+        return Submission(seq, kind, at, sb + ["-t", "1", *where, *extra, "--wrap", script], 60,
+                          planned="FAILED" if fails else "COMPLETED")
     if kind == "array":
         return Submission(seq, kind, at, sb + ["-a", f"1-{ARRAY_TASKS}%2", "-t", "1",
                                                "-o", f"{wd}/%x-%A_%a.out",
@@ -96,7 +99,8 @@ def _make(rng, seq, kind, at, wd):
                                           "srun", "sleep", str(sleep)], 60)
     if kind == "timeout":
         return Submission(seq, kind, at, sb + ["-t", "1", "--wrap",
-                                               f"sleep {TIMEOUT_JOB_SECONDS}"], 60)
+                                               f"sleep {TIMEOUT_JOB_SECONDS}"], 60,
+                          planned="TIMEOUT")
     raise ValueError(kind)
 
 
