@@ -17,7 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 
 from chaos_config import NODE_DEFAULTS, NODES, SETTINGS  # noqa: E402
-from cluster import BUILD_DIR, Cluster  # noqa: E402 - needs the path above
+from cluster import BUILD_DIR, Cluster, kill_tree  # noqa: E402 - needs the path above
+from monkey import job_processes  # noqa: E402
 
 
 def pytest_configure(config):
@@ -47,6 +48,8 @@ def chaos_cluster(request):
     c.start()
     yield c
     c.stop()  # the test stops it itself to check crashes; this is for errors
+    for pid in job_processes(c, ()):  # what its jobs left running, by pid
+        kill_tree(pid)
     if c.failed:
         print(f"\nkept the directory of the chaos cluster: {c.dir}")
     else:
