@@ -54,8 +54,7 @@ void job_end_launch_retry(struct ctld *c, struct job *job)
 {
 	time_t now = time(NULL);
 
-	info("JobId=%u: a slurmstepd of an earlier run is still on %s; the job is requeued and "
-	     "tried again in %d s",
+	info("JobId=%u: not started on %s; the job is requeued and tried again in %d s",
 	     job->job_id, job->batch_host ? job->batch_host : "?", LAUNCH_RETRY_S);
 	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	job->is_requeue_hold = false;

@@ -33,9 +33,10 @@ void job_end_no_trace(struct ctld *c, struct job *job, const char *why);
 void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, time_t now);
 /* The batch launch failed: FAILED, reason JobLaunchFailure. */
 void job_end_launch_failed(struct ctld *c, struct job *job);
-/* The batch launch found a slurmstepd of an earlier run of the job still
- * on the node: that one is told to stop and the job goes back to PENDING,
- * tried again a few seconds later (not FAILED). */
+/* The batch launch did not get through (a communication error), or found
+ * a slurmstepd of an earlier run of the job still on the node: whatever
+ * started there is told to stop and the job goes back to PENDING, tried
+ * again a few seconds later (not FAILED). */
 void job_end_launch_retry(struct ctld *c, struct job *job);
 /* End a running interactive job now with final state base and reason why:
  * REQUEST_TERMINATE_JOB or REQUEST_KILL_TIMELIMIT (kill_type, 0: none) to

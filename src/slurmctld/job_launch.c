@@ -55,6 +55,24 @@ static char **array_env(const struct ctld *c, const struct job *job, uint32_t *r
 	return env;
 }
 
+/* The launch did not get through to the node or its answer back (slurmd
+ * restarting, munged overloaded): the job may run again, as Slurm
+ * requeues a batch job whose launch hit a communication error. */
+static bool launch_may_retry(int rc)
+{
+	switch (-rc) {
+	case ESLURMD_STEP_EXISTS: /* a stepd of an earlier run is still there */
+	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
+	case SLURM_COMMUNICATIONS_SEND_ERROR:
+	case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
+	case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
+	case ESLURM_AUTH_NET_ERROR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
 {
 	struct launch_arg *a = arg;
@@ -62,13 +80,14 @@ static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
 
 	if (rc == 0 && type == RESPONSE_SLURM_RC)
 		rc = -(int)((struct rc_msg *)msg)->rc;
-	if (job && rc == -ESLURMD_STEP_EXISTS && job_is_running(job) && !job_is_finished(job)
+	if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)
 	    && !(job->state & JOB_COMPLETING)) {
-		job_end_launch_retry(a->c, job);
-	} else if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)) {
 		error("JobId=%u: launch on %s failed: %s", job->job_id, job->batch_host,
 		      sl_strerror(rc));
-		job_end_launch_failed(a->c, job);
+		if (launch_may_retry(rc))
+			job_end_launch_retry(a->c, job);
+		else
+			job_end_launch_failed(a->c, job);
 	}
 	free(a);
 }

@@ -201,9 +201,24 @@ static void test_a_failed_launch_ends_the_job(void **state)
 	struct job *job = fixture_submit(f, fixture_desc());
 
 	job_sched_pass(&f->c);
-	fixture_deliver(f, -SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	fixture_deliver(f, -ESLURMD_EXECVE_FAILED);
 	assert_int_equal(job->state, JOB_FAILED);
 	assert_int_equal(job->reason, FAIL_LAUNCH);
+	assert_int_equal(node_find(&f->c, "n1")->cpus_used, 0);
+}
+
+/* A launch that never reached the node (slurmd restarting) is tried
+ * again, as Slurm requeues it; it does not fail the job. */
+static void test_a_launch_lost_on_the_way_is_tried_again(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct job *job = fixture_submit(f, fixture_desc());
+
+	job_sched_pass(&f->c);
+	fixture_deliver(f, -SLURM_COMMUNICATIONS_CONNECTION_ERROR);
+	assert_int_equal(job->state, JOB_PENDING);
+	assert_int_equal(job->restart_cnt, 1);
+	assert_true(job->eligible_time > time(NULL));
 	assert_int_equal(node_find(&f->c, "n1")->cpus_used, 0);
 }
 
@@ -286,6 +301,7 @@ int main(void)
 	    T(test_cancel_targets_name_array_tasks),
 	    T(test_a_job_past_its_time_limit_ends_timeout),
 	    T(test_a_failed_launch_ends_the_job),
+	    T(test_a_launch_lost_on_the_way_is_tried_again),
 	    T(test_a_lost_node_requeues_or_fails_its_jobs),
 	    T(test_requeue_of_a_running_job_comes_back_pending),
 	    T(test_an_interactive_job_ends_at_once_and_its_client_is_told),
