@@ -82,7 +82,7 @@ chaos: export CHAOS_CI := $(CHAOS_CI)
 chaos: export CHAOS_SEED := $(CHAOS_SEED)
 chaos:
 	CHAOS_SECONDS=$(CHAOS_SECONDS) CHAOS_REPORT=$(CHAOS_REPORT) \
-		$(PYTHON) -m pytest -s $(PYTEST_ARGS) tests/chaos
+		$(PYTHON) -m pytest -s -rx $(PYTEST_ARGS) tests/chaos
 
 asan:
 	cmake -S . -B $(ASAN_DIR) -DSANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
