@@ -147,7 +147,8 @@ static void remap_jobs(struct ctld *c, const uint32_t *map, uint32_t old_count)
 				a->nodes[kept++] = a->nodes[k];
 		}
 		a->count = kept;
-		qsort(a->nodes, a->count, sizeof(*a->nodes), alloc_cmp); /* node order */
+		if (a->count > 1) /* a pending job has none (nodes NULL) */
+			qsort(a->nodes, a->count, sizeof(*a->nodes), alloc_cmp); /* node order */
 		for (uint32_t k = 0; k < job->step_count; k++)
 			remap_step(&job->steps[k], a, map, old_count);
 	}
