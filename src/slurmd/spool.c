@@ -47,6 +47,7 @@
 #define SPOOL_RESEND_S	10
 #define SPOOL_DONE_MAX	(64u << 10) /* a completion frame is a few hundred bytes */
 #define SPOOL_STEPS_MAX 100000u
+#define SPOOL_ENV_MAX	(64u << 10) /* of a process's environment read for its job id */
 
 struct spool_name {
 	uint32_t job_id, step_id;
@@ -117,7 +118,7 @@ static bool env_has(const char *env, size_t len, const char *name, const char *v
  * is how they are found; a process can only make itself a target. */
 static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_id)
 {
-	char job[16], step[16], path[64], *env = malloc(SPOOL_DONE_MAX);
+	char job[16], step[16], path[64], *env = malloc(SPOOL_ENV_MAX);
 	DIR *proc = opendir("/proc");
 	struct dirent *e;
 	unsigned killed = 0;
@@ -134,7 +135,7 @@ static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_
 			   >= (int)sizeof(path))
 			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		n = fd < 0 ? -1 : read(fd, env, SPOOL_DONE_MAX - 1);
+		n = fd < 0 ? -1 : read(fd, env, SPOOL_ENV_MAX - 1);
 		if (n <= 0)
 			continue;
 		env[n] = '\0';
