@@ -51,6 +51,8 @@ struct ctld {
 	uint64_t journal_live_bytes; /* its size after the last compaction */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
 	struct event *commit_ev;     /* group commit, lowest priority; retries failed saves */
+	bool is_journal_behind;	     /* durable.c: a change could not be journaled */
+	bool is_sched_after_commit;  /* durable.c: a batch job waits for its record */
 	int state_save_err;	     /* durable.c: 0, or why StateSaveLocation failed (-errno) */
 	bool is_node_state_dirty;    /* node_state.c: the last save failed (retried) */
 	time_t compact_retry_after;  /* durable.c: a failed compaction backs off */

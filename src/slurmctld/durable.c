@@ -10,7 +10,9 @@
 #include "durable.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -27,6 +29,8 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_array.h"
+#include "job_cancel.h"
 #include "job_res.h"
 #include "job_state.h"
 #include "journal.h"
@@ -82,26 +86,89 @@ static void seq_append(struct ctld *c)
 	pack_buf_done(&b);
 }
 
-/* The job_changed() hook: its record joins this turn's commit. */
+/* The job_changed() hook: its record joins this turn's commit. A record
+ * that cannot be appended (out of memory, over JOURNAL_REC_MAX) leaves a
+ * new job unsaved for good (its submission is refused at its reply), and
+ * an older one ahead of the disk until the next rewrite of the log, which
+ * is then due at once. */
 static void durable_job_changed(struct ctld *c, struct job *job)
 {
 	struct pack_buf b = { 0 };
+	int r;
 
 	if (!c->journal)
 		return;
-	if (job_state_pack(job, node_name_of, c, &b) == 0)
-		journal_append(c->journal, b.data, b.len);
-	else
-		error("JobId=%u: cannot journal: %d", job->job_id, b.err);
+	r = job_state_pack(job, node_name_of, c, &b);
+	if (r == 0)
+		r = journal_append(c->journal, b.data, b.len);
+	if (r < 0) {
+		error("JobId=%u: cannot journal its record of %zu bytes: %s", job->job_id, b.len,
+		      sl_strerror(r));
+		if (!job->saved_seq)
+			job->saved_seq = DURABLE_SEQ_NEVER;
+		else
+			c->is_journal_behind = true;
+	} else if (!job->saved_seq) {
+		job->saved_seq = journal_seq(c->journal);
+	}
 	pack_buf_done(&b);
 	seq_append(c);
 	event_active(c->commit_ev, EV_TIMEOUT, 0);
 }
 
+bool durable_job_is_saved(struct ctld *c, const struct job *job)
+{
+	if (!c->journal || job_is_interactive(job))
+		return true; /* its client is told only once it is saved: nothing runs before */
+	if (job->saved_seq != DURABLE_SEQ_NEVER
+	    && job->saved_seq <= journal_committed_seq(c->journal))
+		return true;
+	c->is_sched_after_commit = true;
+	return false;
+}
+
+/* The job a submission's reply names, 0 for other replies. */
+static uint32_t submitted_job_id(uint16_t type, const void *msg)
+{
+	if (type == RESPONSE_SUBMIT_BATCH_JOB)
+		return ((const struct submit_response *)msg)->job_id;
+	if (type == RESPONSE_RESOURCE_ALLOCATION)
+		return ((const struct alloc_response *)msg)->job_id;
+	return 0;
+}
+
+/* A submission that will not be on disk now: the client is told so at
+ * once, rather than left waiting into a timeout after which it would
+ * submit again, and the job is cancelled (that record is written with the
+ * rest once the disk has room), never run. */
+static void submission_refused(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg,
+			       int why)
+{
+	uint32_t id = submitted_job_id(type, msg);
+	struct job *job = job_find(c, id);
+
+	rpc_reply_rc(req, -ESLURM_WRITING_TO_FILE);
+	msg_free(msg_lookup(type), msg);
+	if (!job)
+		return;
+	error("JobId=%u: submission refused, its record could not be saved: %s; the job is "
+	      "cancelled",
+	      id, sl_strerror(why));
+	job->saved_seq = DURABLE_SEQ_NEVER;
+	(void)job_cancel_signal(c, job, SIGKILL, 0, c->conf->slurm_user_id);
+}
+
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg)
 {
-	struct durable_waiter *w = calloc(1, sizeof(*w));
+	uint32_t id = submitted_job_id(type, msg);
+	struct job *job = id ? job_find(c, id) : NULL;
+	struct durable_waiter *w;
 
+	if (job && job->saved_seq == DURABLE_SEQ_NEVER) {
+		submission_refused(c, req, type, msg, -ENOMEM);
+		return;
+	}
+	w = calloc(1, sizeof(*w));
 	if (!w || !c->journal || !journal_has_pending(c->journal)) {
 		free(w);
 		rpc_reply(req, type, msg);
@@ -111,6 +178,37 @@ void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void 
 	*w = (struct durable_waiter){ .req = req, .type = type, .msg = msg };
 	*c->waiters_tail = w;
 	c->waiters_tail = &w->next;
+}
+
+/* A commit failed: the held submissions are refused (the other replies
+ * stay held until it succeeds). */
+static void waiters_refuse_submissions(struct ctld *c, int why)
+{
+	struct durable_waiter *w = c->waiters, *refused = NULL;
+
+	c->waiters = NULL;
+	c->waiters_tail = &c->waiters;
+	while (w) {
+		struct durable_waiter *next = w->next;
+
+		w->next = NULL;
+		if (submitted_job_id(w->type, w->msg)) {
+			w->next = refused;
+			refused = w;
+		} else {
+			*c->waiters_tail = w;
+			c->waiters_tail = &w->next;
+		}
+		w = next;
+	}
+	/* after the list is whole again: a cancel below may hold a reply */
+	while (refused) {
+		struct durable_waiter *next = refused->next;
+
+		submission_refused(c, refused->req, refused->type, refused->msg, why);
+		free(refused);
+		refused = next;
+	}
 }
 
 /* Answer every held reply: with its message once its change is on disk
@@ -250,16 +348,19 @@ static void compact_if_due(struct ctld *c)
 	int r;
 
 	if (journal_compact_is_running(c->journal)
-	    || !durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes))
+	    || !(c->is_journal_behind
+		 || durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes)))
 		return;
 	now = time(NULL);
 	if (now < c->compact_retry_after)
 		return;
 	r = durable_compact_how(c, true);
-	if (r < 0)
+	if (r < 0) {
 		compact_failed(c, r, now);
-	else
-		evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
+		return;
+	}
+	c->is_journal_behind = false; /* every live job is in the new log */
+	evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
 }
 
 static void commit_cb(evutil_socket_t fd, short what, void *arg)
@@ -271,11 +372,16 @@ static void commit_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	r = journal_commit(c->journal);
 	if (r < 0) {
-		/* keep the replies: nothing was promised yet */
+		/* nothing was promised yet: the other replies wait */
 		state_save_failed(c, r);
+		waiters_refuse_submissions(c, r);
 		return;
 	}
 	waiters_answer(c, 0);
+	if (c->is_sched_after_commit) { /* a batch job waited for its record */
+		c->is_sched_after_commit = false;
+		ctld_sched_request(c);
+	}
 	if (c->is_node_state_dirty && node_state_save(c) < 0)
 		return; /* it logged, and asked for another try */
 	if (c->state_save_err) {
@@ -316,6 +422,8 @@ static int replay_job(struct replay_ctx *x, const uint8_t *data, size_t len)
 	int r;
 
 	r = job_state_unpack(data, len, node_index_of, c, &job);
+	if (job)
+		job->saved_seq = JOURNAL_SEQ_OPENED; /* it is on disk */
 	if (r == -ENOENT) {
 		/* slurm.conf no longer has one of its nodes: not damage */
 		error("job journal: a job on a node no longer in slurm.conf cannot be "
@@ -368,17 +476,17 @@ static const struct job_hook durable_hook = {
     .changed = durable_job_changed,
 };
 
-/* The start stops on a journal that cannot be read: say where and how to
- * get past it. */
-static int replay_refused(struct ctld *c, int r)
+/* The start stops on a journal that cannot be read: say where, which jobs
+ * the records past the damage name (lost), and how to get past it. */
+static int replay_refused(struct ctld *c, int r, const char *lost)
 {
 	log_msg(LOG_LEVEL_FATAL,
 		"job journal %s/%s: %s at offset %" PRId64 " (%s); slurmctld will not start. "
 		"Start it with -i to recover the jobs of the readable records and keep the file "
-		"as %s.bad.<time>, or with -c to start without any saved jobs (discarding it)",
+		"as %s.bad.<time>, or with -c to start without any saved jobs (discarding it)%s%s",
 		c->conf->state_save_location, JOURNAL_FILE,
 		r == -EBADMSG ? "corrupt" : "unreadable record", journal_bad_offset(c->journal),
-		sl_strerror(r), JOURNAL_FILE);
+		sl_strerror(r), JOURNAL_FILE, lost ? ". " : "", lost ? lost : "");
 	return r;
 }
 
@@ -406,11 +514,21 @@ static int replay_set_aside(struct ctld *c, const struct replay_ctx *x)
 	return 0;
 }
 
-/* A record past the damage (journal_scan_damaged): the ids it shows were
- * perhaps handed out; the next one is past them (within MaxJobId). */
-static int id_hint(void *arg, const uint8_t *data, size_t len)
+/* What the records past the damage (journal_scan_damaged) show: the job
+ * ids, and the id to hand out next. They are hints (the bytes of a script
+ * may frame as a record), so the ids are only reported, and only raise
+ * the next id (within MaxJobId), never restore a job. */
+struct damage {
+	uint32_t *ids; /* JOB records' ids, as found */
+	uint32_t n, cap;
+	uint32_t next_job_id;
+};
+
+#define DAMAGE_IDS_MAX 100000u /* reported; past it the count only */
+
+static int damage_rec(void *arg, const uint8_t *data, size_t len)
 {
-	struct ctld *c = arg;
+	struct damage *d = arg;
 	struct job_state_seq seq;
 	struct job *job = NULL;
 	uint32_t next = 0;
@@ -421,25 +539,88 @@ static int id_hint(void *arg, const uint8_t *data, size_t len)
 	else if (job_state_rec_type(data, len) == JOURNAL_REC_JOB
 		 && job_state_unpack(data, len, NULL, NULL, &job) == 0)
 		next = job->job_id + 1;
+	if (job && d->n < DAMAGE_IDS_MAX) {
+		if (d->n == d->cap) {
+			uint32_t cap = d->cap ? d->cap * 2 : 64;
+			uint32_t *p = realloc(d->ids, cap * sizeof(*p));
+
+			if (p) {
+				d->ids = p;
+				d->cap = cap;
+			}
+		}
+		if (d->n < d->cap)
+			d->ids[d->n++] = job->job_id;
+	}
 	job_free(job);
-	if (next > c->next_job_id && next <= c->conf->max_job_id)
-		c->next_job_id = next;
+	if (next > d->next_job_id)
+		d->next_job_id = next;
 	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "jobs lost (named by records past the damage): 12-14; jobs recovered as
+ * they were before the damage: 9", or NULL when those records name no
+ * job. */
+static char *damage_text(struct ctld *c, struct damage *d)
+{
+	uint32_t n_lost = 0, n_old = 0;
+	_cleanup_free_ uint32_t *lost = NULL, *old = NULL;
+	_cleanup_free_ char *lost_s = NULL, *old_s = NULL;
+	char *s = NULL;
+
+	if (!d->n)
+		return NULL;
+	qsort(d->ids, d->n, sizeof(*d->ids), cmp_u32);
+	lost = calloc(d->n, sizeof(*lost));
+	old = calloc(d->n, sizeof(*old));
+	if (!lost || !old)
+		return NULL;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (i && d->ids[i] == d->ids[i - 1])
+			continue;
+		if (job_find(c, d->ids[i]))
+			old[n_old++] = d->ids[i];
+		else
+			lost[n_lost++] = d->ids[i];
+	}
+	lost_s = n_lost ? job_array_ranges(lost, n_lost) : NULL;
+	old_s = n_old ? job_array_ranges(old, n_old) : NULL;
+	if (asprintf(
+		&s, "%s%s%s%s%s", lost_s ? "jobs lost (named by records past the damage): " : "",
+		lost_s ? lost_s : "", lost_s && old_s ? "; " : "",
+		old_s ? "jobs recovered as they were before the damage: " : "", old_s ? old_s : "")
+	    < 0)
+		s = NULL;
+	return s;
 }
 
 static int durable_replay(struct ctld *c)
 {
 	struct replay_ctx x = {.c = c};
-	bool is_corrupt;
+	struct damage d = {0};
+	_cleanup_free_ char *lost = NULL;
 	int r;
 
 	r = journal_replay(c->journal, c->ignore_state_errors, replay_rec, &x);
+	if (journal_bad_offset(c->journal) >= 0) {
+		(void)journal_scan_damaged(c->journal, damage_rec, &d);
+		lost = damage_text(c, &d);
+		free(d.ids);
+	}
 	if (r < 0)
-		return replay_refused(c, r);
-	is_corrupt = journal_bad_offset(c->journal) >= 0;
-	if (is_corrupt)
-		(void)journal_scan_damaged(c->journal, id_hint, c);
-	if ((is_corrupt || x.skipped) && replay_set_aside(c, &x) < 0)
+		return replay_refused(c, r, lost);
+	if (d.next_job_id > c->next_job_id && d.next_job_id <= c->conf->max_job_id)
+		c->next_job_id = d.next_job_id; /* never hand out an id seen past the damage */
+	if (lost)
+		error("job journal: -i: %s", lost);
+	if ((journal_bad_offset(c->journal) >= 0 || x.skipped) && replay_set_aside(c, &x) < 0)
 		return -EIO;
 	if (x.gone)
 		error("job journal: %u jobs ran on nodes no longer in slurm.conf and were dropped",

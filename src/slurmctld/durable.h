@@ -10,9 +10,10 @@
  * running jobs' resources are charged to their nodes again, and the log is
  * compacted to the live jobs.
  *
- * When StateSaveLocation cannot be written (full, read-only, EIO), no reply
- * waiting for the failed commit is sent (the change is retried every
- * second, and replied to once it is on disk), requests that would change
+ * When StateSaveLocation cannot be written (full, read-only, EIO), the
+ * submissions waiting for the failed commit are refused and their jobs
+ * cancelled; other replies waiting for it are held (the change is retried
+ * every second, and replied to once it is on disk); requests that would change
  * saved state are refused (durable_admit), reads go on, and the first
  * write that succeeds again ends it ("StateSaveLocation writable again").
  * A journal that cannot be read at start stops the controller, naming the
@@ -22,6 +23,8 @@
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
+
+#define DURABLE_SEQ_NEVER UINT64_MAX /* job->saved_seq: it could not be journaled */
 
 struct ctld;
 struct job;
@@ -42,6 +45,14 @@ bool durable_compact_is_due(uint64_t size, uint64_t live);
 int durable_admit(const struct ctld *c, uint16_t msg_type);
 /* Commit (or retry a failed commit) at the end of this loop turn. */
 void durable_commit_now(struct ctld *c);
+/* The first record of job (its submission) is on disk, so it may start:
+ * no job runs that a crash could make the controller forget. A pass that
+ * is told no here is asked for again after the next commit. */
+bool durable_job_is_saved(struct ctld *c, const struct job *job);
 /* Reply with msg (owned: freed with msg_free) once everything journaled so
- * far is on disk. */
+ * far is on disk. A submission's reply (RESPONSE_SUBMIT_BATCH_JOB,
+ * RESPONSE_RESOURCE_ALLOCATION) whose job cannot be journaled, or whose
+ * commit fails, is answered ESLURM_WRITING_TO_FILE at once and the job is
+ * cancelled, never run: the client knows it failed and may resubmit
+ * without a duplicate appearing once the disk has room again. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);

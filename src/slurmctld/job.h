@@ -75,6 +75,10 @@ struct job {
 	/* accounting (acct.c) */
 	struct acct_usage batch_usage; /* the batch step's, from its completion */
 	uint64_t acct_seq; /* its latest queued row (job_seq_is_recorded); not journaled */
+	/* durable.c: the journal record that made it known (journal_seq), 0 for
+	 * a job replayed; DURABLE_SEQ_NEVER when it could not be journaled.
+	 * It starts only once that record is on disk. Not journaled. */
+	uint64_t saved_seq;
 };
 
 /* Table */

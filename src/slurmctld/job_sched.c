@@ -24,6 +24,7 @@
 #include "common/sl_errno.h"
 #include "common/states.h"
 #include "ctld.h"
+#include "durable.h"
 #include "job.h"
 #include "job_alloc.h"
 #include "job_array.h"
@@ -284,6 +285,12 @@ void job_sched_pass(struct ctld *c)
 		int r;
 
 		job->last_sched_eval = now;
+		if (!durable_job_is_saved(c, job)) {
+			/* its submission is not on disk yet: the pass is asked for
+			 * again after the commit; nothing behind it goes first */
+			blocked[p - c->parts] = true;
+			continue;
+		}
 		if (why == WAIT_NO_REASON)
 			why = job_depend_check_now(c, job, now);
 		if (job->state_desc && why != WAIT_NO_REASON) {

@@ -47,6 +47,9 @@ struct journal {
 	bool is_tail_dirty;    /* a failed commit may have left bytes past size */
 	uint8_t *pend;         /* framed pending records */
 	size_t pend_len, pend_cap;
+	uint64_t appended;  /* records appended since open */
+	uint64_t committed; /* ... of which durable */
+	uint64_t pend_recs; /* ... of which pending */
 	const struct journal_syscalls *sys;
 	struct bg *bg; /* a compaction in the background, or NULL */
 };
@@ -132,6 +135,7 @@ int journal_open(const char *dir, struct journal **ret)
 	j->fd = TAKE_FD(fd);
 	j->size = (uint64_t)st.st_size;
 	j->bad_offset = -1;
+	j->appended = j->committed = JOURNAL_SEQ_OPENED;
 	j->sys = &real_syscalls;
 	*ret = j;
 	return 0;
@@ -336,7 +340,19 @@ int journal_append(struct journal *j, const void *data, size_t len)
 	frame_header(j->pend + j->pend_len, data, len);
 	memcpy(j->pend + j->pend_len + JOURNAL_HDR_LEN, data, len);
 	j->pend_len += need;
+	j->appended++;
+	j->pend_recs++;
 	return 0;
+}
+
+uint64_t journal_seq(const struct journal *j)
+{
+	return j ? j->appended : 0;
+}
+
+uint64_t journal_committed_seq(const struct journal *j)
+{
+	return j ? j->committed : 0;
 }
 
 bool journal_has_pending(const struct journal *j)
@@ -421,6 +437,8 @@ int journal_commit(struct journal *j)
 		}
 	}
 	j->pend_len = 0;
+	j->committed += j->pend_recs;
+	j->pend_recs = 0;
 	return 0;
 }
 

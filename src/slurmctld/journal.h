@@ -89,6 +89,12 @@ int journal_file_set_aside(int dir_fd, const char *name, time_t now, char *ret_n
  * JOURNAL_REC_MAX) or -ENOMEM; the batch is unchanged on failure. */
 int journal_append(struct journal *j, const void *data, size_t len);
 bool journal_has_pending(const struct journal *j);
+/* The number of the last record appended, and of the last one durable:
+ * record N is on disk once journal_committed_seq() >= N. Numbers start
+ * past JOURNAL_SEQ_OPENED, which stands for what the file held at open. */
+#define JOURNAL_SEQ_OPENED 1
+uint64_t journal_seq(const struct journal *j);
+uint64_t journal_committed_seq(const struct journal *j);
 /* Write the whole pending batch with one write (looping only on short
  * writes) and make it durable with one fdatasync; then the batch is
  * empty. Nothing pending: returns 0 without any system call. On failure

@@ -1,15 +1,16 @@
-"""Disk and state faults of the controller (issue 11 item 7).
+"""Disk and state faults of the controller (issue 11 item 7, issue 12 item 8).
 
 * StateSaveLocation full: submissions and other state changes are refused
   with ESLURM_WRITING_TO_FILE, reads go on, a submission caught by the
-  failing write is not answered until its job is on disk, and the
+  failing write is refused at once (its job cancelled, never run), and the
   controller recovers by itself once there is space ("StateSaveLocation
   writable again"). The state directory is a small tmpfs; where mounting
   one is not allowed (no CAP_SYS_ADMIN) that test is skipped, and
   tests/unit/test_durable.c covers the same with injected write failures.
 * A journal whose last record was cut short by a crash starts, dropping
   that record with a log line naming the file and the offset; one damaged
-  before its end does not start, with a message naming the file and -i;
+  before its end does not start, with a message naming the file, -i and
+  the jobs that would be lost;
   with -i it starts and the file is kept as job_journal.bad.<time>. The
   same for a corrupt node_state.
 * scontrol reconfigure with a slurm.conf that removes a node a running job
@@ -105,10 +106,15 @@ def test_a_journal_damaged_before_its_end_stops_the_start_until_i(fresh_cluster)
     line = c.wait_for_log(r"fatal: job journal", since=mark)
     assert f"{journal}: corrupt at offset {off}" in line, line
     assert "slurmctld will not start" in line and "with -i" in line, line
+    # the admin is told which jobs a start with -i would lose
+    assert later == [later[0], later[0] + 1], later
+    lost = f"jobs lost (named by records past the damage): {later[0]}-{later[1]}"
+    assert line.endswith(lost), line
     assert journal.read_bytes() == bytes(data)  # left as it was
     assert not list(journal.parent.glob("job_journal.bad.*"))
 
     c.start_slurmctld_with("-i")
+    c.wait_for_log(r"job journal: -i: " + re.escape(lost), since=mark)
     line = c.wait_for_log(r"-i: the file is kept as", since=mark)
     kept = list(journal.parent.glob("job_journal.bad.*"))
     assert len(kept) == 1 and str(kept[0]) in line, (kept, line)
@@ -200,22 +206,28 @@ def test_a_full_state_save_location_refuses_changes_and_recovers(mounts, fresh_c
     fill(filler)
 
     # submissions go on until one's record does not fit: its commit fails,
-    # and that sbatch gets no answer while the record is not on disk
+    # and that sbatch is told so at once (not left waiting into a timeout,
+    # after which it would submit again); its job is cancelled, never run
     mark = c.log_mark()
-    failed = re.compile(r"StateSaveLocation .* cannot write the job journal: (.*)")
-    held, printed = None, [before]
+    refused = None
+    printed = [before]
     for _ in range(50):
-        p = c.popen("sbatch", "--parsable", "-H", "-D", tmp_path, "--wrap", "true")
-        line = wait_for(lambda: (p.poll() is not None and "answered")
-                        or failed.search(log_since(c, mark)), timeout=10,
-                        what="the submission to be answered or the journal write to fail")
-        if line != "answered":
-            held = p
+        r = c.run("sbatch", "--parsable", "-H", "-D", tmp_path, "--wrap", "true",
+                  check=False, timeout=10)
+        if r.returncode != 0:
+            refused = r
             break
-        assert p.returncode == 0, p.stderr.read()
-        printed.append(int(p.stdout.read()))
-    assert held is not None, "the full file system never failed a journal write"
-    assert line.group(1).startswith("No space left on device; job submissions"), line[0]
+        printed.append(int(r.stdout))
+    assert refused is not None, "the full file system never failed a journal write"
+    assert refused.stdout == "", refused
+    assert ("Batch job submission failed: I/O error writing script/environment to file"
+            in refused.stderr), refused.stderr
+    line = c.wait_for_log(r"StateSaveLocation .* cannot write the job journal", since=mark)
+    assert "No space left on device; job submissions" in line, line
+    line = c.wait_for_log(r"JobId=\d+: submission refused, its record could not be saved",
+                          since=mark)
+    lost = int(re.search(r"JobId=(\d+)", line)[1])
+    assert lost not in printed
 
     # what would change saved state is refused at once, with Slurm's code
     r = c.run("sbatch", "-H", "-D", tmp_path, "--wrap", "true", check=False, timeout=5)
@@ -227,19 +239,17 @@ def test_a_full_state_save_location_refuses_changes_and_recovers(mounts, fresh_c
     assert set(printed) <= job_ids(c)
     assert c.run("sinfo", timeout=5).returncode == 0
     assert c.out("scontrol", "show", "job", str(before), timeout=5)
-    assert held.poll() is None, "the held submission was answered before it was on disk"
 
-    filler.unlink()  # space is back: the held record is written, then answered
-    c.wait_for_log(r"StateSaveLocation .* writable again", since=mark, timeout=10)
-    out, err = held.communicate(timeout=10)
-    assert held.returncode == 0, err
-    printed.append(int(out))
+    filler.unlink()  # space is back: what was pending is written
+    c.wait_for_log(r"StateSaveLocation \S+ writable again", since=mark, timeout=10)
     printed.append(submit(c, "-H", "-D", tmp_path, "--wrap", "true"))
     assert job_state(c, before) == "PENDING"  # the refused scancel changed nothing
+    assert job_state(c, lost) == "CANCELLED"  # the refused submission never runs
 
-    # nothing acknowledged was lost
+    # nothing acknowledged was lost, nothing refused came back to run
     c.restart_slurmctld(signal.SIGKILL)
     assert set(printed) <= job_ids(c)
+    assert lost not in job_ids(c) or job_state(c, lost) == "CANCELLED"
 
 
 def log_since(c, mark):

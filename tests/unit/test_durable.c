@@ -28,6 +28,7 @@
 #include "ctld_fixture.h"
 #include "slurmctld/durable.h"
 #include "slurmctld/job.h"
+#include "slurmctld/job_sched.h"
 #include "slurmctld/job_state.h"
 #include "slurmctld/journal.h"
 #include "slurmctld/node_state.h"
@@ -182,6 +183,39 @@ static void test_eio_from_fdatasync_is_a_failure_too(void **state)
 	stop(f);
 }
 
+/* The scheduler starts no batch job whose submission is not on disk: a
+ * crash could make the controller forget a job already running. */
+static void test_a_batch_job_starts_only_once_its_record_is_on_disk(void **state)
+{
+	struct ctld_fixture *f = start(false, 0);
+	struct ctld *c = &f->c;
+	struct job *job;
+
+	(void)state;
+	assert_int_equal(job_sched_init(c), 0);
+	journal_set_syscalls(c->journal, &failing);
+	fail_errno = ENOSPC;
+	job = fixture_submit(f, fixture_desc());
+	assert_true(job->saved_seq > journal_committed_seq(c->journal));
+	job_sched_pass(c);
+	assert_true(job_is_pending(job));
+	run_turn(f); /* the commit fails: still not on disk, still pending */
+	assert_int_equal(c->state_save_err, -ENOSPC);
+	job_sched_pass(c);
+	assert_true(job_is_pending(job));
+	assert_int_equal(fixture_count(f, REQUEST_BATCH_JOB_LAUNCH, job->job_id), 0);
+
+	fail_errno = 0; /* the commit works: the pass it asks for starts the job */
+	durable_commit_now(c);
+	run_turn(f);
+	run_turn(f);
+	assert_int_equal(c->state_save_err, 0);
+	assert_true(job_is_running(job));
+	assert_int_equal(fixture_count(f, REQUEST_BATCH_JOB_LAUNCH, job->job_id), 1);
+	job_sched_fini(c);
+	stop(f);
+}
+
 /* node_state cannot be saved (the directory is gone): the same refusal,
  * and the same event saves it once it can. */
 static void test_a_failed_node_state_save_is_retried_until_it_works(void **state)
@@ -292,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_a_full_disk_refuses_changes_serves_reads_and_recovers),
 	    cmocka_unit_test(test_eio_from_fdatasync_is_a_failure_too),
+	    cmocka_unit_test(test_a_batch_job_starts_only_once_its_record_is_on_disk),
 	    cmocka_unit_test(test_a_failed_node_state_save_is_retried_until_it_works),
 	    cmocka_unit_test(test_a_corrupt_journal_stops_the_start_and_is_left_alone),
 	    cmocka_unit_test(test_with_i_a_corrupt_journal_is_set_aside_and_the_rest_recovered),
