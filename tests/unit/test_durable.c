@@ -216,6 +216,34 @@ static void test_a_batch_job_starts_only_once_its_record_is_on_disk(void **state
 	stop(f);
 }
 
+/* A record that cannot be appended (here: over JOURNAL_REC_MAX) is not
+ * ignored: the new job is marked never saved, and never starts. */
+static void test_a_job_that_cannot_be_journaled_never_starts(void **state)
+{
+	struct ctld_fixture *f = start(false, 0);
+	struct ctld *c = &f->c;
+	struct job_desc *d = fixture_desc();
+	struct job *job;
+
+	(void)state;
+	assert_int_equal(job_sched_init(c), 0);
+	free(d->script);
+	d->script = malloc(JOURNAL_REC_MAX + 2);
+	assert_non_null(d->script);
+	memset(d->script, '#', JOURNAL_REC_MAX + 1);
+	d->script[JOURNAL_REC_MAX + 1] = '\0';
+	job = fixture_submit(f, d);
+	assert_true(job->saved_seq == DURABLE_SEQ_NEVER);
+	run_turn(f);
+	run_turn(f);
+	job_sched_pass(c);
+	assert_true(job_is_pending(job));
+	assert_int_equal(fixture_count(f, REQUEST_BATCH_JOB_LAUNCH, job->job_id), 0);
+	assert_int_equal(jobs_on_disk(f->dir), 0);
+	job_sched_fini(c);
+	stop(f);
+}
+
 /* node_state cannot be saved (the directory is gone): the same refusal,
  * and the same event saves it once it can. */
 static void test_a_failed_node_state_save_is_retried_until_it_works(void **state)
@@ -327,6 +355,7 @@ int main(void)
 	    cmocka_unit_test(test_a_full_disk_refuses_changes_serves_reads_and_recovers),
 	    cmocka_unit_test(test_eio_from_fdatasync_is_a_failure_too),
 	    cmocka_unit_test(test_a_batch_job_starts_only_once_its_record_is_on_disk),
+	    cmocka_unit_test(test_a_job_that_cannot_be_journaled_never_starts),
 	    cmocka_unit_test(test_a_failed_node_state_save_is_retried_until_it_works),
 	    cmocka_unit_test(test_a_corrupt_journal_stops_the_start_and_is_left_alone),
 	    cmocka_unit_test(test_with_i_a_corrupt_journal_is_set_aside_and_the_rest_recovered),
