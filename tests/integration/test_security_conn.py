@@ -42,6 +42,7 @@ LORIS_CONNS = 1100          # more than CONN_LIMIT_OPEN_MAX (src/common/conn_lim
 PING_LIMIT_S = 0.100        # what a ping may take during the attack
 LORIS_PINGS = int(os.environ.get("SL_LORIS_PINGS", "5"))  # 100 for the report's measure
 REQUEST_COMPLETE_BATCH_SCRIPT = 5018
+REQUEST_LAUNCH_TASKS = 6001
 
 # A normal user's slow-loris: LORIS_CONNS connections, each sending a frame
 # that announces 1,000 bytes one byte a second; every connection the server
@@ -232,12 +233,14 @@ def test_ping_answers_within_100ms_during_a_slow_loris_of_1100_connections(clust
     assert cluster.procs["slurmctld"].poll() is None
 
 
-def test_a_frame_trickled_a_byte_at_a_time_is_closed_at_the_whole_frame_deadline(cluster):
+@pytest.mark.parametrize("daemon", ["slurmctld", "slurmd-n1"])
+def test_a_frame_trickled_a_byte_at_a_time_is_closed_at_the_whole_frame_deadline(cluster, daemon):
     data = signed_frame(cluster, REQUEST_PING)
-    mark = cluster.log_mark()
+    port = cluster.ctld_port if daemon == "slurmctld" else cluster.node_ports["n1"]
+    mark = cluster.log_mark(daemon)
     start = time.monotonic()
     closed_after = None
-    with socket.create_connection(("127.0.0.1", cluster.ctld_port), timeout=5) as s:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         # one byte every 0.4 s: each byte well within any per-byte timeout;
         # the whole frame would take a minute
         for b in data[:-1]:
@@ -264,8 +267,8 @@ def test_a_frame_trickled_a_byte_at_a_time_is_closed_at_the_whole_frame_deadline
     assert closed_after is not None, "a trickled frame was kept open past MessageTimeout"
     assert MESSAGE_TIMEOUT - 1 <= closed_after <= (MESSAGE_TIMEOUT + 2) * TIMEOUT_SCALE, \
         closed_after
-    cluster.wait_for_log(r"timed out: no whole frame within MessageTimeout", since=mark,
-                         containing="127.0.0.1")
+    cluster.wait_for_log(r"timed out: no whole frame within MessageTimeout", daemon=daemon,
+                         since=mark, containing="127.0.0.1")
     assert cluster.ping_up()
 
 
@@ -327,3 +330,26 @@ def test_a_user_bound_on_the_controllers_port_cannot_answer_nor_swallow_a_comple
                      timeout=60)
     assert rec["JobState"] == "COMPLETED", rec
     assert rec["ExitCode"] == "0:0", rec
+
+
+def test_a_user_bound_on_a_slurmds_port_cannot_answer_a_task_launch(cluster, test_user):
+    test_user = test_user.pw_name
+    cluster.kill_slurmd("n1", signal.SIGTERM)
+    seen = cluster.dir / "fake-slurmd-requests"
+    seen.write_text("")
+    seen.chmod(0o666)
+    fake = popen_as(cluster, test_user, FAKE_CTLD, cluster.node_ports["n1"], MUNGE,
+                    cluster.munge_socket, seen)
+    try:
+        wait_line(fake, "listening", timeout=10)
+        # the controller still believes n1 is up: srun's launch goes to the
+        # fake, whose "rc 0" (signed by the user) must not count as launched
+        r = cluster.run("srun", "-N1", "-t", "1", "/bin/true", user=test_user, check=False,
+                        timeout=60)
+        assert r.returncode != 0, r.stdout + r.stderr
+        assert "signed by uid %d" % pwd.getpwnam(test_user).pw_uid in r.stderr, r.stderr
+        assert str(REQUEST_LAUNCH_TASKS) in seen.read_text().split(), "the fake was not asked"
+    finally:
+        stop(fake)
+    cluster.start_slurmd("n1")
+    cluster.wait_node_state("n1", "idle", timeout=60)
