@@ -141,6 +141,9 @@ static int spool_init(struct slurmd *d)
 	return 0;
 }
 
+/* Unlike slurmctld, slurmd keeps its RLIMIT_NOFILE: the steps it starts
+ * inherit it, and jobs must see the limit they were given (the listener's
+ * connection cap is sized from it all the same). */
 static int rpc_init(struct slurmd *d)
 {
 	struct rpc_server_opts o = {
