@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -75,6 +76,27 @@ void daemon_signals_fini(struct event **const evs[_DAEMON_SIG_COUNT])
 			event_free(*evs[i]);
 		*evs[i] = NULL;
 	}
+}
+
+int daemon_raise_nofile(unsigned long *ret_soft)
+{
+	struct rlimit rl;
+	int r = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -errno;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t old = rl.rlim_cur;
+
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+			r = -errno;
+			rl.rlim_cur = old;
+		}
+	}
+	if (ret_soft)
+		*ret_soft = (unsigned long)rl.rlim_cur;
+	return r;
 }
 
 int daemon_detach(void)

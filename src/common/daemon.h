@@ -58,6 +58,12 @@ int daemon_signals_init(struct event_base *base, daemon_signal_fn *cb, void *arg
  * NULL entries are skipped. */
 void daemon_signals_fini(struct event **const evs[_DAEMON_SIG_COUNT]);
 
+/* Raise the soft RLIMIT_NOFILE to the hard one, so that a flood of
+ * connections meets the listener's own cap (rpc_server.c) before the
+ * process's; *ret_soft (may be NULL) is the limit now. -errno when it
+ * could not be read or set (the old limit then stays). */
+int daemon_raise_nofile(unsigned long *ret_soft);
+
 /* fork, setsid, stdio to /dev/null; the parent exits 0. */
 int daemon_detach(void);
 /* Write our pid to path (0644). */

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <munge.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -31,8 +32,10 @@ static int frame_digest(const uint8_t *hdr, const uint8_t *body, uint32_t body_l
 	return sha256_iov(iov, 2, out);
 }
 
-int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
-		struct sl_error *err)
+/* The whole frame of msg appended to out; is_signed false: with an empty
+ * credential, and no call to munged. */
+static int frame_make(uint16_t type, const void *msg, const char *munge_socket, bool is_signed,
+		      struct pack_buf *out, struct sl_error *err)
 {
 	const struct msg_type *t = msg_lookup(type);
 	struct pack_buf body = { 0 }, hdr = { 0 };
@@ -52,17 +55,19 @@ int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct
 		r = errprintf(err, body.err ? body.err : hdr.err, "cannot pack the message");
 		goto out;
 	}
-	r = frame_digest(hdr.data, body.data, (uint32_t)body.len, digest);
-	if (r < 0) {
-		errprintf(err, r, "cannot digest the message");
-		goto out;
+	if (is_signed) {
+		r = frame_digest(hdr.data, body.data, (uint32_t)body.len, digest);
+		if (r < 0) {
+			errprintf(err, r, "cannot digest the message");
+			goto out;
+		}
+		e = auth_munge_encode(munge_socket, digest, sizeof(digest), &cred, err);
+		if (e != EMUNGE_SUCCESS) {
+			r = auth_munge_cause(e).code;
+			goto out;
+		}
 	}
-	e = auth_munge_encode(munge_socket, digest, sizeof(digest), &cred, err);
-	if (e != EMUNGE_SUCCESS) {
-		r = auth_munge_cause(e).code;
-		goto out;
-	}
-	pack_u32(out, (uint32_t)(hdr.len + 4 + strlen(cred) + 1 + body.len));
+	pack_u32(out, (uint32_t)(hdr.len + 4 + (cred ? strlen(cred) + 1 : 0) + body.len));
 	pack_raw(out, hdr.data, hdr.len);
 	pack_str(out, cred);
 	pack_raw(out, body.data, body.len);
@@ -74,6 +79,17 @@ out:
 	pack_buf_done(&body);
 	pack_buf_done(&hdr);
 	return r;
+}
+
+int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
+		struct sl_error *err)
+{
+	return frame_make(type, msg, munge_socket, true, out, err);
+}
+
+int frame_build_unsigned(uint16_t type, const void *msg, struct pack_buf *out)
+{
+	return frame_make(type, msg, NULL, false, out, NULL);
 }
 
 int frame_parse(const uint8_t *data, size_t len, struct frame *f)

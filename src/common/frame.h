@@ -36,6 +36,13 @@ struct frame {
 int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
 		struct sl_error *err);
 
+/* The same frame with an empty credential and no call to munged: the
+ * answer to a peer that did not authenticate (a wrong version, a bad
+ * credential), so that junk costs us no munge_encode. A reader counts it
+ * as not authenticated (frame_verify: "missing credential"); only its
+ * header (a version mismatch) tells anything. */
+int frame_build_unsigned(uint16_t type, const void *msg, struct pack_buf *out);
+
 /* Split the bytes after the length into a frame. Checks the version
  * (-SLURM_PROTOCOL_VERSION_ERROR), the credential's size and that
  * body_len matches the bytes left. f->cred must be freed (frame_done). */

@@ -120,6 +120,11 @@ static int recv_all(int fd, uint8_t *p, size_t n, int timeout_ms)
 	return 0;
 }
 
+bool rpc_signer_is_daemon(const struct sl_conf *conf, uid_t uid)
+{
+	return uid == 0 || uid == conf->slurm_user_id;
+}
+
 int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
 		  const void *req, uint16_t *ret_type, void **ret_msg)
 {
@@ -130,6 +135,7 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 	struct sockaddr_in sa;
 	struct sl_error err = {""};
 	uint32_t be_len, len;
+	uid_t uid = (uid_t)-1;
 	int r;
 
 	r = rpc_resolve(host, port, &sa);
@@ -164,10 +170,23 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 	r = recv_all(fd, data, len, timeout_ms);
 	if (r < 0)
 		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
-	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, NULL, &err);
-	if (r < 0)
+	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, &uid, &err);
+	if (r < 0) {
 		debug("reply from %s:%u refused: %s", host, (unsigned)port, err.text);
-	return r;
+		return r;
+	}
+	if (!rpc_signer_is_daemon(conf, uid)) {
+		/* someone else listens on a daemon's port (bound while it was
+		 * down): what they say is not the daemon's answer */
+		error("reply from %s:%u refused: signed by uid %u, neither root nor SlurmUser "
+		      "(uid %u): %s",
+		      host, (unsigned)port, (unsigned)uid, (unsigned)conf->slurm_user_id,
+		      sl_strerror(-SLURM_PROTOCOL_AUTHENTICATION_ERROR));
+		msg_free(msg_lookup(*ret_type), *ret_msg);
+		*ret_msg = NULL;
+		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
+	}
+	return 0;
 }
 
 int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, uint16_t *ret_type,

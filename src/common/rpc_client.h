@@ -5,12 +5,18 @@
  * MessageTimeout. The event-loop daemons use rpc_async.h instead.
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct sl_conf;
 
 /* Send a request to host:port and wait for the reply. On success returns 0
  * and sets *ret_type and *ret_msg (owned; free with msg_free(msg_lookup(type), m)).
+ * The peer is a daemon (slurmctld, slurmd): its reply must be signed by
+ * root or SlurmUser, else it is refused (logged at error) with
+ * -SLURM_PROTOCOL_AUTHENTICATION_ERROR, a communication failure the
+ * caller may retry (slurmstepd keeps its completion for the real one).
  * Errors: -SLURM_COMMUNICATIONS_CONNECTION_ERROR (connect failed),
  * -SLURM_COMMUNICATIONS_SEND_ERROR, -SLURM_COMMUNICATIONS_RECEIVE_ERROR,
  * -SLURM_PROTOCOL_AUTHENTICATION_ERROR, -SLURM_PROTOCOL_VERSION_ERROR. */
@@ -25,6 +31,10 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 
 /* For requests answered by RESPONSE_SLURM_RC: returns 0 or -rc. */
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req);
+
+/* Whether a reply signed by uid may come from one of our daemons: root
+ * (slurmd) or SlurmUser (slurmctld). */
+bool rpc_signer_is_daemon(const struct sl_conf *conf, uid_t uid);
 
 struct sockaddr_in;
 /* host name or dotted quad -> address; -EHOSTUNREACH when unknown. */

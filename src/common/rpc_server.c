@@ -5,8 +5,31 @@
  * until the reply has been written. If the peer goes away while a request
  * is with the daemon, the conn is only marked dead and is freed when the
  * reply comes (so a struct rpc_req never points at freed memory).
+ *
+ * What a peer may cost us (conn_limit.h holds the numbers):
+ * - time: a whole frame must be in within MessageTimeout of the accept
+ *   (one deadline, not per byte, so a trickle of one byte a second is
+ *   closed too); the reply must be taken within MessageTimeout as well;
+ * - file descriptors: at most limit.max_open connections. When a new one
+ *   comes over that, the oldest connection not being served (still
+ *   reading its frame, or not taking its reply) is closed: a slow-loris
+ *   holds the oldest ones, while a real client's frame is in within
+ *   milliseconds, so a flood cannot starve slurmd's, root's or a user's
+ *   requests. Out of descriptors all the same (EMFILE), the listener
+ *   closes such a connection, or pauses 100 ms when there is none: it
+ *   never spins on accept();
+ * - memory: frames being read hold at most limit.max_buffered bytes
+ *   together (only large, already authenticated frames are refused by it);
+ * - the daemon: at most limit.max_per_uid requests of one user being
+ *   served at once, root and SlurmUser exempt (the uid is the credential's,
+ *   so this cap applies after authentication);
+ * - munge: a peer that did not authenticate (wrong version, bad or missing
+ *   credential, garbage) is answered with an unsigned frame or closed;
+ *   only an authenticated request gets a signed reply (munge_encode).
  * Caveat: this is daemon plumbing, so unlike the rest of src/common it
  * logs refusals at error level: they are security events an admin wants.
+ * A flood would turn that into a flood of lines, so at most
+ * RPC_LOG_BURST refusal lines a second are written and the rest counted.
  */
 #include "rpc_server.h"
 
@@ -18,13 +41,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 
+#include "conn_limit.h"
 #include "errprintf.h"
 #include "frame.h"
 #include "limits.h"
@@ -33,17 +59,25 @@
 #include "pack.h"
 #include "sl_errno.h"
 
+#define RPC_LOG_BURST	    100	 /* refusal lines a second; the rest are counted */
+#define RPC_LISTEN_BACKLOG  4096 /* as Slurm's daemons; the kernel caps it at somaxconn */
+#define RPC_ACCEPT_PAUSE_MS 100	 /* out of descriptors with nothing to close */
+
 enum conn_state { CONN_READING, CONN_DISPATCHED, CONN_CLOSING };
 
 struct rpc_conn {
 	struct rpc_server *srv;
 	struct bufferevent *bev;
+	struct event *deadline; /* the whole frame (READING), the whole reply (CLOSING) */
 	enum conn_state state;
 	bool is_dead;            /* peer gone while dispatched */
 	bool is_pre_authed;      /* a large frame's credential was checked early */
+	bool is_uid_counted;	 /* one of uid's requests in srv->limit */
+	uid_t uid;		 /* when is_uid_counted */
 	struct frame_auth auth;  /* valid when is_pre_authed */
 	uint16_t req_type;	 /* of the request, once its header is read: for the logs */
-	struct rpc_conn *next;   /* server's list of live conns */
+	size_t buffered;	 /* input bytes counted in srv->limit */
+	struct rpc_conn *next;	 /* server's list of live conns, oldest first */
 	struct rpc_conn *prev;
 	char peer[64];
 };
@@ -55,19 +89,77 @@ struct rpc_server {
 	char *munge_socket;
 	rpc_dispatch_fn *fn;
 	void *arg;
+	struct conn_limit limit;
+	const struct timeval *deadline_tv; /* MessageTimeout, a libevent common timeout */
+	struct event *resume;		   /* the listener again after a pause */
+	time_t log_sec;			   /* refusal lines written in this second */
+	unsigned log_n;
+	unsigned log_dropped;
 	struct rpc_conn *conns;
+	struct rpc_conn *tail;
 };
+
+/* At most RPC_LOG_BURST refusal lines a second; the count of the others
+ * is written with the first line of a later second. */
+static bool srv_may_log(struct rpc_server *s)
+{
+	time_t now = time(NULL);
+
+	if (!s)
+		return true;
+	if (now != s->log_sec) {
+		if (s->log_dropped)
+			error("%u more refused or closed connections were not logged",
+			      s->log_dropped);
+		s->log_sec = now;
+		s->log_n = s->log_dropped = 0;
+	}
+	if (s->log_n < RPC_LOG_BURST) {
+		s->log_n++;
+		return true;
+	}
+	s->log_dropped++;
+	return false;
+}
+
+#define srv_error(s, ...)                                                                          \
+	do {                                                                                       \
+		if (srv_may_log(s))                                                                \
+			error(__VA_ARGS__);                                                        \
+	} while (0)
+
+/* Out of the server's list and counts; the conn itself stays. */
+static void conn_unlink(struct rpc_conn *c)
+{
+	struct rpc_server *s = c->srv;
+
+	if (!s)
+		return;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		s->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		s->tail = c->prev;
+	c->next = c->prev = NULL;
+	conn_limit_buffer(&s->limit, c->buffered, 0);
+	c->buffered = 0;
+	if (c->is_uid_counted)
+		conn_limit_uid_put(&s->limit, c->uid);
+	c->is_uid_counted = false;
+	s->limit.open--;
+	c->srv = NULL;
+}
 
 static void conn_free(struct rpc_conn *c)
 {
+	conn_unlink(c);
+	if (c->deadline)
+		event_free(c->deadline);
 	if (c->bev)
 		bufferevent_free(c->bev);
-	if (c->prev)
-		c->prev->next = c->next;
-	else if (c->srv)
-		c->srv->conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
 	free(c);
 }
 
@@ -84,39 +176,88 @@ static void conn_close(struct rpc_conn *c)
 	conn_free(c);
 }
 
-static int conn_send(struct rpc_conn *c, uint16_t type, const void *msg)
+/* Close the oldest connection that is not being served (reading its
+ * frame, or not taking its reply). false when every one is served. */
+static bool srv_close_oldest(struct rpc_server *s, const char *why)
+{
+	for (struct rpc_conn *c = s->conns; c; c = c->next) {
+		if (c->state == CONN_DISPATCHED)
+			continue;
+		srv_error(s, "%s: closed, %s: the oldest connection %s", c->peer, why,
+			  c->state == CONN_READING ? "without a whole frame"
+						   : "not taking its reply");
+		conn_free(c);
+		return true;
+	}
+	return false;
+}
+
+static int conn_send(struct rpc_conn *c, uint16_t type, const void *msg, bool is_signed)
 {
 	struct pack_buf out = { 0 };
 	struct sl_error err = {""};
 	int r;
 
-	r = frame_build(type, msg, c->srv->munge_socket, &out, &err);
+	if (is_signed)
+		r = frame_build(type, msg, c->srv->munge_socket, &out, &err);
+	else
+		r = frame_build_unsigned(type, msg, &out);
 	if (r < 0)
 		error("%s: %s reply to %s not sent: %s", c->peer, msg_type_name(type),
-		      c->req_type ? msg_type_name(c->req_type) : "an unread request", err.text);
+		      c->req_type ? msg_type_name(c->req_type) : "an unread request",
+		      err.text[0] ? err.text : sl_strerror(r));
 	if (r == 0 && bufferevent_write(c->bev, out.data, out.len) < 0)
 		r = -SLURM_COMMUNICATIONS_SEND_ERROR;
 	pack_buf_done(&out);
 	c->state = CONN_CLOSING;
-	if (r < 0)
+	if (r < 0) {
 		conn_free(c);
-	return r;
+		return r;
+	}
+	event_add(c->deadline, c->srv->deadline_tv); /* the reply must be taken in time too */
+	return 0;
 }
 
+enum refuse_reply {
+	REFUSE_CLOSE,	 /* garbage: no reply */
+	REFUSE_UNSIGNED, /* not authenticated: an rc the peer can read, at no munge cost */
+	REFUSE_SIGNED,	 /* authenticated: a signed rc, as any reply */
+};
+
 /* Refuse before dispatch: one log line, an rc reply when it helps the
- * peer understand (version, auth), then close. */
-static void conn_refuse(struct rpc_conn *c, int rc, const char *why, bool do_reply)
+ * peer understand, then close. */
+static void conn_refuse(struct rpc_conn *c, int rc, const char *why, enum refuse_reply how)
 {
 	struct rc_msg m = { .rc = (uint32_t)-rc };
 
-	error("%s: %s refused: %s (%s)", c->peer,
-	      c->req_type ? msg_type_name(c->req_type) : "request", why, sl_strerror(rc));
-	if (do_reply) {
-		bufferevent_disable(c->bev, EV_READ);
-		conn_send(c, RESPONSE_SLURM_RC, &m);
-		return;
+	srv_error(c->srv, "%s: %s refused: %s (%s)", c->peer,
+		  c->req_type ? msg_type_name(c->req_type) : "request", why, sl_strerror(rc));
+	if (how == REFUSE_CLOSE)
+		return conn_free(c);
+	bufferevent_disable(c->bev, EV_READ);
+	conn_send(c, RESPONSE_SLURM_RC, &m, how == REFUSE_SIGNED);
+}
+
+/* The per-user cap on requests being served; root and SlurmUser are not
+ * counted. false: refused (c is gone). */
+static bool conn_count_uid(struct rpc_conn *c, uid_t uid)
+{
+	struct rpc_server *s = c->srv;
+	char why[96];
+	int r;
+
+	if (uid == 0 || uid == s->opts.admin_uid)
+		return true;
+	r = conn_limit_uid_take(&s->limit, uid);
+	if (r == 0) {
+		c->is_uid_counted = true;
+		c->uid = uid;
+		return true;
 	}
-	conn_free(c);
+	snprintf(why, sizeof(why), "uid=%u has %u requests being served already", (unsigned)uid,
+		 (unsigned)conn_limit_uid_count(&s->limit, uid));
+	conn_refuse(c, r, why, REFUSE_SIGNED);
+	return false;
 }
 
 static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t len)
@@ -133,8 +274,8 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 	if (r < 0) {
 		frame_done(&f);
 		if (r == -SLURM_PROTOCOL_VERSION_ERROR)
-			return conn_refuse(c, r, "protocol version mismatch", true);
-		return conn_refuse(c, r, "malformed frame", false);
+			return conn_refuse(c, r, "protocol version mismatch", REFUSE_UNSIGNED);
+		return conn_refuse(c, r, "malformed frame", REFUSE_CLOSE);
 	}
 	c->req_type = f.type;
 	if (c->is_pre_authed) {
@@ -146,7 +287,11 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 	}
 	if (r < 0) {
 		frame_done(&f);
-		return conn_refuse(c, r, err.text, true);
+		return conn_refuse(c, r, err.text, REFUSE_UNSIGNED);
+	}
+	if (!conn_count_uid(c, uid)) {
+		frame_done(&f);
+		return;
 	}
 	r = msg_unpack_body(f.type, f.body, f.body_len, f.version, &body);
 	if (r < 0) {
@@ -156,13 +301,14 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 		      known ? "malformed body" : "unknown message type");
 		frame_done(&f);
 		return conn_refuse(c, known ? r : -SLURM_UNEXPECTED_MSG_ERROR,
-				   known ? "malformed body" : "unknown message type", true);
+				   known ? "malformed body" : "unknown message type",
+				   REFUSE_SIGNED);
 	}
 	req = calloc(1, sizeof(*req));
 	if (!req) {
 		msg_free(msg_lookup(f.type), body);
 		frame_done(&f);
-		return conn_refuse(c, -ENOMEM, "out of memory", false);
+		return conn_refuse(c, -ENOMEM, "out of memory", REFUSE_CLOSE);
 	}
 	req->conn = c;
 	req->type = f.type;
@@ -172,6 +318,7 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 	snprintf(req->peer, sizeof(req->peer), "%s", c->peer);
 	frame_done(&f);
 	c->state = CONN_DISPATCHED;
+	event_del(c->deadline); /* the daemon answers in its own time */
 	bufferevent_disable(c->bev, EV_READ);
 	debug2("%s: %s from uid=%u", c->peer, msg_type_name(req->type), (unsigned)uid);
 	c->srv->fn(c->srv->arg, req);
@@ -206,7 +353,7 @@ static bool conn_pre_auth(struct rpc_conn *c, struct evbuffer *in)
 							     : "bad credential on a large frame");
 	free(cred);
 	if (r < 0) {
-		conn_refuse(c, r, err.text, true);
+		conn_refuse(c, r, err.text, REFUSE_UNSIGNED);
 		return false;
 	}
 	c->is_pre_authed = true;
@@ -217,18 +364,29 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct rpc_conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
+	size_t have = evbuffer_get_length(in);
 	uint32_t be_len, len;
 	uint8_t *data;
 
 	if (c->state != CONN_READING)
 		return;
-	if (evbuffer_get_length(in) < sizeof(be_len))
+	if (!conn_limit_buffer(&c->srv->limit, c->buffered, have)) {
+		c->buffered = have;
+		srv_error(
+		    c->srv,
+		    "%s: frame refused, closing: frames being read hold %zu bytes (limit %zu)",
+		    c->peer, c->srv->limit.buffered, c->srv->limit.max_buffered);
+		conn_free(c);
+		return;
+	}
+	c->buffered = have;
+	if (have < sizeof(be_len))
 		return;
 	evbuffer_copyout(in, &be_len, sizeof(be_len));
 	len = be32toh(be_len);
 	if (len < FRAME_MIN || len > c->srv->opts.max_frame) {
-		error("%s: frame of %u bytes refused (limit %u), closing", c->peer, len,
-		      c->srv->opts.max_frame);
+		srv_error(c->srv, "%s: frame of %u bytes refused (limit %u), closing", c->peer, len,
+			  c->srv->opts.max_frame);
 		conn_free(c);
 		return;
 	}
@@ -259,13 +417,43 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 
 	(void)bev;
 	if (what & BEV_EVENT_TIMEOUT)
-		error("%s: connection timed out, closing", c->peer);
+		srv_error(c->srv, "%s: connection timed out, closing", c->peer);
 	else if ((what & BEV_EVENT_ERROR) && c->state == CONN_READING)
 		debug("%s: connection error: %s", c->peer, strerror(EVUTIL_SOCKET_ERROR()));
 	else if ((what & BEV_EVENT_EOF) && c->state == CONN_READING
 		 && evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
-		error("%s: peer closed in the middle of a frame", c->peer);
+		srv_error(c->srv, "%s: peer closed in the middle of a frame", c->peer);
 	conn_close(c);
+}
+
+/* Whole frame (or whole reply) not in within MessageTimeout. */
+static void conn_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rpc_conn *c = arg;
+
+	(void)fd;
+	(void)what;
+	if (c->state == CONN_READING)
+		srv_error(c->srv,
+			  "%s: timed out: no whole frame within MessageTimeout (%u s), closing",
+			  c->peer, c->srv->opts.timeout_s);
+	else
+		debug("%s: reply not taken within MessageTimeout, closing", c->peer);
+	conn_close(c);
+}
+
+static void peer_name(const struct sockaddr *sa, evutil_socket_t fd, char *buf, size_t size)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+		snprintf(buf, size, "%s:%u", ip, ntohs(in->sin_port));
+	} else {
+		snprintf(buf, size, "fd%d", (int)fd);
+	}
 }
 
 static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -274,37 +462,91 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 	struct rpc_server *s = arg;
 	struct rpc_conn *c;
 	struct timeval tv = { .tv_sec = s->opts.timeout_s };
-	char ip[INET6_ADDRSTRLEN] = "?";
+	char peer[64];
 
 	(void)l;
 	(void)salen;
+	peer_name(sa, fd, peer, sizeof(peer));
+	if (conn_limit_is_full(&s->limit) && !srv_close_oldest(s, "connection limit reached")) {
+		srv_error(s, "%s: refused: %u connections open, every one being served", peer,
+			  s->limit.open);
+		evutil_closesocket(fd);
+		return;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		evutil_closesocket(fd);
 		return;
 	}
-	if (sa->sa_family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)sa;
-
-		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
-		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(in->sin_port));
-	} else {
-		snprintf(c->peer, sizeof(c->peer), "fd%d", (int)fd);
-	}
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	c->srv = s;
 	c->bev = bufferevent_socket_new(s->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (!c->bev) {
-		evutil_closesocket(fd);
+	c->deadline = evtimer_new(s->base, conn_deadline_cb, c);
+	if (!c->bev || !c->deadline) {
+		if (c->bev)
+			bufferevent_free(c->bev);
+		else
+			evutil_closesocket(fd);
+		if (c->deadline)
+			event_free(c->deadline);
 		free(c);
 		return;
 	}
-	c->next = s->conns;
-	if (s->conns)
-		s->conns->prev = c;
-	s->conns = c;
+	c->prev = s->tail; /* oldest first: the list is in accept order */
+	if (s->tail)
+		s->tail->next = c;
+	else
+		s->conns = c;
+	s->tail = c;
+	s->limit.open++;
 	bufferevent_setcb(c->bev, conn_read_cb, conn_write_cb, conn_event_cb, c);
 	bufferevent_set_timeouts(c->bev, &tv, &tv);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	event_add(c->deadline, s->deadline_tv);
+}
+
+/* accept() failed. Out of descriptors, a connection not being served is
+ * closed to make room; with none to close, the listener pauses for
+ * RPC_ACCEPT_PAUSE_MS instead of spinning on a socket that stays readable. */
+static void server_accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	struct rpc_server *s = arg;
+	int e = EVUTIL_SOCKET_ERROR();
+	struct timeval tv = {.tv_usec = RPC_ACCEPT_PAUSE_MS * 1000};
+
+	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM) {
+		debug("accept: %s", strerror(e));
+		return;
+	}
+	if (srv_close_oldest(s, "out of file descriptors"))
+		return;
+	srv_error(s, "accept: %s: no new connection for %u ms", strerror(e), RPC_ACCEPT_PAUSE_MS);
+	evconnlistener_disable(l);
+	event_add(s->resume, &tv);
+}
+
+static void server_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rpc_server *s = arg;
+
+	(void)fd;
+	(void)what;
+	evconnlistener_enable(s->listener);
+}
+
+/* Fill in the caps left 0 from RLIMIT_NOFILE and the frame size. */
+static void server_limits(struct rpc_server *s, const struct rpc_server_opts *o)
+{
+	struct rlimit rl = {0};
+	uint64_t nofile = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 1024;
+
+	s->limit.max_open = o->max_conns ? o->max_conns : conn_limit_max_open(nofile);
+	s->limit.max_per_uid =
+	    o->max_per_uid ? o->max_per_uid : conn_limit_max_per_uid(s->limit.max_open);
+	s->limit.max_buffered =
+	    o->max_buffered ? o->max_buffered : conn_limit_max_buffered(o->max_frame);
+	debug("listener caps: %u connections, %u requests per user, %zu bytes being read",
+	      s->limit.max_open, s->limit.max_per_uid, s->limit.max_buffered);
 }
 
 int rpc_server_new(struct event_base *base, const char *addr, uint16_t port,
@@ -312,6 +554,7 @@ int rpc_server_new(struct event_base *base, const char *addr, uint16_t port,
 		   struct rpc_server **ret)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct timeval deadline = {.tv_sec = opts->timeout_s ? opts->timeout_s : 10};
 	struct rpc_server *s;
 
 	if (addr && inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
@@ -323,24 +566,29 @@ int rpc_server_new(struct event_base *base, const char *addr, uint16_t port,
 		return -ENOMEM;
 	s->base = base;
 	s->opts = *opts;
-	if (opts->munge_socket && !(s->munge_socket = strdup(opts->munge_socket))) {
-		free(s);
+	s->opts.timeout_s = (uint32_t)deadline.tv_sec;
+	server_limits(s, opts);
+	s->deadline_tv = event_base_init_common_timeout(base, &deadline);
+	s->resume = evtimer_new(base, server_resume_cb, s);
+	if (!s->deadline_tv || !s->resume
+	    || (opts->munge_socket && !(s->munge_socket = strdup(opts->munge_socket)))) {
+		rpc_server_free(s);
 		return -ENOMEM;
 	}
 	s->opts.munge_socket = s->munge_socket;
 	s->fn = fn;
 	s->arg = arg;
 	s->listener = evconnlistener_new_bind(
-		base, server_accept_cb, s,
-		LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 128,
-		(struct sockaddr *)&sin, sizeof(sin));
+	    base, server_accept_cb, s,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, RPC_LISTEN_BACKLOG,
+	    (struct sockaddr *)&sin, sizeof(sin));
 	if (!s->listener) {
 		int r = -errno;
 
-		free(s->munge_socket);
-		free(s);
+		rpc_server_free(s);
 		return r ? r : -EADDRINUSE;
 	}
+	evconnlistener_set_error_cb(s->listener, server_accept_error_cb);
 	*ret = s;
 	return 0;
 }
@@ -351,24 +599,26 @@ struct rpc_server *rpc_server_free(struct rpc_server *s)
 		return NULL;
 	if (s->listener)
 		evconnlistener_free(s->listener);
+	if (s->resume)
+		event_free(s->resume);
 	while (s->conns) {
 		struct rpc_conn *c = s->conns;
 
 		if (c->state == CONN_DISPATCHED) {
 			/* the daemon still holds the req: detach, it frees later */
-			s->conns = c->next;
-			if (s->conns)
-				s->conns->prev = NULL;
-			c->srv = NULL;
-			c->next = c->prev = NULL;
+			conn_unlink(c);
 			if (c->bev)
 				bufferevent_free(c->bev);
 			c->bev = NULL;
+			if (c->deadline)
+				event_free(c->deadline);
+			c->deadline = NULL;
 			c->is_dead = true;
 			continue;
 		}
 		conn_free(c);
 	}
+	conn_limit_done(&s->limit);
 	free(s->munge_socket);
 	free(s);
 	return NULL;
@@ -387,13 +637,13 @@ int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg)
 
 	req_free(req);
 	if (c->is_dead) {
-		if (c->srv)
-			conn_free(c); /* unlinks; its bev is already gone */
-		else
-			free(c); /* the server went first and detached it */
+		conn_free(c); /* unlinks (unless the server went first); its bev is gone */
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
 	}
-	r = conn_send(c, type, msg);
+	if (c->is_uid_counted && c->srv)
+		conn_limit_uid_put(&c->srv->limit, c->uid);
+	c->is_uid_counted = false;
+	r = conn_send(c, type, msg, true);
 	return r;
 }
 

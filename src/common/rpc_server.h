@@ -7,9 +7,11 @@
  * or later (deferred); the connection closes after the reply is written.
  * Malformed frames, oversized lengths, wrong versions and bad credentials
  * are refused, logged at error with the peer address, and never reach
- * the daemon.
+ * the daemon; what a peer may cost in time, descriptors, memory and munge
+ * calls is bounded (rpc_server.c says how).
  */
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -36,7 +38,12 @@ void *rpc_req_take_body(struct rpc_req *req, size_t size);
 struct rpc_server_opts {
 	const char *munge_socket; /* NULL: munge's default */
 	uint32_t max_frame;       /* MaxMessageSize */
-	uint32_t timeout_s;       /* MessageTimeout: a stalled peer is dropped */
+	uint32_t timeout_s;	  /* MessageTimeout: the whole frame must be in by then */
+	uid_t admin_uid;	  /* SlurmUser: like root, not held to max_per_uid */
+	/* Caps (conn_limit.h), 0: the default. */
+	uint32_t max_conns;   /* open connections; default from RLIMIT_NOFILE */
+	uint32_t max_per_uid; /* requests of one user being served at once */
+	size_t max_buffered;  /* bytes of frames being read, all conns together */
 };
 
 /* Listen on addr:port (addr NULL: all IPv4 addresses). Returns -errno

@@ -152,13 +152,21 @@ static void ctld_dispatch(void *arg, struct rpc_req *req)
 static int rpc_init(struct ctld *c)
 {
 	struct rpc_server_opts o = {
-		.munge_socket = c->conf->munge_socket,
-		.max_frame = c->conf->max_message_size,
-		.timeout_s = c->conf->message_timeout,
+	    .munge_socket = c->conf->munge_socket,
+	    .max_frame = c->conf->max_message_size,
+	    .timeout_s = c->conf->message_timeout,
+	    .admin_uid = c->conf->slurm_user_id,
 	};
 	struct in_addr a;
 	const char *addr = c->conf->control_addr;
+	unsigned long nofile = 0;
 	int r;
+
+	/* before the listener, which sizes its connection cap from it */
+	r = daemon_raise_nofile(&nofile);
+	if (r < 0)
+		error("cannot raise the open files limit (RLIMIT_NOFILE): %s", strerror(-r));
+	debug("open files limit: %lu", nofile);
 
 	/* listen on the configured address when it is a literal one */
 	if (!addr || inet_pton(AF_INET, addr, &a) != 1)

@@ -141,12 +141,16 @@ static int spool_init(struct slurmd *d)
 	return 0;
 }
 
+/* Unlike slurmctld, slurmd keeps its RLIMIT_NOFILE: the steps it starts
+ * inherit it, and jobs must see the limit they were given (the listener's
+ * connection cap is sized from it all the same). */
 static int rpc_init(struct slurmd *d)
 {
 	struct rpc_server_opts o = {
-		.munge_socket = d->conf->munge_socket,
-		.max_frame = d->conf->max_message_size,
-		.timeout_s = d->conf->message_timeout,
+	    .munge_socket = d->conf->munge_socket,
+	    .max_frame = d->conf->max_message_size,
+	    .timeout_s = d->conf->message_timeout,
+	    .admin_uid = d->conf->slurm_user_id,
 	};
 	const char *addr = d->cfg->node_addr;
 	struct in_addr a;
