@@ -322,8 +322,8 @@ static int launch_cred_check(struct slurmd *d, struct rpc_req *req,
 
 	r = step_cred_decode(d->conf->munge_socket, m->cred, d->conf->slurm_user_id, &cred);
 	if (r < 0)
-		return log_errno(r, "StepId=%u.%u: credential from uid %u refused", m->job_id,
-				 m->step_id, (unsigned)req->uid);
+		return log_errno(r, "StepId=%u.%u: credential refused (launch from uid %u)",
+				 m->job_id, m->step_id, (unsigned)req->uid);
 	r = step_cred_check_launch(&cred, m, d->node_name, now, &why);
 	if (r == -ESLURMD_INVALID_JOB_CREDENTIAL)
 		error("Security violation: REQUEST_LAUNCH_TASKS StepId=%u.%u on %s from uid %u: "
