@@ -10,6 +10,7 @@
 #include "limits.h"
 #include "msg_family.h"
 #include "pack.h"
+#include "step_cred.h"
 
 /* ---- RESPONSE_RESOURCE_ALLOCATION ---- */
 
@@ -225,7 +226,7 @@ int step_create_resp_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 		for (uint32_t i = 0; i < n && !b->err; i++)
 			step_node_unpack(&m->nodes[i], b);
 	}
-	unpack_str(b, &m->cred, SL_CRED_MAX);
+	unpack_str(b, &m->cred, SL_STEP_CRED_MAX);
 	unpack_u32(b, &m->uid);
 	unpack_u32(b, &m->gid);
 	unpack_str(b, &m->user_name, SL_NAME_MAX);
@@ -308,7 +309,7 @@ int launch_tasks_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->uid);
 	unpack_u32(b, &m->gid);
 	unpack_str(b, &m->user_name, SL_NAME_MAX);
-	unpack_str(b, &m->cred, SL_CRED_MAX);
+	unpack_str(b, &m->cred, SL_STEP_CRED_MAX);
 	unpack_str(b, &m->node_name, SL_NAME_MAX);
 	unpack_strv(b, &m->argv, &m->argc, SL_ARRAY_MAX);
 	unpack_strv(b, &m->env, &m->env_count, SL_ARRAY_MAX);

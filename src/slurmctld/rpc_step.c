@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/log.h"
@@ -32,6 +33,22 @@ static int reply_create_error(struct rpc_req *req, uint32_t job_id, int r)
 	return 0;
 }
 
+/* The credential of the step resp describes: its grant, signed. */
+static int resp_sign(struct ctld *c, struct step_create_resp *resp)
+{
+	struct timespec now;
+	struct step_cred cred;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	r = step_cred_from_resp(resp, (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000,
+				&cred);
+	if (r == 0)
+		r = step_cred_create(c->conf->munge_socket, &cred, &resp->cred);
+	step_cred_done(&cred);
+	return r;
+}
+
 int rpc_step_create(struct ctld *c, struct rpc_req *req)
 {
 	const struct step_create_req *m = req->body;
@@ -49,8 +66,7 @@ int rpc_step_create(struct ctld *c, struct rpc_req *req)
 	if (r == 0)
 		r = step_create_build(c, job, m, &rec, resp);
 	if (r == 0) {
-		r = step_cred_create(c->conf->munge_socket, job->job_id, rec.step_id, job->uid,
-				     rec.nodes_str, &resp->cred);
+		r = resp_sign(c, resp);
 		s = r == 0 ? step_create_commit(c, job, &rec) : (step_rec_done(&rec), NULL);
 		if (r == 0 && !s)
 			r = -ENOMEM;

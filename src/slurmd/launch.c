@@ -16,8 +16,13 @@
  * on is left by a stepd that died and is removed.
  *
  * Tasks (REQUEST_LAUNCH_TASKS) come from srun, as its user: the user must
- * be the launch's (or root/SlurmUser), the node this one, and the step
- * credential the controller's for exactly this job, step, uid and nodes.
+ * be the launch's (or root/SlurmUser), the node this one, the step
+ * credential the controller's, granting exactly what the launch asks on
+ * this node (step_cred.h: nodes, tasks, cpus, memory, GPUs), unexpired,
+ * never launched here before and not of a job that ended here
+ * (cred_state.h). The stepd then gets the launch, equal to the grant.
+ * REQUEST_TERMINATE_JOB and REQUEST_KILL_TIMELIMIT of a whole job revoke
+ * its credentials here.
  */
 #include "launch.h"
 
@@ -33,6 +38,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -45,6 +51,7 @@
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "common/step_cred.h"
+#include "cred_state.h"
 #include "slurmd.h"
 #include "slurmstepd/stepd_proto.h"
 
@@ -303,6 +310,37 @@ static bool gid_is_users(uid_t uid, gid_t gid)
 	return false;
 }
 
+/* The launch must be exactly what the controller's credential grants
+ * this node, and the credential new here (cred_state). */
+static int launch_cred_check(struct slurmd *d, struct rpc_req *req,
+			     const struct launch_tasks_msg *m)
+{
+	_cleanup_(step_cred_done) struct step_cred cred = {0};
+	const char *why = NULL;
+	time_t now = time(NULL);
+	int r;
+
+	r = step_cred_decode(d->conf->munge_socket, m->cred, d->conf->slurm_user_id, &cred);
+	if (r < 0)
+		return log_errno(r, "StepId=%u.%u: credential refused (launch from uid %u)",
+				 m->job_id, m->step_id, (unsigned)req->uid);
+	r = step_cred_check_launch(&cred, m, d->node_name, now, &why);
+	if (r == -ESLURMD_INVALID_JOB_CREDENTIAL)
+		error("Security violation: REQUEST_LAUNCH_TASKS StepId=%u.%u on %s from uid %u: "
+		      "credential does not grant it (%s)",
+		      m->job_id, m->step_id, d->node_name, (unsigned)req->uid, why);
+	else if (r < 0)
+		error("StepId=%u.%u: credential from uid %u refused: %s", m->job_id, m->step_id,
+		      (unsigned)req->uid, sl_strerror(r));
+	if (r == 0) {
+		r = cred_state_use(d->cred_state, &cred, now);
+		if (r < 0)
+			error("StepId=%u.%u: launch from uid %u refused: %s", m->job_id, m->step_id,
+			      (unsigned)req->uid, sl_strerror(r));
+	}
+	return r;
+}
+
 int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
 {
 	const struct launch_tasks_msg *m = req->body;
@@ -322,10 +360,9 @@ int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
 	}
 	if (m->step_id == STEPD_BATCH_STEP_ID || m->step_id == SL_ALL_STEPS)
 		return -ESLURM_INVALID_JOB_ID;
-	r = step_cred_verify(d->conf->munge_socket, m->cred, m->job_id, m->step_id, m->uid,
-			     m->step_nodes, d->conf->slurm_user_id);
+	r = launch_cred_check(d, req, m);
 	if (r < 0)
-		return log_errno(r, "StepId=%u.%u: credential refused", m->job_id, m->step_id);
+		return r;
 	verbose("StepId=%u.%u: launching %u task(s) for uid %u", m->job_id, m->step_id,
 		(unsigned)m->ntasks_here, (unsigned)m->uid);
 	return stepd_start(d, req, m->job_id);
@@ -455,6 +492,19 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 	return rc;
 }
 
+/* The job ends here: no credential of it made until now launches again. */
+static void launch_revoke(struct slurmd *d, uint32_t job_id)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (cred_state_revoke_job(d->cred_state, job_id,
+				  (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000,
+				  now.tv_sec)
+	    == 0)
+		debug("JobId=%u: its step credentials are revoked here", job_id);
+}
+
 int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 {
 	const struct signal_job_msg *m = req->body;
@@ -465,6 +515,8 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 	r = stepd_frame_pack(req->type, m, &frame);
 	if (r < 0)
 		return r;
+	if (m->step_id == SL_ALL_STEPS && req->type != REQUEST_SIGNAL_TASKS)
+		launch_revoke(d, m->job_id);
 	if (m->step_id == SL_ALL_STEPS)
 		return relay_all(d, req, &frame, m->job_id);
 	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,
@@ -483,6 +535,7 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 int slurmd_launch_init(struct slurmd *d)
 {
 	char exe[PATH_MAX], conf[PATH_MAX];
+	_cleanup_free_ char *path = NULL;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
@@ -501,7 +554,11 @@ int slurmd_launch_init(struct slurmd *d)
 	d->spool_dir = conf_expand_path(d->conf->slurmd_spool_dir, d->node_name, d->hostname);
 	if (!d->stepd_conf || !d->spool_dir)
 		return -ENOMEM;
-	return 0;
+	if (asprintf(&path, "%s/%s_cred_state", d->spool_dir, d->node_name) < 0) {
+		path = NULL;
+		return -ENOMEM;
+	}
+	return cred_state_open(path, time(NULL), &d->cred_state);
 }
 
 void slurmd_launch_fini(struct slurmd *d)
@@ -512,4 +569,6 @@ void slurmd_launch_fini(struct slurmd *d)
 	free(d->stepd_conf);
 	free(d->spool_dir);
 	d->stepd_path = d->stepd_conf = d->spool_dir = NULL;
+	cred_state_free(d->cred_state);
+	d->cred_state = NULL;
 }

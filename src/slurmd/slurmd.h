@@ -12,6 +12,7 @@ struct conf_node;
 struct node_reg_msg;
 struct rpc_req;
 struct launch_op;
+struct cred_state;
 struct node_step_ref;
 
 struct slurmd {
@@ -33,6 +34,7 @@ struct slurmd {
 	char *stepd_path;            /* slurmstepd next to this binary */
 	char *stepd_conf;            /* absolute slurm.conf path given to stepds */
 	struct launch_op *launch_ops; /* requests waiting for a stepd's answer */
+	struct cred_state *cred_state; /* credentials used here, jobs ended here */
 	/* spool.c */
 	struct event *resend_timer; /* completions left by dead stepds */
 };
