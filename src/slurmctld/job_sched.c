@@ -128,6 +128,30 @@ static int node_flags(struct ctld *c, const char *expr, bool *flags)
 /* Place job on p: 0 with *ret, -EAGAIN (busy), -ENOSPC (never), or a
  * Slurm code for bad -w/-x names. A full-node memory request (0) asks for
  * every node's whole memory, as Slurm does with --mem=0. */
+/* ExclusiveUser=YES: a job of such a partition gets no node that runs
+ * another user's job, and a node that runs a job of such a partition
+ * takes no other user's job (whatever its partition). */
+static void exclude_other_users(const struct ctld *c, const struct job *job, const struct part *p,
+				bool *exc)
+{
+	bool is_excl = p->cfg->exclusive_user, is_any = is_excl;
+
+	for (uint32_t i = 0; i < c->part_count && !is_any; i++)
+		is_any = c->parts[i].cfg->exclusive_user;
+	for (uint32_t i = 0; is_any && i < c->job_count; i++) {
+		const struct job *o = c->jobs[i];
+		const struct part *op;
+
+		if (o == job || o->uid == job->uid || !job_is_running(o))
+			continue;
+		op = is_excl ? NULL : part_find(c, o->partition);
+		if (!is_excl && !(op && op->cfg->exclusive_user))
+			continue;
+		for (uint32_t k = 0; k < o->alloc.count; k++)
+			exc[o->alloc.nodes[k].node] = true;
+	}
+}
+
 static int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
 		     struct sel_result *ret)
 {
@@ -144,6 +168,8 @@ static int job_place(struct ctld *c, const struct job *job, const struct part *p
 		rc = node_flags(c, job->desc ? job->desc->exc_nodes : NULL, exc);
 	if (rc < 0)
 		return rc;
+	if (!idle)
+		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, &r, job->desc && job->desc->req_nodes ? req : NULL, exc);
 	if (!r.mem_per_node && !r.mem_per_cpu)
 		r.is_whole_memory = true;
