@@ -56,10 +56,13 @@ def make_cluster():
     mail.mkdir()
     mail.chmod(0o777)
     prog = mail / "mailprog"
-    # one line per call: uid, then the arguments, tab-separated
+    # one line per call: uid, then the arguments, tab-separated; the mail
+    # of a job named "hangmail" hangs (its pid in mail/hang.pid)
     prog.write_text("#!/bin/sh\n"
                     "line=$(printf '%s\\t' \"$(id -u)\" \"$@\")\n"
-                    f"printf '%s\\n' \"$line\" >> {c.dir / MAIL_LOG}\n")
+                    f"printf '%s\\n' \"$line\" >> {c.dir / MAIL_LOG}\n"
+                    f"case \"$*\" in *Name=hangmail*) echo $$ > {mail / 'hang.pid'}; "
+                    "exec sleep 300;; esac\n")
     prog.chmod(0o755)
     return c
 
@@ -125,6 +128,30 @@ def test_mail_reaches_mailprog_after_dashdash_not_as_root(cluster, test_user, wo
     # SlurmUser is the user running the tests: when that is root, nobody
     expected = os.getuid() if os.getuid() != 0 else pwd.getpwnam("nobody").pw_uid
     assert int(uid) == expected != 0
+
+
+def test_hanging_mailprog_blocks_nothing_and_is_killed(cluster, workdir):
+    pidfile = cluster.dir / "mail" / "hang.pid"
+    job_id = submit(cluster, *sbatch_args(workdir, "-J", "hangmail", "--mail-type=END",
+                                          "--wrap", "true"))
+    wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=30,
+             what="the hanging MailProg")
+    pid = int(pidfile.read_text())
+    # the controller answers while MailProg hangs
+    again = submit(cluster, *sbatch_args(workdir, "--wrap", "true"))
+    wait_state(cluster, again, "COMPLETED")
+    assert job(cluster, job_id)["JobState"] == "COMPLETED"
+
+    def gone():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    # MAIL_TIMEOUT_S is 60 s; the controller kills it and reaps it
+    wait_for(gone, timeout=90, what=f"MailProg pid {pid} killed at its timeout")
+    cluster.wait_for_log("still running after 60 s: killed", containing=f"pid {pid})")
 
 
 # ----- nice ------------------------------------------------------------------
