@@ -256,9 +256,14 @@ int job_env_step(struct job_env *e, const struct launch_tasks_msg *m,
 {
 	int r = 0;
 
-	for (uint32_t i = 0; i < m->env_count && r == 0; i++)
+	for (uint32_t i = 0; i < m->env_count && r == 0; i++) {
+		/* srun's resource limits are applied by the stepd and, as in
+		 * Slurm, not left in the tasks' environment */
+		if (m->env[i] && strncmp(m->env[i], "SLURM_RLIMIT_", 13) == 0)
+			continue;
 		if (m->env[i] && job_env_put(e, m->env[i]) == -ENOMEM)
 			r = -ENOMEM; /* entries without '=' are dropped, as execve would */
+	}
 	set_str(e, &r, "SLURMD_NODENAME", node->node_name);
 	set_u64(e, &r, "SLURM_NODEID", m->node_id);
 	set_u64(e, &r, "SLURM_CPUS_ON_NODE", m->cpus_on_node);

@@ -235,6 +235,19 @@ def test_exclusive_user_nodes_not_shared(cluster, test_user, workdir):
             cluster.run("scancel", str(other), check=False)
 
 
+def test_node_count_update_over_max_nodes(cluster, test_user, workdir):
+    job_id = submit(cluster, *sbatch_args(workdir, "-p", "small", "-H", "--wrap", "true"),
+                    user=test_user.pw_name)
+    try:
+        r = cluster.run("scontrol", "update", f"JobId={job_id}", "NumNodes=2",
+                        user=test_user.pw_name, check=False)
+        assert r.returncode != 0
+        assert "Node count specification invalid" in r.stderr, r.stderr
+        assert job(cluster, job_id)["NumNodes"] == "1"
+    finally:
+        cluster.run("scancel", str(job_id))
+
+
 # ----- record sizes ---------------------------------------------------------
 
 
@@ -276,3 +289,13 @@ def test_job_gets_the_submitting_shells_rlimits(cluster, workdir):
     wait_for(lambda: out.exists() and out.read_text(), what="the job's output")
     assert out.read_text().split() == ["nofile=123", "core=0"]
     assert stat.S_ISREG(out.stat().st_mode)
+
+
+def test_srun_tasks_get_the_submitting_shells_rlimits(cluster, workdir):
+    cmd = (f"ulimit -n 123 && exec {BUILD_DIR / 'srun'} -N1 -D {workdir} "
+           "sh -c 'echo nofile=$(ulimit -n); env | grep -c ^SLURM_RLIMIT_ || true'")
+    r = subprocess.run(["bash", "-c", cmd], env=cluster.env(None), capture_output=True,
+                       text=True, timeout=60, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    # applied by slurmstepd, and (as in Slurm) not left in the task's environment
+    assert r.stdout.split() == ["nofile=123", "0"], r.stdout
