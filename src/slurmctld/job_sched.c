@@ -31,9 +31,11 @@
 #include "job_launch.h"
 #include "job_prio.h"
 #include "job_res.h"
+#include "job_submit_check.h"
 #include "mail.h"
 #include "node.h"
 #include "part.h"
+#include "part_access.h"
 
 static bool node_is_usable(const struct node *n)
 {
@@ -238,6 +240,8 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 /* Why a job cannot even be tried now; WAIT_NO_REASON when it can. */
 static enum job_state_reason job_blocker(const struct job *job, const struct part *p, time_t now)
 {
+	struct part_request req;
+
 	if (job->priority == 0)
 		return job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
 	if (job->eligible_time > now)
@@ -246,10 +250,10 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 		return WAIT_PART_CONFIG;
 	if (p->cfg->state_up != PART_STATE_UP)
 		return p->cfg->state_up == PART_STATE_INACTIVE ? WAIT_PART_INACTIVE : WAIT_PART_DOWN;
-	if (job->min_nodes > p->node_count
-	    || (p->cfg->max_time != INFINITE && job->time_limit != INFINITE
-		&& job->time_limit > p->cfg->max_time)
-	    || (p->cfg->max_nodes != INFINITE && job->min_nodes > p->cfg->max_nodes))
+	/* over the partition's MaxNodes, MaxTime, MaxCPUsPerNode or MaxMem*
+	 * (accepted when EnforcePartLimits=NO): it waits, as in Slurm */
+	job_part_request(job, &req);
+	if (part_limits_check(p->cfg, p->node_count, &req) < 0)
 		return WAIT_PART_CONFIG;
 	return WAIT_NO_REASON;
 }

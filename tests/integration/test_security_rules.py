@@ -299,3 +299,24 @@ def test_srun_tasks_get_the_submitting_shells_rlimits(cluster, workdir):
     assert r.returncode == 0, r.stderr
     # applied by slurmstepd, and (as in Slurm) not left in the task's environment
     assert r.stdout.split() == ["nofile=123", "0"], r.stdout
+
+
+def test_limits_not_enforced_wait_with_partition_config(fresh_cluster):
+    """EnforcePartLimits=NO (Slurm's default): a job over the partition's
+    limits is accepted and waits with PartitionConfig; it never runs."""
+    c = fresh_cluster(nodes=["n1", "n2"], partitions=[
+        "debug Nodes=n[1-2] Default=YES State=UP",
+        "small Nodes=n[1-2] MaxNodes=1 MaxCPUsPerNode=2 MaxMemPerNode=1000 MaxTime=10 "
+        "State=UP"], name="sec-noenf")
+    work = c.dir / "work"
+    work.mkdir()
+    work.chmod(0o777)
+    over = [submit(c, "-o", f"{work}/%j.out", "-p", "small", *extra, "--wrap", "true")
+            for extra in (["-N", "2"], ["-c", "3"], ["--mem=2000"], ["-t", "20"])]
+    # a later job of the same partition within its limits runs: the
+    # scheduler has looked at the ones over them
+    ok = submit(c, "-o", f"{work}/%j.out", "-p", "small", "--wrap", "true")
+    wait_state(c, ok, "COMPLETED")
+    for job_id in over:
+        rec = job(c, job_id)
+        assert (rec["JobState"], rec["Reason"]) == ("PENDING", "PartitionConfig"), rec
