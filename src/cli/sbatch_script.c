@@ -308,46 +308,23 @@ static int env_put(struct job_env *e, const char *entry)
 #define env_set_default(e, name, ...)                                                              \
 	(job_env_get((e), (name)) ? 0 : job_env_set((e), (name), __VA_ARGS__))
 
-static bool in_list(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-
-	for (const char *p = list; p && *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == wl && !strncasecmp(p, word, wl))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 /* SLURM_RLIMIT_* per PropagateResourceLimits[Except] (default: all). */
 static int put_rlimits(struct job_env *e, const struct sl_conf *conf)
 {
-	static const struct {
-		const char *name;
-		int res;
-	} lim[] = {{"CPU", RLIMIT_CPU},	    {"FSIZE", RLIMIT_FSIZE},   {"DATA", RLIMIT_DATA},
-		   {"STACK", RLIMIT_STACK}, {"CORE", RLIMIT_CORE},     {"RSS", RLIMIT_RSS},
-		   {"NPROC", RLIMIT_NPROC}, {"NOFILE", RLIMIT_NOFILE}, {"MEMLOCK", RLIMIT_MEMLOCK},
-		   {"AS", RLIMIT_AS}};
 	const char *inc = conf ? conf_get_raw(conf, "PropagateResourceLimits") : NULL;
 	const char *exc = conf ? conf_get_raw(conf, "PropagateResourceLimitsExcept") : NULL;
 	char name[32];
 	int r = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(lim) && r == 0; i++) {
+	for (size_t i = 0; i < job_env_rlimits_count && r == 0; i++) {
+		const struct job_env_rlimit *l = &job_env_rlimits[i];
 		struct rlimit rl;
 
-		if (exc ? in_list(exc, lim[i].name)
-			: inc && strcasecmp(inc, "ALL")
-			      && (!strcasecmp(inc, "NONE") || !in_list(inc, lim[i].name)))
+		if (!job_env_rlimit_is_propagated(l->name, inc, exc)
+		    || getrlimit(l->resource, &rl) < 0)
 			continue;
-		if (getrlimit(lim[i].res, &rl) < 0)
-			continue;
-		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", lim[i].name);
-		r = job_env_set(e, name, "%lu", (unsigned long)rl.rlim_cur);
+		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", l->name);
+		r = job_env_set(e, name, "%llu", (unsigned long long)rl.rlim_cur);
 	}
 	return r;
 }

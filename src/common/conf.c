@@ -53,6 +53,8 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->select_type_params);
 	free(c->scheduler_type);
 	free(c->priority_type);
+	free(c->propagate_rlimits);
+	free(c->propagate_rlimits_except);
 	free(c->mail_prog);
 	free(c->private_data);
 	free(c->acct_storage_type);

@@ -59,6 +59,8 @@ struct conf_part {
 	char *allow_groups;        /* NULL = ALL */
 	char *allow_accounts;
 	char *allow_qos;
+	char *deny_accounts; /* NULL = none */
+	char *deny_qos;
 	char *alloc_nodes;
 	char *qos;
 	char *over_subscribe;      /* as written, NULL = NO */
@@ -127,6 +129,10 @@ struct sl_conf {
 	char *acct_storage_type;         /* "accounting_storage/sqlite" (ours: the default),
 	                                  * "/slurmdbd" (uses the same store), "/none" */
 	char *acct_storage_loc;          /* NULL: StateSaveLocation/job_accounting.db */
+	uint16_t enforce_part_limits;	 /* ENFORCE_PART_*: EnforcePartLimits, NO */
+	uint32_t max_script_size;	 /* SchedulerParameters=max_script_size=, 4 MiB */
+	char *propagate_rlimits;	 /* PropagateResourceLimits as written, NULL = ALL */
+	char *propagate_rlimits_except;	 /* PropagateResourceLimitsExcept, NULL = none */
 
 	struct conf_node *nodes;         /* one per node, config order */
 	uint32_t node_count;
@@ -149,6 +155,11 @@ struct sl_conf {
 #define PRIVATE_DATA_CLOUD 0x0080u
 #define PRIVATE_DATA_EVENTS 0x0100u
 #define PRIVATE_DATA_ALL 0xffffu
+
+/* EnforcePartLimits= (Slurm's numbers; YES is ALL). */
+#define ENFORCE_PART_NO	 0
+#define ENFORCE_PART_ANY 1
+#define ENFORCE_PART_ALL 2
 
 /* Parse path (and gres.conf in the same directory when present) into a
  * new struct. On error returns a negative code (-EINVAL for bad input,

@@ -406,6 +406,47 @@ static int key_private_data(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
+/* EnforcePartLimits: NO, ANY, ALL (YES is ALL, as in Slurm). */
+static int key_enforce_part(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+
+	if (!*val || strcaseeq(val, "NO"))
+		c->enforce_part_limits = ENFORCE_PART_NO;
+	else if (strcaseeq(val, "ANY"))
+		c->enforce_part_limits = ENFORCE_PART_ANY;
+	else if (strcaseeq(val, "ALL") || strcaseeq(val, "YES"))
+		c->enforce_part_limits = ENFORCE_PART_ALL;
+	else
+		return bad_value(k, val, at, "expected NO, ANY, ALL or YES", err);
+	return 0;
+}
+
+/* SchedulerParameters: the words we act on (max_script_size=bytes); the
+ * others are kept for show config only. */
+static int key_sched_params(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+	uint64_t n;
+
+	if (!copy)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	c->max_script_size = 4u << 20;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (strncasecmp(w, "max_script_size=", 16) != 0)
+			continue;
+		if (parse_u64(w + 16, &n) < 0 || n < 1 || n > 512u << 20)
+			return bad_value(k, val, at, "max_script_size: expected 1..536870912 bytes",
+					 err);
+		c->max_script_size = (uint32_t)n;
+	}
+	return 0;
+}
+
 /* clang-format off */
 #define K(n, t, f, lo, hi, d) CONF_KEY(n, t, sl_conf, f, lo, hi, d)
 #define KFN(n, fn, d) { n, CONF_FN, 0, 0, 0, d, fn }
@@ -423,6 +464,7 @@ const struct conf_key conf_keys[] = {
 	K("ControlMachine", CONF_STR, control_machine, 0, 0, NULL), /* legacy */
 	K("DefMemPerCPU", CONF_MEM, def_mem_per_cpu, 0, UINT64_MAX, "0"),
 	K("DefMemPerNode", CONF_MEM, def_mem_per_node, 0, UINT64_MAX, "0"),
+	KFN("EnforcePartLimits", key_enforce_part, "NO"),
 	K("FirstJobId", CONF_U32, first_job_id, 1, MAX_JOB_ID, "1"),
 	K("GresTypes", CONF_STR, gres_types, 0, 0, NULL),
 	K("JobRequeue", CONF_U16, job_requeue, 0, 1, "1"),
@@ -435,7 +477,10 @@ const struct conf_key conf_keys[] = {
 	K("MinJobAge", CONF_U32, min_job_age, 0, UINT32_MAX - 1, "300"),
 	K("PriorityType", CONF_STR, priority_type, 0, 0, "priority/basic"),
 	KFN("PrivateData", key_private_data, NULL),
+	K("PropagateResourceLimits", CONF_STR, propagate_rlimits, 0, 0, NULL),
+	K("PropagateResourceLimitsExcept", CONF_STR, propagate_rlimits_except, 0, 0, NULL),
 	K("ReturnToService", CONF_U16, return_to_service, 0, 2, "0"),
+	KFN("SchedulerParameters", key_sched_params, ""),
 	K("SchedulerType", CONF_STR, scheduler_type, 0, 0, "sched/backfill"),
 	K("SelectType", CONF_STR, select_type, 0, 0, "select/linear"),
 	K("SelectTypeParameters", CONF_STR, select_type_params, 0, 0, NULL),
@@ -470,7 +515,7 @@ const struct conf_key conf_keys[] = {
 	R("CommunicationParameters"), R("CompleteWait"), R("CoreSpecPlugin"), R("CpuFreqDef"),
 	R("CpuFreqGovernors"), R("CredType"), R("DebugFlags"), R("DefCpuPerGPU"),
 	R("DefMemPerGPU"), R("DependencyParameters"), R("DisableRootJobs"), R("EioTimeout"),
-	R("EnforcePartLimits"), R("Epilog"), R("EpilogMsgTime"), R("EpilogSlurmctld"),
+	R("Epilog"), R("EpilogMsgTime"), R("EpilogSlurmctld"),
 	R("ExtSensorsFreq"), R("ExtSensorsType"), R("FairShareDampeningFactor"),
 	R("FederationParameters"), R("GetEnvTimeout"), R("GpuFreqDef"),
 	R("GroupUpdateForce"), R("GroupUpdateTime"), R("HashPlugin"), R("HealthCheckInterval"),
@@ -492,11 +537,10 @@ const struct conf_key conf_keys[] = {
 	R("PriorityWeightAssoc"), R("PriorityWeightFairshare"), R("PriorityWeightJobSize"),
 	R("PriorityWeightPartition"), R("PriorityWeightQOS"), R("PriorityWeightTRES"),
 	R("ProctrackType"), R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
-	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("PropagateResourceLimits"),
-	R("PropagateResourceLimitsExcept"), R("RebootProgram"), R("ReconfigFlags"),
+	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("RebootProgram"), R("ReconfigFlags"),
 	R("RequeueExit"), R("RequeueExitHold"), R("ResumeFailProgram"), R("ResumeProgram"),
 	R("ResumeRate"), R("ResumeTimeout"), R("ResvEpilog"), R("ResvOverRun"), R("ResvProlog"),
-	R("RoutePlugin"), R("SchedulerParameters"), R("SchedulerTimeSlice"),
+	R("RoutePlugin"), R("SchedulerTimeSlice"),
 	R("ScronParameters"), R("SlurmctldAddr"), R("SlurmctldParameters"),
 	R("SlurmctldPlugstack"), R("SlurmctldPrimaryOffProg"), R("SlurmctldPrimaryOnProg"),
 	R("SlurmctldSyslogDebug"), R("SlurmdSyslogDebug"), R("SlurmSchedLogFile"),

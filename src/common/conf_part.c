@@ -47,8 +47,8 @@ static const struct conf_key part_keys[] = {
 	PK("DefMemPerCPU", CONF_MEM, def_mem_per_cpu, 0, UINT64_MAX),
 	CONF_KEY_RAW("DefMemPerGPU"),
 	PK("DefMemPerNode", CONF_MEM, def_mem_per_node, 0, UINT64_MAX),
-	CONF_KEY_RAW("DenyAccounts"),
-	CONF_KEY_RAW("DenyQos"),
+	PK("DenyAccounts", CONF_STR, deny_accounts, 0, 0),
+	PK("DenyQos", CONF_STR, deny_qos, 0, 0),
 	PK("DisableRootJobs", CONF_BOOL, disable_root_jobs, 0, 0),
 	PK("ExclusiveUser", CONF_BOOL, exclusive_user, 0, 0),
 	PK("GraceTime", CONF_U32, grace_time, 0, UINT32_MAX - 1),
@@ -111,6 +111,8 @@ void conf_part_done(struct conf_part *p)
 	free(p->allow_groups);
 	free(p->allow_accounts);
 	free(p->allow_qos);
+	free(p->deny_accounts);
+	free(p->deny_qos);
 	free(p->alloc_nodes);
 	free(p->qos);
 	free(p->over_subscribe);
@@ -122,10 +124,13 @@ static int part_copy(struct conf_part *dst, const struct conf_part *src)
 	*dst = *src;
 	dst->name = dst->nodes = dst->allow_groups = dst->allow_accounts = NULL;
 	dst->allow_qos = dst->alloc_nodes = dst->qos = dst->over_subscribe = NULL;
+	dst->deny_accounts = dst->deny_qos = NULL;
 	if (conf_strset(&dst->name, src->name) < 0 || conf_strset(&dst->nodes, src->nodes) < 0
 	    || conf_strset(&dst->allow_groups, src->allow_groups) < 0
 	    || conf_strset(&dst->allow_accounts, src->allow_accounts) < 0
 	    || conf_strset(&dst->allow_qos, src->allow_qos) < 0
+	    || conf_strset(&dst->deny_accounts, src->deny_accounts) < 0
+	    || conf_strset(&dst->deny_qos, src->deny_qos) < 0
 	    || conf_strset(&dst->alloc_nodes, src->alloc_nodes) < 0
 	    || conf_strset(&dst->qos, src->qos) < 0
 	    || conf_strset(&dst->over_subscribe, src->over_subscribe) < 0)

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
 
 #include "hostlist.h"
 #include "msg.h"
@@ -254,9 +256,14 @@ int job_env_step(struct job_env *e, const struct launch_tasks_msg *m,
 {
 	int r = 0;
 
-	for (uint32_t i = 0; i < m->env_count && r == 0; i++)
+	for (uint32_t i = 0; i < m->env_count && r == 0; i++) {
+		/* srun's resource limits are applied by the stepd and, as in
+		 * Slurm, not left in the tasks' environment */
+		if (m->env[i] && strncmp(m->env[i], "SLURM_RLIMIT_", 13) == 0)
+			continue;
 		if (m->env[i] && job_env_put(e, m->env[i]) == -ENOMEM)
 			r = -ENOMEM; /* entries without '=' are dropped, as execve would */
+	}
 	set_str(e, &r, "SLURMD_NODENAME", node->node_name);
 	set_u64(e, &r, "SLURM_NODEID", m->node_id);
 	set_u64(e, &r, "SLURM_CPUS_ON_NODE", m->cpus_on_node);
@@ -291,4 +298,69 @@ int job_env_step_task(struct job_env *e, const struct launch_tasks_msg *m, uint3
 	set_u64(e, &r, "SLURM_PROCID", m->gtids[local_id]);
 	set_u64(e, &r, "SLURM_LOCALID", local_id);
 	return r;
+}
+
+const struct job_env_rlimit job_env_rlimits[] = {
+    {"CPU", RLIMIT_CPU},     {"FSIZE", RLIMIT_FSIZE},	{"DATA", RLIMIT_DATA},
+    {"STACK", RLIMIT_STACK}, {"CORE", RLIMIT_CORE},	{"RSS", RLIMIT_RSS},
+    {"NPROC", RLIMIT_NPROC}, {"NOFILE", RLIMIT_NOFILE}, {"MEMLOCK", RLIMIT_MEMLOCK},
+    {"AS", RLIMIT_AS},
+};
+const size_t job_env_rlimits_count = sizeof(job_env_rlimits) / sizeof(job_env_rlimits[0]);
+
+int job_env_set_rlimits(struct job_env *e)
+{
+	for (size_t i = 0; i < job_env_rlimits_count; i++) {
+		struct rlimit rl;
+		char name[32];
+
+		if (getrlimit(job_env_rlimits[i].resource, &rl) < 0)
+			continue;
+		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", job_env_rlimits[i].name);
+		if (job_env_set(e, name, "%llu", (unsigned long long)rl.rlim_cur) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Is name a word of the comma list (case-insensitive)? */
+static bool list_has(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && strncasecmp(p, name, n) == 0)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+bool job_env_rlimit_is_propagated(const char *name, const char *propagate, const char *except)
+{
+	if (except && *except)
+		return strcasecmp(except, "ALL") != 0 && !list_has(except, name);
+	if (!propagate || !*propagate || strcasecmp(propagate, "ALL") == 0)
+		return true;
+	if (strcasecmp(propagate, "NONE") == 0)
+		return false;
+	return list_has(propagate, name);
+}
+
+int job_env_rlimit_parse(const char *v, uint64_t *ret, bool *ret_is_forced)
+{
+	char *end;
+
+	if (!v)
+		return -EINVAL;
+	*ret_is_forced = *v == 'U';
+	if (*ret_is_forced)
+		v++;
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	*ret = strtoull(v, &end, 10);
+	return errno || *end ? -EINVAL : 0;
 }

@@ -63,3 +63,25 @@ int job_env_step(struct job_env *e, const struct launch_tasks_msg *m,
 /* The per-task variables of local task local_id (< m->ntasks_here):
  * SLURM_PROCID (its gtid) and SLURM_LOCALID. 0, -EINVAL or -ENOMEM. */
 int job_env_step_task(struct job_env *e, const struct launch_tasks_msg *m, uint32_t local_id);
+
+/* Resource limits a job takes from the submitting shell (Slurm's
+ * SLURM_RLIMIT_<NAME>, PropagateResourceLimits). */
+struct job_env_rlimit {
+	const char *name; /* "NOFILE": SLURM_RLIMIT_NOFILE */
+	int resource;	  /* RLIMIT_NOFILE */
+};
+extern const struct job_env_rlimit job_env_rlimits[];
+extern const size_t job_env_rlimits_count;
+
+/* Set SLURM_RLIMIT_<NAME> for each limit to the caller's soft limit, in
+ * decimal (unlimited: RLIM_INFINITY as an unsigned number, as Slurm).
+ * 0 or -ENOMEM. */
+int job_env_set_rlimits(struct job_env *e);
+/* Is the limit name (without prefix, "NOFILE") to be propagated under
+ * PropagateResourceLimits=propagate (NULL or "ALL": every one; "NONE":
+ * none) and PropagateResourceLimitsExcept=except (NULL: none)? */
+bool job_env_rlimit_is_propagated(const char *name, const char *propagate, const char *except);
+/* Parse a SLURM_RLIMIT_* value: "<n>" or "U<n>" (the user asked for it
+ * with --propagate: propagated whatever the configuration says).
+ * 0 or -EINVAL. */
+int job_env_rlimit_parse(const char *v, uint64_t *ret, bool *ret_is_forced);

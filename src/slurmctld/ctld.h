@@ -64,6 +64,7 @@ struct ctld {
 	struct rpc_server *rpc;
 	struct event *ping_timer;
 	struct event *sig_term, *sig_int, *sig_hup, *sig_chld;
+	struct mail_runs *mail; /* mail.c: MailProg children not yet reaped */
 	struct event *shutdown_timer;
 	time_t boot_time;
 	time_t node_last_update;     /* any node change */

@@ -32,9 +32,11 @@
 #include "job_launch.h"
 #include "job_prio.h"
 #include "job_res.h"
+#include "job_submit_check.h"
 #include "mail.h"
 #include "node.h"
 #include "part.h"
+#include "part_access.h"
 
 static bool node_is_usable(const struct node *n)
 {
@@ -129,6 +131,30 @@ static int node_flags(struct ctld *c, const char *expr, bool *flags)
 /* Place job on p: 0 with *ret, -EAGAIN (busy), -ENOSPC (never), or a
  * Slurm code for bad -w/-x names. A full-node memory request (0) asks for
  * every node's whole memory, as Slurm does with --mem=0. */
+/* ExclusiveUser=YES: a job of such a partition gets no node that runs
+ * another user's job, and a node that runs a job of such a partition
+ * takes no other user's job (whatever its partition). */
+static void exclude_other_users(const struct ctld *c, const struct job *job, const struct part *p,
+				bool *exc)
+{
+	bool is_excl = p->cfg->exclusive_user, is_any = is_excl;
+
+	for (uint32_t i = 0; i < c->part_count && !is_any; i++)
+		is_any = c->parts[i].cfg->exclusive_user;
+	for (uint32_t i = 0; is_any && i < c->job_count; i++) {
+		const struct job *o = c->jobs[i];
+		const struct part *op;
+
+		if (o == job || o->uid == job->uid || !job_is_running(o))
+			continue;
+		op = is_excl ? NULL : part_find(c, o->partition);
+		if (!is_excl && !(op && op->cfg->exclusive_user))
+			continue;
+		for (uint32_t k = 0; k < o->alloc.count; k++)
+			exc[o->alloc.nodes[k].node] = true;
+	}
+}
+
 static int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
 		     struct sel_result *ret)
 {
@@ -145,6 +171,8 @@ static int job_place(struct ctld *c, const struct job *job, const struct part *p
 		rc = node_flags(c, job->desc ? job->desc->exc_nodes : NULL, exc);
 	if (rc < 0)
 		return rc;
+	if (!idle)
+		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, &r, job->desc && job->desc->req_nodes ? req : NULL, exc);
 	if (!r.mem_per_node && !r.mem_per_cpu)
 		r.is_whole_memory = true;
@@ -213,6 +241,8 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 /* Why a job cannot even be tried now; WAIT_NO_REASON when it can. */
 static enum job_state_reason job_blocker(const struct job *job, const struct part *p, time_t now)
 {
+	struct part_request req;
+
 	if (job->priority == 0)
 		return job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
 	if (job->eligible_time > now)
@@ -221,10 +251,10 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 		return WAIT_PART_CONFIG;
 	if (p->cfg->state_up != PART_STATE_UP)
 		return p->cfg->state_up == PART_STATE_INACTIVE ? WAIT_PART_INACTIVE : WAIT_PART_DOWN;
-	if (job->min_nodes > p->node_count
-	    || (p->cfg->max_time != INFINITE && job->time_limit != INFINITE
-		&& job->time_limit > p->cfg->max_time)
-	    || (p->cfg->max_nodes != INFINITE && job->min_nodes > p->cfg->max_nodes))
+	/* over the partition's MaxNodes, MaxTime, MaxCPUsPerNode or MaxMem*
+	 * (accepted when EnforcePartLimits=NO): it waits, as in Slurm */
+	job_part_request(job, &req);
+	if (part_limits_check(p->cfg, p->node_count, &req) < 0)
 		return WAIT_PART_CONFIG;
 	return WAIT_NO_REASON;
 }

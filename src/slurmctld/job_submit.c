@@ -28,6 +28,7 @@
 #include "job_array.h"
 #include "job_depend_check.h"
 #include "job_sched.h"
+#include "job_submit_check.h"
 #include "part.h"
 #include "job_prio.h"
 
@@ -169,6 +170,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 {
 	struct job *job;
 	struct part *p = NULL;
+	uid_t submit_uid = uid;
 	long gpn, gtot;
 	int r;
 
@@ -178,6 +180,9 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 		return -ESLURM_JOB_SCRIPT_MISSING;
 	if (c->job_count >= c->conf->max_job_count)
 		return -EAGAIN; /* MaxJobCount: sbatch sleeps and retries, as with Slurm */
+	r = job_submit_check_desc(c, desc, ctld_is_admin(c, uid), ret_msg);
+	if (r < 0)
+		return r;
 	if (uid == 0 && desc->user_id != NO_VAL && desc->user_id != 0) {
 		uid = desc->user_id; /* root submitting for someone */
 		gid = desc->group_id != NO_VAL ? desc->group_id : gid;
@@ -207,9 +212,14 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	job->time_limit = desc->time_limit != NO_VAL ? desc->time_limit
 			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
 							  : p->cfg->max_time;
-	r = job_sched_check_feasible(c, job, p);
+	r = job_account(desc, job->gid);
+	if (r == 0) {
+		job->desc = desc; /* borrowed for the check */
+		r = job_submit_check_part(c, job, p, submit_uid);
+		job->desc = NULL;
+	}
 	if (r == 0)
-		r = job_account(desc, job->gid);
+		r = job_sched_check_feasible(c, job, p);
 	if (r == 0 && desc->array_spec)
 		r = job_array_parse(desc->array_spec, c->conf->max_array_size, &job->array_pending,
 				    &job->array_pending_count, &job->array_throttle);

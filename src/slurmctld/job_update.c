@@ -16,7 +16,9 @@
 #include "durable.h"
 #include "job_sched.h"
 #include "job_submit.h"
+#include "job_submit_check.h"
 #include "part.h"
+#include "part_access.h"
 #include "job_prio.h"
 
 static int job_update_check(const struct ctld *c, const struct job *job,
@@ -47,6 +49,31 @@ static int job_update_check(const struct ctld *c, const struct job *job,
 	return 0;
 }
 
+/* A new partition must let the job in (its access rules, and its limits
+ * with EnforcePartLimits); a user's new node counts must fit the
+ * partition's limits when they are enforced (an administrator's may pass
+ * them). uid: who asks for the update. */
+static int job_update_part_check(const struct ctld *c, const struct job *job,
+				 const struct update_job_msg *m, uid_t uid, bool is_admin)
+{
+	const struct part *p = part_find(c, m->partition ? m->partition : job->partition);
+	struct part_request req;
+	struct job tmp = *job;
+
+	if (!p || (!m->partition && m->min_nodes == NO_VAL && m->max_nodes == NO_VAL))
+		return 0;
+	if (m->min_nodes != NO_VAL)
+		tmp.min_nodes = m->min_nodes;
+	if (m->max_nodes != NO_VAL)
+		tmp.max_nodes = m->max_nodes;
+	if (m->partition)
+		return job_submit_check_part(c, &tmp, p, uid);
+	if (c->conf->enforce_part_limits == ENFORCE_PART_NO || is_admin)
+		return 0;
+	job_part_request(&tmp, &req);
+	return part_limits_check(p->cfg, p->node_count, &req);
+}
+
 static int replace(char **dst, const char *src)
 {
 	char *s = strdup(src);
@@ -63,6 +90,8 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 {
 	int r = job_update_check(c, job, m, is_admin);
 
+	if (r == 0)
+		r = job_update_part_check(c, job, m, uid, is_admin);
 	if (r < 0)
 		return r;
 	if (m->name && (r = replace(&job->desc->name, m->name)) < 0)

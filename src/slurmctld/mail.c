@@ -3,18 +3,31 @@
  * Subjects follow Slurm 22.05: Began (with the queued time), Ended / Failed
  * (with run time, final state and exit code), Reached time limit. The
  * recipient is --mail-user or the submitting user.
+ *
+ * MailProg runs as `MailProg -s <subject> -- <recipient>`: the recipient
+ * was checked at submit and is checked again here, and "--" ends the
+ * options, so a recipient can never be an option of the mail program
+ * (mailutils' --exec=...). The child runs as SlurmUser, or as "nobody"
+ * when SlurmUser is root (the controller runs no user-influenced program
+ * as root), in its own process group, with stdin/out/err on /dev/null and
+ * only PATH and SLURM_JOB_* in its environment. The loop never waits for
+ * it: SIGCHLD reaps it, and a timer kills its group at MAIL_TIMEOUT_S.
+ * Caveat: the child is made with fork() from a threaded process, so it
+ * only calls async-signal-safe functions before execve().
  */
 #include "mail.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 
@@ -24,8 +37,6 @@
 #include "common/parse_time.h"
 #include "ctld.h"
 #include "job.h"
-
-extern char **environ;
 
 static int exit_code_of(uint32_t status)
 {
@@ -63,47 +74,223 @@ char *mail_subject(const struct job *job, uint16_t event, time_t now)
 	return n < 0 ? NULL : s;
 }
 
+struct mail_run {
+	pid_t pid;
+	struct event *timer;
+	struct ctld *c;
+};
+
+struct mail_runs {
+	struct mail_run run[MAIL_MAX_RUNNING];
+};
+
+bool mail_user_is_valid(const char *s)
+{
+	static const char extra[] = "._+-=@%~";
+	bool is_start = true;
+
+	if (!s || !*s || strlen(s) > 1024)
+		return false;
+	for (const char *p = s; *p; p++) {
+		if (*p == ',') {
+			if (is_start) /* an empty item */
+				return false;
+			is_start = true;
+			continue;
+		}
+		if (is_start && *p == '-')
+			return false;
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z')
+		    && !(*p >= '0' && *p <= '9') && !strchr(extra, *p))
+			return false;
+		is_start = false;
+	}
+	return !is_start;
+}
+
+/* Whom MailProg runs as: SlurmUser, or nobody when that is root; when the
+ * controller is not root it cannot change, and runs it as itself. */
+static void mail_identity(const struct ctld *c, uid_t *uid, gid_t *gid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	*uid = geteuid();
+	*gid = getegid();
+	if (*uid != 0)
+		return;
+	if (c->conf->slurm_user_id != 0
+	    && getpwuid_r(c->conf->slurm_user_id, &pw, buf, sizeof(buf), &res) == 0 && res) {
+		*uid = res->pw_uid;
+		*gid = res->pw_gid;
+		return;
+	}
+	if (getpwnam_r("nobody", &pw, buf, sizeof(buf), &res) == 0 && res && res->pw_uid != 0) {
+		*uid = res->pw_uid;
+		*gid = res->pw_gid;
+		return;
+	}
+	*uid = 65534;
+	*gid = 65534;
+}
+
+/* In the child: nothing but async-signal-safe calls, then exec. */
+static _Noreturn void mail_child(const char *prog, char **argv, char **envp, uid_t uid, gid_t gid)
+{
+	sigset_t none;
+	int fd;
+
+	setpgid(0, 0);
+	sigemptyset(&none);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDWR);
+	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		_exit(127);
+	if (close_range(3, ~0u, 0) < 0)
+		for (int i = 3; i < 65536; i++)
+			close(i);
+	if (getuid() == 0 && uid != 0
+	    && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+		_exit(126);
+	if (uid != 0 && (getuid() == 0 || geteuid() == 0))
+		_exit(126);
+	if (chdir("/") < 0)
+		_exit(126);
+	execve(prog, argv, envp);
+	_exit(127);
+}
+
+static void mail_timeout_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mail_run *run = arg;
+
+	(void)fd;
+	(void)what;
+	/* not reaped yet (reaping frees this timer), so the pid is still ours */
+	error("mail: MailProg (pid %d) still running after %d s: killed", (int)run->pid,
+	      MAIL_TIMEOUT_S);
+	kill(-run->pid, SIGKILL);
+	kill(run->pid, SIGKILL);
+}
+
+static struct mail_run *mail_slot(struct ctld *c)
+{
+	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++)
+		if (!c->mail->run[i].pid)
+			return &c->mail->run[i];
+	return NULL;
+}
+
+/* Fork and exec; the child is watched by slot. 0 or a negative errno. */
+static int mail_spawn(struct ctld *c, struct mail_run *slot, const char *prog, char **argv,
+		      char **envp)
+{
+	struct timeval tv = {MAIL_TIMEOUT_S, 0};
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+
+	mail_identity(c, &uid, &gid);
+	slot->timer = evtimer_new(c->base, mail_timeout_cb, slot);
+	if (!slot->timer)
+		return -ENOMEM;
+	pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+
+		event_free(slot->timer);
+		slot->timer = NULL;
+		return r;
+	}
+	if (pid == 0)
+		mail_child(prog, argv, envp, uid, gid);
+	setpgid(pid, pid); /* also here: no race with the timer's kill(-pid) */
+	slot->pid = pid;
+	slot->c = c;
+	evtimer_add(slot->timer, &tv);
+	return 0;
+}
+
 void mail_job(struct ctld *c, const struct job *job, uint16_t event)
 {
 	const char *prog = c->conf->mail_prog ? c->conf->mail_prog : "/bin/mail";
+	struct mail_run *slot;
 	const char *to;
-	char *subject;
-	pid_t pid;
+	char *subject, *env[5] = {NULL};
 	int r;
 
 	if (!job->desc || !(job->desc->mail_type & event))
 		return;
 	to = job->desc->mail_user ? job->desc->mail_user : job->user_name;
-	subject = mail_subject(job, event, time(NULL));
-	if (!subject || !to) {
-		free(subject);
+	if (!mail_user_is_valid(to)) { /* refused at submit; never an option here */
+		error("mail: JobId=%u: recipient refused, no mail sent", job->job_id);
 		return;
 	}
-	char *argv[] = { (char *)prog, "-s", subject, (char *)to, NULL };
-	posix_spawn_file_actions_t fa;
+	slot = mail_slot(c);
+	if (!slot) {
+		error("mail: JobId=%u: %d MailProg already running, mail dropped", job->job_id,
+		      MAIL_MAX_RUNNING);
+		return;
+	}
+	subject = mail_subject(job, event, time(NULL));
+	if (!subject)
+		return;
+	char *argv[] = {(char *)prog, "-s", subject, "--", (char *)to, NULL};
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	r = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0)
-		error("mail: cannot run %s: %s", prog, strerror(r));
+	if (asprintf(&env[0], "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin") < 0
+	    || asprintf(&env[1], "SLURM_JOB_ID=%u", job->job_id) < 0
+	    || asprintf(&env[2], "SLURM_JOB_USER=%s", job->user_name ? job->user_name : "") < 0
+	    || asprintf(&env[3], "SLURM_JOB_STATE=%s", job_state_string(job->state)) < 0) {
+		error("mail: out of memory");
+		goto out;
+	}
+	r = mail_spawn(c, slot, prog, argv, env);
+	if (r < 0)
+		error("mail: cannot run %s: %s", prog, strerror(-r));
 	else
 		info("email msg to %s: %s", to, subject);
+out:
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
+		free(env[i]);
 	free(subject);
+}
+
+static void mail_reaped(struct ctld *c, pid_t pid, int status)
+{
+	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++) {
+		struct mail_run *run = &c->mail->run[i];
+
+		if (run->pid != pid)
+			continue;
+		if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+			error("mail: MailProg (pid %d) exited %d", (int)pid, WEXITSTATUS(status));
+		if (run->timer)
+			event_free(run->timer);
+		*run = (struct mail_run){0};
+		return;
+	}
 }
 
 static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 {
+	struct ctld *c = arg;
+	int status;
+	pid_t pid;
+
 	(void)sig;
 	(void)what;
-	(void)arg;
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		mail_reaped(c, pid, status);
 }
 
 int mail_init(struct ctld *c)
 {
+	c->mail = calloc(1, sizeof(*c->mail));
+	if (!c->mail)
+		return -ENOMEM;
 	c->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
 	if (!c->sig_chld)
 		return -ENOMEM;
@@ -115,4 +302,9 @@ void mail_fini(struct ctld *c)
 	if (c->sig_chld)
 		event_free(c->sig_chld);
 	c->sig_chld = NULL;
+	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++)
+		if (c->mail->run[i].timer)
+			event_free(c->mail->run[i].timer);
+	free(c->mail);
+	c->mail = NULL;
 }

@@ -55,6 +55,7 @@ def make_cluster():
     # MailProg appends its arguments, tab-separated, as one line (one write).
     mail = c.dir / "mail"
     mail.mkdir()
+    mail.chmod(0o777)  # MailProg runs as SlurmUser, or nobody when that is root
     prog = mail / "mailprog"
     prog.write_text("#!/bin/sh\n"
                     "line=$(printf '%s\\t' \"$@\")\n"
@@ -179,7 +180,7 @@ def test_mail_type_all_sends_began_and_ended_to_mail_user(cluster, workdir):
     got = wait_for(ended_mail_sent, timeout=10, what=f"the Ended mail of job {job_id}")
     subjects = []
     for argv in got:
-        assert len(argv) == 3 and argv[0] == "-s" and argv[2] == "someone", argv
+        assert argv[0] == "-s" and argv[2:] == ["--", "someone"], argv
         subjects.append(argv[1])
     began = [s for s in subjects if " Began," in s]
     ended = [s for s in subjects if " Ended," in s]
@@ -198,7 +199,7 @@ def test_mail_type_fail_sends_failed_with_the_exit_code(cluster, workdir):
                    what=f"the Failed mail of job {job_id}")
     assert len(got) == 1, got
     argv = got[0]
-    assert argv[0] == "-s" and argv[2] == "someone" and len(argv) == 3, argv
+    assert argv[0] == "-s" and argv[2:] == ["--", "someone"], argv
     assert re.fullmatch(rf"Slurm Job_id={job_id} Name=failjob Failed, Run time 00:00:0\d, "
                         r"FAILED, ExitCode 3", argv[1]), argv[1]
 

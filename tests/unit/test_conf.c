@@ -290,6 +290,10 @@ static const struct {
 	DEF(acct_storage_loc, STR, 0, NULL),
 	DEF(private_data, STR, 0, NULL),
 	DEF(private_data_flags, U32, 0, NULL),
+	DEF(enforce_part_limits, U16, 0, NULL),
+	DEF(max_script_size, U32, 4u << 20, NULL),
+	DEF(propagate_rlimits, STR, 0, NULL),
+	DEF(propagate_rlimits_except, STR, 0, NULL),
 };
 /* clang-format on */
 
@@ -821,6 +825,52 @@ static void test_default_path_follows_slurm_conf(void **state)
 	assert_null(conf_free(NULL));
 }
 
+/* The keys of the submission rules (issue 12): EnforcePartLimits,
+ * SchedulerParameters=max_script_size, PropagateResourceLimits[Except],
+ * and DenyAccounts/DenyQos, also through PartitionName=DEFAULT. */
+static void test_submission_rule_keys(void **state)
+{
+	static const struct {
+		const char *value;
+		uint16_t want;
+	} enforce[] = {{"NO", 0}, {"any", 1}, {"ALL", 2}, {"yes", 2}};
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+	char text[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(enforce); i++) {
+		snprintf(text, sizeof(text), "SlurmctldHost=ctl\nEnforcePartLimits=%s\n",
+			 enforce[i].value);
+		assert_int_equal(load_text(*state, text, &c, &err, NULL), 0);
+		assert_int_equal(c->enforce_part_limits, enforce[i].want);
+		c = conf_free(c);
+	}
+	assert_int_not_equal(
+	    load_text(*state, "SlurmctldHost=ctl\nEnforcePartLimits=maybe\n", &c, &err, NULL), 0);
+	assert_non_null(strstr(err.text, "expected NO, ANY, ALL or YES"));
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\nSchedulerParameters=bf_interval=30,"
+				   "max_script_size=1000\nPropagateResourceLimits=NOFILE,CORE\n"
+				   "PropagateResourceLimitsExcept=AS\nNodeName=a\n"
+				   "PartitionName=DEFAULT DenyAccounts=x,y DenyQos=low\n"
+				   "PartitionName=p Nodes=a\n",
+				   &c, &err, NULL),
+			 0);
+	assert_int_equal(c->max_script_size, 1000);
+	assert_string_equal(c->propagate_rlimits, "NOFILE,CORE");
+	assert_string_equal(c->propagate_rlimits_except, "AS");
+	assert_string_equal(c->parts[0].deny_accounts, "x,y");
+	assert_string_equal(c->parts[0].deny_qos, "low");
+	assert_string_equal(conf_get_raw(c, "SchedulerParameters"),
+			    "bf_interval=30,max_script_size=1000");
+	c = conf_free(c);
+	assert_int_not_equal(load_text(*state,
+				       "SlurmctldHost=ctl\nSchedulerParameters=max_script_size=0\n",
+				       &c, &err, NULL),
+			     0);
+	assert_non_null(strstr(err.text, "max_script_size"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -841,6 +891,7 @@ int main(void)
 	    T(test_accounting_storage_and_private_data),
 	    T(test_gres_conf_lines),
 	    T(test_broken_gres_conf_reports_file_and_line),
+	    T(test_submission_rule_keys),
 	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),
 	    cmocka_unit_test(test_default_path_follows_slurm_conf),
 #undef T

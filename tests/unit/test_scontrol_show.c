@@ -392,6 +392,7 @@ static void test_config_head(void **state)
 	    .max_job_id = 67043328,
 	    .min_job_age = 300,
 	    .kill_wait = 2,
+	    .max_script_size = 4u << 20,
 	    .def_mem_per_cpu = 100,
 	    .gres_types = "gpu",
 	    .select_type = "select/cons_tres",

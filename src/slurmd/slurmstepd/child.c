@@ -22,7 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/conf.h"
+#include "common/job_env.h"
 #include "common/log.h"
+#include "common/msg.h"
 #include "common/sl_errno.h"
 #include "env.h"
 #include "loop.h"
@@ -89,6 +92,48 @@ static void child_nice(const struct stepd *s)
 		(void)setpriority(PRIO_PROCESS, 0, (int)n);
 }
 
+/* NAME's value in the environment the job was launched with (the batch
+ * script's copy leaves out SLURM_RLIMIT_*, as Slurm's does). */
+static const char *child_launch_env(const struct stepd *s, const char *name)
+{
+	char *const *env = s->msg ? s->msg->env : s->launch ? s->launch->env : NULL;
+	uint32_t n = s->msg ? s->msg->env_count : s->launch ? s->launch->env_count : 0;
+	size_t len = strlen(name);
+
+	for (uint32_t i = 0; env && i < n; i++)
+		if (env[i] && strncmp(env[i], name, len) == 0 && env[i][len] == '=')
+			return env[i] + len + 1;
+	return NULL;
+}
+
+/* The submitting shell's limits (SLURM_RLIMIT_*), as far as
+ * PropagateResourceLimits[Except] lets them through; a soft limit is
+ * raised at most to the hard limit this process has. Runs as the user. */
+static void child_rlimits(const struct stepd *s)
+{
+	const char *prop = s->conf ? s->conf->propagate_rlimits : NULL;
+	const char *except = s->conf ? s->conf->propagate_rlimits_except : NULL;
+
+	for (size_t i = 0; i < job_env_rlimits_count; i++) {
+		const struct job_env_rlimit *l = &job_env_rlimits[i];
+		char name[32];
+		struct rlimit rl;
+		uint64_t v;
+		bool is_forced;
+
+		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", l->name);
+		if (job_env_rlimit_parse(child_launch_env(s, name), &v, &is_forced) < 0)
+			continue;
+		if (!is_forced && !job_env_rlimit_is_propagated(l->name, prop, except))
+			continue;
+		if (getrlimit(l->resource, &rl) < 0)
+			continue;
+		rl.rlim_cur =
+		    v == (uint64_t)RLIM_INFINITY || v > rl.rlim_max ? rl.rlim_max : (rlim_t)v;
+		(void)setrlimit(l->resource, &rl);
+	}
+}
+
 static void child_chdir(const struct stepd *s)
 {
 	const char *cwd = s->exec.cwd;
@@ -122,6 +167,7 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 		child_error(s, "cannot build the environment");
 		_exit(1);
 	}
+	child_rlimits(s);
 	environ = s->env.v; /* execvpe searches the task's PATH, not ours */
 	if (s->exec.is_path_search)
 		execvpe(argv[0], argv, s->env.v);
