@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_for, wait_state
+from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_state
 
 CLUSTER_KWARGS = {"nodes": ("n1",), "name": "sec-stepd"}
 
@@ -127,11 +127,17 @@ def test_a_symlink_into_a_root_only_place_is_not_written(cluster, user_dir, root
 
 def test_300000_environment_variables_do_not_stall_the_stepd(cluster, user_dir, test_user):
     """srun carries its whole environment in the launch; the stepd imports
-    it with a hash (the former list search was quadratic: minutes of CPU).
-    The step either runs and sees the variables or, where the kernel
-    refuses an environment that large for execve, fails with a clear error;
-    either way srun returns within the bound and the node stays usable."""
+    it with a hash (the former list search was quadratic: minutes of CPU,
+    in srun and in the stepd). srun runs a step in an allocation made with
+    a small environment (so no submit-time cap is involved) with 300,000
+    variables: the step either runs and sees them or, where the kernel
+    refuses an environment that large for execve, fails with execve's
+    error; either way srun returns within the bound and the node stays
+    usable."""
     n = 300000
+    holder = submit(cluster, "-D", user_dir, "-o", "/dev/null", "--wrap", "sleep 120",
+                    user=test_user.pw_name)
+    wait_state(cluster, holder, "RUNNING")
     # short names (F + 4 base-36 digits): the kernel takes at most 6 MB of
     # arguments and environment in one execve, pointers included
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -142,8 +148,8 @@ def test_300000_environment_variables_do_not_stall_the_stepd(cluster, user_dir, 
     env.update(HOME=user_dir, USER=test_user.pw_name, LOGNAME=test_user.pw_name)
 
     def preexec():
-        # room for ~6 MB of environment in srun's own execve (ARG_MAX is
-        # a quarter of the stack limit)
+        # room for the environment in srun's own execve (ARG_MAX is a
+        # quarter of the stack limit)
         hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
         resource.setrlimit(resource.RLIMIT_STACK, (64 << 20, hard))
         os.setgroups([])
@@ -152,8 +158,8 @@ def test_300000_environment_variables_do_not_stall_the_stepd(cluster, user_dir, 
 
     bound = 60 * TIMEOUT_SCALE
     t0 = time.monotonic()
-    r = subprocess.run([str(BUILD_DIR / "srun"), "-D", user_dir, "sh", "-c",
-                        "echo count=$(env | grep -c '^F....=$')"],
+    r = subprocess.run([str(BUILD_DIR / "srun"), f"--jobid={holder}", "-D", user_dir, "sh",
+                        "-c", "echo count=$(env | grep -c '^F....=$')"],
                        capture_output=True, text=True, errors="replace", env=env,
                        cwd=user_dir, preexec_fn=preexec, timeout=bound)
     elapsed = time.monotonic() - t0
@@ -164,5 +170,6 @@ def test_300000_environment_variables_do_not_stall_the_stepd(cluster, user_dir, 
         assert r.stdout.strip() == f"count={n}", r.stderr[-2000:]
     else:
         assert "Argument list too long" in r.stderr, r.stderr[-2000:]
-    wait_for(lambda: not cluster.stepd_pids(), timeout=20, what="the step's stepd gone")
+    cluster.run("scancel", str(holder))
+    wait_state(cluster, holder, ("CANCELLED", "COMPLETED"))
     node_runs_next_job(cluster, user_dir, test_user)
