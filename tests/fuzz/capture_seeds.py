@@ -19,6 +19,7 @@ Usage: sudo tests/fuzz/capture_seeds.py  (needs a build in ./build and strace).
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -117,6 +118,8 @@ def main():
         tracer.wait()
         journal = (c.dir / "state" / "job_journal").read_bytes()
         c.stop()
+        c.cleanup()
+        shutil.rmtree(work, ignore_errors=True)
     save("journal", b"\x00" + journal)
     streams = {}
     for pid, desc, is_read, data in transfers(trace):
