@@ -31,7 +31,7 @@
 #include "common/parse_mem.h"
 #include "common/parse_time.h"
 
-static void err_append(struct job_opt_err *e, const char *fmt, va_list ap)
+static _printf_(2, 0) void err_append(struct job_opt_err *e, const char *fmt, va_list ap)
 {
 	size_t len = strnlen(e->text, sizeof(e->text));
 
@@ -39,7 +39,7 @@ static void err_append(struct job_opt_err *e, const char *fmt, va_list ap)
 		vsnprintf(e->text + len, sizeof(e->text) - len, fmt, ap);
 }
 
-static void err_add(struct job_opt_err *e, const char *fmt, ...)
+static _printf_(2, 3) void err_add(struct job_opt_err *e, const char *fmt, ...)
 {
 	va_list ap;
 

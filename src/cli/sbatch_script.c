@@ -456,7 +456,7 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 		job_env_done(&job);
 		return -ENOMEM;
 	}
-	*ret_env = job.v;
 	*ret_count = (uint32_t)job.n;
+	*ret_env = job_env_take_v(&job, NULL);
 	return 0;
 }

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "hostlist.h"
 #include "msg.h"
@@ -31,26 +33,118 @@ void job_env_done(struct job_env *e)
 	for (size_t i = 0; i < e->n; i++)
 		free(e->v[i]);
 	free(e->v);
+	free(e->idx);
 	*e = (struct job_env){ 0 };
+}
+
+char **job_env_take_v(struct job_env *e, size_t *ret_n)
+{
+	char **v = e->v;
+
+	if (ret_n)
+		*ret_n = e->n;
+	free(e->idx);
+	*e = (struct job_env){0};
+	return v;
+}
+
+/* FNV-1a of the name with a per-process random basis, then a final mix so
+ * every bit counts in the slot: names crafted to collide for a known
+ * basis do not make the index a list. */
+static uint64_t env_basis(void)
+{
+	static uint64_t basis; /* set once, by whichever thread is first */
+	uint64_t b = __atomic_load_n(&basis, __ATOMIC_ACQUIRE), expected = 0;
+
+	if (b)
+		return b;
+	if (getrandom(&b, sizeof(b), GRND_NONBLOCK) != sizeof(b))
+		b = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)&b;
+	b |= 1;
+	if (!__atomic_compare_exchange_n(&basis, &expected, b, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		b = expected;
+	return b;
+}
+
+static uint64_t env_hash(const char *name, size_t len)
+{
+	uint64_t h = env_basis();
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ULL;
+	return h ^ (h >> 32);
+}
+
+static size_t env_name_len(const char *entry)
+{
+	return strcspn(entry, "=");
+}
+
+/* The slot of name: where it is, or the empty slot where it would go. */
+static size_t env_slot(const struct job_env *e, const char *name, size_t len)
+{
+	size_t mask = e->idx_cap - 1, s = (size_t)env_hash(name, len) & mask;
+
+	for (;; s = (s + 1) & mask) {
+		size_t pos = e->idx[s];
+
+		if (pos == 0)
+			return s;
+		if (strncmp(e->v[pos - 1], name, len) == 0 && e->v[pos - 1][len] == '=')
+			return s;
+	}
+}
+
+static void env_index_all(struct job_env *e)
+{
+	memset(e->idx, 0, e->idx_cap * sizeof(*e->idx));
+	for (size_t i = 0; i < e->n; i++)
+		e->idx[env_slot(e, e->v[i], env_name_len(e->v[i]))] = i + 1;
+}
+
+static int env_reindex(struct job_env *e, size_t want)
+{
+	size_t cap = e->idx_cap ? e->idx_cap : 64;
+	size_t *idx;
+
+	while (cap < want * 2)
+		cap *= 2;
+	idx = calloc(cap, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	free(e->idx);
+	e->idx = idx;
+	e->idx_cap = cap;
+	env_index_all(e);
+	return 0;
 }
 
 static long env_find(const struct job_env *e, const char *name, size_t len)
 {
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->v[i], name, len) == 0 && e->v[i][len] == '=')
-			return (long)i;
-	return -1;
+	size_t pos;
+
+	if (!e->idx)
+		return -1;
+	pos = e->idx[env_slot(e, name, len)];
+	return pos ? (long)pos - 1 : -1;
 }
 
 /* Takes ownership of entry ("NAME=value"), even on error. */
 static int env_take(struct job_env *e, char *entry)
 {
-	size_t len = strcspn(entry, "=");
-	long i = env_find(e, entry, len);
+	size_t len = env_name_len(entry), slot;
 
-	if (i >= 0) {
-		free(e->v[i]);
-		e->v[i] = entry;
+	if ((e->n + 1) * 2 > e->idx_cap && env_reindex(e, e->n + 1) < 0) {
+		free(entry);
+		return -ENOMEM;
+	}
+	slot = env_slot(e, entry, len);
+	if (e->idx[slot]) {
+		free(e->v[e->idx[slot] - 1]);
+		e->v[e->idx[slot] - 1] = entry;
 		return 0;
 	}
 	if (e->n + 2 > e->cap) {
@@ -66,6 +160,7 @@ static int env_take(struct job_env *e, char *entry)
 	}
 	e->v[e->n++] = entry;
 	e->v[e->n] = NULL;
+	e->idx[slot] = e->n;
 	return 0;
 }
 
@@ -116,6 +211,7 @@ void job_env_unset(struct job_env *e, const char *name)
 	free(e->v[i]);
 	memmove(&e->v[i], &e->v[i + 1], (e->n - (size_t)i) * sizeof(*e->v)); /* with the NULL */
 	e->n--;
+	env_index_all(e); /* the positions after i moved (rare; linear) */
 }
 
 /* Set when s is given; the sticky error keeps the caller a straight list. */

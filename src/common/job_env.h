@@ -2,10 +2,14 @@
  * job step (srun), as Slurm 22.05 builds them.
  *
  * A struct job_env is a growing, NULL-terminated "NAME=value" array ready
- * for execve(). job_env_batch() starts from the environment submitted with
- * the job and sets (overriding) every SLURM_* variable the reference sets
- * for a batch script: job id, name, nodes, counts, memory, partition,
- * account, QOS, user, submit host and dir, array ids, GPUs, node identity.
+ * for execve(), with a hash index of the names: building an environment
+ * of n variables (a hostile launch may carry a million) is linear; a name
+ * given twice keeps its first position and its last value.
+ *
+ * job_env_batch() starts from the environment submitted with the job and
+ * sets (overriding) every SLURM_* variable the reference sets for a batch
+ * script: job id, name, nodes, counts, memory, partition, account, QOS,
+ * user, submit host and dir, array ids, GPUs, node identity.
  * SLURM_TASK_PID is left to the caller, who knows the pid.
  *
  * A step's task gets srun's environment (the launch's env already holds
@@ -25,6 +29,8 @@ struct launch_tasks_msg;
 struct job_env {
 	char **v;      /* NULL-terminated once anything was added */
 	size_t n, cap; /* entries, allocated slots */
+	size_t *idx;   /* hash of names: slot holds position + 1, 0 empty */
+	size_t idx_cap; /* slots, a power of two, at least twice n */
 };
 
 /* What the node that runs the script contributes. */
@@ -39,6 +45,9 @@ struct job_env_node {
 };
 
 void job_env_done(struct job_env *e); /* frees the contents; the struct may be reused */
+/* The NULL-terminated array alone, for the caller to free (strv_free); e
+ * is left empty. NULL when nothing was added. */
+char **job_env_take_v(struct job_env *e, size_t *ret_n);
 /* Set name to the formatted value, replacing an existing entry. 0 or -ENOMEM. */
 int job_env_set(struct job_env *e, const char *name, const char *fmt, ...) _printf_(3, 4);
 /* Append a "NAME=value" string as given (replacing the same NAME); -EINVAL

@@ -4,20 +4,17 @@
 #include <string.h>
 
 #include "common/hostlist.h"
+#include "fuzz_str.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hostlist *hl = NULL;
-	char *s = malloc(size + 1);
+	char *s = size > 4096 ? NULL : fuzz_str(data, size);
 
-	if (!s || size > 4096) {
-		free(s);
+	if (!s)
 		return 0;
-	}
-	memcpy(s, data, size);
-	s[size] = '\0';
 	if (hostlist_new(s, &hl) == 0) {
 		free(hostlist_ranged_string(hl));
 		hostlist_free(hl);

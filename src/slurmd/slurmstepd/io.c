@@ -10,6 +10,14 @@
  * are the child fds of the script's task (step.h); the stepd keeps a copy
  * of stderr (s->err_fd) to write its own error lines there, sharing the
  * file offset with the script.
+ *
+ * Hostile paths: the open is the user's (privs_drop_temp: euid, egid and
+ * groups), so a symlink or a path into a root-only directory gets only
+ * what the user could open; symlinks are followed as Slurm does (no
+ * O_NOFOLLOW: a link to the user's own file is a common setup). Only
+ * regular files and /dev/null are accepted, opened non-blocking first: a
+ * FIFO, socket, tty or other device fails the launch instead of hanging
+ * the stepd (Slurm would block in open(2) on a FIFO).
  */
 #include "io.h"
 
@@ -59,33 +67,66 @@ static int io_make_parents(const char *path)
 	}
 }
 
+/* /dev/null, wherever the user's path names it from. */
+static bool io_is_dev_null(const struct stat *st)
+{
+	struct stat null_st;
+
+	return S_ISCHR(st->st_mode) && stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode)
+	       && st->st_rdev == null_st.st_rdev;
+}
+
+/* open(2) that cannot hang the stepd: O_NONBLOCK, so a FIFO without a
+ * peer (or a device that waits for a carrier) returns at once, then
+ * anything but a regular file or /dev/null is refused (-EFTYPE_IO; the
+ * task's writes to a FIFO or a tty could still block us later, on the
+ * stderr copy we keep). The file is blocking again for the task. */
+#define EFTYPE_IO 1000000 /* not an errno: "not a regular file" */
+static int io_open_file(const char *path, int flags, int *ret_fd)
+{
+	struct stat st;
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0666);
+
+	if (fd < 0)
+		return errno == ENXIO ? -EFTYPE_IO : -errno; /* ENXIO: a FIFO, no reader */
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || io_is_dev_null(&st))) {
+		close(fd);
+		return -EFTYPE_IO;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
 int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
 		    int *ret_fd)
 {
 	struct privs_saved sv;
-	int fd, r;
+	int fd = -1, r;
 
 	r = privs_drop_temp(s, &sv);
 	if (r < 0)
 		return log_errno(-ESLURMD_SET_UID_OR_GID_ERROR,
 				 "JobId=%u: cannot become uid %u (%s)", s->job_id, s->uid,
 				 strerror(-r));
-	fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
-	r = fd < 0 ? -errno : 0;
+	r = io_open_file(path, flags, &fd);
 	/* An output file in a directory not made yet (a client that creates
 	 * it right after sbatch returns races our start): make it, as the
 	 * user, then try once more. Slurm fails such a job. */
 	if (r == -ENOENT && (flags & O_CREAT) && path[0] == '/') {
 		r = io_make_parents(path);
-		if (r == 0) {
-			fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0666);
-			r = fd < 0 ? -errno : 0;
-		}
+		if (r == 0)
+			r = io_open_file(path, flags, &fd);
 	}
 	privs_restore(&sv);
 	if (r < 0) {
 		error("JobId=%u: Could not open %s file %s: %s", s->job_id, what, path,
-		      strerror(-r));
+		      r == -EFTYPE_IO ? "Not a regular file" : strerror(-r));
 		return -ESLURMD_IO_ERROR;
 	}
 	*ret_fd = fd;

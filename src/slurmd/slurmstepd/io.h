@@ -12,7 +12,10 @@
 
 struct stepd;
 
-/* open(path, flags) as the job's user; -ESLURMD_IO_ERROR (logged) on failure. */
+/* open(path, flags) as the job's user, never blocking: only a regular file
+ * or /dev/null is accepted (given to the task blocking); a FIFO, socket,
+ * directory or other device is refused. -ESLURMD_IO_ERROR (logged) on
+ * failure. */
 int io_open_as_user(const struct stepd *s, const char *what, const char *path, int flags,
 		    int *ret_fd);
 /* The batch script's stdin/stdout/stderr files, as the user, on the one

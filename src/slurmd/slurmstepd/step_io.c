@@ -269,11 +269,30 @@ static void step_io_frame_in(struct stepd *s, const struct io_hdr *h, const uint
 	}
 }
 
+size_t step_io_frames_in(struct stepd *s, const uint8_t *buf, size_t len)
+{
+	struct io_hdr h;
+	size_t used = 0;
+
+	while (len - used >= IO_HDR_LEN) {
+		if (io_hdr_unpack(buf + used, &h) < 0) {
+			step_io_srun_gone(s, "bad I/O frame");
+			return len;
+		}
+		if (len - used < IO_HDR_LEN + h.len)
+			break;
+		step_io_frame_in(s, &h, buf + used + IO_HDR_LEN);
+		used += IO_HDR_LEN + h.len;
+		if (s->step->io_fd < 0)
+			return len;
+	}
+	return used;
+}
+
 static void step_io_read_srun(struct stepd *s)
 {
 	struct step *st = s->step;
-	struct io_hdr h;
-	size_t used = 0;
+	size_t used;
 	ssize_t n;
 
 	if (!st->rd) {
@@ -289,16 +308,9 @@ static void step_io_read_srun(struct stepd *s)
 	if (n <= 0)
 		return step_io_srun_gone(s, n == 0 ? "connection closed" : strerror(errno));
 	st->rd_len += (size_t)n;
-	while (st->rd_len - used >= IO_HDR_LEN) {
-		if (io_hdr_unpack(st->rd + used, &h) < 0)
-			return step_io_srun_gone(s, "bad I/O frame");
-		if (st->rd_len - used < IO_HDR_LEN + h.len)
-			break;
-		step_io_frame_in(s, &h, st->rd + used + IO_HDR_LEN);
-		used += IO_HDR_LEN + h.len;
-		if (st->io_fd < 0)
-			return;
-	}
+	used = step_io_frames_in(s, st->rd, st->rd_len);
+	if (st->io_fd < 0)
+		return;
 	memmove(st->rd, st->rd + used, st->rd_len - used);
 	st->rd_len -= used;
 }

@@ -21,5 +21,10 @@ int step_io_report_exits(struct stepd *s);
 /* Every task reported and every frame written (or srun gone). */
 bool step_io_is_done(const struct stepd *s);
 void step_io_close(struct stepd *s);
+/* Act on the whole frames from srun at the start of buf (len bytes):
+ * stdin to the tasks' buffers, signals to the tasks. Returns the bytes
+ * used; a bad frame means srun is gone (the connection is closed, all of
+ * len used). Exposed for the fuzzer (tests/fuzz/fuzz_io_stream.c). */
+size_t step_io_frames_in(struct stepd *s, const uint8_t *buf, size_t len);
 /* Write what srun's connection takes now (the rest goes from the loop). */
 void step_io_flush(struct stepd *s);
