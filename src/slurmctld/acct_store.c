@@ -418,37 +418,83 @@ static int store_create_file(const char *path)
 	return 0;
 }
 
-static void hostlist_destroy(void *p)
+/* sacct -N's list, sorted for a binary search per job host (the list
+ * may name ACCT_Q_NODES_MAX hosts, each job row a few). */
+struct node_set {
+	struct hostlist *hl;
+	const char **names; /* hl's, sorted by strcmp */
+	size_t n;
+};
+
+static void node_set_destroy(void *p)
 {
-	hostlist_free(p);
+	struct node_set *ns = p;
+
+	if (!ns)
+		return;
+	hostlist_free(ns->hl);
+	free(ns->names);
+	free(ns);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static struct node_set *node_set_new(const char *list)
+{
+	struct node_set *ns = calloc(1, sizeof(*ns));
+
+	if (!ns || hostlist_count_expr(list, ACCT_Q_NODES_MAX, NULL) < 0
+	    || hostlist_new(list, &ns->hl) < 0) {
+		free(ns);
+		return NULL;
+	}
+	ns->n = hostlist_count(ns->hl);
+	ns->names = calloc(ns->n + 1, sizeof(*ns->names));
+	if (!ns->names) {
+		node_set_destroy(ns);
+		return NULL;
+	}
+	for (size_t i = 0; i < ns->n; i++)
+		ns->names[i] = hostlist_nth(ns->hl, i);
+	qsort(ns->names, ns->n, sizeof(*ns->names), name_cmp);
+	return ns;
 }
 
 /* SQL sl_nodes_meet(job_nodes, list): 1 when a node of the job's hostlist
  * is in the hostlist list (sacct -N), parsed once per statement. An
- * unparsable list matches nothing, as does a job without nodes. */
+ * unparsable list matches nothing (rpc_acct.c refuses it first), as does
+ * a job without nodes. */
 static void sql_nodes_meet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *job = (const char *)sqlite3_value_text(argv[0]);
-	struct hostlist *want = sqlite3_get_auxdata(ctx, 1), *own = NULL, *have = NULL;
+	struct node_set *want = sqlite3_get_auxdata(ctx, 1), *own = NULL;
+	struct hostlist *have = NULL;
 	int met = 0;
 
 	(void)argc;
 	if (!want) {
 		const char *list = (const char *)sqlite3_value_text(argv[1]);
 
-		if (!list || hostlist_new(list, &own) < 0) {
+		if (!list || !(own = node_set_new(list))) {
 			sqlite3_result_int(ctx, 0);
 			return;
 		}
 		want = own;
 	}
 	if (job && *job && hostlist_new(job, &have) == 0)
-		for (size_t i = 0; i < hostlist_count(have) && !met; i++)
-			met = hostlist_find(want, hostlist_nth(have, i)) >= 0;
+		for (size_t i = 0; i < hostlist_count(have) && !met; i++) {
+			const char *h = hostlist_nth(have, i);
+
+			met = bsearch(&h, want->names, want->n, sizeof(*want->names), name_cmp)
+			      != NULL;
+		}
 	hostlist_free(have);
 	sqlite3_result_int(ctx, met);
 	if (own) /* kept for the next rows, or destroyed now if SQLite will not */
-		sqlite3_set_auxdata(ctx, 1, own, hostlist_destroy);
+		sqlite3_set_auxdata(ctx, 1, own, node_set_destroy);
 }
 
 int acct_store_open(const char *path, struct acct_store **ret)
