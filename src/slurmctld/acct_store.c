@@ -153,6 +153,12 @@ static int code_from_sqlite(int rc)
 	case SQLITE_CANTOPEN:
 	case SQLITE_AUTH:
 		return -EACCES;
+	case SQLITE_TOOBIG: /* the row itself: acct_store_put's caller drops it */
+		return -E2BIG;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+		return -EINVAL;
 	default: /* CORRUPT, NOTADB, SCHEMA, ...: the store is unusable */
 		return -ESLURM_DB_CONNECTION;
 	}
@@ -962,7 +968,7 @@ static void qb_done(struct qbuild *b)
 
 /* The page's statement, every parameter bound. */
 static int query_prepare(struct acct_store *st, const struct acct_query_req *q, uint32_t limit,
-			 sqlite3_stmt **ret)
+			 uint64_t hi, sqlite3_stmt **ret)
 {
 	_cleanup_(qb_done) struct qbuild b = {0};
 	sqlite3_stmt *s = NULL;
@@ -972,6 +978,8 @@ static int query_prepare(struct acct_store *st, const struct acct_query_req *q, 
 		return -ENOMEM;
 	fprintf(b.f, "%s WHERE inx > ", st->job_select);
 	r = qb_param(&b, q->after > INT64_MAX ? INT64_MAX : (int64_t)q->after, NULL);
+	fputs(" AND inx <= ", b.f);
+	r = r ?: qb_param(&b, hi > INT64_MAX ? INT64_MAX : (int64_t)hi, NULL);
 	r = r ?: qb_filters(&b, q);
 	fputs(" ORDER BY inx LIMIT ", b.f);
 	r = r ?: qb_param(&b, (int64_t)limit + 1, NULL); /* one more: is there more */
@@ -1080,6 +1088,7 @@ static int query_jobs(struct acct_store *st, sqlite3_stmt *s, uint32_t limit,
 }
 
 #define REPLY_BUDGET (16u << 20) /* packed bytes of one page, well under MaxMessageSize */
+uint32_t acct_store_scan_rows = 100000; /* rows one page looks at, at most */
 
 static size_t slen(const char *s)
 {
@@ -1121,12 +1130,25 @@ static void page_trim(struct acct_query_resp *resp)
 	}
 }
 
+/* The highest row index (0: none). */
+static int max_inx(struct acct_store *st, uint64_t *ret)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT max(inx) FROM job", -1, &s, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		*ret = (uint64_t)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : store_fail(st, rc, "read the last row");
+}
+
 int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		     struct acct_query_resp *resp)
 {
 	uint32_t limit = q->limit < 1		       ? 1
 			 : q->limit > ACCT_Q_LIMIT_MAX ? ACCT_Q_LIMIT_MAX
 						       : q->limit;
+	uint64_t hi, last = 0;
 	sqlite3_stmt *s = NULL;
 	int r;
 
@@ -1134,7 +1156,13 @@ int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 	resp->count = 0;
 	resp->last = q->after;
 	resp->is_more = false;
-	r = query_prepare(st, q, limit, &s);
+	/* a page looks at acct_store_scan_rows rows at most, whatever the filters
+	 * (sacct -N over a million rows is many short pages, not one long
+	 * one that holds up the writes queued behind it) */
+	hi = q->after > UINT64_MAX - acct_store_scan_rows ? UINT64_MAX
+							  : q->after + acct_store_scan_rows;
+	r = max_inx(st, &last);
+	r = r ?: query_prepare(st, q, limit, hi, &s);
 	if (r < 0)
 		return r;
 	r = query_jobs(st, s, limit, resp);
@@ -1148,12 +1176,17 @@ int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		resp->is_more = false;
 		return r;
 	}
+	if (resp->count)
+		page_trim(resp);
+	if (resp->count && resp->is_more) { /* cut short: on from its last job */
+		resp->last = resp->jobs[resp->count - 1].inx;
+		return 0;
+	}
 	if (!resp->count) {
 		free(resp->jobs);
 		resp->jobs = NULL;
-		return 0;
 	}
-	page_trim(resp);
-	resp->last = resp->jobs[resp->count - 1].inx;
+	resp->is_more = hi < last; /* every match up to hi sent: on from hi */
+	resp->last = resp->is_more ? hi : last > q->after ? last : q->after;
 	return 0;
 }
