@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
@@ -469,7 +470,7 @@ static void cancel_loaded(struct scancel *c)
 	bool *done;
 	int r;
 
-	r = cli_ctld_fetch(c->conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
+	r = job_fetch_all(c->conf, &req, &m);
 	if (r < 0) {
 		cli_perror("slurm_load_jobs error", r);
 		c->rc = 1;

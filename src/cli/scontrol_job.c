@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "cli/scontrol_show.h"
 #include "common/hostlist.h"
@@ -255,7 +256,7 @@ static int load_jobs(const struct sl_conf *conf, struct job_info_msg **ret)
 {
 	struct job_info_req req = {.show_flags = 0};
 
-	return cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)ret);
+	return job_fetch_all(conf, &req, ret);
 }
 
 static void jobs_free(struct job_info_msg *m)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "cli/squeue_fmt.h"
 #include "common/conf.h"
@@ -421,7 +422,7 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 	/* -j: the controller sends only those jobs (and their arrays' tasks);
 	 * the exact task filter is applied here */
 	req.job_ids = (char *)q->jobs;
-	r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
+	r = job_fetch_all(conf, &req, &m);
 	if (r == 0 && single_id_unknown(q, m))
 		r = -ESLURM_INVALID_JOB_ID;
 	if (r < 0) {

@@ -290,8 +290,10 @@ static int next_token(const char *expr, size_t *pos, const char **ret_tok, size_
 	return 0;
 }
 
-/* Expand expr into out, which already holds `have' hosts of the cap. */
-static int expand_expr(const char *expr, size_t have, struct hostlist *out)
+/* Expand expr into out, which already holds `have' hosts of the cap max
+ * (out NULL: only count, into *counted). */
+static int expand_expr(const char *expr, size_t have, size_t max, struct hostlist *out,
+		       size_t *counted)
 {
 	size_t pos = 0, len;
 	const char *tok;
@@ -310,8 +312,12 @@ static int expand_expr(const char *expr, size_t have, struct hostlist *out)
 		if (r < 0)
 			return r;
 		count = token_count(&t);
-		if (count == SIZE_MAX || have + out->n + count > SL_HOSTLIST_MAX)
+		if (count == SIZE_MAX || have + (out ? out->n : *counted) + count > max)
 			return -E2BIG;
+		if (!out) {
+			*counted += count;
+			continue;
+		}
 		r = hl_reserve(out, count);
 		if (r < 0)
 			return r;
@@ -328,7 +334,7 @@ int hostlist_push(struct hostlist *hl, const char *expr)
 
 	if (!expr)
 		return 0;
-	r = expand_expr(expr, hl->n, &tmp);
+	r = expand_expr(expr, hl->n, SL_HOSTLIST_MAX, &tmp, NULL);
 	if (r == 0)
 		r = hl_reserve(hl, tmp.n);
 	if (r < 0) {
@@ -357,6 +363,19 @@ int hostlist_new(const char *expr, struct hostlist **ret)
 	}
 	*ret = hl;
 	return 0;
+}
+
+int hostlist_count_expr(const char *expr, size_t max, size_t *ret)
+{
+	size_t n = 0;
+	int r;
+
+	if (max > SL_HOSTLIST_MAX)
+		max = SL_HOSTLIST_MAX;
+	r = expr ? expand_expr(expr, 0, max, NULL, &n) : 0;
+	if (r == 0 && ret)
+		*ret = n;
+	return r;
 }
 
 int hostlist_push_host(struct hostlist *hl, const char *host)

@@ -25,6 +25,11 @@ struct hostlist;
  * -E2BIG when it would exceed SL_HOSTLIST_MAX hosts, -ENOMEM;
  * *ret untouched on failure. */
 int hostlist_new(const char *expr, struct hostlist **ret);
+/* How many hosts expr names, without expanding it (cheap whatever the
+ * ranges): for a request's list, checked against max (at most
+ * SL_HOSTLIST_MAX) before anything is expanded. Errors as hostlist_new(),
+ * -E2BIG when over max; ret may be NULL. */
+int hostlist_count_expr(const char *expr, size_t max, size_t *ret);
 struct hostlist *hostlist_free(struct hostlist *hl); /* NULL-safe, returns NULL */
 size_t hostlist_count(const struct hostlist *hl);
 /* i-th host, or NULL when i >= count. Borrowed: valid until the list

@@ -100,6 +100,7 @@ void acct_job_rec_done(struct acct_job_rec *j);    /* frees the strings and step
 #define ACCT_Q_CPUS	  0x0008  /* -I: cpus_min/max apply */
 #define ACCT_Q_TIME_LIMIT 0x0010  /* -k: time_limit_min/max apply */
 #define ACCT_Q_LIMIT_MAX 50000u /* jobs in one reply, at most */
+#define ACCT_Q_NODES_MAX  65536u /* hosts req.nodes may name (-N): more is refused */
 
 struct acct_query_req {
 	uint32_t flags;      /* ACCT_Q_* */

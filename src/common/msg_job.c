@@ -198,6 +198,7 @@ void job_info_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_time(b, m->last_update);
 	pack_u16(b, m->show_flags);
 	pack_str(b, m->job_ids);
+	pack_u32(b, m->after_job_id);
 }
 
 int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -208,6 +209,7 @@ int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_time(b, &m->last_update);
 	unpack_u16(b, &m->show_flags);
 	unpack_str(b, &m->job_ids, SL_STR_MAX);
+	unpack_u32(b, &m->after_job_id);
 	return b->err;
 }
 
@@ -695,6 +697,8 @@ void job_info_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 
 	(void)ver;
 	pack_time(b, m->last_update);
+	pack_u32(b, m->last_job_id);
+	pack_u8(b, m->is_more);
 	pack_u32(b, m->count);
 	for (uint32_t i = 0; i < m->count; i++)
 		job_info_pack(&m->jobs[i], b);
@@ -703,10 +707,14 @@ void job_info_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 int job_info_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 {
 	struct job_info_msg *m = msg;
+	uint8_t more = 0;
 	uint32_t n;
 
 	(void)ver;
 	unpack_time(b, &m->last_update);
+	unpack_u32(b, &m->last_job_id);
+	unpack_u8(b, &more);
+	m->is_more = more != 0;
 	unpack_count(b, &n, SL_ARRAY_MAX, 100); /* a record is well over 100 bytes */
 	if (b->err || n == 0)
 		return b->err;
@@ -726,4 +734,51 @@ void job_info_msg_free(void *msg)
 	for (uint32_t i = 0; m->jobs && i < m->count; i++)
 		job_info_done(&m->jobs[i]);
 	free(m->jobs);
+}
+
+static size_t str_size(const char *s)
+{
+	return 4 + (s ? strlen(s) + 1 : 0);
+}
+
+size_t job_info_packed_size(const struct job_info *j)
+{
+	const char *strs[] = {
+	    j->array_task_str, j->name,		 j->user_name,
+	    j->group_name,     j->account,	 j->qos,
+	    j->state_desc,     j->reason_detail, j->dependency,
+	    j->partition,      j->alloc_node,	 j->req_nodes,
+	    j->exc_nodes,      j->nodes,	 j->sched_nodes,
+	    j->batch_host,     j->tres_req_str,	 j->tres_alloc_str,
+	    j->features,       j->licenses,	 j->network,
+	    j->command,	       j->work_dir,	 j->std_err,
+	    j->std_in,	       j->std_out,	 j->comment,
+	    j->tres_per_node,  j->mail_user,	 j->cpus_per_node,
+	    j->gres_detail,
+	};
+	size_t n = 256; /* the fixed-size fields: about 200 bytes */
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		n += str_size(strs[i]);
+	return n;
+}
+
+int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page)
+{
+	struct job_info *jobs;
+
+	if (!page->count)
+		return 0;
+	if (all->count > SL_ARRAY_MAX || page->count > SL_ARRAY_MAX)
+		return -E2BIG;
+	jobs = realloc(all->jobs, (all->count + page->count) * sizeof(*jobs));
+	if (!jobs)
+		return -ENOMEM;
+	memcpy(jobs + all->count, page->jobs, page->count * sizeof(*jobs));
+	all->jobs = jobs;
+	all->count += page->count;
+	free(page->jobs);
+	page->jobs = NULL;
+	page->count = 0;
+	return 0;
 }

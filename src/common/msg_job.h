@@ -6,6 +6,7 @@
  */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -94,6 +95,7 @@ struct job_info_req {                /* REQUEST_JOB_INFO */
 	time_t last_update;
 	uint16_t show_flags;
 	char *job_ids;                     /* NULL: all; "12,13_4" */
+	uint32_t after_job_id;		   /* paging: only jobs with a greater id */
 };
 
 /* One job as squeue / scontrol show job see it. Strings NULL print (null). */
@@ -151,7 +153,19 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
 	time_t last_update;
 	uint32_t count;
 	struct job_info *jobs;
+	uint32_t last_job_id; /* paging: the next req.after_job_id */
+	bool is_more;	      /* more jobs follow: ask again */
 };
+
+/* Paging (docs/protocol.md): a reply stops after the job that takes it
+ * over JOB_INFO_PAGE_BYTES (at least one job goes in every page), far
+ * below MaxMessageSize; the client asks again with after_job_id =
+ * last_job_id until is_more is false. */
+#define JOB_INFO_PAGE_BYTES (8u << 20)
+/* About the bytes j packs to (its strings plus the fixed fields). */
+size_t job_info_packed_size(const struct job_info *j);
+/* Move the jobs of page to the end of all (page is left empty). */
+int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page);
 
 #define KILL_JOB_BATCH 0x0001        /* -b: the batch shell only */
 #define KILL_FULL_JOB 0x0004         /* -f: every process of the job */

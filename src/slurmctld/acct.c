@@ -19,7 +19,10 @@
  * journal, until acct_retry_lost (once a minute) has queued them again
  * and they were written, or a restart did the same.
  * Each job carries the number of its latest queued row: it is purged
- * once that row is written, whatever else is queued behind it.
+ * once that row is written, whatever else is queued behind it. A row the
+ * store refuses for its content (too big, a constraint: acct_store_put's
+ * -E2BIG/-EINVAL) is not retried: it is logged and counts as handled, so
+ * that one job cannot stop the purge of all.
  */
 #include "acct.h"
 
@@ -113,9 +116,18 @@ static void write_rows(struct acct *a, struct item *from, struct item *to)
 		r = acct_store_begin(a->store);
 		for (struct item *it = from; it != to && r == 0; it = it->next) {
 			int pr = acct_store_put(a->store, &it->rec);
+			/* refused for what it holds: retrying would pin every
+			 * finished job in memory for ever (no purge while rows
+			 * are lost), so the row is given up, loudly */
+			bool is_refused = pr == -E2BIG || pr == -EINVAL;
 
-			it->is_lost = pr < 0; /* this row only; the others still go in */
-			if (pr < 0)
+			it->is_lost = pr < 0 && !is_refused; /* this row only */
+			if (is_refused)
+				error(
+				    "accounting: JobId=%u: the store refuses its row (%s); the job "
+				    "is not recorded and leaves memory after MinJobAge",
+				    it->rec.job_id, sl_strerror(pr));
+			else if (pr < 0)
 				error("accounting: JobId=%u not recorded: %s", it->rec.job_id,
 				      sl_strerror(pr));
 			n++;

@@ -153,6 +153,12 @@ static int code_from_sqlite(int rc)
 	case SQLITE_CANTOPEN:
 	case SQLITE_AUTH:
 		return -EACCES;
+	case SQLITE_TOOBIG: /* the row itself: acct_store_put's caller drops it */
+		return -E2BIG;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+		return -EINVAL;
 	default: /* CORRUPT, NOTADB, SCHEMA, ...: the store is unusable */
 		return -ESLURM_DB_CONNECTION;
 	}
@@ -418,37 +424,83 @@ static int store_create_file(const char *path)
 	return 0;
 }
 
-static void hostlist_destroy(void *p)
+/* sacct -N's list, sorted for a binary search per job host (the list
+ * may name ACCT_Q_NODES_MAX hosts, each job row a few). */
+struct node_set {
+	struct hostlist *hl;
+	const char **names; /* hl's, sorted by strcmp */
+	size_t n;
+};
+
+static void node_set_destroy(void *p)
 {
-	hostlist_free(p);
+	struct node_set *ns = p;
+
+	if (!ns)
+		return;
+	hostlist_free(ns->hl);
+	free(ns->names);
+	free(ns);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static struct node_set *node_set_new(const char *list)
+{
+	struct node_set *ns = calloc(1, sizeof(*ns));
+
+	if (!ns || hostlist_count_expr(list, ACCT_Q_NODES_MAX, NULL) < 0
+	    || hostlist_new(list, &ns->hl) < 0) {
+		free(ns);
+		return NULL;
+	}
+	ns->n = hostlist_count(ns->hl);
+	ns->names = calloc(ns->n + 1, sizeof(*ns->names));
+	if (!ns->names) {
+		node_set_destroy(ns);
+		return NULL;
+	}
+	for (size_t i = 0; i < ns->n; i++)
+		ns->names[i] = hostlist_nth(ns->hl, i);
+	qsort(ns->names, ns->n, sizeof(*ns->names), name_cmp);
+	return ns;
 }
 
 /* SQL sl_nodes_meet(job_nodes, list): 1 when a node of the job's hostlist
  * is in the hostlist list (sacct -N), parsed once per statement. An
- * unparsable list matches nothing, as does a job without nodes. */
+ * unparsable list matches nothing (rpc_acct.c refuses it first), as does
+ * a job without nodes. */
 static void sql_nodes_meet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *job = (const char *)sqlite3_value_text(argv[0]);
-	struct hostlist *want = sqlite3_get_auxdata(ctx, 1), *own = NULL, *have = NULL;
+	struct node_set *want = sqlite3_get_auxdata(ctx, 1), *own = NULL;
+	struct hostlist *have = NULL;
 	int met = 0;
 
 	(void)argc;
 	if (!want) {
 		const char *list = (const char *)sqlite3_value_text(argv[1]);
 
-		if (!list || hostlist_new(list, &own) < 0) {
+		if (!list || !(own = node_set_new(list))) {
 			sqlite3_result_int(ctx, 0);
 			return;
 		}
 		want = own;
 	}
 	if (job && *job && hostlist_new(job, &have) == 0)
-		for (size_t i = 0; i < hostlist_count(have) && !met; i++)
-			met = hostlist_find(want, hostlist_nth(have, i)) >= 0;
+		for (size_t i = 0; i < hostlist_count(have) && !met; i++) {
+			const char *h = hostlist_nth(have, i);
+
+			met = bsearch(&h, want->names, want->n, sizeof(*want->names), name_cmp)
+			      != NULL;
+		}
 	hostlist_free(have);
 	sqlite3_result_int(ctx, met);
 	if (own) /* kept for the next rows, or destroyed now if SQLite will not */
-		sqlite3_set_auxdata(ctx, 1, own, hostlist_destroy);
+		sqlite3_set_auxdata(ctx, 1, own, node_set_destroy);
 }
 
 int acct_store_open(const char *path, struct acct_store **ret)
@@ -916,7 +968,7 @@ static void qb_done(struct qbuild *b)
 
 /* The page's statement, every parameter bound. */
 static int query_prepare(struct acct_store *st, const struct acct_query_req *q, uint32_t limit,
-			 sqlite3_stmt **ret)
+			 uint64_t hi, sqlite3_stmt **ret)
 {
 	_cleanup_(qb_done) struct qbuild b = {0};
 	sqlite3_stmt *s = NULL;
@@ -926,6 +978,8 @@ static int query_prepare(struct acct_store *st, const struct acct_query_req *q, 
 		return -ENOMEM;
 	fprintf(b.f, "%s WHERE inx > ", st->job_select);
 	r = qb_param(&b, q->after > INT64_MAX ? INT64_MAX : (int64_t)q->after, NULL);
+	fputs(" AND inx <= ", b.f);
+	r = r ?: qb_param(&b, hi > INT64_MAX ? INT64_MAX : (int64_t)hi, NULL);
 	r = r ?: qb_filters(&b, q);
 	fputs(" ORDER BY inx LIMIT ", b.f);
 	r = r ?: qb_param(&b, (int64_t)limit + 1, NULL); /* one more: is there more */
@@ -1034,6 +1088,7 @@ static int query_jobs(struct acct_store *st, sqlite3_stmt *s, uint32_t limit,
 }
 
 #define REPLY_BUDGET (16u << 20) /* packed bytes of one page, well under MaxMessageSize */
+uint32_t acct_store_scan_rows = 100000; /* rows one page looks at, at most */
 
 static size_t slen(const char *s)
 {
@@ -1075,12 +1130,25 @@ static void page_trim(struct acct_query_resp *resp)
 	}
 }
 
+/* The highest row index (0: none). */
+static int max_inx(struct acct_store *st, uint64_t *ret)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT max(inx) FROM job", -1, &s, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		*ret = (uint64_t)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : store_fail(st, rc, "read the last row");
+}
+
 int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		     struct acct_query_resp *resp)
 {
 	uint32_t limit = q->limit < 1		       ? 1
 			 : q->limit > ACCT_Q_LIMIT_MAX ? ACCT_Q_LIMIT_MAX
 						       : q->limit;
+	uint64_t hi, last = 0;
 	sqlite3_stmt *s = NULL;
 	int r;
 
@@ -1088,7 +1156,13 @@ int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 	resp->count = 0;
 	resp->last = q->after;
 	resp->is_more = false;
-	r = query_prepare(st, q, limit, &s);
+	/* a page looks at acct_store_scan_rows rows at most, whatever the filters
+	 * (sacct -N over a million rows is many short pages, not one long
+	 * one that holds up the writes queued behind it) */
+	hi = q->after > UINT64_MAX - acct_store_scan_rows ? UINT64_MAX
+							  : q->after + acct_store_scan_rows;
+	r = max_inx(st, &last);
+	r = r ?: query_prepare(st, q, limit, hi, &s);
 	if (r < 0)
 		return r;
 	r = query_jobs(st, s, limit, resp);
@@ -1102,12 +1176,17 @@ int acct_store_query(struct acct_store *st, const struct acct_query_req *q,
 		resp->is_more = false;
 		return r;
 	}
+	if (resp->count)
+		page_trim(resp);
+	if (resp->count && resp->is_more) { /* cut short: on from its last job */
+		resp->last = resp->jobs[resp->count - 1].inx;
+		return 0;
+	}
 	if (!resp->count) {
 		free(resp->jobs);
 		resp->jobs = NULL;
-		return 0;
 	}
-	page_trim(resp);
-	resp->last = resp->jobs[resp->count - 1].inx;
+	resp->is_more = hi < last; /* every match up to hi sent: on from hi */
+	resp->last = resp->is_more ? hi : last > q->after ? last : q->after;
 	return 0;
 }

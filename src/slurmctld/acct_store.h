@@ -27,9 +27,15 @@ int acct_store_commit(struct acct_store *st);
 
 /* Insert or replace the job's row (rec->inx ignored; an existing row keeps
  * its index) and each of rec->steps (the steps not in rec are left as
- * they are). Returns 0 or a negative code. */
+ * they are). Returns 0 or a negative code: -E2BIG or -EINVAL when the
+ * store refuses this row itself (too big, a constraint), which no retry
+ * mends. */
 int acct_store_put(struct acct_store *st, const struct acct_job_rec *rec);
 
+/* Rows (by index) one query page looks at, whatever its filters: a page
+ * that matched nothing in them still ends, with is_more and last at the
+ * end of the range, so no query holds the thread for long (tests lower it). */
+extern uint32_t acct_store_scan_rows;
 /* Jobs with inx > q->after matching every filter of q, in inx order, at
  * most q->limit (clamped to 1..ACCT_Q_LIMIT_MAX), each with its steps in
  * step order (batch first) unless q->flags has ACCT_Q_NO_STEPS. q->uids is

@@ -99,6 +99,9 @@ void job_table_purge(struct ctld *c, time_t now)
 		if (job_is_finished(j) && !(j->state & JOB_COMPLETING)
 		    && now - j->end_time >= (time_t)c->conf->min_job_age
 		    && job_seq_is_recorded(c, j->acct_seq)) {
+			for (uint32_t h = 0; h < c->job_hook_count; h++)
+				if (c->job_hooks[h]->purged)
+					c->job_hooks[h]->purged(c, j);
 			job_free(j);
 			c->job_last_update = now;
 			continue;

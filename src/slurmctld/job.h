@@ -122,6 +122,8 @@ struct job_hook {
 	/* The accounting snapshot seq (job->acct_seq, step->acct_seq; 0:
 	 * none) is on disk. */
 	bool (*is_recorded)(const struct ctld *c, uint64_t seq);
+	/* MinJobAge: the job leaves memory (it is freed right after). */
+	void (*purged)(struct ctld *c, const struct job *job);
 };
 /* h must outlive c's use of it. -ENOSPC when the table is full. */
 int job_hook_add(struct ctld *c, const struct job_hook *h);

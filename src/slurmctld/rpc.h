@@ -55,3 +55,10 @@ int rpc_acct_query(struct ctld *c, struct rpc_req *req); /* REQUEST_ACCT_QUERY *
 /* rpc_alloc.c: interactive allocations (salloc, srun without one) */
 int rpc_alloc(struct ctld *c, struct rpc_req *req);          /* REQUEST_RESOURCE_ALLOCATION */
 int rpc_alloc_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_COMPLETE_JOB_ALLOCATION */
+/* Where the controller later connects back to a client (salloc's and
+ * srun's alloc_host, srun's srun_host): the IPv4 address of peer
+ * ("10.0.0.5:41234", the request's socket), whatever the client claimed,
+ * so that no name is ever resolved on the event loop and a client cannot
+ * point the controller at another host. A peer that is not an IPv4
+ * socket keeps a claimed IPv4 literal. -EINVAL: no usable address. */
+int rpc_client_addr(const char *peer, const char *claimed, char **ret);

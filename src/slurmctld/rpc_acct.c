@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "common/conf.h"
+#include "common/hostlist.h"
+#include "common/log.h"
 #include "common/msg.h"
 #include "common/msg_acct.h"
 #include "common/rpc_server.h"
@@ -35,11 +37,29 @@ static int resolve_uids(const struct ctld *c, const struct rpc_req *req, struct 
 	return 0;
 }
 
+/* sacct -N: the list is counted, never expanded, here; a malformed one or
+ * one naming more than ACCT_Q_NODES_MAX hosts ("n[1-100000000]") is
+ * refused before the query is queued. */
+static int check_nodes(const struct rpc_req *req, const struct acct_query_req *q)
+{
+	int r;
+
+	if (!q->nodes)
+		return 0;
+	r = hostlist_count_expr(q->nodes, ACCT_Q_NODES_MAX, NULL);
+	if (r == -E2BIG)
+		info("%s: accounting query from uid=%u refused: node list over %u hosts", req->peer,
+		     (unsigned)req->uid, ACCT_Q_NODES_MAX);
+	return r == -EINVAL ? -ESLURM_INVALID_NODE_NAME : r;
+}
+
 int rpc_acct_query(struct ctld *c, struct rpc_req *req)
 {
 	struct acct_query_req *m = req->body;
-	int r = resolve_uids(c, req, m);
+	int r = check_nodes(req, m);
 
+	if (r == 0)
+		r = resolve_uids(c, req, m);
 	if (r == 0)
 		r = acct_query(c, req, m);
 	if (r == -ESLURM_DISABLED || r == -EAGAIN) {

@@ -5,6 +5,7 @@
  */
 #include "rpc.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,30 +26,44 @@
 #include "job_submit.h"
 #include "step_rec.h"
 
-/* "127.0.0.1:4567" -> "127.0.0.1" (malloc'd). */
-static char *peer_host(const char *peer)
+int rpc_client_addr(const char *peer, const char *claimed, char **ret)
 {
-	const char *colon = strrchr(peer, ':');
+	const char *colon = peer ? strrchr(peer, ':') : NULL;
+	char ip[INET_ADDRSTRLEN];
+	struct in_addr a;
 
-	return strndup(peer, colon ? (size_t)(colon - peer) : strlen(peer));
+	*ret = NULL;
+	if (colon && (size_t)(colon - peer) < sizeof(ip)) {
+		memcpy(ip, peer, (size_t)(colon - peer));
+		ip[colon - peer] = '\0';
+		if (inet_pton(AF_INET, ip, &a) == 1)
+			claimed = ip; /* where the request came from: what we trust */
+	}
+	if (!claimed || inet_pton(AF_INET, claimed, &a) != 1)
+		return -EINVAL; /* a name would need resolving (the loop never does) */
+	if (a.s_addr == htonl(INADDR_ANY))
+		return -EINVAL;
+	*ret = strdup(claimed);
+	return *ret ? 0 : -ENOMEM;
 }
 
 /* Checks of the request itself, before the batch validation. */
 static int alloc_desc_check(struct job_desc *d, const struct rpc_req *req)
 {
+	char *host;
+	int r;
+
 	if (!d->alloc_port)
 		return -EINVAL; /* nowhere to send the grant: a batch job needs sbatch */
 	if (d->array_spec)
 		return -ESLURM_INVALID_ARRAY; /* salloc/srun have no --array */
 	free(d->script);
 	d->script = NULL; /* an allocation runs nothing itself */
-	if (!d->alloc_host || !*d->alloc_host || streq(d->alloc_host, "0.0.0.0")) {
-		/* the client listens on every address: use the one it came from */
-		free(d->alloc_host);
-		d->alloc_host = peer_host(req->peer);
-		if (!d->alloc_host)
-			return -ENOMEM;
-	}
+	r = rpc_client_addr(req->peer, d->alloc_host, &host);
+	if (r < 0)
+		return r;
+	free(d->alloc_host);
+	d->alloc_host = host;
 	return 0;
 }
 

@@ -158,30 +158,57 @@ static bool job_listed(const struct job *job, const uint32_t *ids, size_t n)
 	       || (job->array_job_id && bsearch(&job->array_job_id, ids, n, sizeof(*ids), u32_cmp));
 }
 
+/* Index of the first job with an id above after (the table is sorted). */
+static uint32_t first_after(const struct ctld *c, uint32_t after)
+{
+	uint32_t lo = 0, hi = c->job_count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->jobs[mid]->job_id <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One page: the jobs after m->after_job_id, stopping after the one that
+ * takes the page over JOB_INFO_PAGE_BYTES (docs/protocol.md), so that no
+ * reply comes near MaxMessageSize however big the records are. */
 int rpc_job_info(struct ctld *c, struct rpc_req *req)
 {
 	const struct job_info_req *m = req->body;
 	struct job_info_msg resp = { .last_update = c->job_last_update };
 	_cleanup_free_ uint32_t *ids = NULL;
-	size_t n_ids = 0;
+	size_t n_ids = 0, bytes = 0;
+	uint32_t i;
 	int r = 0;
 
 	if (m->last_update && m->last_update >= c->job_last_update)
 		return -SLURM_NO_CHANGE_IN_DATA;
 	if (m->job_ids && ids_parse(m->job_ids, &ids, &n_ids) < 0)
 		return -ENOMEM;
-	resp.jobs = calloc(c->job_count + 1, sizeof(*resp.jobs));
+	i = first_after(c, m->after_job_id);
+	resp.jobs = calloc(c->job_count - i + 1, sizeof(*resp.jobs));
 	if (!resp.jobs)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < c->job_count && r == 0; i++) {
+	for (; i < c->job_count && r == 0; i++) {
 		if ((m->job_ids && !job_listed(c->jobs[i], ids, n_ids))
 		    || !job_is_visible(c, c->jobs[i], req->uid))
 			continue;
+		if (bytes >= JOB_INFO_PAGE_BYTES) {
+			resp.is_more = true;
+			break;
+		}
 		r = job_info_fill(c, c->jobs[i], &resp.jobs[resp.count++]);
+		bytes += job_info_packed_size(&resp.jobs[resp.count - 1]);
+		resp.last_job_id = c->jobs[i]->job_id;
 	}
 	if (r == 0)
 		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
-	for (uint32_t i = 0; i < resp.count; i++)
+	for (i = 0; i < resp.count; i++)
 		job_info_done(&resp.jobs[i]);
 	free(resp.jobs);
 	return r;

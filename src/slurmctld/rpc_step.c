@@ -49,15 +49,33 @@ static int resp_sign(struct ctld *c, struct step_create_resp *resp)
 	return r;
 }
 
+/* srun_host as rpc_client_addr gives it; no port, no notices. */
+static int srun_addr(const struct rpc_req *req, struct step_create_req *m)
+{
+	char *host = NULL;
+	int r;
+
+	if (!m->srun_port)
+		return 0;
+	r = rpc_client_addr(req->peer, m->srun_host, &host);
+	if (r < 0)
+		return r;
+	free(m->srun_host);
+	m->srun_host = host;
+	return 0;
+}
+
 int rpc_step_create(struct ctld *c, struct rpc_req *req)
 {
-	const struct step_create_req *m = req->body;
+	struct step_create_req *m = req->body;
 	struct job *job = job_find(c, m->job_id);
 	struct step_create_resp *resp = NULL;
 	struct step rec, *s = NULL;
 	int r;
 
-	r = step_create_check(c, job, req->uid);
+	r = srun_addr(req, m);
+	if (r == 0)
+		r = step_create_check(c, job, req->uid);
 	if (r == -ESLURM_ACCESS_DENIED)
 		error("Security violation, REQUEST_JOB_STEP_CREATE for JobId=%u from uid=%u",
 		      m->job_id, (unsigned)req->uid);

@@ -1,0 +1,149 @@
+"""No client stalls the controller (issue 12): 70 held jobs of a normal
+user, each with a 1 MB comment (70 MB of job records, more than
+MaxMessageSize), must not break squeue or scontrol for anyone: job
+replies come in pages (docs/protocol.md) and a query for one job returns
+that job alone. While such listings are served the controller still
+answers pings promptly; sacct with a host list of a hundred million names
+is refused at once instead of being expanded. Once cancelled, the jobs
+leave memory after MinJobAge, also across a controller restart.
+"""
+
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_for
+
+MIN_JOB_AGE = 8
+CLUSTER_KWARGS = {"name": "stall", "settings": {"MinJobAge": str(MIN_JOB_AGE)}}
+N_JOBS = 70
+COMMENT_LEN = 1_000_000  # the most a string field may carry is 1 MiB with its NUL
+
+
+@pytest.fixture(scope="module")
+def workdir(cluster):
+    d = cluster.dir / "stall"  # the cluster's directory is world-readable
+    d.mkdir(exist_ok=True)
+    os.chmod(d, 0o777)
+    return d
+
+
+@pytest.fixture(scope="module")
+def big_jobs(cluster, workdir, test_user):
+    """The ids of 70 held jobs of test_user, each with a 1 MB comment
+    given by an #SBATCH line."""
+    script = workdir / "big.sh"
+    script.write_text(f"#!/bin/sh\n#SBATCH --comment={'c' * COMMENT_LEN}\nsleep 300\n")
+    os.chmod(script, 0o644)
+    return [submit(cluster, "-H", "--chdir", str(workdir), str(script), user=test_user.pw_name)
+            for _ in range(N_JOBS)]
+
+
+def comment_len(show_job):
+    m = re.search(r"\bComment=(c*)", show_job)
+    return len(m.group(1)) if m else None
+
+
+def squeue_ids(cluster, *args, user=None):
+    r = cluster.run("squeue", "-h", "-o", "%i", *args, user=user, check=False, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    return [int(x) for x in r.stdout.split()]
+
+
+def test_squeue_lists_every_big_job_for_root_and_the_owner(cluster, big_jobs, test_user):
+    assert squeue_ids(cluster) == big_jobs
+    assert squeue_ids(cluster, user=test_user.pw_name) == big_jobs
+    # the records come whole (scontrol prints the comment in full)
+    out = cluster.out("scontrol", "show", "job", str(big_jobs[-1]), timeout=120)
+    assert comment_len(out) == COMMENT_LEN
+
+
+def test_show_job_returns_that_job_alone(cluster, big_jobs, test_user):
+    for user in (None, test_user.pw_name):
+        out = cluster.out("scontrol", "show", "job", str(big_jobs[10]), user=user, timeout=120)
+        assert out.count("JobId=") == 1, out[:300]
+        assert out.startswith(f"JobId={big_jobs[10]} ")
+        assert comment_len(out) == COMMENT_LEN
+    # and every job, each once, in order
+    out = cluster.out("scontrol", "-o", "show", "job", timeout=120)
+    ids = [int(line.split()[0].removeprefix("JobId=")) for line in out.splitlines()]
+    assert ids == big_jobs
+
+
+def test_ping_stays_fast_while_big_listings_are_served(cluster, big_jobs, workdir):
+    listers = []
+    for i, argv in enumerate([("squeue", "-o", "%i %k")] * 3 + [("scontrol", "show", "job")]):
+        with open(workdir / f"lister{i}.out", "w") as out:  # 70 MB each: not a pipe
+            listers.append(subprocess.Popen([str(BUILD_DIR / argv[0]), *argv[1:]],
+                                            stdout=out, stderr=subprocess.PIPE, text=True,
+                                            env=cluster.env(), cwd=cluster.dir))
+    slowest = 0.0
+    try:
+        deadline = time.monotonic() + 120 * TIMEOUT_SCALE
+        while any(p.poll() is None for p in listers) and time.monotonic() < deadline:
+            t = time.monotonic()
+            r = cluster.run("scontrol", "ping", check=False, timeout=30)
+            slowest = max(slowest, time.monotonic() - t)
+            assert r.returncode == 0 and " is UP" in r.stdout, r.stdout + r.stderr
+        for i, p in enumerate(listers):
+            _, err = p.communicate(timeout=10 * TIMEOUT_SCALE)
+            assert p.returncode == 0, err
+            assert (workdir / f"lister{i}.out").stat().st_size > N_JOBS * COMMENT_LEN
+    finally:
+        for p in listers:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert slowest < 2.0 * TIMEOUT_SCALE, f"a ping took {slowest:.2f} s"
+
+
+def test_sacct_with_a_huge_node_list_is_refused_quickly(cluster, big_jobs, test_user):
+    t = time.monotonic()
+    r = cluster.run("sacct", "-a", "-N", "n[1-100000000]", user=test_user.pw_name, check=False)
+    took = time.monotonic() - t
+    assert r.returncode != 0
+    assert "Argument list too long" in r.stderr, r.stderr
+    assert took < 5 * TIMEOUT_SCALE
+    r = cluster.run("sacct", "-N", "n[1-", user=test_user.pw_name, check=False)
+    assert r.returncode != 0 and "Invalid node name specified" in r.stderr, r.stderr
+    # a real list still works, and the controller is fine
+    r = cluster.run("sacct", "-a", "-X", "-n", "-N", "n[1-4]", "-o", "JobID",
+                    user=test_user.pw_name)
+    assert r.stderr == ""
+    assert cluster.ping_up()
+    assert "refused: node list over 65536 hosts" in cluster.log_text()
+
+
+def test_cancelled_big_jobs_are_purged_after_min_job_age_across_a_restart(
+        cluster, big_jobs, test_user):
+    # scancel -u loads the job list first: it must cope with 70 MB of jobs
+    cluster.run("scancel", "-u", test_user.pw_name, user=test_user.pw_name, timeout=120)
+    def states():
+        out = cluster.out("squeue", "-h", "-t", "all", "-o", "%T", timeout=120)
+        return out.split()
+
+    wait_for(lambda: states() == ["CANCELLED"] * N_JOBS, timeout=60,
+             what="every big job cancelled")
+    # a restart before MinJobAge passed: the jobs come back from the state
+    # files and still leave once they are old enough
+    cluster.restart_slurmctld()
+    wait_for(lambda: squeue_ids(cluster, "-t", "all") == [], timeout=MIN_JOB_AGE + 60,
+             interval=1, what="the cancelled jobs purged")
+    # the purge reaches the disk: the journal is rewritten without them,
+    # so that a restart does not bring 70 MB of ended jobs back
+    journal = cluster.dir / "state" / "job_journal"
+    wait_for(lambda: journal.stat().st_size < COMMENT_LEN, timeout=30,
+             what="the job journal rewritten without the purged jobs")
+    cluster.restart_slurmctld()
+    assert squeue_ids(cluster, "-t", "all") == []
+    r = cluster.run("scontrol", "show", "job", str(big_jobs[0]), check=False)
+    assert r.returncode != 0 and "Invalid job id specified" in r.stderr
+    # their accounting rows were written (what the purge waited for)
+    out = cluster.out("sacct", "-a", "-X", "-n", "-o", "JobID,State", "-j",
+                      ",".join(map(str, big_jobs)), timeout=120)
+    assert len(out.splitlines()) == N_JOBS
+    assert all("CANCELLED" in line for line in out.splitlines())
