@@ -450,6 +450,19 @@ static int replay_job(struct replay_ctx *x, const uint8_t *data, size_t len)
 	return job_table_add(c, job);
 }
 
+/* A purge: the job its earlier records made leaves the table. */
+static int replay_gone(struct replay_ctx *x, const uint8_t *data, size_t len)
+{
+	uint32_t id;
+	int r;
+
+	r = job_state_gone_unpack(data, len, &id);
+	if (r < 0)
+		return replay_bad(x, r, "a purge record cannot be read");
+	(void)job_table_remove(x->c, id);
+	return 0;
+}
+
 /* Replay: later records of a job replace earlier ones. */
 static int replay_rec(void *arg, const uint8_t *data, size_t len)
 {
@@ -467,18 +480,22 @@ static int replay_rec(void *arg, const uint8_t *data, size_t len)
 		return 0;
 	case JOURNAL_REC_JOB:
 		return replay_job(x, data, len);
+	case JOURNAL_REC_GONE:
+		return replay_gone(x, data, len);
 	default:
 		return replay_bad(x, -EBADMSG, "a record of an unknown type");
 	}
 }
 
-/* A purged job is still in the log until the next rewrite, which a
- * restart would replay: its bytes no longer count as live, so the rewrite
- * comes once they outweigh the rest (compact_if_due, after this commit),
- * and 70 purged jobs of 1 MB are not brought back by every restart. */
+/* A purged job is still in the log until the next rewrite: a
+ * JOURNAL_REC_GONE record says a restart must forget it, and its bytes no
+ * longer count as live, so the rewrite comes once they outweigh the rest
+ * (compact_if_due, after this commit). A GONE record that cannot be
+ * appended makes the rewrite due at once (it leaves the job out). */
 static void durable_job_purged(struct ctld *c, const struct job *job)
 {
 	struct pack_buf b = {0};
+	int r;
 
 	if (!c->journal)
 		return;
@@ -486,6 +503,16 @@ static void durable_job_purged(struct ctld *c, const struct job *job)
 		c->journal_live_bytes -=
 		    b.len < c->journal_live_bytes ? b.len : c->journal_live_bytes;
 	pack_buf_done(&b);
+	b = (struct pack_buf){0};
+	r = job_state_gone_pack(job->job_id, &b);
+	if (r == 0)
+		r = journal_append(c->journal, b.data, b.len);
+	pack_buf_done(&b);
+	if (r < 0) {
+		error("JobId=%u: cannot journal its purge: %s; the log is rewritten instead",
+		      job->job_id, sl_strerror(r));
+		c->is_journal_behind = true;
+	}
 	event_active(c->commit_ev, EV_TIMEOUT, 0);
 }
 

@@ -56,6 +56,28 @@ struct job *job_find(struct ctld *c, uint32_t job_id)
 	return NULL;
 }
 
+bool job_table_remove(struct ctld *c, uint32_t job_id)
+{
+	uint32_t lo = 0, hi = c->job_count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->jobs[mid]->job_id == job_id) {
+			job_free(c->jobs[mid]);
+			memmove(&c->jobs[mid], &c->jobs[mid + 1],
+				(c->job_count - mid - 1) * sizeof(*c->jobs));
+			c->job_count--;
+			return true;
+		}
+		if (c->jobs[mid]->job_id < job_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 int job_table_add(struct ctld *c, struct job *job)
 {
 	if (c->job_count && c->jobs[c->job_count - 1]->job_id >= job->job_id) {

@@ -84,6 +84,9 @@ struct job {
 /* Table */
 struct job *job_find(struct ctld *c, uint32_t job_id);
 int job_table_add(struct ctld *c, struct job *job);   /* takes ownership, even on error */
+/* Free job_id's record and take it out of the table (journal replay of a
+ * purge); false when there is none. No hook runs. */
+bool job_table_remove(struct ctld *c, uint32_t job_id);
 void job_table_free(struct ctld *c);
 /* Drop finished jobs older than MinJobAge (0: never) whose latest
  * accounting row is written (job_seq_is_recorded). */

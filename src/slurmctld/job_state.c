@@ -612,3 +612,31 @@ int job_state_seq_unpack(const uint8_t *data, size_t len, struct job_state_seq *
 	*ret = seq;
 	return 0;
 }
+
+int job_state_gone_pack(uint32_t job_id, struct pack_buf *b)
+{
+	if (!b)
+		return -EINVAL;
+	if (b->err)
+		return b->err;
+	pack_header(b, JOURNAL_REC_GONE, JOB_STATE_GONE_VERSION);
+	pack_u32(b, job_id);
+	return b->err;
+}
+
+int job_state_gone_unpack(const uint8_t *data, size_t len, uint32_t *ret_job_id)
+{
+	struct pack_buf b = pack_buf_view(data, len);
+	uint32_t id = 0;
+	int r;
+
+	if ((!data && len) || !ret_job_id)
+		return -EINVAL;
+	(void)unpack_header(&b, JOURNAL_REC_GONE, JOB_STATE_GONE_VERSION);
+	unpack_u32(&b, &id);
+	r = unpack_end(&b);
+	if (r < 0)
+		return r;
+	*ret_job_id = id;
+	return 0;
+}

@@ -25,10 +25,12 @@ struct pack_buf;
 enum journal_rec_type {
 	JOURNAL_REC_JOB = 1,
 	JOURNAL_REC_SEQ = 2,
+	JOURNAL_REC_GONE = 3, /* a job purged: replay forgets it */
 };
 
 #define JOB_STATE_VERSION 2     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps */
 #define JOB_STATE_SEQ_VERSION 1 /* JOURNAL_REC_SEQ body */
+#define JOB_STATE_GONE_VERSION 1 /* JOURNAL_REC_GONE body */
 
 /* Node index -> name at pack time; NULL for an index it does not know. */
 typedef const char *job_state_node_name_fn(void *arg, uint32_t index);
@@ -69,3 +71,8 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
  * lowest priority so far. Same conventions as the job pair. */
 int job_state_seq_pack(const struct job_state_seq *seq, struct pack_buf *b);
 int job_state_seq_unpack(const uint8_t *data, size_t len, struct job_state_seq *ret);
+
+/* JOURNAL_REC_GONE: job_id left the table (MinJobAge purge); a replay
+ * drops the job its earlier records made. Same conventions. */
+int job_state_gone_pack(uint32_t job_id, struct pack_buf *b);
+int job_state_gone_unpack(const uint8_t *data, size_t len, uint32_t *ret_job_id);

@@ -206,6 +206,9 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 		bytes += job_info_packed_size(&resp.jobs[resp.count - 1]);
 		resp.last_job_id = c->jobs[i]->job_id;
 	}
+	if (r == 0 && resp.is_more)
+		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs (%zu bytes), more after JobId=%u",
+		      (unsigned)req->uid, resp.count, bytes, resp.last_job_id);
 	if (r == 0)
 		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
 	for (i = 0; i < resp.count; i++)

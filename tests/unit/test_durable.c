@@ -17,12 +17,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <event2/event.h>
 
 #include "common/conf.h"
+#include "common/job_states.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
 #include "ctld_fixture.h"
@@ -245,6 +247,38 @@ static void test_a_job_that_cannot_be_journaled_never_starts(void **state)
 	stop(f);
 }
 
+/* A job purged after MinJobAge is not brought back by a restart, though
+ * its records are still in the log (a JOURNAL_REC_GONE follows them). */
+static void test_a_purged_job_stays_gone_after_a_restart(void **state)
+{
+	struct ctld_fixture *f = start(false, 0);
+	struct ctld *c = &f->c;
+	struct job *a = fixture_submit(f, fixture_desc());
+	uint32_t a_id = a->job_id, b_id = fixture_submit(f, fixture_desc())->job_id;
+
+	(void)state;
+	run_turn(f);
+	a->state = JOB_COMPLETE;
+	a->end_time = time(NULL) - 3600;
+	a->acct_seq = 1;
+	f->recorded_upto = 1; /* its accounting row is written */
+	job_changed(c, a);
+	run_turn(f);
+	job_table_purge(c, time(NULL));
+	assert_null(job_find(c, a_id));
+	run_turn(f); /* the purge's record */
+	assert_false(journal_has_pending(c->journal));
+
+	durable_fini(c);
+	job_table_free(c);
+	c->job_hook_count = 1; /* the fixture's own hook; durable_init adds its own again */
+	assert_int_equal(durable_init(c), 0);
+	assert_null(job_find(c, a_id));
+	assert_non_null(job_find(c, b_id));
+	assert_int_equal(jobs_on_disk(f->dir), 1); /* and the start's rewrite left it out */
+	stop(f);
+}
+
 /* node_state cannot be saved (the directory is gone): the same refusal,
  * and the same event saves it once it can. */
 static void test_a_failed_node_state_save_is_retried_until_it_works(void **state)
@@ -357,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_eio_from_fdatasync_is_a_failure_too),
 	    cmocka_unit_test(test_a_batch_job_starts_only_once_its_record_is_on_disk),
 	    cmocka_unit_test(test_a_job_that_cannot_be_journaled_never_starts),
+	    cmocka_unit_test(test_a_purged_job_stays_gone_after_a_restart),
 	    cmocka_unit_test(test_a_failed_node_state_save_is_retried_until_it_works),
 	    cmocka_unit_test(test_a_corrupt_journal_stops_the_start_and_is_left_alone),
 	    cmocka_unit_test(test_with_i_a_corrupt_journal_is_set_aside_and_the_rest_recovered),
