@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/job_fetch.h"
 #include "cli/job_opt.h"
 #include "cli/job_opt_help.h"
 #include "cli/sbatch_script.h"
@@ -408,7 +409,7 @@ static int wait_job(const struct sl_conf *conf, uint32_t job_id)
 		sleep(sleep_s);
 		if (sleep_s < conf->min_job_age / 2 && sleep_s < WAIT_MAX_SLEEP)
 			sleep_s *= 4;
-		r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, &req, RESPONSE_JOB_INFO, (void **)&m);
+		r = job_fetch_all(conf, &req, &m); /* an array's tasks may fill pages */
 		if (r < 0 && r != -ESLURM_INVALID_JOB_ID) {
 			cli_error("Currently unable to load job state information, retrying: %s",
 				  sl_strerror(r));
