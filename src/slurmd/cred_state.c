@@ -2,7 +2,11 @@
  *
  * File: one entry a line, "U <job> <step> <ctime_us> <expire>" for a
  * credential used here, "R <job> 0 <revoke_us> <expire>" for a job that
- * ended here; anything else is skipped (and logged).
+ * ended here; anything else is skipped (and logged). Each change appends
+ * its line; the file is rewritten to the live entries only once it holds
+ * more than twice as many lines as there are (so a launch costs one short
+ * write, not a rewrite of every entry). A job revoked again appends a
+ * later "R" line: the latest one wins, an earlier one only refuses less.
  */
 #include "cred_state.h"
 
@@ -33,7 +37,10 @@ struct cred_state {
 	char *path; /* NULL: memory only */
 	struct cred_entry *e;
 	uint32_t n, cap;
+	uint32_t file_lines; /* entries in the file, live or not */
 };
+
+#define REWRITE_SLACK 64 /* lines: small files are never rewritten for space */
 
 static void purge(struct cred_state *cs, time_t now)
 {
@@ -90,9 +97,13 @@ static void load(struct cred_state *cs, time_t now)
 			error("%s: %s", cs->path, strerror(errno));
 		return;
 	}
+	bool is_torn = false; /* a last line without its newline: rewrite, never append to it */
+
 	while (fgets(line, sizeof(line), f)) {
 		struct cred_entry e;
 
+		cs->file_lines++;
+		is_torn = !strchr(line, '\n');
 		if (!parse_line(line, &e)) {
 			bad++;
 			if (!strchr(line, '\n')) /* the rest of an over-long line */
@@ -104,12 +115,20 @@ static void load(struct cred_state *cs, time_t now)
 			bad++;
 	}
 	fclose(f);
+	if (is_torn)
+		cs->file_lines = UINT32_MAX / 4;
 	if (bad)
 		error("%s: %u unreadable entries skipped", cs->path, bad);
 }
 
+static void put_line(FILE *f, const struct cred_entry *e)
+{
+	fprintf(f, "%c %u %u %" PRIu64 " %" PRId64 "\n", e->kind, (unsigned)e->job_id,
+		(unsigned)e->step_id, e->time_us, e->expire);
+}
+
 /* Write the list to path.new and rename it over path. */
-static int save(const struct cred_state *cs)
+static int save(struct cred_state *cs)
 {
 	_cleanup_free_ char *tmp = NULL;
 	FILE *f;
@@ -129,9 +148,7 @@ static int save(const struct cred_state *cs)
 		return log_errno(r, "%s", tmp);
 	}
 	for (uint32_t i = 0; i < cs->n; i++)
-		fprintf(f, "%c %u %u %" PRIu64 " %" PRId64 "\n", cs->e[i].kind,
-			(unsigned)cs->e[i].job_id, (unsigned)cs->e[i].step_id, cs->e[i].time_us,
-			cs->e[i].expire);
+		put_line(f, &cs->e[i]);
 	if (fflush(f) != 0 || ferror(f))
 		r = errno ? -errno : -EIO;
 	if (fclose(f) != 0 && r == 0)
@@ -142,6 +159,34 @@ static int save(const struct cred_state *cs)
 		unlink(tmp);
 		return log_errno(r, "%s", cs->path);
 	}
+	cs->file_lines = cs->n;
+	return 0;
+}
+
+/* e was added: one line appended, or the whole file rewritten once most
+ * of its lines are dead. */
+static int save_one(struct cred_state *cs, const struct cred_entry *e)
+{
+	_cleanup_close_ int fd = -1;
+	FILE *f;
+	int r = 0;
+
+	if (!cs->path)
+		return 0;
+	if (cs->file_lines > 2 * cs->n + REWRITE_SLACK)
+		return save(cs);
+	fd = open(cs->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "a")))
+		return log_errno(-errno, "%s", cs->path);
+	fd = -1; /* f owns it */
+	put_line(f, e);
+	if (fflush(f) != 0 || ferror(f))
+		r = errno ? -errno : -EIO;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		return log_errno(r, "%s", cs->path);
+	cs->file_lines++;
 	return 0;
 }
 
@@ -203,7 +248,7 @@ int cred_state_use(struct cred_state *cs, const struct step_cred *c, time_t now)
 		      c->step_id, (unsigned)cs->n);
 		return -ESLURMD_INVALID_JOB_CREDENTIAL;
 	}
-	(void)save(cs); /* logged; memory still holds it while we run */
+	(void)save_one(cs, &e); /* logged; memory still holds it while we run */
 	return 0;
 }
 
@@ -220,12 +265,12 @@ int cred_state_revoke_job(struct cred_state *cs, uint32_t job_id, uint64_t now_u
 		if (cs->e[i].kind == 'R' && cs->e[i].job_id == job_id) {
 			cs->e[i].time_us = now_us; /* a requeued job ends again */
 			cs->e[i].expire = e.expire;
-			return save(cs);
+			return save_one(cs, &e);
 		}
 	r = add(cs, &e);
 	if (r < 0)
 		return log_errno(r, "JobId=%u: cannot revoke its credentials", job_id);
-	return save(cs);
+	return save_one(cs, &e);
 }
 
 uint32_t cred_state_count(const struct cred_state *cs)

@@ -8,8 +8,9 @@
  * this node was told to terminate, with a credential created before that,
  * as revoked (a requeued job runs again with new credentials). Entries
  * live as long as the credentials they stop, so the list stays small; it
- * is written to <SlurmdSpoolDir>/<node>_cred_state (atomically, 0600) on
- * each change and read back at start, so a slurmd restart forgets nothing.
+ * is written to <SlurmdSpoolDir>/<node>_cred_state (0600; a line appended
+ * per change, rewritten atomically once mostly dead) and read back at
+ * start, so a slurmd restart forgets nothing.
  */
 #pragma once
 #include <stdint.h>

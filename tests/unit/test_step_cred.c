@@ -305,6 +305,64 @@ static void test_cred_state_survives_a_restart(void **state)
 	rmdir(dir);
 }
 
+static unsigned file_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned n = 0;
+	int ch;
+
+	assert_non_null(f);
+	while ((ch = fgetc(f)) != EOF)
+		n += ch == '\n';
+	fclose(f);
+	return n;
+}
+
+/* A launch appends one line; the file is rewritten to the live entries
+ * once most of its lines are dead, and a reload sees exactly those. */
+static void test_cred_state_file_stays_small(void **state)
+{
+	char dir[] = "/tmp/test_step_cred.XXXXXX", path[64];
+	struct cred_state *cs;
+	struct step_cred c;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/n1_cred_state", dir);
+	make_cred(&c);
+	assert_int_equal(cred_state_open(path, NOW, &cs), 0);
+	for (uint32_t i = 0; i < 1000; i++) { /* one launch a second */
+		c.step_id = i;
+		c.ctime_us = CTIME_US + (uint64_t)i * 1000000;
+		c.expire = NOW + i + STEP_CRED_EXPIRE_S;
+		assert_int_equal(cred_state_use(cs, &c, NOW + i), 0);
+		assert_true(file_lines(path) <= 2 * cred_state_count(cs) + 64 + 1);
+	}
+	assert_int_equal(cred_state_count(cs), STEP_CRED_EXPIRE_S + 1);
+	cred_state_free(cs);
+	assert_int_equal(cred_state_open(path, NOW + 999, &cs), 0);
+	assert_int_equal(cred_state_count(cs), STEP_CRED_EXPIRE_S + 1);
+	assert_int_equal(cred_state_use(cs, &c, NOW + 999), -ESLURMD_CREDENTIAL_REPLAYED);
+	cred_state_free(cs);
+	/* a torn last line (a crash in the middle of an append) is not appended to */
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("U 7 1 1", f);
+	fclose(f);
+	assert_int_equal(cred_state_open(path, NOW + 999, &cs), 0);
+	c.step_id = 5000;
+	c.ctime_us += 1;
+	assert_int_equal(cred_state_use(cs, &c, NOW + 999), 0);
+	cred_state_free(cs);
+	assert_int_equal(cred_state_open(path, NOW + 999, &cs), 0);
+	assert_int_equal(cred_state_use(cs, &c, NOW + 999), -ESLURMD_CREDENTIAL_REPLAYED);
+	cred_state_free(cs);
+	step_cred_done(&c);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +373,7 @@ int main(void)
 	    cmocka_unit_test(test_launch_on_a_node_outside_the_step_is_refused),
 	    cmocka_unit_test(test_cred_state_refuses_replay_and_revoked),
 	    cmocka_unit_test(test_cred_state_survives_a_restart),
+	    cmocka_unit_test(test_cred_state_file_stays_small),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
