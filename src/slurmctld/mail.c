@@ -82,6 +82,8 @@ struct mail_run {
 
 struct mail_runs {
 	struct mail_run run[MAIL_MAX_RUNNING];
+	uid_t uid; /* MailProg runs as (mail_identity, at start: no user */
+	gid_t gid; /* database lookup on the loop) */
 };
 
 bool mail_user_is_valid(const char *s)
@@ -189,11 +191,10 @@ static int mail_spawn(struct ctld *c, struct mail_run *slot, const char *prog, c
 		      char **envp)
 {
 	struct timeval tv = {MAIL_TIMEOUT_S, 0};
-	uid_t uid;
-	gid_t gid;
+	uid_t uid = c->mail->uid;
+	gid_t gid = c->mail->gid;
 	pid_t pid;
 
-	mail_identity(c, &uid, &gid);
 	slot->timer = evtimer_new(c->base, mail_timeout_cb, slot);
 	if (!slot->timer)
 		return -ENOMEM;
@@ -291,6 +292,7 @@ int mail_init(struct ctld *c)
 	c->mail = calloc(1, sizeof(*c->mail));
 	if (!c->mail)
 		return -ENOMEM;
+	mail_identity(c, &c->mail->uid, &c->mail->gid);
 	c->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
 	if (!c->sig_chld)
 		return -ENOMEM;

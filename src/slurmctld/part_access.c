@@ -1,16 +1,23 @@
 /* part_access.c - see part_access.h.
  *
- * Group names in AllowGroups are resolved when a job is checked (as Slurm
- * does with its group cache), so a group made after the controller started
- * counts. An account or QOS is a free word here (there are no
+ * Group names in AllowGroups are resolved through a small cache kept for
+ * GROUP_CACHE_S (Slurm's GroupUpdateTime default), so a submission does
+ * not wait on the user database (NSS: files, LDAP) on the controller's
+ * loop each time, and a group made after the controller started counts
+ * within that time. Caveat: the cache is this file's one piece of state
+ * (the event loop is its only caller). An account or QOS is a free word here (there are no
  * associations): AllowAccounts/DenyAccounts act on the word the job
  * carries, as in Slurm without AccountingStorageEnforce.
  */
 #include "part_access.h"
 
+#include <errno.h>
 #include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/macros.h"
@@ -52,21 +59,75 @@ static bool has_gid(const struct part_access *a, gid_t gid)
 	return false;
 }
 
+#define GROUP_CACHE_S	  600 /* GroupUpdateTime's default */
+#define GROUP_CACHE_SLOTS 64
+#define GROUP_BUF_MAX	  (1u << 20) /* a group of many members needs a big buffer */
+
+static struct group_slot {
+	char name[256];
+	gid_t gid;
+	bool is_found;
+	time_t at;
+} group_cache[GROUP_CACHE_SLOTS];
+
+/* name's gid: false when there is no such group (or it cannot be read). */
+static bool group_lookup(const char *name, gid_t *ret)
+{
+	struct group_slot *slot = &group_cache[0];
+	time_t now = time(NULL);
+	size_t cap = 4096;
+	char *buf = NULL;
+	int r;
+
+	for (int i = 0; i < GROUP_CACHE_SLOTS; i++) {
+		struct group_slot *g = &group_cache[i];
+
+		if (g->at && strcmp(g->name, name) == 0) {
+			if (now - g->at < GROUP_CACHE_S) {
+				*ret = g->gid;
+				return g->is_found;
+			}
+			slot = g;
+			break;
+		}
+		if (g->at < slot->at)
+			slot = g; /* the oldest (or an empty one) is replaced */
+	}
+	*slot = (struct group_slot){.at = now};
+	snprintf(slot->name, sizeof(slot->name), "%s", name);
+	do {
+		struct group gr, *res = NULL;
+		char *b = realloc(buf, cap);
+
+		if (!b)
+			break;
+		buf = b;
+		r = getgrnam_r(name, &gr, buf, cap, &res);
+		if (r == 0 && res) {
+			slot->gid = res->gr_gid;
+			slot->is_found = true;
+		}
+		cap *= 2;
+	} while (r == ERANGE && cap <= GROUP_BUF_MAX);
+	free(buf);
+	*ret = slot->gid;
+	return slot->is_found;
+}
+
 /* Does one of the job user's groups appear in list (group names)? */
 static bool in_groups(const char *list, const struct part_access *a)
 {
-	char name[256], buf[4096];
+	char name[256];
 	const char *p = list;
 
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		struct group gr, *res = NULL;
+		gid_t gid;
 
 		if (n > 0 && n < sizeof(name)) {
 			memcpy(name, p, n);
 			name[n] = '\0';
-			if (getgrnam_r(name, &gr, buf, sizeof(buf), &res) == 0 && res
-			    && has_gid(a, res->gr_gid))
+			if (group_lookup(name, &gid) && has_gid(a, gid))
 				return true;
 		}
 		p += n;
