@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/rpc_async.h"
+#include "assoc.h"
 
 struct event;
 struct event_base;
@@ -50,6 +51,7 @@ struct ctld {
 	struct journal *journal;     /* durable.c */
 	uint64_t journal_live_bytes; /* its size after the last compaction */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
+	struct assoc_table assoc;    /* assoc.h: accounts, associations, QOS */
 	struct event *commit_ev;     /* group commit, lowest priority; retries failed saves */
 	bool is_journal_behind;	     /* durable.c: a change could not be journaled */
 	bool is_sched_after_commit;  /* durable.c: a batch job waits for its record */
