@@ -318,9 +318,7 @@ static void test_only(const struct sbatch *s, const struct job_opts *o, const st
 		cli_perror("allocation failure", r);
 		exit(CLI_EXIT_ERROR);
 	}
-	/* estimate: the reply has no processor count */
-	procs = (uint32_t)(o->ntasks_set ? o->ntasks : o->min_nodes)
-		* (uint32_t)(o->cpus_set ? o->cpus_per_task : 1);
+	procs = resp->proc_cnt;
 	if (!s->quiet)
 		fprintf(stderr,
 			"%s: Job %u to start at %s using %u processors on nodes %s in partition "

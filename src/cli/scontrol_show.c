@@ -577,8 +577,11 @@ static void print_times(FILE *out, const struct job_info *j, time_t now, const c
 	fprintf(out, "SuspendTime=%s SecsPreSuspend=%u ",
 		j->suspend_time ? job_time(j->suspend_time, a, sizeof(a)) : "None",
 		j->pre_sus_time);
-	fprintf(out, "LastSchedEval=%s Scheduler=Main%s",
-		job_time(j->last_sched_eval, a, sizeof(a)), le);
+	fprintf(out, "LastSchedEval=%s Scheduler=%s%s", job_time(j->last_sched_eval, a, sizeof(a)),
+		j->sched_by == JOB_SCHED_BF	   ? "Backfill"
+		: j->sched_by == JOB_SCHED_BF_PLAN ? "Backfill:*"
+						   : "Main",
+		le);
 }
 
 void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontrol_show_opts *o)

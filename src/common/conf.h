@@ -131,6 +131,13 @@ struct sl_conf {
 	char *acct_storage_loc;          /* NULL: StateSaveLocation/job_accounting.db */
 	uint16_t enforce_part_limits;	 /* ENFORCE_PART_*: EnforcePartLimits, NO */
 	uint32_t max_script_size;	 /* SchedulerParameters=max_script_size=, 4 MiB */
+	/* SchedulerParameters, sched/backfill (Slurm's defaults) */
+	int32_t bf_interval;	  /* s, 30; -1 disables backfill */
+	uint32_t bf_window;	  /* min, 1440 */
+	uint32_t bf_resolution;	  /* s, 60 */
+	uint32_t bf_max_job_test; /* 500 */
+	uint32_t bf_max_job_user; /* 0: no cap */
+	bool bf_continue, bf_busy_nodes;
 	char *propagate_rlimits;	 /* PropagateResourceLimits as written, NULL = ALL */
 	char *propagate_rlimits_except;	 /* PropagateResourceLimitsExcept, NULL = none */
 

@@ -14,7 +14,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -423,26 +425,74 @@ static int key_enforce_part(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
-/* SchedulerParameters: the words we act on (max_script_size=bytes); the
- * others are kept for show config only. */
+/* SchedulerParameters words with a number: name, field, bounds. */
+struct sched_word {
+	const char *name;
+	size_t off;
+	uint64_t lo, hi;
+	bool is_signed; /* int32_t field (-1 allowed: bf_interval) */
+};
+
+static const struct sched_word sched_words[] = {
+    {"max_script_size", offsetof(struct sl_conf, max_script_size), 1, 512u << 20, false},
+    {"bf_interval", offsetof(struct sl_conf, bf_interval), 1, 10800, true},
+    {"bf_window", offsetof(struct sl_conf, bf_window), 1, 43200, false},
+    {"bf_resolution", offsetof(struct sl_conf, bf_resolution), 1, 3600, false},
+    {"bf_max_job_test", offsetof(struct sl_conf, bf_max_job_test), 1, 1000000, false},
+    {"bf_max_job_user", offsetof(struct sl_conf, bf_max_job_user), 0, 1000000, false},
+};
+
+static int sched_word(struct sl_conf *c, const char *w, const struct conf_key *k, const char *val,
+		      const struct conf_where *at, struct sl_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sched_words); i++) {
+		const struct sched_word *sw = &sched_words[i];
+		size_t len = strlen(sw->name);
+		uint64_t n;
+
+		if (strncasecmp(w, sw->name, len) != 0 || w[len] != '=')
+			continue;
+		if (sw->is_signed && strcmp(w + len + 1, "-1") == 0) {
+			*(int32_t *)((char *)c + sw->off) = -1;
+			return 0;
+		}
+		if (parse_u64(w + len + 1, &n) < 0 || n < sw->lo || n > sw->hi)
+			return errprintf(
+			    err, -EINVAL, "%s:%u: %s=%s: %s: expected %" PRIu64 "..%" PRIu64,
+			    at->file, at->line, k->name, val, sw->name, sw->lo, sw->hi);
+		*(uint32_t *)((char *)c + sw->off) = (uint32_t)n;
+		return 0;
+	}
+	if (strcasecmp(w, "bf_continue") == 0)
+		c->bf_continue = true;
+	else if (strcasecmp(w, "bf_busy_nodes") == 0)
+		c->bf_busy_nodes = true;
+	return 0; /* other words: kept for show config only */
+}
+
+/* SchedulerParameters: the words we act on (max_script_size=bytes, the
+ * backfill's bf_*); the others are kept for show config only. */
 static int key_sched_params(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
 {
 	struct sl_conf *c = base;
 	_cleanup_free_ char *copy = strdup(val);
 	char *save = NULL;
-	uint64_t n;
 
 	if (!copy)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->max_script_size = 4u << 20;
+	c->bf_interval = 30;
+	c->bf_window = 1440;
+	c->bf_resolution = 60;
+	c->bf_max_job_test = 500;
+	c->bf_max_job_user = 0;
+	c->bf_continue = c->bf_busy_nodes = false;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (strncasecmp(w, "max_script_size=", 16) != 0)
-			continue;
-		if (parse_u64(w + 16, &n) < 0 || n < 1 || n > 512u << 20)
-			return bad_value(k, val, at, "max_script_size: expected 1..536870912 bytes",
-					 err);
-		c->max_script_size = (uint32_t)n;
+		int r = sched_word(c, w, k, val, at, err);
+
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -165,6 +165,7 @@ void submit_response_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_str(b, m->node_list);
 	pack_str(b, m->partition);
 	pack_str(b, m->user_msg);
+	pack_u32(b, m->proc_cnt);
 }
 
 int submit_response_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -178,6 +179,7 @@ int submit_response_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->node_list, SL_STR_MAX);
 	unpack_str(b, &m->partition, SL_NAME_MAX);
 	unpack_str(b, &m->user_msg, SL_STR_MAX);
+	unpack_u32(b, &m->proc_cnt);
 	return b->err;
 }
 
@@ -546,6 +548,7 @@ static void job_info_pack(const struct job_info *j, struct pack_buf *b)
 	pack_str(b, j->exc_nodes);
 	pack_str(b, j->nodes);
 	pack_str(b, j->sched_nodes);
+	pack_u16(b, j->sched_by);
 	pack_str(b, j->batch_host);
 	pack_u32(b, j->num_nodes);
 	pack_u32(b, j->max_nodes);
@@ -619,6 +622,7 @@ static void job_info_unpack(struct job_info *j, struct pack_buf *b)
 	unpack_str(b, &j->exc_nodes, SL_STR_MAX);
 	unpack_str(b, &j->nodes, SL_STR_MAX);
 	unpack_str(b, &j->sched_nodes, SL_STR_MAX);
+	unpack_u16(b, &j->sched_by);
 	unpack_str(b, &j->batch_host, SL_NAME_MAX);
 	unpack_u32(b, &j->num_nodes);
 	unpack_u32(b, &j->max_nodes);

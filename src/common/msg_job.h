@@ -88,6 +88,7 @@ struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_
 	time_t start_time;                 /* will-run: expected start */
 	char *node_list;                   /* will-run */
 	char *partition;                   /* will-run */
+	uint32_t proc_cnt;		   /* will-run: the cpus it would get */
 	char *user_msg;
 };
 
@@ -129,6 +130,7 @@ struct job_info {
 	char *alloc_node;
 	uint32_t alloc_sid;
 	char *req_nodes, *exc_nodes, *nodes, *sched_nodes, *batch_host;
+	uint16_t sched_by; /* JOB_SCHED_*: Scheduler= */
 	uint32_t num_nodes, max_nodes, num_cpus, num_tasks;
 	uint16_t cpus_per_task, ntasks_per_node;
 	char *tres_req_str, *tres_alloc_str;
@@ -148,6 +150,10 @@ struct job_info {
 	char *gres_detail;                 /* "gpu:4(IDX:0-3)" per node, ';' joined */
 };
 #define MEM_PER_CPU 0x8000000000000000ull
+/* Scheduler= of scontrol show job */
+#define JOB_SCHED_MAIN	  0 /* started, or looked at, by the main pass */
+#define JOB_SCHED_BF	  1 /* started by backfill */
+#define JOB_SCHED_BF_PLAN 2 /* pending, planned by backfill (Backfill:*) */
 
 struct job_info_msg {                /* RESPONSE_JOB_INFO */
 	time_t last_update;

@@ -24,6 +24,7 @@ struct node;
 struct part;
 struct job_hook;
 struct ctld;
+struct sched_bf;
 
 /* Sends a message to a daemon or client (ctld_send); unit tests set their own
  * to record what the controller would have sent. */
@@ -44,7 +45,9 @@ struct ctld {
 	uint32_t next_job_id;
 	uint32_t lowest_prio;        /* priority/basic: each new job one lower */
 	time_t job_last_update;
+	uint64_t alloc_gen; /* job_res.c: bumped by every allocation (backfill's check) */
 	struct event *sched_ev;		     /* coalesced scheduling pass (ctld_sched_request) */
+	struct sched_bf *bf;		     /* sched_bf.c: backfill's timer and thread */
 	const struct job_hook *job_hooks[4]; /* job_changed() observers (job.c) */
 	uint32_t job_hook_count;
 	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */

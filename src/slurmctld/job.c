@@ -33,6 +33,7 @@ struct job *job_free(struct job *job)
 	free(job->partition);
 	sel_result_done(&job->alloc);
 	free(job->nodes);
+	free(job->sched_nodes);
 	free(job->batch_host);
 	step_job_free(job);
 	free(job);

@@ -79,6 +79,12 @@ struct job {
 	 * a job replayed; DURABLE_SEQ_NEVER when it could not be journaled.
 	 * It starts only once that record is on disk. Not journaled. */
 	uint64_t saved_seq;
+	/* sched/backfill's plan for a pending job (sched_bf.c; not journaled):
+	 * expected start (0: none), its nodes, the job whose end lets it start */
+	time_t sched_start;
+	char *sched_nodes;
+	uint32_t sched_after;
+	uint8_t sched_by; /* JOB_SCHED_*: who started it, or planned it */
 };
 
 /* Table */

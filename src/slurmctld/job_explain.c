@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/macros.h"
@@ -41,8 +42,32 @@ static char *explain_part_config(const struct job *job, const struct part *p)
 	return n < 0 ? NULL : s;
 }
 
+/* Backfill's plan in words: "; expected to start at 14:05 on g1 when job
+ * 812 ends" (the date too when not today), "" when there is none. */
+static void plan_words(const struct job *job, char *buf, size_t size)
+{
+	char when[32], after[48] = "";
+	time_t now = time(NULL);
+	struct tm tn, ts;
+
+	*buf = 0;
+	if (!job->sched_start && job->sched_by == JOB_SCHED_BF_PLAN)
+		snprintf(buf, size, "; backfill found no start for it within bf_window");
+	if (!job->sched_start || !localtime_r(&now, &tn) || !localtime_r(&job->sched_start, &ts))
+		return;
+	strftime(when, sizeof(when),
+		 tn.tm_yday == ts.tm_yday && tn.tm_year == ts.tm_year ? "%H:%M" : "%Y-%m-%d %H:%M",
+		 &ts);
+	if (job->sched_after)
+		snprintf(after, sizeof(after), " when job %u ends", job->sched_after);
+	snprintf(buf, size, "; expected to start at %s on %s%s", when,
+		 job->sched_nodes ? job->sched_nodes : "?", after);
+}
+
 char *job_explain(const struct ctld *c, const struct job *job)
 {
+	char plan[160];
+
 	const struct part *p = part_find(c, job->partition);
 	char t[64], *s = NULL;
 	int n = -1;
@@ -53,14 +78,19 @@ char *job_explain(const struct ctld *c, const struct job *job)
 	case WAIT_PART_CONFIG:
 		return explain_part_config(job, p);
 	case WAIT_RESOURCES:
-		n = asprintf(&s, "it is next in partition %s but no set of its nodes has %u cpus "
-				 "and the memory and GPUs it asks for free now; it starts when running "
-				 "jobs end",
-			     job->partition, job->num_tasks * job->cpus_per_task);
+		plan_words(job, plan, sizeof(plan));
+		n = asprintf(&s,
+			     "it is next in partition %s but no set of its nodes has %u cpus "
+			     "and the memory and GPUs it asks for free now; it starts when running "
+			     "jobs end%s",
+			     job->partition, job->num_tasks * job->cpus_per_task, plan);
 		break;
 	case WAIT_PRIORITY:
-		n = asprintf(&s, "jobs of higher priority in partition %s wait for resources "
-				 "first", job->partition);
+		plan_words(job, plan, sizeof(plan));
+		n = asprintf(&s,
+			     "jobs of higher priority in partition %s wait for resources "
+			     "first%s",
+			     job->partition, plan);
 		break;
 	case WAIT_DEPENDENCY:
 		n = asprintf(&s, "it waits for its dependency (%s)",

@@ -115,5 +115,13 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		ret->std_in = ret->std_out = ret->std_err = NULL;
 		ret->command = d->argc && d->argv ? sdup(d->argv[0]) : NULL;
 	}
+	ret->sched_by = job->sched_by;
+	if (job_is_pending(job) && job->sched_start) { /* backfill's estimate */
+		ret->start_time = job->sched_start;
+		ret->end_time = job->time_limit == INFINITE
+				    ? 0
+				    : job->sched_start + (time_t)job->time_limit * 60;
+		ret->sched_nodes = sdup(job->sched_nodes);
+	}
 	return 0;
 }

@@ -39,6 +39,7 @@ static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
 
 void job_res_charge(struct ctld *c, struct job *job)
 {
+	c->alloc_gen++;
 	job_res_apply(c, job, false);
 }
 

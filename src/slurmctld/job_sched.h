@@ -7,10 +7,12 @@
  */
 #pragma once
 #include <stdint.h>
+#include <time.h>
 
 struct ctld;
 struct job;
 struct part;
+struct sel_result;
 
 /* The pass event that ctld_sched_request() activates. */
 int job_sched_init(struct ctld *c);
@@ -20,6 +22,13 @@ void job_sched_pass(struct ctld *c);
 /* At submit: -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE when no node of p
  * could ever hold one node's share of the job. */
 int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct part *p);
-/* --test-only: the nodes and cpus the job would get (now, or on an idle
- * cluster when busy). */
-int job_sched_will_run(struct ctld *c, const struct job *job, char **ret_nodes, uint32_t *ret_cpus);
+/* --test-only: when (the earliest time the running jobs' ends make room,
+ * as Slurm's will-run: pending jobs are not counted), where, and with how
+ * many cpus the job would start. */
+int job_sched_will_run(struct ctld *c, struct job *job, char **ret_nodes, uint32_t *ret_cpus,
+		       time_t *ret_start);
+/* Start job (an array's meta record: its next task) on res (taken) now,
+ * by the main pass or backfill (JOB_SCHED_*). The job started, NULL when a
+ * task could not be split off. */
+struct job *job_sched_start(struct ctld *c, struct job *job, struct sel_result *res, time_t now,
+			    uint8_t by);

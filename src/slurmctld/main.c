@@ -33,6 +33,7 @@
 #include "mail.h"
 #include "node.h"
 #include "node_ping.h"
+#include "sched_bf.h"
 #include "node_state.h"
 #include "part.h"
 #include "rpc.h"
@@ -242,6 +243,7 @@ static const struct subsys {
     {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */
     {"ping", ping_init, node_ping_stop}, /* asks nodes to register */
     {"timer", ctld_timer_start, ctld_timer_stop},
+    {"backfill", sched_bf_init, sched_bf_fini},
 };
 
 int main(int argc, char **argv)

@@ -98,15 +98,17 @@ int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 		return r;
 	}
 	uint32_t cpus = 0;
+	time_t start = 0;
 
-	r = job_sched_will_run(c, job, &resp.node_list, &cpus);
+	r = job_sched_will_run(c, job, &resp.node_list, &cpus, &start);
 	if (r < 0) {
 		job_free(job);
 		free(msg);
 		return r;
 	}
 	resp.job_id = c->next_job_id;
-	resp.start_time = time(NULL);
+	resp.start_time = start;
+	resp.proc_cnt = cpus;
 	resp.partition = job->partition;
 	rpc_reply(req, RESPONSE_JOB_WILL_RUN, &resp);
 	free(resp.node_list);

@@ -1,0 +1,511 @@
+/* backfill.c - see backfill.h: sched/backfill's planner.
+ *
+ * Purpose: the earliest start of each pending job that delays no job
+ * before it, on per-node timelines of use.
+ * Input: nodes with their current use, running jobs (allocation, expected
+ * end), pending jobs in priority order (select request, usable nodes,
+ * time limit).
+ * Action: per node a list of segments [t_i, t_i+1) of constant use, from
+ * now on; a running job's end lowers the use from then on; a planned job
+ * raises it over its window. For each job: the earliest time each node
+ * alone could host the job's smallest per-node share for the whole limit
+ * (a lower bound); from the k-th smallest of those (k = its node count),
+ * try the window at each time the use drops, placing with select_place()
+ * on the peak use over the window, until it fits or leaves bf_window.
+ * Cost: O(nodes x segments) per try; a job is tried at most BF_TRIES times.
+ */
+#include "backfill.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/macros.h"
+
+#define BF_TRIES   64	     /* windows tried per job */
+#define BF_NEVER_T INT64_MAX /* "no such time" */
+
+struct seg { /* use from t until the next segment (or forever) */
+	time_t t;
+	uint32_t cpus;
+	uint32_t excl; /* exclusive holders */
+	uint64_t mem;
+	uint64_t gpus; /* GPU indexes in use */
+};
+
+struct holder { /* who frees a node when: a running or a planned job */
+	time_t end;
+	uint32_t job_id;
+};
+
+struct line {
+	struct seg *s;
+	uint32_t n, cap;
+	struct holder *h;
+	uint32_t hn, hcap;
+};
+
+struct share { /* the least a job needs on one node */
+	uint32_t cpus_per_task, tasks;
+	uint64_t mem_per_node, mem_per_cpu;
+	uint32_t gpus;
+	bool is_exclusive, is_whole_memory;
+};
+
+struct planner {
+	const struct bf_params *p;
+	const struct sel_node *nodes;
+	uint32_t n;
+	struct line *lines;
+	struct sel_node *work; /* the peak use over one window, for select */
+	time_t *fit;	       /* per node: earliest lone fit (BF_NEVER_T: none) */
+	time_t *kth;	       /* scratch for the k-th smallest fit */
+	bool *is_ok;	       /* per node: usable and not excluded, for this job */
+	time_t horizon;	       /* now + window */
+};
+
+static int line_grow(struct line *l)
+{
+	uint32_t cap = l->cap ? l->cap * 2 : 4;
+	struct seg *s = realloc(l->s, cap * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	l->s = s;
+	l->cap = cap;
+	return 0;
+}
+
+/* The index of the segment starting at t (t > the first's), made if needed. */
+static int line_split(struct line *l, time_t t, uint32_t *ret)
+{
+	uint32_t lo = 0, hi = l->n;
+
+	while (lo < hi) { /* first segment with s.t >= t */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (l->s[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->n && l->s[lo].t == t) {
+		*ret = lo;
+		return 0;
+	}
+	if (l->n == l->cap && line_grow(l) < 0)
+		return -ENOMEM;
+	memmove(&l->s[lo + 1], &l->s[lo], (l->n - lo) * sizeof(*l->s));
+	l->s[lo] = l->s[lo - 1];
+	l->s[lo].t = t;
+	l->n++;
+	*ret = lo;
+	return 0;
+}
+
+/* The segment that holds time t (t >= the first's). */
+static uint32_t line_at(const struct line *l, time_t t)
+{
+	uint32_t lo = 0, hi = l->n;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (l->s[mid].t <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Add (or, with is_release, take away) a's use on [from, to); to 0: forever. */
+static int line_apply(struct line *l, time_t from, time_t to, const struct sel_alloc *a,
+		      bool is_excl, bool is_release)
+{
+	uint32_t i, j = 0;
+
+	if (line_split(l, from, &i) < 0 || (to && line_split(l, to, &j) < 0))
+		return -ENOMEM;
+	if (!to)
+		j = l->n;
+	else /* the second split may have moved the first segment */
+		i = line_at(l, from);
+	for (uint32_t k = i; k < j; k++) {
+		struct seg *s = &l->s[k];
+
+		if (is_release) {
+			s->cpus -= a->cpus < s->cpus ? a->cpus : s->cpus;
+			s->mem -= a->mem < s->mem ? a->mem : s->mem;
+			s->gpus &= ~a->gpus;
+			s->excl -= is_excl && s->excl;
+		} else {
+			s->cpus += a->cpus;
+			s->mem += a->mem;
+			s->gpus |= a->gpus;
+			s->excl += is_excl;
+		}
+	}
+	return 0;
+}
+
+static int line_hold(struct line *l, time_t end, uint32_t job_id)
+{
+	if (l->hn == l->hcap) {
+		uint32_t cap = l->hcap ? l->hcap * 2 : 4;
+		struct holder *h = realloc(l->h, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		l->h = h;
+		l->hcap = cap;
+	}
+	l->h[l->hn++] = (struct holder){end, job_id};
+	return 0;
+}
+
+static uint64_t gpu_mask(uint16_t gpus)
+{
+	return gpus >= SEL_MAX_GPUS ? UINT64_MAX : (UINT64_C(1) << gpus) - 1;
+}
+
+static struct share share_of(const struct sel_req *r)
+{
+	return (struct share){
+	    .cpus_per_task = r->cpus_per_task ? r->cpus_per_task : 1,
+	    .tasks = r->ntasks_per_node ? r->ntasks_per_node : 1,
+	    .mem_per_node = r->mem_per_node,
+	    .mem_per_cpu = r->mem_per_cpu,
+	    .gpus = r->gpus_per_node,
+	    .is_exclusive = r->is_exclusive,
+	    .is_whole_memory = r->is_whole_memory,
+	};
+}
+
+/* Could node nd, with use s, host the share? */
+static bool share_fits(const struct sel_node *nd, const struct seg *s, const struct share *sh)
+{
+	uint32_t tpc = nd->threads_per_core ? nd->threads_per_core : 1;
+	uint32_t cpus = (sh->cpus_per_task + tpc - 1) / tpc * tpc * sh->tasks;
+	uint64_t mem = sh->mem_per_node ? sh->mem_per_node : sh->mem_per_cpu * cpus;
+
+	if (s->excl || (sh->is_exclusive && (s->cpus || s->mem || s->gpus)))
+		return false;
+	if (sh->is_exclusive) {
+		cpus = nd->cpus;
+		if (sh->mem_per_cpu)
+			mem = sh->mem_per_cpu * nd->cpus;
+	}
+	if (s->cpus + cpus > nd->cpus)
+		return false;
+	if (sh->is_whole_memory ? s->mem != 0 : s->mem + mem > nd->real_memory)
+		return false;
+	return (uint32_t)__builtin_popcountll(gpu_mask(nd->gpus) & ~s->gpus) >= sh->gpus;
+}
+
+/* Earliest t >= now at which the node could host the share over [t, t+limit)
+ * (limit 0: forever); BF_NEVER_T when none starts by the horizon. */
+static time_t lone_fit(const struct planner *pl, uint32_t i, const struct share *sh, uint32_t limit)
+{
+	const struct line *l = &pl->lines[i];
+	time_t cs = l->s[0].t;
+
+	for (uint32_t k = 0; k < l->n; k++) {
+		bool is_last = k + 1 == l->n;
+
+		if (cs > pl->horizon)
+			return BF_NEVER_T;
+		if (!share_fits(&pl->nodes[i], &l->s[k], sh)) {
+			cs = is_last ? BF_NEVER_T : l->s[k + 1].t;
+			continue;
+		}
+		if (is_last || (limit && l->s[k + 1].t >= cs + (time_t)limit))
+			return cs;
+	}
+	return BF_NEVER_T;
+}
+
+/* The peak use of node i over [t, t+limit) into pl->work[i]. */
+static void peak_into(struct planner *pl, uint32_t i, time_t t, uint32_t limit)
+{
+	const struct line *l = &pl->lines[i];
+	struct sel_node *w = &pl->work[i];
+	time_t end = limit ? t + (time_t)limit : BF_NEVER_T;
+	struct seg pk = {0};
+
+	for (uint32_t k = line_at(l, t); k < l->n && l->s[k].t < end; k++) {
+		const struct seg *s = &l->s[k];
+
+		pk.cpus = s->cpus > pk.cpus ? s->cpus : pk.cpus;
+		pk.mem = s->mem > pk.mem ? s->mem : pk.mem;
+		pk.gpus |= s->gpus;
+		pk.excl |= s->excl;
+	}
+	*w = pl->nodes[i];
+	w->cpus_used = (uint16_t)(pk.cpus < w->cpus ? pk.cpus : w->cpus);
+	w->mem_used = pk.mem;
+	w->gpus_used = pk.gpus;
+	w->is_exclusive_used = pk.excl != 0;
+	w->is_usable = true;
+}
+
+/* The first time after t at which any usable node's use changes. */
+static time_t next_change(const struct planner *pl, time_t t)
+{
+	time_t best = BF_NEVER_T;
+
+	for (uint32_t i = 0; i < pl->n; i++) {
+		const struct line *l = &pl->lines[i];
+		uint32_t k;
+
+		if (!pl->is_ok[i] || pl->fit[i] == BF_NEVER_T)
+			continue;
+		k = line_at(l, t) + 1;
+		if (k < l->n && l->s[k].t < best)
+			best = l->s[k].t;
+		if (pl->fit[i] > t && pl->fit[i] < best)
+			best = pl->fit[i];
+	}
+	return best;
+}
+
+static int time_cmp(const void *a, const void *b)
+{
+	time_t x = *(const time_t *)a, y = *(const time_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The k-th smallest (1-based) lone fit of the usable nodes; BF_NEVER_T when
+ * fewer than k nodes could ever host the job. */
+static time_t kth_fit(struct planner *pl, uint32_t k)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < pl->n; i++)
+		if (pl->is_ok[i] && pl->fit[i] != BF_NEVER_T)
+			pl->kth[m++] = pl->fit[i];
+	if (!k)
+		k = 1;
+	if (m < k)
+		return BF_NEVER_T;
+	qsort(pl->kth, m, sizeof(*pl->kth), time_cmp);
+	return pl->kth[k - 1];
+}
+
+/* Try job j's window at t: 0 (placed in j->res), -EAGAIN, or -ENOSPC. */
+static int try_at(struct planner *pl, struct bf_job *j, time_t t, struct bf_stats *st)
+{
+	struct sel_result res = {0};
+	int r;
+
+	for (uint32_t i = 0; i < pl->n; i++) {
+		if (pl->is_ok[i] && pl->fit[i] <= t) {
+			peak_into(pl, i, t, j->limit);
+			continue;
+		}
+		/* usable but full for this window, so that select's idle
+		 * check still says whether the job could ever fit */
+		pl->work[i] = pl->nodes[i];
+		pl->work[i].is_usable = pl->is_ok[i];
+		pl->work[i].is_exclusive_used = true;
+	}
+	st->tried++;
+	r = select_place(pl->work, pl->n, &j->req, &res);
+	if (r == 0)
+		j->res = res;
+	return r;
+}
+
+/* Who frees the last of j's nodes by j->start: the latest holder that ends
+ * by then. */
+static uint32_t after_job_of(const struct planner *pl, const struct bf_job *j)
+{
+	struct holder best = {0};
+
+	for (uint32_t k = 0; k < j->res.count; k++) {
+		const struct line *l = &pl->lines[j->res.nodes[k].node];
+
+		for (uint32_t h = 0; h < l->hn; h++)
+			if (l->h[h].end <= j->start && l->h[h].end > best.end)
+				best = l->h[h];
+	}
+	return best.job_id;
+}
+
+/* Hold j's nodes over its window (it starts now or is expected later). */
+static int reserve(struct planner *pl, const struct bf_job *j)
+{
+	time_t end = j->limit ? j->start + (time_t)j->limit : 0;
+
+	for (uint32_t k = 0; k < j->res.count; k++) {
+		const struct sel_alloc *a = &j->res.nodes[k];
+		struct line *l = &pl->lines[a->node];
+
+		if (line_apply(l, j->start, end, a, j->req.is_exclusive, false) < 0
+		    || (end && line_hold(l, end, j->job_id) < 0))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static uint32_t nodes_needed(const struct sel_req *r, uint32_t n)
+{
+	uint32_t k = r->min_nodes ? r->min_nodes : 1, req = 0;
+
+	for (uint32_t i = 0; r->is_required && i < n; i++)
+		req += r->is_required[i];
+	return req > k ? req : k;
+}
+
+static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
+{
+	struct share sh = share_of(&j->req);
+	time_t t;
+
+	for (uint32_t i = 0; i < pl->n; i++) {
+		pl->is_ok[i] = j->is_usable[i] && pl->nodes[i].is_usable
+			       && !(j->req.is_excluded && j->req.is_excluded[i]);
+		pl->fit[i] = pl->is_ok[i] ? lone_fit(pl, i, &sh, j->limit) : BF_NEVER_T;
+	}
+	t = kth_fit(pl, nodes_needed(&j->req, pl->n));
+	for (uint32_t i = 0; j->req.is_required && i < pl->n && t != BF_NEVER_T; i++)
+		if (j->req.is_required[i])
+			t = pl->fit[i] > t ? pl->fit[i] : t;
+	j->outcome = BF_NEVER;
+	for (uint32_t tries = 0; t != BF_NEVER_T && t <= pl->horizon && tries < BF_TRIES; tries++) {
+		int r = try_at(pl, j, t, st);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0) {
+			j->start = t;
+			j->outcome = t == pl->p->now ? BF_NOW : BF_LATER;
+			j->after_job = j->outcome == BF_NOW ? 0 : after_job_of(pl, j);
+			return reserve(pl, j);
+		}
+		if (r != -EAGAIN)
+			return 0; /* could never fit: BF_NEVER */
+		t = next_change(pl, t);
+	}
+	return 0;
+}
+
+/* Each node's timeline from the running jobs. */
+static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t run_count)
+{
+	const struct bf_params *p = pl->p;
+	time_t res = p->resolution ? p->resolution : 1;
+
+	for (uint32_t i = 0; i < pl->n; i++) {
+		const struct sel_node *nd = &pl->nodes[i];
+		struct line *l = &pl->lines[i];
+
+		if (line_grow(l) < 0)
+			return -ENOMEM;
+		l->s[0] = (struct seg){.t = p->now,
+				       .cpus = nd->cpus_used,
+				       .mem = nd->mem_used,
+				       .gpus = nd->gpus_used,
+				       .excl = nd->is_exclusive_used};
+		l->n = 1;
+	}
+	for (uint32_t r = 0; r < run_count; r++) {
+		const struct bf_run *run = &runs[r];
+		time_t end = run->end - run->end % res;
+
+		if (!run->end || !run->alloc)
+			continue; /* never ends: its use stays */
+		if (end <= p->now)
+			end = p->now + 1; /* over its limit: ending */
+		for (uint32_t k = 0; k < run->alloc->count; k++) {
+			const struct sel_alloc *a = &run->alloc->nodes[k];
+			struct line *l;
+
+			if (a->node >= pl->n)
+				continue;
+			l = &pl->lines[a->node];
+			if (line_apply(l, end, 0, a, run->is_exclusive, true) < 0
+			    || line_hold(l, end, run->job_id) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static bool user_capped(uint32_t *users, uint32_t *counts, uint32_t cap, uint32_t slots,
+			uint32_t uid)
+{
+	uint32_t h = (uid * 2654435761u) % slots;
+
+	if (!cap)
+		return false;
+	while (counts[h] && users[h] != uid)
+		h = (h + 1) % slots;
+	users[h] = uid;
+	return ++counts[h] > cap;
+}
+
+static void planner_free(struct planner *pl)
+{
+	for (uint32_t i = 0; pl->lines && i < pl->n; i++) {
+		free(pl->lines[i].s);
+		free(pl->lines[i].h);
+	}
+	free(pl->lines);
+	free(pl->work);
+	free(pl->fit);
+	free(pl->kth);
+	free(pl->is_ok);
+}
+
+int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t node_count,
+	    const struct bf_run *runs, uint32_t run_count, struct bf_job *jobs, uint32_t job_count,
+	    struct bf_stats *stats)
+{
+	struct planner pl = {.p = p, .nodes = nodes, .n = node_count};
+	uint32_t slots = job_count * 2 + 1, tested = 0;
+	_cleanup_free_ uint32_t *users = calloc(slots, sizeof(*users));
+	_cleanup_free_ uint32_t *counts = calloc(slots, sizeof(*counts));
+	int r = -ENOMEM;
+
+	*stats = (struct bf_stats){0};
+	bf_jobs_done(jobs, job_count);
+	pl.horizon = p->now + (time_t)p->window;
+	pl.lines = calloc(node_count + 1, sizeof(*pl.lines));
+	pl.work = calloc(node_count + 1, sizeof(*pl.work));
+	pl.fit = calloc(node_count + 1, sizeof(*pl.fit));
+	pl.kth = calloc(node_count + 1, sizeof(*pl.kth));
+	pl.is_ok = calloc(node_count + 1, sizeof(*pl.is_ok));
+	if (!users || !counts || !pl.lines || !pl.work || !pl.fit || !pl.kth || !pl.is_ok
+	    || lines_build(&pl, runs, run_count) < 0)
+		goto out;
+	for (uint32_t i = 0; i < job_count; i++) {
+		struct bf_job *j = &jobs[i];
+
+		if (p->max_job_test && tested >= p->max_job_test)
+			break;
+		if (user_capped(users, counts, p->max_job_user, slots, j->user))
+			continue;
+		tested++;
+		if (plan_job(&pl, j, stats) < 0)
+			goto out;
+		stats->now_count += j->outcome == BF_NOW;
+		stats->later_count += j->outcome == BF_LATER;
+	}
+	r = 0;
+out:
+	stats->tested = tested;
+	planner_free(&pl);
+	return r;
+}
+
+void bf_jobs_done(struct bf_job *jobs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		sel_result_done(&jobs[i].res);
+		jobs[i].outcome = BF_UNTESTED;
+		jobs[i].start = 0;
+		jobs[i].after_job = 0;
+	}
+}

@@ -1,0 +1,200 @@
+/* job_place.c - see job_place.h.
+ *
+ * Node usage lives in struct node (cpus_used, mem_used, gpus_used); each
+ * placement copies it into a struct sel_node array, so select.c stays a
+ * pure function.
+ */
+#include "job_place.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/conf.h"
+#include "common/gres_detect.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "common/sl_errno.h"
+#include "common/states.h"
+#include "ctld.h"
+#include "job.h"
+#include "node.h"
+#include "part.h"
+
+bool job_place_node_usable(const struct node *n)
+{
+	uint32_t base = n->state & NODE_STATE_BASE;
+
+	if (n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND))
+		return false;
+	return n->is_registered
+	       && (base == NODE_STATE_IDLE || base == NODE_STATE_MIXED
+		   || base == NODE_STATE_ALLOCATED);
+}
+
+/* Node array for select: only p's nodes are usable; idle = usage cleared. */
+struct sel_node *job_place_nodes(const struct ctld *c, const struct part *p, bool idle)
+{
+	struct sel_node *s = calloc(c->node_count + 1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		const struct node *n = &c->nodes[i];
+		const struct conf_node *cfg = n->cfg;
+
+		s[i] = (struct sel_node){
+		    .sockets = cfg->sockets,
+		    .cores_per_socket = cfg->cores_per_socket,
+		    .threads_per_core = cfg->threads_per_core,
+		    .cpus = cfg->cpus,
+		    .real_memory = cfg->real_memory,
+		    .gpus = (uint16_t)gres_count(cfg->gres, "gpu"),
+		};
+		if (!idle) {
+			s[i].cpus_used = n->cpus_used;
+			s[i].mem_used = n->mem_used;
+			s[i].gpus_used = n->gpus_used;
+			s[i].is_exclusive_used = n->is_exclusive_used;
+		}
+	}
+	for (uint32_t i = 0; p && i < p->node_count; i++) {
+		const struct node *n = &c->nodes[p->node_idx[i]];
+
+		s[p->node_idx[i]].is_usable = idle || job_place_node_usable(n);
+	}
+	return s;
+}
+
+static void sel_req_of(const struct job *job, struct sel_req *r, bool *req, bool *exc)
+{
+	const struct job_desc *d = job->desc;
+
+	*r = (struct sel_req){
+	    .min_nodes = job->min_nodes,
+	    /* no maximum given: as many nodes as the tasks need */
+	    .max_nodes = job->max_nodes
+			     ? job->max_nodes
+			     : (job->num_tasks > job->min_nodes ? job->num_tasks : job->min_nodes),
+	    .num_tasks = job->num_tasks,
+	    .cpus_per_task = job->cpus_per_task,
+	    .ntasks_per_node = d && d->ntasks_per_node != NO_VAL16 ? d->ntasks_per_node : 0,
+	    .mem_per_node = job->mem_per_node,
+	    .mem_per_cpu = job->mem_per_cpu,
+	    .gpus_per_node = job->gpus_per_node,
+	    .gpus_total = job->gpus_total,
+	    .is_exclusive = d && (d->flags & JOB_DESC_EXCLUSIVE),
+	    .is_required = req,
+	    .is_excluded = exc,
+	};
+}
+
+/* -w / -x as per-node flags; -EINVAL when a name is not a node. */
+static int node_flags(struct ctld *c, const char *expr, bool *flags)
+{
+	struct hostlist *hl = NULL;
+	int r = 0;
+
+	if (!expr)
+		return 0;
+	if (hostlist_new(expr, &hl) < 0)
+		return -ESLURM_INVALID_NODE_NAME;
+	for (size_t i = 0; i < hostlist_count(hl) && r == 0; i++) {
+		struct node *n = node_find(c, hostlist_nth(hl, i));
+
+		if (!n)
+			r = -ESLURM_INVALID_NODE_NAME;
+		else
+			flags[n - c->nodes] = true;
+	}
+	hostlist_free(hl);
+	return r;
+}
+
+/* ExclusiveUser=YES: a job of such a partition gets no node that runs
+ * another user's job, and a node that runs a job of such a partition
+ * takes no other user's job (whatever its partition). */
+static void exclude_other_users(const struct ctld *c, const struct job *job, const struct part *p,
+				bool *exc)
+{
+	bool is_excl = p->cfg->exclusive_user, is_any = is_excl;
+
+	for (uint32_t i = 0; i < c->part_count && !is_any; i++)
+		is_any = c->parts[i].cfg->exclusive_user;
+	for (uint32_t i = 0; is_any && i < c->job_count; i++) {
+		const struct job *o = c->jobs[i];
+		const struct part *op;
+
+		if (o == job || o->uid == job->uid || !job_is_running(o))
+			continue;
+		op = is_excl ? NULL : part_find(c, o->partition);
+		if (!is_excl && !(op && op->cfg->exclusive_user))
+			continue;
+		for (uint32_t k = 0; k < o->alloc.count; k++)
+			exc[o->alloc.nodes[k].node] = true;
+	}
+}
+
+int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+		      struct sel_req *r, bool **ret_req, bool **ret_exc)
+{
+	const struct job_desc *d = job->desc;
+	bool *req = NULL, *exc = NULL;
+	int rc = -ENOMEM;
+
+	*ret_req = *ret_exc = NULL;
+	if (d && d->req_nodes && !(req = calloc(c->node_count + 1, sizeof(bool))))
+		goto fail;
+	if (!(exc = calloc(c->node_count + 1, sizeof(bool))))
+		goto fail;
+	rc = node_flags(c, d ? d->req_nodes : NULL, req);
+	if (rc == 0)
+		rc = node_flags(c, d ? d->exc_nodes : NULL, exc);
+	if (rc < 0)
+		goto fail;
+	if (!idle)
+		exclude_other_users(c, job, p, exc);
+	sel_req_of(job, r, req, exc);
+	if (!r->mem_per_node && !r->mem_per_cpu)
+		r->is_whole_memory = true;
+	*ret_req = req;
+	*ret_exc = exc;
+	return 0;
+fail:
+	free(req);
+	free(exc);
+	return rc;
+}
+
+int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+	      struct sel_result *ret)
+{
+	_cleanup_free_ bool *req = NULL;
+	_cleanup_free_ bool *exc = NULL;
+	_cleanup_free_ struct sel_node *nodes = job_place_nodes(c, p, idle);
+	struct sel_req r;
+	int rc;
+
+	if (!nodes)
+		return -ENOMEM;
+	rc = job_place_request(c, job, p, idle, &r, &req, &exc);
+	if (rc < 0)
+		return rc;
+	return select_place(nodes, c->node_count, &r, ret);
+}
+
+char *job_place_hostlist(const struct ctld *c, const struct sel_result *res)
+{
+	struct hostlist *hl = NULL;
+	char *s;
+
+	if (hostlist_new(NULL, &hl) < 0)
+		return NULL;
+	for (uint32_t i = 0; i < res->count; i++)
+		hostlist_push_host(hl, node_name(&c->nodes[res->nodes[i].node]));
+	s = hostlist_ranged_string(hl);
+	hostlist_free(hl);
+	return s;
+}

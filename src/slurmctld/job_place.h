@@ -1,0 +1,33 @@
+/* job_place.h - a job's request as select/cons_tres sees it, on the
+ * controller's nodes: the node array (what each node has and uses), the
+ * request (-w/-x, ExclusiveUser, memory), one placement. Shared by the main
+ * pass, backfill's snapshot and --test-only.
+ */
+#pragma once
+#include <stdbool.h>
+
+#include "select.h"
+
+struct ctld;
+struct job;
+struct node;
+struct part;
+
+/* Up, registered, not drained/failed/not responding. */
+bool job_place_node_usable(const struct node *n);
+/* Every node of c with its current use (idle: none); only p's usable nodes
+ * are usable (all of p's with idle; none when p is NULL). NULL on ENOMEM;
+ * free(). */
+struct sel_node *job_place_nodes(const struct ctld *c, const struct part *p, bool idle);
+/* job's request on p into *r, with its -w (*ret_req, NULL when none) and
+ * -x/ExclusiveUser (*ret_exc; ExclusiveUser only when !idle) node flags,
+ * which the caller frees. 0, -ENOMEM or -ESLURM_INVALID_NODE_NAME. */
+int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+		      struct sel_req *r, bool **ret_req, bool **ret_exc);
+/* Place job on p: 0 with *ret, -EAGAIN (busy), -ENOSPC (never), or a
+ * Slurm code for bad -w/-x names. A request with no memory asks for every
+ * node's whole memory, as Slurm does with --mem=0. */
+int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+	      struct sel_result *ret);
+/* The allocation's nodes as a ranged hostlist; NULL on ENOMEM. */
+char *job_place_hostlist(const struct ctld *c, const struct sel_result *res);
