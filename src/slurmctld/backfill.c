@@ -169,11 +169,24 @@ static uint64_t gpu_mask(uint16_t gpus)
 	return gpus >= SEL_MAX_GPUS ? UINT64_MAX : (UINT64_C(1) << gpus) - 1;
 }
 
+/* Tasks every chosen node must take at least: --ntasks-per-node, else the
+ * tasks spread over the most nodes the job may get. */
+static uint32_t share_tasks(const struct sel_req *r)
+{
+	uint32_t most = r->max_nodes > r->min_nodes ? r->max_nodes : r->min_nodes;
+
+	if (r->ntasks_per_node)
+		return r->ntasks_per_node;
+	if (!r->num_tasks || !most)
+		return 1;
+	return (r->num_tasks + most - 1) / most;
+}
+
 static struct share share_of(const struct sel_req *r)
 {
 	return (struct share){
 	    .cpus_per_task = r->cpus_per_task ? r->cpus_per_task : 1,
-	    .tasks = r->ntasks_per_node ? r->ntasks_per_node : 1,
+	    .tasks = share_tasks(r),
 	    .mem_per_node = r->mem_per_node,
 	    .mem_per_cpu = r->mem_per_cpu,
 	    .gpus = r->gpus_per_node,
@@ -269,11 +282,39 @@ static time_t next_change(const struct planner *pl, time_t t)
 	return best;
 }
 
-static int time_cmp(const void *a, const void *b)
+/* The k-th smallest (0-based) of v[0..n), reordering v (quickselect). */
+static time_t nth_smallest(time_t *v, uint32_t n, uint32_t k)
 {
-	time_t x = *(const time_t *)a, y = *(const time_t *)b;
+	uint32_t lo = 0, hi = n - 1;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		time_t pivot = v[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				time_t t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 /* The k-th smallest (1-based) lone fit of the usable nodes; BF_NEVER_T when
@@ -289,12 +330,13 @@ static time_t kth_fit(struct planner *pl, uint32_t k)
 		k = 1;
 	if (m < k)
 		return BF_NEVER_T;
-	qsort(pl->kth, m, sizeof(*pl->kth), time_cmp);
-	return pl->kth[k - 1];
+	return nth_smallest(pl->kth, m, k - 1);
 }
 
-/* Try job j's window at t: 0 (placed in j->res), -EAGAIN, or -ENOSPC. */
-static int try_at(struct planner *pl, struct bf_job *j, time_t t, struct bf_stats *st)
+/* Try job j's window at t: 0 (placed in j->res), -EAGAIN, or (on the first
+ * try only: later ones skip select's idle check) -ENOSPC. */
+static int try_at(struct planner *pl, struct bf_job *j, time_t t, bool is_first,
+		  struct bf_stats *st)
 {
 	struct sel_result res = {0};
 	int r;
@@ -311,7 +353,8 @@ static int try_at(struct planner *pl, struct bf_job *j, time_t t, struct bf_stat
 		pl->work[i].is_exclusive_used = true;
 	}
 	st->tried++;
-	r = select_place(pl->work, pl->n, &j->req, &res);
+	r = is_first ? select_place(pl->work, pl->n, &j->req, &res)
+		     : select_try(pl->work, pl->n, &j->req, &res);
 	if (r == 0)
 		j->res = res;
 	return r;
@@ -374,7 +417,7 @@ static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
 			t = pl->fit[i] > t ? pl->fit[i] : t;
 	j->outcome = BF_NEVER;
 	for (uint32_t tries = 0; t != BF_NEVER_T && t <= pl->horizon && tries < BF_TRIES; tries++) {
-		int r = try_at(pl, j, t, st);
+		int r = try_at(pl, j, t, tries == 0, st);
 
 		if (r == -ENOMEM)
 			return r;

@@ -116,6 +116,14 @@ static int node_flags(struct ctld *c, const char *expr, bool *flags)
 /* ExclusiveUser=YES: a job of such a partition gets no node that runs
  * another user's job, and a node that runs a job of such a partition
  * takes no other user's job (whatever its partition). */
+static bool any_exclusive_user(const struct ctld *c)
+{
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (c->parts[i].cfg->exclusive_user)
+			return true;
+	return false;
+}
+
 static void exclude_other_users(const struct ctld *c, const struct job *job, const struct part *p,
 				bool *exc)
 {
@@ -147,14 +155,15 @@ int job_place_request(struct ctld *c, const struct job *job, const struct part *
 	*ret_req = *ret_exc = NULL;
 	if (d && d->req_nodes && !(req = calloc(c->node_count + 1, sizeof(bool))))
 		goto fail;
-	if (!(exc = calloc(c->node_count + 1, sizeof(bool))))
-		goto fail;
+	if ((d && d->exc_nodes) || (!idle && any_exclusive_user(c)))
+		if (!(exc = calloc(c->node_count + 1, sizeof(bool))))
+			goto fail;
 	rc = node_flags(c, d ? d->req_nodes : NULL, req);
 	if (rc == 0)
 		rc = node_flags(c, d ? d->exc_nodes : NULL, exc);
 	if (rc < 0)
 		goto fail;
-	if (!idle)
+	if (exc && !idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, r, req, exc);
 	if (!r->mem_per_node && !r->mem_per_cpu)

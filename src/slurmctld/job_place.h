@@ -20,8 +20,8 @@ bool job_place_node_usable(const struct node *n);
  * free(). */
 struct sel_node *job_place_nodes(const struct ctld *c, const struct part *p, bool idle);
 /* job's request on p into *r, with its -w (*ret_req, NULL when none) and
- * -x/ExclusiveUser (*ret_exc; ExclusiveUser only when !idle) node flags,
- * which the caller frees. 0, -ENOMEM or -ESLURM_INVALID_NODE_NAME. */
+ * -x/ExclusiveUser (*ret_exc, NULL when none; ExclusiveUser only when
+ * !idle) node flags, which the caller frees. 0, -ENOMEM or -ESLURM_INVALID_NODE_NAME. */
 int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
 		      struct sel_req *r, bool **ret_req, bool **ret_exc);
 /* Place job on p: 0 with *ret, -EAGAIN (busy), -ENOSPC (never), or a

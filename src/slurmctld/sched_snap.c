@@ -111,9 +111,14 @@ int sched_snap_take(struct ctld *c, struct job *const *pending, uint32_t n, time
 		goto fail;
 	for (uint32_t i = 0; i < c->node_count; i++)
 		s->nodes[i].is_usable = job_place_node_usable(&c->nodes[i]);
-	for (uint32_t i = 0; i < n; i++)
+	/* only what the planner will test (its per-user cap needs them all) */
+	for (uint32_t i = 0; i < n; i++) {
+		if (cf->bf_max_job_test && !cf->bf_max_job_user
+		    && s->job_count >= cf->bf_max_job_test)
+			break;
 		if (job_take(c, s, pending[i]) < 0)
 			goto fail;
+	}
 	*ret = s;
 	return 0;
 fail:

@@ -30,7 +30,8 @@ struct sched_snap {
 	const void *nodes_id;
 };
 
-/* Copy c's nodes and running jobs, and pending[0..n) (priority order) as
+/* Copy c's nodes and running jobs, and pending[0..n) (priority order; the
+ * first bf_max_job_test of them when there is no per-user cap) as
  * backfill jobs; params from SchedulerParameters with now. A pending job
  * whose request cannot be built (bad -w names) is left out. *ret or
  * -ENOMEM. */

@@ -370,6 +370,21 @@ int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req 
 	return fits_when_idle(nodes, n, req, &p);
 }
 
+int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+	       struct sel_result *ret)
+{
+	struct plan p;
+	int r;
+
+	if ((!nodes && n) || !req || !ret)
+		return -EINVAL;
+	r = plan_init(n, req, &p);
+	for (uint32_t i = 0; r == 0 && req->is_required && i < n; i++)
+		if (req->is_required[i] && !nodes[i].is_usable)
+			r = -ENOSPC;
+	return r < 0 ? r : place(nodes, n, req, &p, ret);
+}
+
 void sel_result_done(struct sel_result *r)
 {
 	if (!r)

@@ -76,6 +76,10 @@ struct sel_result {
  * *ret is written only on success. */
 int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
 		 struct sel_result *ret);
+/* select_place() without the idle check: -EAGAIN whenever it does not fit
+ * now, even if it never could (backfill's many tries; it checks once). */
+int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+	       struct sel_result *ret);
 void sel_result_done(struct sel_result *r);
 
 /* Apply or release an allocation on the node array (the scheduler's
