@@ -248,8 +248,8 @@ void job_sched_pass(struct ctld *c)
 	c->job_last_update = now;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	sched_stats_main_cycle(c,
-			       (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000
-				   + (uint64_t)(t1.tv_nsec - t0.tv_nsec) / 1000,
+			       (uint64_t)((int64_t)(t1.tv_sec - t0.tv_sec) * 1000000
+					  + (int64_t)(t1.tv_nsec - t0.tv_nsec) / 1000),
 			       depth, n, started);
 }
 

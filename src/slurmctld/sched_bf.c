@@ -57,8 +57,8 @@ static uint64_t usec_since(const struct timespec *t0)
 	struct timespec t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000
-	       + (uint64_t)(t1.tv_nsec - t0->tv_nsec) / 1000;
+	return (uint64_t)((int64_t)(t1.tv_sec - t0->tv_sec) * 1000000
+			  + (int64_t)(t1.tv_nsec - t0->tv_nsec) / 1000);
 }
 
 static void plan(struct sched_bf *bf)
@@ -218,7 +218,7 @@ static void cycle_finish(struct ctld *c, struct sched_bf *bf)
 	bf->snap = sched_snap_free(bf->snap);
 }
 
-int sched_bf_cycle_sync(struct ctld *c)
+int sched_bf_cycle_sync(struct ctld *c, uint64_t *ret_plan_usec)
 {
 	struct sched_bf *bf = c->bf;
 	struct sched_bf local = {.efd = -1};
@@ -234,6 +234,8 @@ int sched_bf_cycle_sync(struct ctld *c)
 	if (r < 0)
 		return r;
 	plan(bf);
+	if (ret_plan_usec)
+		*ret_plan_usec = bf->usec;
 	cycle_finish(c, bf);
 	return bf->rc;
 }

@@ -11,11 +11,13 @@
  * then stale: the starts wait for the next cycle, run at once).
  */
 #pragma once
+#include <stdint.h>
 
 struct ctld;
 
 int sched_bf_init(struct ctld *c);
 void sched_bf_fini(struct ctld *c); /* waits for a plan in progress */
 /* Run one cycle now, planning on the loop (unit tests, the benchmark):
- * 0 or a negative code. */
-int sched_bf_cycle_sync(struct ctld *c);
+ * 0 or a negative code; *ret_plan_usec (may be NULL): the part the
+ * daemon does on its thread. */
+int sched_bf_cycle_sync(struct ctld *c, uint64_t *ret_plan_usec);
