@@ -36,7 +36,8 @@ struct sched_bf {
 	int efd;
 	pthread_t thread;
 	bool is_running;
-	bool is_rerun; /* the plan came back stale: run again at once */
+	bool is_rerun;	/* the plan came back stale: run again at once... */
+	bool was_rerun; /* ...once per interval */
 	struct sched_snap *snap;
 	int rc;
 	uint64_t usec;
@@ -278,8 +279,9 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
 	pthread_join(bf->thread, NULL);
 	bf->is_running = false;
 	cycle_finish(c, bf);
-	if (bf->is_rerun && !c->is_shutting_down) {
+	if (bf->is_rerun && !bf->was_rerun && !c->is_shutting_down) {
 		bf->is_rerun = false;
+		bf->was_rerun = true;
 		cycle_start(c, bf);
 	}
 }
@@ -295,7 +297,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	if (bf->is_running || c->is_shutting_down || !is_backfill(c)
 	    || now - bf->last_cycle < c->conf->bf_interval)
 		return;
-	bf->is_rerun = false;
+	bf->is_rerun = bf->was_rerun = false;
 	cycle_start(c, bf);
 }
 

@@ -8,7 +8,8 @@
  * back, the loop records every job's expected start and nodes (StartTime,
  * SchedNodeList, squeue --start) and starts the jobs the plan says may
  * start now, unless an allocation happened since the copy (the plan is
- * then stale: the starts wait for the next cycle, run at once).
+ * then stale: its starts wait for the next cycle, run at once, once per
+ * bf_interval).
  */
 #pragma once
 #include <stdint.h>
