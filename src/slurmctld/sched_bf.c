@@ -121,13 +121,9 @@ static void note_plan(struct ctld *c, struct job *job, struct bf_job *j)
 	job->sched_nodes = job_place_hostlist(c, &j->res);
 }
 
-/* The plan onto the jobs; the number started. */
-static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
+/* Forget every pending job's estimate (a new plan sets them again). */
+static void estimates_clear(struct ctld *c)
 {
-	bool is_stale = s->nodes_id != (const void *)c->nodes || s->node_count != c->node_count;
-	time_t now = time(NULL);
-	uint32_t started = 0;
-
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
 
@@ -138,6 +134,16 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 		free(job->sched_nodes);
 		job->sched_nodes = NULL;
 	}
+}
+
+/* The plan onto the jobs; the number started. */
+static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
+{
+	bool is_stale = s->nodes_id != (const void *)c->nodes || s->node_count != c->node_count;
+	time_t now = time(NULL);
+	uint32_t started = 0;
+
+	estimates_clear(c);
 	for (uint32_t i = 0; i < s->job_count && !is_stale; i++) {
 		struct bf_job *j = &s->jobs[i];
 		struct job *job = j->outcome == BF_UNTESTED ? NULL : job_find(c, j->job_id);
@@ -197,8 +203,10 @@ static int cycle_prepare(struct ctld *c, struct sched_bf *bf)
 	if (!(q = bf_queue(c, &n)))
 		return -ENOMEM;
 	bf->queue_len = n;
-	if (!n)
+	if (!n) {
+		estimates_clear(c);
 		return -EAGAIN;
+	}
 	r = sched_snap_take(c, q, n, bf->last_cycle, &bf->snap);
 	return r;
 }
@@ -229,6 +237,10 @@ int sched_bf_cycle_sync(struct ctld *c, uint64_t *ret_plan_usec)
 		bf = &local;
 	if (bf->is_running)
 		return -EBUSY;
+	if (!is_backfill(c)) {
+		job_sched_pass(c);
+		return 0;
+	}
 	r = cycle_prepare(c, bf);
 	if (r == -EAGAIN)
 		return 0;
