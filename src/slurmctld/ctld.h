@@ -36,6 +36,7 @@ struct ctld {
 	char *conf_path;
 	struct node *nodes;          /* array, config order */
 	uint32_t node_count;
+	uint32_t *node_order; /* node.c: placement order (Weight, then index); NULL = index */
 	struct part *parts;          /* array, config order */
 	uint32_t part_count;
 	struct job **jobs;           /* id order (ids only grow) */

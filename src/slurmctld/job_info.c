@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/macros.h"
@@ -107,6 +108,12 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .mail_user = sdup(d->mail_user),
 	    .mail_type = d->mail_type,
 	};
+	/* Slurm: a held job or one waiting on a dependency is not eligible yet
+	 * (EligibleTime=Unknown); age accrues only from eligibility. */
+	if (job_is_pending(job) && (job->priority == 0 || ret->dependency))
+		ret->eligible_time = ret->accrue_time = 0;
+	else if (job_is_pending(job) && job->eligible_time > time(NULL))
+		ret->accrue_time = 0;
 	if (job_is_interactive(job)) { /* salloc/srun: no script, no files */
 		ret->batch_flag = 0;
 		free(ret->std_in);

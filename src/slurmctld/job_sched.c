@@ -174,6 +174,7 @@ static int job_place(struct ctld *c, const struct job *job, const struct part *p
 	if (!idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, &r, job->desc && job->desc->req_nodes ? req : NULL, exc);
+	r.order = c->node_order; /* Weight, then config order (node.c) */
 	if (!r.mem_per_node && !r.mem_per_cpu)
 		r.is_whole_memory = true;
 	return select_place(nodes, c->node_count, &r, ret);

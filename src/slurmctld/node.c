@@ -63,6 +63,40 @@ static void node_init(struct node *n, const struct conf_node *cfg)
 	}
 }
 
+static int order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ctld *c = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t wx = c->nodes[x].cfg->weight, wy = c->nodes[y].cfg->weight;
+
+	if (wx != wy)
+		return wx < wy ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* cons_tres takes nodes by Weight (lowest first), then in config order;
+ * NULL (index order) when every weight is the same or out of memory. */
+static void node_order_build(struct ctld *c)
+{
+	bool is_weighted = false;
+
+	free(c->node_order);
+	c->node_order = NULL;
+	for (uint32_t i = 1; i < c->node_count && !is_weighted; i++)
+		is_weighted = c->nodes[i].cfg->weight != c->nodes[0].cfg->weight;
+	if (!is_weighted)
+		return;
+	c->node_order = calloc(c->node_count, sizeof(*c->node_order));
+	if (!c->node_order) {
+		error(
+		    "node table: no memory for the Weight order; nodes are taken in config order");
+		return;
+	}
+	for (uint32_t i = 0; i < c->node_count; i++)
+		c->node_order[i] = i;
+	qsort_r(c->node_order, c->node_count, sizeof(*c->node_order), order_cmp, c);
+}
+
 int node_table_build(struct ctld *c)
 {
 	c->nodes = calloc(c->conf->node_count ? c->conf->node_count : 1, sizeof(*c->nodes));
@@ -71,6 +105,7 @@ int node_table_build(struct ctld *c)
 	c->node_count = c->conf->node_count;
 	for (uint32_t i = 0; i < c->node_count; i++)
 		node_init(&c->nodes[i], &c->conf->nodes[i]);
+	node_order_build(c);
 	c->node_last_update = time(NULL);
 	return 0;
 }
@@ -114,6 +149,7 @@ int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 	free(old);
 	c->nodes = nodes;
 	c->node_count = c->conf->node_count;
+	node_order_build(c);
 	c->node_last_update = time(NULL);
 	*ret_map = map;
 	return 0;
@@ -124,7 +160,9 @@ void node_table_free(struct ctld *c)
 	for (uint32_t i = 0; c->nodes && i < c->node_count; i++)
 		node_done(&c->nodes[i]);
 	free(c->nodes);
+	free(c->node_order);
 	c->nodes = NULL;
+	c->node_order = NULL;
 	c->node_count = 0;
 }
 
@@ -395,14 +433,34 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 
 static char *node_cfg_tres(const struct conf_node *cfg)
 {
+	char type[TRES_TYPE_MAX];
 	struct tres t = {
 	    .cpus = cfg->cpus,
 	    .mem_mb = cfg->real_memory,
 	    .billing = cfg->cpus,
 	    .gpus = gres_count(cfg->gres, "gpu"),
+	    .gpu_type = tres_gpu_type(cfg->gres, type, sizeof(type)),
 	};
 
 	return tres_string(&t);
+}
+
+/* AllocTRES: what running jobs hold (no node=, no billing=); NULL when
+ * nothing, as Slurm prints an empty value. */
+static char *node_alloc_tres(const struct conf_node *cfg, const struct node *n)
+{
+	char type[TRES_TYPE_MAX], *s;
+	struct tres t = {
+	    .cpus = n->cpus_used,
+	    .mem_mb = n->mem_used,
+	    .gpus = (uint64_t)__builtin_popcountll(n->gpus_used),
+	    .gpu_type = tres_gpu_type(cfg->gres, type, sizeof(type)),
+	};
+
+	if (!t.cpus && !t.mem_mb && !t.gpus)
+		return NULL;
+	s = tres_string(&t);
+	return s;
 }
 
 int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret)
@@ -423,6 +481,7 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .partitions = sdup(n->partitions),
 	    .reason = sdup(n->reason),
 	    .cfg_tres = node_cfg_tres(cfg),
+	    .alloc_tres = node_alloc_tres(cfg, n),
 	    .state = n->state,
 	    .reason_uid = n->reason_uid,
 	    .reason_time = n->reason_time,
@@ -433,6 +492,8 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .cores = cfg->cores_per_socket,
 	    .threads = cfg->threads_per_core,
 	    .real_memory = cfg->real_memory,
+	    .alloc_cpus = n->cpus_used,
+	    .alloc_mem = n->mem_used,
 	    .free_mem = n->free_mem,
 	    .tmp_disk = cfg->tmp_disk,
 	    .weight = cfg->weight,

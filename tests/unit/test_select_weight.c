@@ -1,0 +1,129 @@
+/* test_select_weight.c - cons_tres takes nodes by Weight, lowest first,
+ * then in config order (sel_req.order), and a job that needs fewer nodes
+ * than it first picked gives up the heaviest ones.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "slurmctld/select.h"
+
+#define NODE4                                                                                      \
+	{                                                                                          \
+		.sockets = 1, .cores_per_socket = 4, .threads_per_core = 1, .cpus = 4,             \
+		.real_memory = 4000, .is_usable = true                                             \
+	}
+
+static struct sel_req one_task(const uint32_t *order)
+{
+	return (struct sel_req){
+	    .min_nodes = 1, .num_tasks = 1, .cpus_per_task = 1, .mem_per_cpu = 100, .order = order};
+}
+
+static void test_lowest_weight_node_first(void **state)
+{
+	struct sel_node nodes[4] = {NODE4, NODE4, NODE4, NODE4};
+	const uint32_t order[4] = {2, 3, 0, 1}; /* n3, n4 weigh less than n1, n2 */
+	struct sel_req req = one_task(order);
+	struct sel_result r = {0};
+
+	(void)state;
+	assert_int_equal(select_place(nodes, 4, &req, &r), 0);
+	assert_int_equal(r.count, 1);
+	assert_int_equal(r.nodes[0].node, 2);
+	sel_result_done(&r);
+	req.order = NULL; /* no order: index order, as before */
+	assert_int_equal(select_place(nodes, 4, &req, &r), 0);
+	assert_int_equal(r.nodes[0].node, 0);
+	sel_result_done(&r);
+}
+
+/* The light node full, the next in order gets the job; two nodes come back
+ * in index order whatever the weights. */
+static void test_next_in_order_when_full_and_result_in_index_order(void **state)
+{
+	struct sel_node nodes[4] = {NODE4, NODE4, NODE4, NODE4};
+	const uint32_t order[4] = {3, 1, 2, 0};
+	struct sel_req req = one_task(order);
+	struct sel_req two = {.min_nodes = 2, .num_tasks = 2, .cpus_per_task = 1, .order = order};
+	struct sel_result r = {0};
+
+	(void)state;
+	nodes[3].cpus_used = 4;
+	assert_int_equal(select_place(nodes, 4, &req, &r), 0);
+	assert_int_equal(r.nodes[0].node, 1);
+	sel_result_done(&r);
+	nodes[3].cpus_used = 0;
+	assert_int_equal(select_place(nodes, 4, &two, &r), 0);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.nodes[0].node, 1);
+	assert_int_equal(r.nodes[1].node, 3);
+	sel_result_done(&r);
+}
+
+/* -N1-3 -n4 with 2 cpus free on the light nodes: two light nodes suffice,
+ * the heavy node is not kept. */
+static void test_spare_node_given_up_is_the_heaviest(void **state)
+{
+	struct sel_node nodes[3] = {NODE4, NODE4, NODE4};
+	const uint32_t order[3] = {1, 2, 0};
+	struct sel_req req = {
+	    .min_nodes = 1, .max_nodes = 3, .num_tasks = 4, .cpus_per_task = 1, .order = order};
+	struct sel_result r = {0};
+
+	(void)state;
+	nodes[1].cpus_used = 2;
+	nodes[2].cpus_used = 2;
+	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.nodes[0].node, 1);
+	assert_int_equal(r.nodes[1].node, 2);
+	sel_result_done(&r);
+}
+
+/* Required and excluded nodes and -EAGAIN/-ENOSPC do not depend on order. */
+static void test_required_excluded_and_errors(void **state)
+{
+	struct sel_node nodes[3] = {NODE4, NODE4, NODE4};
+	const uint32_t order[3] = {2, 1, 0};
+	bool exc[3] = {false, false, true}, want[3] = {true, false, false};
+	struct sel_req req = one_task(order);
+	struct sel_result r = {0};
+
+	(void)state;
+	req.is_excluded = exc;
+	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
+	assert_int_equal(r.nodes[0].node, 1);
+	sel_result_done(&r);
+	req.is_excluded = NULL;
+	req.is_required = want;
+	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
+	assert_int_equal(r.nodes[0].node, 0);
+	sel_result_done(&r);
+	req.is_required = NULL;
+	for (int i = 0; i < 3; i++)
+		nodes[i].cpus_used = 4;
+	assert_int_equal(select_place(nodes, 3, &req, &r), -EAGAIN);
+	req.num_tasks = 5;
+	req.cpus_per_task = 1;
+	req.min_nodes = 1;
+	assert_int_equal(select_place(nodes, 3, &req, &r), -ENOSPC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lowest_weight_node_first),
+	    cmocka_unit_test(test_next_in_order_when_full_and_result_in_index_order),
+	    cmocka_unit_test(test_spare_node_given_up_is_the_heaviest),
+	    cmocka_unit_test(test_required_excluded_and_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
