@@ -1,6 +1,6 @@
 /* test_select_weight.c - cons_tres takes nodes by Weight, lowest first,
- * then in config order (sel_req.order), and a job that needs fewer nodes
- * than it first picked gives up the heaviest ones.
+ * then in config order (sel_req.order); the result still lists nodes in
+ * index order, and -w/-x and -EAGAIN/-ENOSPC do not depend on the order.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -67,9 +67,9 @@ static void test_next_in_order_when_full_and_result_in_index_order(void **state)
 	sel_result_done(&r);
 }
 
-/* -N1-3 -n4 with 2 cpus free on the light nodes: two light nodes suffice,
- * the heavy node is not kept. */
-static void test_spare_node_given_up_is_the_heaviest(void **state)
+/* -N1-3 -n4 with 2 cpus free on each light node: the two light nodes
+ * suffice and the heavy (idle, lowest index) node is not taken. */
+static void test_light_nodes_suffice_the_heavy_is_not_taken(void **state)
 {
 	struct sel_node nodes[3] = {NODE4, NODE4, NODE4};
 	const uint32_t order[3] = {1, 2, 0};
@@ -80,6 +80,33 @@ static void test_spare_node_given_up_is_the_heaviest(void **state)
 	(void)state;
 	nodes[1].cpus_used = 2;
 	nodes[2].cpus_used = 2;
+	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.nodes[0].node, 1);
+	assert_int_equal(r.nodes[1].node, 2);
+	sel_result_done(&r);
+}
+
+/* More nodes picked than needed: with an order the least preferred one
+ * that can go goes first (index order drops the lowest index first). */
+static void test_prune_gives_up_the_least_preferred(void **state)
+{
+	struct sel_node nodes[3] = {NODE4, NODE4, NODE4};
+	const uint32_t order[3] = {0, 1, 2};
+	struct sel_req req = {
+	    .min_nodes = 1, .max_nodes = 3, .num_tasks = 4, .cpus_per_task = 1, .order = order};
+	struct sel_result r = {0};
+
+	(void)state;
+	nodes[0].cpus_used = 2; /* free: 2, 1, 3 */
+	nodes[1].cpus_used = 3;
+	nodes[2].cpus_used = 1;
+	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.nodes[0].node, 0); /* the most preferred is kept */
+	assert_int_equal(r.nodes[1].node, 2);
+	sel_result_done(&r);
+	req.order = NULL;
 	assert_int_equal(select_place(nodes, 3, &req, &r), 0);
 	assert_int_equal(r.count, 2);
 	assert_int_equal(r.nodes[0].node, 1);
@@ -121,7 +148,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lowest_weight_node_first),
 	    cmocka_unit_test(test_next_in_order_when_full_and_result_in_index_order),
-	    cmocka_unit_test(test_spare_node_given_up_is_the_heaviest),
+	    cmocka_unit_test(test_light_nodes_suffice_the_heavy_is_not_taken),
+	    cmocka_unit_test(test_prune_gives_up_the_least_preferred),
 	    cmocka_unit_test(test_required_excluded_and_errors),
 	};
 
