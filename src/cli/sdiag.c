@@ -188,7 +188,7 @@ static int reset(const struct sl_conf *conf)
 	msg_free(msg_lookup(RESPONSE_SLURM_RC), resp);
 	if (r < 0) {
 		cli_perror("slurm_reset_statistics", r);
-		return 255; /* Slurm exits with SLURM_ERROR (-1) here */
+		return 255; /* Slurm's sdiag exits with its rc, SLURM_ERROR (-1) */
 	}
 	printf("Reset scheduling statistics\n");
 	return CLI_EXIT_OK;
@@ -202,7 +202,7 @@ static int show(const struct sl_conf *conf)
 
 	if (r < 0) {
 		cli_perror("slurm_get_statistics", r);
-		return CLI_EXIT_ERROR;
+		return 255; /* exit(SLURM_ERROR), as for -r */
 	}
 	print_head(m);
 	print_main(m);

@@ -78,22 +78,19 @@ void sched_stats_bf_cycle(struct ctld *c, uint64_t usec, uint32_t depth, uint32_
 	S.bf_when = when;
 }
 
+/* As Slurm counts them: a cancel is "canceled", a run the nodes could not
+ * start or lost "failed", every other end (a non-zero exit code, a time
+ * limit, memory) "completed". */
 static void count_end(const struct job *job)
 {
-	switch (job->state & JOB_STATE_BASE) {
-	case JOB_CANCELLED:
+	uint32_t base = job->state & JOB_STATE_BASE;
+
+	if (base == JOB_CANCELLED)
 		S.canceled++;
-		break;
-	case JOB_FAILED:
-	case JOB_NODE_FAIL:
-	case JOB_BOOT_FAIL:
-	case JOB_OOM:
+	else if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || (job->state & JOB_LAUNCH_FAILED))
 		S.failed++;
-		break;
-	default: /* COMPLETE, TIMEOUT, DEADLINE, PREEMPTED */
+	else
 		S.completed++;
-		break;
-	}
 }
 
 static void job_seen(struct ctld *c, struct job *job)
