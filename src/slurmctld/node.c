@@ -46,11 +46,12 @@ const char *node_name(const struct node *n)
 static void node_init(struct node *n, const struct conf_node *cfg)
 {
 	*n = (struct node){
-		.cfg = cfg,
-		.state = NODE_STATE_UNKNOWN | NODE_STATE_NO_RESPOND,
-		.reason_uid = NO_VAL,
-		.cpu_load = NO_VAL,
-		.free_mem = NO_VAL64,
+	    .cfg = cfg,
+	    .weight = cfg->weight,
+	    .state = NODE_STATE_UNKNOWN | NODE_STATE_NO_RESPOND,
+	    .reason_uid = NO_VAL,
+	    .cpu_load = NO_VAL,
+	    .free_mem = NO_VAL64,
 	};
 	if (cfg->state && strcaseeq(cfg->state, "FUTURE"))
 		n->state = NODE_STATE_FUTURE;
@@ -67,7 +68,7 @@ static int order_cmp(const void *a, const void *b, void *arg)
 {
 	const struct ctld *c = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t wx = c->nodes[x].cfg->weight, wy = c->nodes[y].cfg->weight;
+	uint32_t wx = c->nodes[x].weight, wy = c->nodes[y].weight;
 
 	if (wx != wy)
 		return wx < wy ? -1 : 1;
@@ -83,7 +84,7 @@ static void node_order_build(struct ctld *c)
 	free(c->node_order);
 	c->node_order = NULL;
 	for (uint32_t i = 1; i < c->node_count && !is_weighted; i++)
-		is_weighted = c->nodes[i].cfg->weight != c->nodes[0].cfg->weight;
+		is_weighted = c->nodes[i].weight != c->nodes[0].weight;
 	if (!is_weighted)
 		return;
 	c->node_order = calloc(c->node_count, sizeof(*c->node_order));
@@ -136,6 +137,7 @@ int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 		if (prev != NO_VAL) {
 			nodes[i] = old[prev]; /* moves the strings and the usage */
 			nodes[i].cfg = cfg;
+			nodes[i].weight = cfg->weight; /* as Slurm: slurm.conf's again */
 			free(nodes[i].partitions);
 			nodes[i].partitions = NULL;
 			old[prev] = (struct node){0};
@@ -425,6 +427,12 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 	if (r == 0 && m->state)
 		info("update_node: node %s state set to %s by uid %u", m->node_names,
 		     node_update_state_to_string(m->state), (unsigned)uid);
+	if (r == 0 && m->weight != NO_VAL) {
+		for (size_t i = 0; i < count; i++)
+			todo[i]->weight = m->weight;
+		info("update_node: node %s weight set to: %u", m->node_names, m->weight);
+		node_order_build(c);
+	}
 	c->node_last_update = now;
 	free(todo);
 	hostlist_free(hl);
@@ -496,7 +504,7 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .alloc_mem = n->mem_used,
 	    .free_mem = n->free_mem,
 	    .tmp_disk = cfg->tmp_disk,
-	    .weight = cfg->weight,
+	    .weight = n->weight,
 	    .cpu_load = n->cpu_load,
 	    .boot_time = n->boot_time,
 	    .slurmd_start_time = n->slurmd_start_time,

@@ -126,3 +126,22 @@ def test_typed_gpus_in_cfg_and_alloc_tres(fresh_cluster):
     j = submit(c, "--gres=gpu:1", "--mem=100", "--wrap", "sleep 300")
     wait_state(c, j, "RUNNING")
     assert node(c, "g1")["AllocTRES"] == "cpu=1,mem=100M,gres/gpu=1,gres/gpu:a100=1"
+
+
+def test_scontrol_update_weight_reorders_until_reconfigure(fresh_cluster):
+    c = fresh_cluster(make=weighted_cluster)
+    c.run("scontrol", "update", "NodeName=n2", "Weight=0")
+    assert node(c, "n2")["Weight"] == "0"
+    a = submit(c, "--exclusive", "--wrap", "sleep 300")
+    assert wait_state(c, a, "RUNNING")["NodeList"] == "n2"
+    c.run("scancel", str(a))
+    wait_state(c, a, "CANCELLED")
+    wait_for(lambda: node(c, "n2")["CPUAlloc"] == "0", what="n2 released")
+    # a bad weight changes nothing
+    r = c.run("scontrol", "update", "NodeName=n2", "Weight=-1", check=False)
+    assert r.returncode == 1
+    assert node(c, "n2")["Weight"] == "0"
+    c.run("scontrol", "reconfigure")
+    wait_for(lambda: node(c, "n2")["Weight"] == "10", what="slurm.conf's weight again")
+    b = submit(c, "--exclusive", "--wrap", "sleep 300")
+    assert wait_state(c, b, "RUNNING")["NodeList"] == "n3"
