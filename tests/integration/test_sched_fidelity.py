@@ -124,8 +124,15 @@ def test_typed_gpus_in_cfg_and_alloc_tres(fresh_cluster):
                       gres=("NodeName=g1 Name=gpu Type=a100 File=@RUN_DIR@/dev/nvidia[0-1]",))
     assert node(c, "g1")["CfgTRES"] == "cpu=4,mem=4000M,billing=4,gres/gpu=2,gres/gpu:a100=2"
     j = submit(c, "--gres=gpu:1", "--mem=100", "--wrap", "sleep 300")
-    wait_state(c, j, "RUNNING")
+    r = wait_state(c, j, "RUNNING")
     assert node(c, "g1")["AllocTRES"] == "cpu=1,mem=100M,gres/gpu=1,gres/gpu:a100=1"
+    # an untyped request gets typed GPUs: its TRES names the type
+    assert r["TRES"] == "cpu=1,mem=100M,node=1,billing=1,gres/gpu=1,gres/gpu:a100=1"
+    # a typed request shows its type while it waits
+    held = submit(c, "-H", "--gres=gpu:a100:2", "--mem=100", "--wrap", "true")
+    assert job(c, held)["TRES"] == "cpu=1,mem=100M,node=1,billing=1,gres/gpu=2,gres/gpu:a100=2"
+    plain = submit(c, "-H", "--gres=gpu:2", "--mem=100", "--wrap", "true")
+    assert job(c, plain)["TRES"] == "cpu=1,mem=100M,node=1,billing=1,gres/gpu=2"
 
 
 def test_scontrol_update_weight_reorders_until_reconfigure(fresh_cluster):
