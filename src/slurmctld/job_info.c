@@ -161,12 +161,21 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	};
 	tres_add_gpu_type(&ret->tres_req_str, req_gpu_type(d, type, sizeof(type)));
 	tres_add_gpu_type(&ret->tres_alloc_str, alloc_gpu_type(c, job, type, sizeof(type)));
-	/* Slurm: a held job or one waiting on a dependency is not eligible yet
-	 * (EligibleTime=Unknown); age accrues only from eligibility. */
-	if (job_is_pending(job) && (job->priority == 0 || ret->dependency))
+	/* Slurm: a held job, one waiting on a dependency or an array at its
+	 * throttle is not eligible yet (EligibleTime=Unknown); age accrues
+	 * only from eligibility. */
+	if (job_is_pending(job)
+	    && (job->priority == 0 || ret->dependency || job->reason == WAIT_ARRAY_TASK_LIMIT))
 		ret->eligible_time = ret->accrue_time = 0;
 	else if (job_is_pending(job) && job->eligible_time > time(NULL))
 		ret->accrue_time = 0;
+	else if (!job_is_pending(job) && job->array_throttle && job->array_task_id != NO_VAL
+		 && job->start_time) {
+		/* a task of a throttled array became eligible when it was
+		 * split off to start; it never accrued age */
+		ret->eligible_time = job->start_time;
+		ret->accrue_time = 0;
+	}
 	if (job_is_interactive(job)) { /* salloc/srun: no script, no files */
 		ret->batch_flag = 0;
 		free(ret->std_in);

@@ -95,6 +95,28 @@ def test_held_and_dependent_jobs_are_not_eligible_yet(cluster, blocker):
         cluster.run("scancel", str(j))
 
 
+def test_an_array_at_its_throttle_is_not_eligible(cluster):
+    """reference scontrol_show_job_array_pending.txt: the pending rest of a
+    %2 array shows Unknown; its running tasks became eligible when they
+    started and accrued nothing."""
+    arr = submit(cluster, "-J", "arr", "-a", "1-6%2", "--wrap", "sleep 300")
+
+    def meta_record():  # the first record: the array's pending rest
+        out = cluster.out("scontrol", "show", "job", str(arr))
+        return parse_record(out.split("\n\n")[0])
+
+    wait_for(lambda: meta_record()["Reason"] == "JobArrayTaskLimit", what="throttled")
+    meta = meta_record()
+    assert meta["ArrayTaskId"] == "3-6%2"
+    assert (meta["EligibleTime"], meta["AccrueTime"]) == ("Unknown", "Unknown")
+    out = cluster.out("scontrol", "show", "job", f"{arr}_1")
+    task = parse_record(out)
+    assert task["JobState"] == "RUNNING"
+    assert task["EligibleTime"] == task["StartTime"]
+    assert task["AccrueTime"] == "Unknown"
+    cluster.run("scancel", str(arr))
+
+
 def weighted_cluster():
     return Cluster(nodes=("n1 Weight=10", "n2 Weight=10", "n3 Weight=1", "n4 Weight=5"),
                    name="weights")
