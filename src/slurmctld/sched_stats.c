@@ -215,7 +215,7 @@ int sched_stats_fill(struct ctld *c, time_t now, struct stats_info_msg *ret)
 
 		if (job_is_pending(j))
 			ret->jobs_pending += j->array_pending_count ? j->array_pending_count : 1;
-		else if (job_is_running(j))
+		else if ((j->state & JOB_STATE_BASE) == JOB_RUNNING)
 			ret->jobs_running++;
 	}
 	ret->rpc_types = rows_dup(S.types, S.type_count);

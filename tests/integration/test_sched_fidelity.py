@@ -64,6 +64,7 @@ def test_a_half_used_node_is_mixed_and_counts_what_is_left(cluster):
     assert (n["CPUAlloc"], n["AllocMem"], n["State"]) == ("1", "300", "MIXED")
     assert n["AllocTRES"] == "cpu=1,mem=300M,gres/gpu=1"
     assert sinfo_cpus(cluster)["g2"] == "1/3/0/4"
+    assert cluster.out("sinfo", "-h", "-n", "g2", "-o", "%t %C") == "mix 1/3/0/4\n"
     cluster.run("scancel", str(j))
     wait_for(lambda: node(cluster, "g2")["AllocTRES"] == "", what="g2 released")
     assert sinfo_cpus(cluster)["g2"] == "0/4/0/4"
