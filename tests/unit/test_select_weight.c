@@ -8,10 +8,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include "common/msg.h"
+#include "common/msg_job.h"
+#include "ctld_fixture.h"
+#include "slurmctld/job.h"
+#include "slurmctld/job_sched.h"
+#include "slurmctld/node.h"
 #include "slurmctld/select.h"
 
 #define NODE4                                                                                      \
@@ -143,6 +151,51 @@ static void test_required_excluded_and_errors(void **state)
 	assert_int_equal(select_place(nodes, 3, &req, &r), -ENOSPC);
 }
 
+#define WNODE(name, port, w)                                                                       \
+	"NodeName=" name " NodeAddr=127.0.0.1 Port=" port " CPUs=4 Sockets=1 CoresPerSocket=4 "    \
+	"ThreadsPerCore=1 RealMemory=4000 Weight=" w "\n"
+
+/* The controller keeps the order (node.c) and the scheduler passes it:
+ * a job in a partition of w1 (Weight=9) and w2 (3) lands on w2; an
+ * update to w1's weight reorders. */
+static void test_the_controller_orders_by_weight(void **state)
+{
+	struct ctld_fixture *f = fixture_new(
+	    WNODE("w1", "7005", "9") WNODE("w2", "7006", "3") "PartitionName=w Nodes=w1,w2\n");
+	const uint32_t want[6] = {2, 3, 4, 5, 1, 0}; /* n1-n3, g1 weigh 1 */
+	struct update_node_msg m = {.node_names = "w1", .weight = 0};
+	struct job_desc *d;
+	struct job *job;
+
+	(void)state;
+	assert_non_null(f->c.node_order);
+	assert_memory_equal(f->c.node_order, want, sizeof(want));
+	d = fixture_desc();
+	d->partition = strdup("w");
+	job = fixture_submit(f, d);
+	job_sched_pass(&f->c);
+	assert_string_equal(job->nodes, "w2");
+	assert_int_equal(node_update(&f->c, &m, 0, time(NULL)), 0);
+	assert_int_equal(f->c.node_order[0], 0);
+	assert_int_equal(f->c.nodes[0].weight, 0);
+	d = fixture_desc();
+	d->partition = strdup("w");
+	job = fixture_submit(f, d);
+	job_sched_pass(&f->c);
+	assert_string_equal(job->nodes, "w1");
+	fixture_free(f);
+}
+
+/* Equal weights: no order (index order), nothing allocated. */
+static void test_equal_weights_need_no_order(void **state)
+{
+	struct ctld_fixture *f = fixture_new(NULL);
+
+	(void)state;
+	assert_null(f->c.node_order);
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +204,8 @@ int main(void)
 	    cmocka_unit_test(test_light_nodes_suffice_the_heavy_is_not_taken),
 	    cmocka_unit_test(test_prune_gives_up_the_least_preferred),
 	    cmocka_unit_test(test_required_excluded_and_errors),
+	    cmocka_unit_test(test_the_controller_orders_by_weight),
+	    cmocka_unit_test(test_equal_weights_need_no_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
