@@ -79,11 +79,15 @@ static void test_every_field_and_row_round_trips(void **state)
 	    0);
 	assert_memory_equal(out->rpc_types, types, sizeof(types));
 	assert_memory_equal(out->rpc_users, users, sizeof(users));
-	out->rpc_types = in.rpc_types; /* compare the scalars in one go */
-	out->rpc_users = in.rpc_users;
-	assert_memory_equal(out, &in, sizeof(in));
-	out->rpc_types = out->rpc_users = NULL;
-	out->rpc_type_count = out->rpc_user_count = 0;
+	{
+		struct stats_rpc *ot = out->rpc_types, *ou = out->rpc_users;
+
+		out->rpc_types = in.rpc_types; /* compare the scalars in one go */
+		out->rpc_users = in.rpc_users;
+		assert_memory_equal(out, &in, sizeof(in));
+		out->rpc_types = ot;
+		out->rpc_users = ou;
+	}
 	msg_free(t, out);
 	pack_buf_done(&b);
 }
