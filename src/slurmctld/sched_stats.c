@@ -2,8 +2,8 @@
  *
  * Jobs are counted by a job hook: each job record carries stats_seen bits
  * (submitted, started, ended) so a change seen twice counts once; a
- * requeued job starts and ends again. Jobs already known before "Data
- * since" (a restart replayed them) are marked seen without counting.
+ * requeued job starts and ends again. Jobs already in the table at start
+ * (a restart replayed them) are marked seen as they are, without counting.
  * RPC rows are fixed tables searched linearly (a few dozen types; users
  * past the table's end are not counted by user).
  */
@@ -93,6 +93,16 @@ static void count_end(const struct job *job)
 		S.completed++;
 }
 
+/* What a job already is counts as seen (jobs a restart replayed). */
+static void mark_seen(struct job *job)
+{
+	job->stats_seen = SEEN_SUBMIT;
+	if (!job_is_pending(job) && (job_is_running(job) || job->nodes))
+		job->stats_seen |= SEEN_START;
+	if (job_is_finished(job))
+		job->stats_seen |= SEEN_END;
+}
+
 static void job_seen(struct ctld *c, struct job *job)
 {
 	bool is_task = job->array_job_id && job->array_task_id != NO_VAL;
@@ -100,13 +110,6 @@ static void job_seen(struct ctld *c, struct job *job)
 	(void)c;
 	if (!(job->stats_seen & SEEN_SUBMIT)) {
 		job->stats_seen |= SEEN_SUBMIT;
-		if (job->submit_time < S.since) { /* known before: not ours to count */
-			if (!job_is_pending(job))
-				job->stats_seen |= SEEN_START;
-			if (job_is_finished(job))
-				job->stats_seen |= SEEN_END;
-			return;
-		}
 		if (!is_task)
 			S.submitted += job->array_job_id && job->array_pending_count
 					   ? job->array_pending_count
@@ -132,6 +135,8 @@ static const struct job_hook stats_hook = {.changed = job_seen};
 int sched_stats_start(struct ctld *c, time_t now)
 {
 	S.since = now;
+	for (uint32_t i = 0; i < c->job_count; i++)
+		mark_seen(c->jobs[i]);
 	return job_hook_add(c, &stats_hook);
 }
 

@@ -141,3 +141,20 @@ def test_bad_option_and_other_cluster(cluster):
     assert r.returncode == 1
     assert "elsewhere" in r.stderr
 
+
+
+def test_a_restart_starts_the_counts_again(fresh_cluster):
+    c = fresh_cluster(name="sdiag-restart")
+    held = submit(c, "-H", "--wrap", "true")
+    done = submit(c, "--wrap", "true")
+    wait_state(c, done, "COMPLETED")
+    c.restart_slurmctld()
+    c.wait_ctld_up()
+    counts, _, _, _, _ = parse(sdiag(c))
+    assert counts["submitted"] == counts["started"] == counts["completed"] == 0
+    assert counts["pending"] == 1
+    # the replayed job is not "submitted" again, but its run counts
+    c.run("scontrol", "release", str(held))
+    wait_state(c, held, "COMPLETED")
+    counts, _, _, _, _ = parse(sdiag(c))
+    assert (counts["submitted"], counts["started"], counts["completed"]) == (0, 1, 1)
