@@ -7,6 +7,7 @@
  * without memory no mem=.
  */
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 struct tres {
@@ -15,7 +16,15 @@ struct tres {
 	uint32_t nodes;
 	uint32_t billing;
 	uint64_t gpus;
+	const char *gpu_type; /* NULL: untyped; else also gres/gpu:TYPE=gpus */
 };
+
+#define TRES_TYPE_MAX 64
 
 /* The string (malloc'd), or NULL when out of memory. "" when all are 0. */
 char *tres_string(const struct tres *t);
+
+/* The one GPU type of a Gres= string ("gpu:a100:4" -> "a100"), copied
+ * into buf; NULL when its GPUs are untyped, of several types, or the
+ * type does not fit. */
+const char *tres_gpu_type(const char *gres, char *buf, size_t len);

@@ -61,6 +61,7 @@ struct planner {
 	time_t *fit;	       /* per node: earliest lone fit (BF_NEVER_T: none) */
 	time_t *kth;	       /* scratch for the k-th smallest fit */
 	bool *is_ok;	       /* per node: usable and not excluded, for this job */
+	uint32_t *order;       /* bf_busy_nodes: busy nodes first, for select */
 	time_t horizon;	       /* now + window */
 };
 
@@ -333,11 +334,30 @@ static time_t kth_fit(struct planner *pl, uint32_t k)
 	return nth_smallest(pl->kth, m, k - 1);
 }
 
+/* bf_busy_nodes: the nodes in use over the window (pl->work) first, each
+ * group in base's order (NULL: index order). */
+static const uint32_t *busy_first(struct planner *pl, const uint32_t *base)
+{
+	uint32_t k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t x = 0; x < pl->n; x++) {
+			uint32_t i = base ? base[x] : x;
+			const struct sel_node *w = &pl->work[i];
+			bool is_busy = w->cpus_used || w->mem_used || w->gpus_used;
+
+			if (is_busy == (pass == 0))
+				pl->order[k++] = i;
+		}
+	return pl->order;
+}
+
 /* Try job j's window at t: 0 (placed in j->res), -EAGAIN, or (on the first
  * try only: later ones skip select's idle check) -ENOSPC. */
 static int try_at(struct planner *pl, struct bf_job *j, time_t t, bool is_first,
 		  struct bf_stats *st)
 {
+	struct sel_req req = j->req;
 	struct sel_result res = {0};
 	int r;
 
@@ -353,8 +373,10 @@ static int try_at(struct planner *pl, struct bf_job *j, time_t t, bool is_first,
 		pl->work[i].is_exclusive_used = true;
 	}
 	st->tried++;
-	r = is_first ? select_place(pl->work, pl->n, &j->req, &res)
-		     : select_try(pl->work, pl->n, &j->req, &res);
+	if (pl->p->is_busy_nodes)
+		req.order = busy_first(pl, j->req.order);
+	r = is_first ? select_place(pl->work, pl->n, &req, &res)
+		     : select_try(pl->work, pl->n, &req, &res);
 	if (r == 0)
 		j->res = res;
 	return r;
@@ -500,6 +522,7 @@ static void planner_free(struct planner *pl)
 	free(pl->fit);
 	free(pl->kth);
 	free(pl->is_ok);
+	free(pl->order);
 }
 
 int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t node_count,
@@ -520,8 +543,9 @@ int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t no
 	pl.fit = calloc(node_count + 1, sizeof(*pl.fit));
 	pl.kth = calloc(node_count + 1, sizeof(*pl.kth));
 	pl.is_ok = calloc(node_count + 1, sizeof(*pl.is_ok));
+	pl.order = calloc(node_count + 1, sizeof(*pl.order));
 	if (!users || !counts || !pl.lines || !pl.work || !pl.fit || !pl.kth || !pl.is_ok
-	    || lines_build(&pl, runs, run_count) < 0)
+	    || !pl.order || lines_build(&pl, runs, run_count) < 0)
 		goto out;
 	for (uint32_t i = 0; i < job_count; i++) {
 		struct bf_job *j = &jobs[i];

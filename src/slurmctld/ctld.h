@@ -37,6 +37,7 @@ struct ctld {
 	char *conf_path;
 	struct node *nodes;          /* array, config order */
 	uint32_t node_count;
+	uint32_t *node_order; /* node.c: placement order (Weight, then index); NULL = index */
 	struct part *parts;          /* array, config order */
 	uint32_t part_count;
 	struct job **jobs;           /* id order (ids only grow) */
@@ -48,7 +49,7 @@ struct ctld {
 	uint64_t alloc_gen; /* job_res.c: bumped by every allocation (backfill's check) */
 	struct event *sched_ev;		     /* coalesced scheduling pass (ctld_sched_request) */
 	struct sched_bf *bf;		     /* sched_bf.c: backfill's timer and thread */
-	const struct job_hook *job_hooks[4]; /* job_changed() observers (job.c) */
+	const struct job_hook *job_hooks[8]; /* job_changed() observers (job.c) */
 	uint32_t job_hook_count;
 	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */
 	struct journal *journal;     /* durable.c */

@@ -61,6 +61,7 @@ struct job {
 	bool is_requeued;             /* terminate sent by scontrol requeue */
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	bool is_warned;               /* --signal sent before the time limit */
+	uint8_t stats_seen;	      /* sched_stats.c: what sdiag counted (not journaled) */
 	uid_t cancelled_by;
 	/* steps (step_rec.h): srun steps in id order; one that is over leaves once its
 	 * accounting row is written (step_retire_recorded) */

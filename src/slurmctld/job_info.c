@@ -5,17 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/path_pattern.h"
+#include "common/tres.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_alloc.h"
 #include "job_array.h"
 #include "job_explain.h"
 #include "job_res.h"
+#include "node.h"
 #include "job_depend_check.h"
 
 /* StdOut= etc. as scontrol shows them: the pattern expanded, made
@@ -40,8 +43,57 @@ static char *job_path(const struct job *job, const char *pattern, const char *df
 	return s;
 }
 
+/* Slurm lists a typed GPU twice: "...,gres/gpu=2,gres/gpu:a100=2". Adds
+ * the second entry to *tres (which ends with gres/gpu=N when it has GPUs);
+ * left as it is when type is NULL or out of memory. */
+static void tres_add_gpu_type(char **tres, const char *type)
+{
+	const char *at = *tres && type ? strstr(*tres, "gres/gpu=") : NULL;
+	char *s;
+
+	if (at && asprintf(&s, "%s,gres/gpu:%s=%s", *tres, type, at + 9) >= 0) {
+		free(*tres);
+		*tres = s;
+	}
+}
+
+/* The one GPU type of what the job asked (--gres=gpu:a100:2), NULL when
+ * untyped. */
+static const char *req_gpu_type(const struct job_desc *d, char *buf, size_t len)
+{
+	const char *t = d->tres_per_node ? d->tres_per_node : d->tres_per_job;
+
+	if (t && !strncmp(t, "gres/", 5))
+		t += 5;
+	return tres_gpu_type(t, buf, len);
+}
+
+/* The one GPU type of the nodes the job's GPUs are on, NULL when untyped
+ * or mixed. */
+static const char *alloc_gpu_type(const struct ctld *c, const struct job *job, char *buf,
+				  size_t len)
+{
+	char one[TRES_TYPE_MAX];
+	const char *type = NULL;
+
+	for (uint32_t i = 0; i < job->alloc.count; i++) {
+		const struct sel_alloc *a = &job->alloc.nodes[i];
+		const char *t;
+
+		if (!a->gpus || a->node >= c->node_count)
+			continue;
+		t = tres_gpu_type(c->nodes[a->node].cfg->gres, one, sizeof(one));
+		if (!t || (type && strcmp(type, t)))
+			return NULL;
+		if (!type)
+			type = tres_gpu_type(c->nodes[a->node].cfg->gres, buf, len);
+	}
+	return type;
+}
+
 int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret)
 {
+	char type[TRES_TYPE_MAX];
 	const struct job_desc *d = job->desc;
 	uint32_t req_cpus = job->num_tasks * job->cpus_per_task;
 
@@ -107,6 +159,23 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .mail_user = sdup(d->mail_user),
 	    .mail_type = d->mail_type,
 	};
+	tres_add_gpu_type(&ret->tres_req_str, req_gpu_type(d, type, sizeof(type)));
+	tres_add_gpu_type(&ret->tres_alloc_str, alloc_gpu_type(c, job, type, sizeof(type)));
+	/* Slurm: a held job, one waiting on a dependency or an array at its
+	 * throttle is not eligible yet (EligibleTime=Unknown); age accrues
+	 * only from eligibility. */
+	if (job_is_pending(job)
+	    && (job->priority == 0 || ret->dependency || job->reason == WAIT_ARRAY_TASK_LIMIT))
+		ret->eligible_time = ret->accrue_time = 0;
+	else if (job_is_pending(job) && job->eligible_time > time(NULL))
+		ret->accrue_time = 0;
+	else if (!job_is_pending(job) && job->array_throttle && job->array_task_id != NO_VAL
+		 && job->start_time) {
+		/* a task of a throttled array became eligible when it was
+		 * split off to start; it never accrued age */
+		ret->eligible_time = job->start_time;
+		ret->accrue_time = 0;
+	}
 	if (job_is_interactive(job)) { /* salloc/srun: no script, no files */
 		ret->batch_flag = 0;
 		free(ret->std_in);

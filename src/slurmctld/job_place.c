@@ -166,6 +166,7 @@ int job_place_request(struct ctld *c, const struct job *job, const struct part *
 	if (exc && !idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, r, req, exc);
+	r->order = c->node_order; /* Weight, then config order (node.c) */
 	if (!r->mem_per_node && !r->mem_per_cpu)
 		r->is_whole_memory = true;
 	*ret_req = req;

@@ -19,7 +19,8 @@ bool job_place_node_usable(const struct node *n);
  * are usable (all of p's with idle; none when p is NULL). NULL on ENOMEM;
  * free(). */
 struct sel_node *job_place_nodes(const struct ctld *c, const struct part *p, bool idle);
-/* job's request on p into *r, with its -w (*ret_req, NULL when none) and
+/* job's request on p into *r (r->order is c->node_order: copy it to keep
+ * the request beyond this loop turn), with its -w (*ret_req, NULL when none) and
  * -x/ExclusiveUser (*ret_exc, NULL when none; ExclusiveUser only when
  * !idle) node flags, which the caller frees. 0, -ENOMEM or -ESLURM_INVALID_NODE_NAME. */
 int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,

@@ -37,6 +37,7 @@
 #include "node_state.h"
 #include "part.h"
 #include "rpc.h"
+#include "sched_stats.h"
 
 static bool arg_foreground;
 static bool arg_clean;
@@ -169,6 +170,9 @@ static int rpc_init(struct ctld *c)
 		error("cannot raise the open files limit (RLIMIT_NOFILE): %s", strerror(-r));
 	debug("open files limit: %lu", nofile);
 
+	r = sched_stats_start(c, time(NULL)); /* sdiag: after the replay, before requests */
+	if (r < 0)
+		return log_errno(r, "cannot count jobs for sdiag");
 	/* listen on the configured address when it is a literal one */
 	if (!addr || inet_pton(AF_INET, addr, &a) != 1)
 		addr = NULL;

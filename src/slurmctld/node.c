@@ -46,11 +46,12 @@ const char *node_name(const struct node *n)
 static void node_init(struct node *n, const struct conf_node *cfg)
 {
 	*n = (struct node){
-		.cfg = cfg,
-		.state = NODE_STATE_UNKNOWN | NODE_STATE_NO_RESPOND,
-		.reason_uid = NO_VAL,
-		.cpu_load = NO_VAL,
-		.free_mem = NO_VAL64,
+	    .cfg = cfg,
+	    .weight = cfg->weight,
+	    .state = NODE_STATE_UNKNOWN | NODE_STATE_NO_RESPOND,
+	    .reason_uid = NO_VAL,
+	    .cpu_load = NO_VAL,
+	    .free_mem = NO_VAL64,
 	};
 	if (cfg->state && strcaseeq(cfg->state, "FUTURE"))
 		n->state = NODE_STATE_FUTURE;
@@ -63,6 +64,40 @@ static void node_init(struct node *n, const struct conf_node *cfg)
 	}
 }
 
+static int order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ctld *c = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t wx = c->nodes[x].weight, wy = c->nodes[y].weight;
+
+	if (wx != wy)
+		return wx < wy ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* cons_tres takes nodes by Weight (lowest first), then in config order;
+ * NULL (index order) when every weight is the same or out of memory. */
+static void node_order_build(struct ctld *c)
+{
+	bool is_weighted = false;
+
+	free(c->node_order);
+	c->node_order = NULL;
+	for (uint32_t i = 1; i < c->node_count && !is_weighted; i++)
+		is_weighted = c->nodes[i].weight != c->nodes[0].weight;
+	if (!is_weighted)
+		return;
+	c->node_order = calloc(c->node_count, sizeof(*c->node_order));
+	if (!c->node_order) {
+		error(
+		    "node table: no memory for the Weight order; nodes are taken in config order");
+		return;
+	}
+	for (uint32_t i = 0; i < c->node_count; i++)
+		c->node_order[i] = i;
+	qsort_r(c->node_order, c->node_count, sizeof(*c->node_order), order_cmp, c);
+}
+
 int node_table_build(struct ctld *c)
 {
 	c->nodes = calloc(c->conf->node_count ? c->conf->node_count : 1, sizeof(*c->nodes));
@@ -71,6 +106,7 @@ int node_table_build(struct ctld *c)
 	c->node_count = c->conf->node_count;
 	for (uint32_t i = 0; i < c->node_count; i++)
 		node_init(&c->nodes[i], &c->conf->nodes[i]);
+	node_order_build(c);
 	c->node_last_update = time(NULL);
 	return 0;
 }
@@ -101,6 +137,7 @@ int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 		if (prev != NO_VAL) {
 			nodes[i] = old[prev]; /* moves the strings and the usage */
 			nodes[i].cfg = cfg;
+			nodes[i].weight = cfg->weight; /* as Slurm: slurm.conf's again */
 			free(nodes[i].partitions);
 			nodes[i].partitions = NULL;
 			old[prev] = (struct node){0};
@@ -114,6 +151,7 @@ int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 	free(old);
 	c->nodes = nodes;
 	c->node_count = c->conf->node_count;
+	node_order_build(c);
 	c->node_last_update = time(NULL);
 	*ret_map = map;
 	return 0;
@@ -124,7 +162,9 @@ void node_table_free(struct ctld *c)
 	for (uint32_t i = 0; c->nodes && i < c->node_count; i++)
 		node_done(&c->nodes[i]);
 	free(c->nodes);
+	free(c->node_order);
 	c->nodes = NULL;
+	c->node_order = NULL;
 	c->node_count = 0;
 }
 
@@ -387,6 +427,12 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 	if (r == 0 && m->state)
 		info("update_node: node %s state set to %s by uid %u", m->node_names,
 		     node_update_state_to_string(m->state), (unsigned)uid);
+	if (r == 0 && m->weight != NO_VAL) {
+		for (size_t i = 0; i < count; i++)
+			todo[i]->weight = m->weight;
+		info("update_node: node %s weight set to: %u", m->node_names, m->weight);
+		node_order_build(c);
+	}
 	c->node_last_update = now;
 	free(todo);
 	hostlist_free(hl);
@@ -395,14 +441,34 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 
 static char *node_cfg_tres(const struct conf_node *cfg)
 {
+	char type[TRES_TYPE_MAX];
 	struct tres t = {
 	    .cpus = cfg->cpus,
 	    .mem_mb = cfg->real_memory,
 	    .billing = cfg->cpus,
 	    .gpus = gres_count(cfg->gres, "gpu"),
+	    .gpu_type = tres_gpu_type(cfg->gres, type, sizeof(type)),
 	};
 
 	return tres_string(&t);
+}
+
+/* AllocTRES: what running jobs hold (no node=, no billing=); NULL when
+ * nothing, as Slurm prints an empty value. */
+static char *node_alloc_tres(const struct conf_node *cfg, const struct node *n)
+{
+	char type[TRES_TYPE_MAX], *s;
+	struct tres t = {
+	    .cpus = n->cpus_used,
+	    .mem_mb = n->mem_used,
+	    .gpus = (uint64_t)__builtin_popcountll(n->gpus_used),
+	    .gpu_type = tres_gpu_type(cfg->gres, type, sizeof(type)),
+	};
+
+	if (!t.cpus && !t.mem_mb && !t.gpus)
+		return NULL;
+	s = tres_string(&t);
+	return s;
 }
 
 int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret)
@@ -423,6 +489,7 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .partitions = sdup(n->partitions),
 	    .reason = sdup(n->reason),
 	    .cfg_tres = node_cfg_tres(cfg),
+	    .alloc_tres = node_alloc_tres(cfg, n),
 	    .state = n->state,
 	    .reason_uid = n->reason_uid,
 	    .reason_time = n->reason_time,
@@ -433,9 +500,11 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .cores = cfg->cores_per_socket,
 	    .threads = cfg->threads_per_core,
 	    .real_memory = cfg->real_memory,
+	    .alloc_cpus = n->cpus_used,
+	    .alloc_mem = n->mem_used,
 	    .free_mem = n->free_mem,
 	    .tmp_disk = cfg->tmp_disk,
-	    .weight = cfg->weight,
+	    .weight = n->weight,
 	    .cpu_load = n->cpu_load,
 	    .boot_time = n->boot_time,
 	    .slurmd_start_time = n->slurmd_start_time,

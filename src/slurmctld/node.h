@@ -32,6 +32,7 @@ struct node {
 	uint64_t free_mem;           /* MB, NO_VAL64 unknown */
 	time_t boot_time, slurmd_start_time, last_busy;
 	char *partitions;            /* "cpu-queue,gpu-queue", set by part.c */
+	uint32_t weight;	     /* Weight=, or scontrol update's until reconfigure */
 	/* in use by running jobs (job_sched.c keeps these) */
 	uint16_t cpus_used;
 	uint64_t mem_used;           /* MB */
@@ -71,7 +72,8 @@ bool node_no_response(struct ctld *c, struct node *n, time_t now);
 void node_drain(struct ctld *c, struct node *n, const char *reason, time_t now);
 
 /* scontrol update NodeName=...: validates everything first, then applies
- * to every node or to none. Returns 0 or a negative Slurm code. */
+ * to every node or to none (a new Weight= reorders placement). Returns 0
+ * or a negative Slurm code. */
 int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time_t now);
 
 /* IDLE, MIXED or ALLOCATED from what running jobs use; other base

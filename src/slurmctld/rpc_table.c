@@ -7,6 +7,7 @@
 #include "rpc.h"
 
 #include <stddef.h>
+#include <time.h>
 
 #include "common/log.h"
 #include "common/macros.h"
@@ -15,6 +16,7 @@
 #include "common/conf.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
+#include "sched_stats.h"
 
 #define H(type, priv, fn)                                                                          \
 	{                                                                                          \
@@ -45,6 +47,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_CANCEL_JOB_STEP, PRIV_ANY, rpc_step_cancel), /* owner check inside */
     H(REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info),
     H(REQUEST_ACCT_QUERY, PRIV_ANY, rpc_acct_query), /* uid filter inside */
+    H(REQUEST_STATS_INFO, PRIV_ANY, rpc_stats_info), /* reset: admin check inside */
 };
 
 #undef H
@@ -67,7 +70,12 @@ void rpc_dispatch(void *arg, struct rpc_req *req)
 {
 	struct ctld *c = arg;
 	const struct rpc_handler *h = handler_find(req->type);
+	uint16_t type = req->type;
+	uint32_t uid = req->uid;
+	struct timespec t0, t1;
 	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	if (!h) {
 		error("%s: unexpected %s from uid=%u", req->peer, msg_type_name(req->type),
@@ -82,4 +90,10 @@ void rpc_dispatch(void *arg, struct rpc_req *req)
 	}
 	if (r < 0)
 		rpc_reply_rc(req, r);
+	/* sdiag: per type and per user, the time the handler took here (the
+	 * request may be gone once answered: type and uid were copied) */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sched_stats_rpc(
+	    type, uid,
+	    (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / 1000);
 }

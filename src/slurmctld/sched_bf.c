@@ -121,13 +121,16 @@ static void note_plan(struct ctld *c, struct job *job, struct bf_job *j)
 	job->sched_nodes = job_place_hostlist(c, &j->res);
 }
 
-/* Forget every pending job's estimate (a new plan sets them again). */
+/* Forget the estimates of the pending jobs that are not held (a new plan
+ * sets them again). A held job keeps its last one, as Slurm's start_time
+ * does: squeue sorts by it. */
 static void estimates_clear(struct ctld *c)
 {
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
 
-		if (!job_is_pending(job) || (!job->sched_start && !job->sched_nodes))
+		if (!job_is_pending(job) || !job->priority
+		    || (!job->sched_start && !job->sched_nodes))
 			continue;
 		job->sched_start = 0;
 		job->sched_after = 0;

@@ -73,6 +73,7 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 		return r;
 	if (r < 0)
 		return 0;
+	j->req.order = s->order;
 	s->flags[s->flag_count++] = req;
 	s->flags[s->flag_count++] = exc;
 	j->job_id = job->job_id;
@@ -104,6 +105,12 @@ int sched_snap_take(struct ctld *c, struct job *const *pending, uint32_t n, time
 	s->alloc_gen = c->alloc_gen;
 	s->nodes_id = c->nodes;
 	s->node_count = c->node_count;
+	if (c->node_order) {
+		s->order = malloc(c->node_count * sizeof(*s->order) + 1);
+		if (!s->order)
+			goto fail;
+		memcpy(s->order, c->node_order, c->node_count * sizeof(*s->order));
+	}
 	s->jobs = calloc(n + 1, sizeof(*s->jobs));
 	s->flags = calloc(2 * (size_t)n + 1, sizeof(*s->flags));
 	if (!s->jobs || !s->flags || !(s->nodes = job_place_nodes(c, NULL, false))
@@ -140,6 +147,7 @@ struct sched_snap *sched_snap_free(struct sched_snap *s)
 	free(s->run_allocs);
 	free(s->jobs);
 	free(s->part_usable);
+	free(s->order);
 	free(s->nodes);
 	free(s);
 	return NULL;

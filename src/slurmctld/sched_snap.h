@@ -24,6 +24,7 @@ struct sched_snap {
 	uint32_t job_count;
 	bool *part_usable; /* part_count rows of node_count */
 	bool **flags;	   /* the jobs' -w/-x arrays */
+	uint32_t *order;   /* node order (Weight), NULL: index order */
 	uint32_t flag_count;
 	/* what the plan is only good for: c->alloc_gen, c->nodes */
 	uint64_t alloc_gen;

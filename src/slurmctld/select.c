@@ -219,10 +219,13 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
 		pick_add(k, k->count, &c);
 	}
-	for (uint32_t i = 0; i < n && !is_enough(p, req, k); i++) {
+	for (uint32_t x = 0; x < n && !is_enough(p, req, k); x++) {
+		uint32_t i = req->order ? req->order[x] : x;
 		struct cand c = {i, 0, 0, false};
 		int64_t slot;
 
+		if (i >= n)
+			continue;
 		if (is_flagged(req->is_required, i) || is_flagged(req->is_excluded, i))
 			continue;
 		c.cap = node_cap(&nodes[i], req);
@@ -238,8 +241,8 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 	return is_enough(p, req, k) ? 0 : -EAGAIN;
 }
 
-/* Drop chosen nodes (lowest index first) the job does not need beyond
- * min_nodes; k is in node order and stays so. */
+/* Drop chosen nodes (lowest index first, or the last in req->order first)
+ * the job does not need beyond min_nodes; k's order is kept. */
 static void prune(const struct plan *p, const struct sel_req *req, struct pick *k)
 {
 	for (uint32_t j = 0; j < k->count && k->count > p->min_nodes;) {
@@ -262,6 +265,28 @@ static int cand_cmp(const void *a, const void *b)
 	const struct cand *x = a, *y = b;
 
 	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* k by rank (place in req->order), the least preferred first, so prune()
+ * gives up the heaviest nodes; -ENOMEM leaves k as it is. */
+static int sort_least_preferred_first(const struct sel_req *req, uint32_t n, struct pick *k)
+{
+	_cleanup_free_ uint32_t *rank = calloc(n ? n : 1, sizeof(*rank));
+
+	if (!rank)
+		return -ENOMEM;
+	for (uint32_t x = 0; x < n; x++)
+		if (req->order[x] < n)
+			rank[req->order[x]] = x;
+	for (uint32_t j = 1; j < k->count; j++) { /* insertion sort: k is short */
+		struct cand c = k->c[j];
+		uint32_t i = j;
+
+		for (; i > 0 && rank[k->c[i - 1].node] < rank[c.node]; i--)
+			k->c[i] = k->c[i - 1];
+		k->c[i] = c;
+	}
+	return 0;
 }
 
 /* cpus, memory and GPUs of one chosen node running `tasks` tasks. */
@@ -321,8 +346,13 @@ static int place(const struct sel_node *nodes, uint32_t n, const struct sel_req 
 	r = choose(nodes, n, req, p, &k);
 	if (r < 0)
 		return r;
-	qsort(k.c, k.count, sizeof(*k.c), cand_cmp);
+	if (req->order && k.count > p->min_nodes && sort_least_preferred_first(req, n, &k) < 0)
+		return -ENOMEM;
+	if (!req->order)
+		qsort(k.c, k.count, sizeof(*k.c), cand_cmp);
 	prune(p, req, &k);
+	if (req->order)
+		qsort(k.c, k.count, sizeof(*k.c), cand_cmp);
 	return build_result(nodes, req, p, &k, ret);
 }
 

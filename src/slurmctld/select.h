@@ -40,6 +40,9 @@ struct sel_req {
 	bool is_whole_memory;           /* no memory asked and no default: all of each node (--mem=0) */
 	const bool *is_required;        /* per node: -w (NULL none) */
 	const bool *is_excluded;        /* per node: -x (NULL none) */
+	const uint32_t *order;		/* node indexes in the order to try them (a
+					 * permutation of 0..n-1: Weight, then config
+					 * order); NULL = index order */
 };
 
 struct sel_alloc {                /* one chosen node */
@@ -60,8 +63,9 @@ struct sel_result {
  * sel_result_done), -EAGAIN when it does not fit now but would on idle
  * usable nodes (wait: Resources), -ENOSPC when it could never fit on
  * these nodes even if all were idle (PartitionConfig / Requested node
- * configuration is not available). Nodes are tried in index order (best
- * fit later); a node's cpus are given whole cores, task by task.
+ * configuration is not available). Nodes are tried in req->order (index
+ * order when NULL; best fit later); a node's cpus are given whole cores,
+ * task by task. The result lists the chosen nodes in index order.
  * Details:
  * - max_nodes 0 means exactly min_nodes: for -n without -N pass
  *   max_nodes = num_tasks (or any large value; it is capped at n).

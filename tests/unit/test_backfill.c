@@ -276,6 +276,29 @@ static void test_required_node(void **state)
 	bf_jobs_done(jobs, 1);
 }
 
+/* bf_busy_nodes: a job that fits anywhere goes to a node already in use. */
+static void test_busy_nodes(void **state)
+{
+	struct bf_params p = params();
+	struct bf_job jobs[1] = {job(10, 1, 1, 60)};
+	uint32_t order[N] = {3, 2, 1, 0};
+	struct bf_stats st;
+
+	(void)state;
+	nodes_init(0);
+	run_add(1, 2, 1, 0, 600);
+	plan(&p, jobs, 1, &st);
+	assert_int_equal(jobs[0].outcome, BF_NOW);
+	assert_int_equal(node_of(&jobs[0], 0), 0); /* index order */
+	jobs[0].req.order = order;
+	plan(&p, jobs, 1, &st);
+	assert_int_equal(node_of(&jobs[0], 0), 3); /* the Weight order */
+	p.is_busy_nodes = true;
+	plan(&p, jobs, 1, &st);
+	assert_int_equal(node_of(&jobs[0], 0), 2); /* the busy one */
+	bf_jobs_done(jobs, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(test_exclusive_and_no_limit),
 	    cmocka_unit_test(test_never_window_and_caps),
 	    cmocka_unit_test(test_required_node),
+	    cmocka_unit_test(test_busy_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /* test_sched_bf.c - backfill on the in-memory controller (lib/ctld_fixture.c):
  * a cycle starts the short job behind a blocked head job, not the long one,
  * and records the expected starts, nodes and the job they wait for; a held
- * job loses its estimate; sched/builtin and bf_interval=-1 plan nothing.
+ * job keeps its estimate, one no longer planned loses it; sched/builtin and bf_interval=-1 plan
+ * nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -75,20 +77,32 @@ static void test_cycle_starts_the_short_job(void **state)
 	assert_int_equal(lng->reason, WAIT_PRIORITY);
 }
 
-static void test_held_job_loses_its_estimate(void **state)
+/* A held job keeps its last estimate (Slurm's start_time, which squeue
+ * sorts by); a job no longer planned (here: its partition went down) loses
+ * it. */
+static void test_estimates_of_held_and_unplanned_jobs(void **state)
 {
 	struct ctld_fixture *f = *state;
-	struct job *head;
+	struct job *head, *other;
+	time_t start;
 
 	submit(f, 1, 4, 30, "n1");
 	job_sched_pass(&f->c);
 	head = submit(f, 3, 12, 30, NULL);
+	other = submit(f, 3, 12, 30, NULL);
 	assert_int_equal(sched_bf_cycle_sync(&f->c, NULL), 0);
-	assert_true(head->sched_start != 0);
+	start = head->sched_start;
+	assert_true(start != 0 && other->sched_start > start);
 	head->priority = 0; /* held */
 	assert_int_equal(sched_bf_cycle_sync(&f->c, NULL), 0);
-	assert_int_equal(head->sched_start, 0);
-	assert_null(head->sched_nodes);
+	assert_int_equal(head->sched_start, start);
+	assert_string_equal(head->sched_nodes, "n[1-3]");
+	/* with the head held, the other one goes first */
+	assert_int_equal(other->sched_start, start);
+	other->eligible_time = time(NULL) + 3600; /* --begin: not planned now */
+	assert_int_equal(sched_bf_cycle_sync(&f->c, NULL), 0);
+	assert_int_equal(other->sched_start, 0);
+	assert_null(other->sched_nodes);
 }
 
 static void test_builtin_and_disabled_plan_nothing(void **state)
@@ -119,7 +133,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_cycle_starts_the_short_job, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_held_job_loses_its_estimate, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_estimates_of_held_and_unplanned_jobs, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_builtin_and_disabled_plan_nothing, setup,
 					    teardown),
 	};

@@ -61,12 +61,35 @@ static void test_big_counts_fit(void **state)
 	free(s);
 }
 
+/* A typed GPU adds gres/gpu:TYPE= after gres/gpu=, as Slurm lists both. */
+static void test_typed_gpus(void **state)
+{
+	char buf[TRES_TYPE_MAX];
+
+	(void)state;
+	check(&(struct tres){.cpus = 4, .mem_mb = 400, .gpus = 4, .gpu_type = "a100"},
+	      "cpu=4,mem=400M,gres/gpu=4,gres/gpu:a100=4");
+	check(&(struct tres){.cpus = 4, .gpu_type = "a100"}, "cpu=4");
+	assert_string_equal(tres_gpu_type("gpu:a100:4", buf, sizeof(buf)), "a100");
+	assert_string_equal(tres_gpu_type("gpu:a100:2,gpu:a100:2", buf, sizeof(buf)), "a100");
+	assert_string_equal(tres_gpu_type("mps:100,gpu:h100", buf, sizeof(buf)), "h100");
+	assert_null(tres_gpu_type("gpu:4", buf, sizeof(buf)));
+	assert_null(tres_gpu_type("gpu:2K", buf, sizeof(buf)));
+	assert_null(tres_gpu_type("gpu", buf, sizeof(buf)));
+	assert_null(tres_gpu_type("gpu:a100:2,gpu:v100:2", buf, sizeof(buf)));
+	assert_null(tres_gpu_type("gpu:a100:2,gpu:2", buf, sizeof(buf)));
+	assert_null(tres_gpu_type(NULL, buf, sizeof(buf)));
+	assert_null(tres_gpu_type("gpu:a100:4", buf, 4)); /* does not fit */
+	assert_null(tres_gpu_type("", buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_a_job_as_scontrol_shows_it),
 	    cmocka_unit_test(test_nodes_and_steps_leave_out_what_they_do_not_count),
 	    cmocka_unit_test(test_big_counts_fit),
+	    cmocka_unit_test(test_typed_gpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
