@@ -128,3 +128,22 @@ def test_builtin_does_not_backfill(fresh_cluster):
     assert job(c, short)["JobState"] == "PENDING"
     assert job(c, head)["StartTime"] == "Unknown"
     c.run("scancel", str(blocker), str(head), str(short), check=False)
+
+
+def test_held_jobs_order_as_the_reference(cluster, queue):
+    """Reference squeue.txt: a job held by the admin after backfill planned it
+    (11208) is listed above an older one submitted held (11207): squeue
+    sorts pending jobs by their expected start first, and a hold keeps it."""
+    wait_state(cluster, queue["short"], "RUNNING", timeout=20)
+    user_held = sleeper(cluster, "-H", "-N1", "-n4", "-t", "5", "-J", "held_user")
+    admin_held = sleeper(cluster, "-N1", "-n4", "-t", "5", "-J", "held_admin")
+    wait_for(lambda: job(cluster, admin_held).get("StartTime", "Unknown") != "Unknown",
+             timeout=20, what="an estimate for the job held next")
+    cluster.run("scontrol", "hold", str(admin_held))
+    rec = job(cluster, admin_held)
+    assert rec["Reason"] == "JobHeldAdmin" and rec["Priority"] == "0"
+    assert job(cluster, user_held)["StartTime"] == "Unknown"
+    ids = [int(line.split()[0]) for line in
+           cluster.out("squeue", "-h", "-t", "PD", "-o", "%i").splitlines()]
+    assert ids.index(admin_held) < ids.index(user_held), ids
+    cluster.run("scancel", str(user_held), str(admin_held))
