@@ -12,23 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* PriorityFlags= */
-#define PRIO_FLAG_ACCRUE_ALWAYS		 (1u << 0)
-#define PRIO_FLAG_SMALL_RELATIVE_TO_TIME (1u << 1)
-#define PRIO_FLAG_CALCULATE_RUNNING	 (1u << 2)
-#define PRIO_FLAG_DEPTH_OBLIVIOUS	 (1u << 3)
-#define PRIO_FLAG_NO_FAIR_TREE		 (1u << 4)
-#define PRIO_FLAG_INCR_ONLY		 (1u << 5)
-#define PRIO_FLAG_MAX_TRES		 (1u << 6)
-#define PRIO_FLAG_NO_NORMAL_ASSOC	 (1u << 7)
-#define PRIO_FLAG_NO_NORMAL_PART	 (1u << 8)
-#define PRIO_FLAG_NO_NORMAL_QOS		 (1u << 9)
-#define PRIO_FLAG_NO_NORMAL_TRES	 (1u << 10)
-#define PRIO_FLAG_NO_NORMAL_ALL                                                                    \
-	(PRIO_FLAG_NO_NORMAL_ASSOC | PRIO_FLAG_NO_NORMAL_PART | PRIO_FLAG_NO_NORMAL_QOS            \
-	 | PRIO_FLAG_NO_NORMAL_TRES)
-
-#define PRIO_TRES_MAX 8 /* PriorityWeightTRES entries */
+#include "common/conf_prio.h" /* PRIO_FLAG_*, PRIO_TRES_MAX */
 
 /* The configuration side (slurm.conf Priority*). */
 struct prio_weights {
