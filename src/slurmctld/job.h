@@ -41,6 +41,7 @@ struct job {
 	char *state_desc;             /* overrides the reason name when set */
 	uint32_t priority;            /* 0 = held */
 	bool is_user_hold;            /* held by the user (JobHeldUser) */
+	bool is_prio_fixed;	      /* set by an admin: multifactor keeps it (not journaled) */
 	char *partition;              /* the partition chosen */
 	uint32_t time_limit;          /* minutes, INFINITE */
 	uint32_t min_nodes, max_nodes;
