@@ -167,13 +167,14 @@ void job_prio_factors(const struct ctld *c, const struct job *job, time_t now,
 	*w = s.w;
 }
 
-uint32_t job_next_priority(struct ctld *c, const struct job *job)
+uint32_t job_next_priority(struct ctld *c, struct job *job)
 {
 	struct prio_weights w;
 	struct prio_factors f;
 
 	if (job_prio_is_multifactor(c)) {
-		job_prio_factors(c, job, time(NULL), &w, &f);
+		job->prio_time = time(NULL);
+		job_prio_factors(c, job, job->prio_time, &w, &f);
 		return f.priority;
 	}
 	if (!c->lowest_prio || c->lowest_prio > TOP_PRIORITY)
@@ -203,6 +204,7 @@ void job_prio_recalc(struct ctld *c, time_t now)
 			continue;
 		input_of(c, &s, job, now, &in);
 		prio_mf_factors(&s.w, &in, &f);
+		job->prio_time = now;
 		if (f.priority != job->priority) {
 			job->priority = f.priority;
 			is_changed = true;

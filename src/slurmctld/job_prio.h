@@ -25,8 +25,9 @@ struct prio_weights;
  * kept within 1..TOP_PRIORITY. */
 uint32_t job_nice_priority(uint32_t base, uint32_t nice);
 /* A new, released or requeued job's priority: priority/basic's next one
- * (each lower than the last, its nice applied) or multifactor's now. */
-uint32_t job_next_priority(struct ctld *c, const struct job *job);
+ * (each lower than the last, its nice applied) or multifactor's now
+ * (job->prio_time set). */
+uint32_t job_next_priority(struct ctld *c, struct job *job);
 /* qsort of struct job *: highest priority first, then lowest id. */
 int job_prio_cmp(const void *a, const void *b);
 /* The scheduler's order as Slurm's: partition PriorityTier (highest

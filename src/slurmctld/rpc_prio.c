@@ -1,6 +1,8 @@
 /* rpc_prio.c - REQUEST_PRIORITY_FACTORS (sprio): the multifactor factors
  * of every pending job the caller may see, filtered by job ids and users.
- * Held jobs (priority 0) are left out, as Slurm does.
+ * Held jobs (priority 0) are left out, as Slurm does. The factors are
+ * those of the job's last computation (as Slurm keeps them), so that they
+ * add up to its priority.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -46,7 +48,7 @@ static int fill_job(const struct ctld *c, const struct job *job, time_t now,
 	struct prio_weights w;
 	struct prio_factors f;
 
-	job_prio_factors(c, job, now, &w, &f);
+	job_prio_factors(c, job, job->prio_time ? job->prio_time : now, &w, &f); /* as computed */
 	*j = (struct prio_job_factors){
 	    .job_id = job->job_id,
 	    .user_id = (uint32_t)job->uid,
