@@ -145,12 +145,23 @@ bool assoc_usage_tick(struct ctld *c, struct assoc_usage *u, time_t now)
 			is_changed = true;
 		}
 	}
-	return is_changed || t->assoc_count;
+	return is_changed;
+}
+
+void assoc_usage_decay_all(struct ctld *c, struct assoc_usage *u, time_t now)
+{
+	if (u->pending)
+		return; /* not applied yet: decayed once it is */
+	if (u->last_decay && now > u->last_decay)
+		assoc_usage_scale(&c->assoc, assoc_usage_decay(c->conf->prio_decay_half_life * 60u,
+							       (double)(now - u->last_decay)));
+	if (!u->last_decay || now > u->last_decay)
+		u->last_decay = now;
 }
 
 /* ---- the file ---- */
 
-static void pack_usage(struct pack_buf *b, const struct assoc_table *t)
+static void pack_usage(struct pack_buf *b, const struct assoc_table *t, time_t last_decay)
 {
 	uint32_t n = 0;
 
@@ -160,6 +171,7 @@ static void pack_usage(struct pack_buf *b, const struct assoc_table *t)
 		n += t->qos[i] != NULL;
 	pack_str(b, USAGE_MAGIC);
 	pack_u16(b, USAGE_VERSION);
+	pack_time(b, last_decay);
 	pack_u32(b, n);
 	for (uint32_t i = 0; i < t->assoc_count; i++)
 		if (t->assocs[i]) {
@@ -175,14 +187,14 @@ static void pack_usage(struct pack_buf *b, const struct assoc_table *t)
 		}
 }
 
-int assoc_usage_save(const struct assoc_table *t, const char *dir)
+int assoc_usage_save(const struct assoc_table *t, time_t last_decay, const char *dir)
 {
 	_cleanup_free_ char *path = NULL, *tmp = NULL;
 	struct pack_buf b = {0};
 	FILE *f;
 	int r = 0;
 
-	pack_usage(&b, t);
+	pack_usage(&b, t, last_decay);
 	if (!b.err)
 		pack_u32(&b, crc32c(0, b.data, b.len));
 	if (b.err || asprintf(&path, "%s/%s", dir, ASSOC_USAGE_FILE) < 0
@@ -211,6 +223,7 @@ static int unpack_usage(struct assoc_usage *u, const uint8_t *data, size_t len)
 	_cleanup_free_ char *magic = NULL;
 	uint16_t version = 0;
 	uint32_t n = 0, crc = 0;
+	time_t last_decay = 0;
 	struct usage_saved *v;
 
 	if (len < 4)
@@ -222,6 +235,7 @@ static int unpack_usage(struct assoc_usage *u, const uint8_t *data, size_t len)
 	b = pack_buf_view(data, len - 4);
 	unpack_str(&b, &magic, 32);
 	unpack_u16(&b, &version);
+	unpack_time(&b, &last_decay);
 	unpack_count(&b, &n, USAGE_MAX_RECORDS, 13);
 	if (b.err || !magic || strcmp(magic, USAGE_MAGIC) || version != USAGE_VERSION)
 		return -EINVAL;
@@ -245,6 +259,7 @@ static int unpack_usage(struct assoc_usage *u, const uint8_t *data, size_t len)
 	free(u->pending);
 	u->pending = v;
 	u->pending_count = n;
+	u->last_decay = last_decay > 0 ? last_decay : 0;
 	return 0;
 }
 

@@ -233,11 +233,13 @@ void job_prio_timer(struct ctld *c, time_t now)
 	if (x->last_calc && now >= x->last_calc && now - x->last_calc < period)
 		return;
 	x->last_calc = now;
+	assoc_usage_decay_all(c, &x->usage, now);
 	if (fair_tree_compute(&c->assoc) < 0)
 		error("priority: out of memory computing fairshare");
 	job_prio_recalc(c, now);
 	if (c->assoc.assoc_count) {
-		int r = assoc_usage_save(&c->assoc, c->conf->state_save_location);
+		int r =
+		    assoc_usage_save(&c->assoc, x->usage.last_decay, c->conf->state_save_location);
 
 		if (r < 0)
 			error("priority: cannot save %s/%s: %s", c->conf->state_save_location,
@@ -261,7 +263,8 @@ void job_prio_stop(struct ctld *c)
 	if (!c->prio)
 		return;
 	if (job_prio_is_multifactor(c) && c->assoc.assoc_count)
-		assoc_usage_save(&c->assoc, c->conf->state_save_location);
+		assoc_usage_save(&c->assoc, c->prio->usage.last_decay,
+				 c->conf->state_save_location);
 	assoc_usage_done(&c->prio->usage);
 	free(c->prio);
 	c->prio = NULL;

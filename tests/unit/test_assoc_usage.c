@@ -15,6 +15,7 @@
 
 #include "common/conf_prio.h"
 #include "common/macros.h"
+#include "ctld_fixture.h"
 #include "slurmctld/assoc.h"
 #include "slurmctld/assoc_usage.h"
 
@@ -112,11 +113,12 @@ static void test_file_survives_a_restart_and_waits_for_the_table(void **state)
 	assert_non_null(mkdtemp(dir));
 	tree_init(&x);
 	assoc_usage_add(&x.a[2], &x.q, 1234.5);
-	assert_int_equal(assoc_usage_save(&x.t, dir), 0);
+	assert_int_equal(assoc_usage_save(&x.t, 1700000000, dir), 0);
 
 	tree_init(&y); /* the next controller */
 	assert_int_equal(assoc_usage_load(&u, dir), 0);
 	assert_int_equal(u.pending_count, 4);
+	assert_int_equal(u.last_decay, 1700000000); /* the downtime decays too */
 	assoc_usage_apply_pending(&u, &empty); /* table not loaded yet: kept */
 	assert_int_equal(u.pending_count, 4);
 	assoc_usage_apply_pending(&u, &y.t);
@@ -143,6 +145,33 @@ static void test_file_survives_a_restart_and_waits_for_the_table(void **state)
 	rmdir(dir);
 }
 
+/* Decay once per pass for the time since the last one; the first pass
+ * only starts the clock; charges wait for the association of a job. */
+static void test_decay_pass_on_a_controller(void **state)
+{
+	struct ctld_fixture *f = fixture_new("PriorityDecayHalfLife=10\n"); /* minutes */
+	struct assoc_usage u = {0};
+	struct tree x;
+	time_t now = 1700000000;
+
+	(void)state;
+	tree_init(&x);
+	f->c.assoc = x.t;
+	assoc_usage_add(&x.a[2], &x.q, 1000);
+	assoc_usage_decay_all(&f->c, &u, now);
+	assert_float_equal(x.a[2].usage_raw, 1000, 0);
+	assoc_usage_decay_all(&f->c, &u, now + 600);
+	assert_float_equal(x.a[2].usage_raw, 500, 1e-9);
+	assert_float_equal(x.a[0].usage_raw, 500, 1e-9);
+	assert_float_equal(x.q.usage_raw, 500, 1e-9);
+	assert_int_equal(u.last_decay, now + 600);
+	assoc_usage_decay_all(&f->c, &u, now + 300); /* the clock went back: nothing */
+	assert_float_equal(x.a[2].usage_raw, 500, 1e-9);
+	assert_false(assoc_usage_tick(&f->c, &u, now + 601)); /* starts the charge clock */
+	f->c.assoc = (struct assoc_table){0};
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +179,7 @@ int main(void)
 	    cmocka_unit_test(test_charge_goes_to_every_parent_and_qos),
 	    cmocka_unit_test(test_reset_boundaries),
 	    cmocka_unit_test(test_file_survives_a_restart_and_waits_for_the_table),
+	    cmocka_unit_test(test_decay_pass_on_a_controller),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
