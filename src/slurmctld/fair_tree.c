@@ -18,6 +18,7 @@ struct ft {
 	uint32_t *kids;
 	uint32_t users; /* live user associations */
 	uint32_t rank;	/* the next user's (counts down) */
+	uint32_t rnt;	/* the last rank given, shared by who ties with it */
 };
 
 static bool is_live(const struct assoc *a)
@@ -121,13 +122,16 @@ static int cmp_level(const void *pa, const void *pb, void *arg)
 	return r ? r : strcmp(a->user ? a->user : "", b->user ? b->user : "");
 }
 
-static int rank_set(struct ft *f, uint32_t *set, uint32_t n, int depth);
+static int rank_set(struct ft *f, uint32_t *set, uint32_t n, int depth, bool is_tied);
 
 /* One group of siblings tied on level fairshare: its users share a rank,
- * its accounts' children are ranked together. */
-static int rank_tie(struct ft *f, const uint32_t *grp, uint32_t n, int depth)
+ * its accounts' children are ranked together, the first of them with that
+ * same rank. is_tied: the group ties with the user ranked last (the
+ * first children of an account that tied with a user). */
+static int rank_tie(struct ft *f, const uint32_t *grp, uint32_t n, int depth, bool is_tied)
 {
-	uint32_t tied_rank = f->rank, len = 0, *merged;
+	uint32_t tied_rank = is_tied ? f->rnt : f->rank, len = 0, *merged;
+	bool has_users = false;
 	int rc;
 
 	for (uint32_t i = 0; i < n; i++) {
@@ -137,7 +141,10 @@ static int rank_tie(struct ft *f, const uint32_t *grp, uint32_t n, int depth)
 			continue;
 		a->fs_factor = a->shares_raw && f->users ? (double)tied_rank / f->users : 0;
 		f->rank--;
+		has_users = true;
 	}
+	if (has_users)
+		f->rnt = tied_rank;
 	merged = malloc((f->t->assoc_count + 1) * sizeof(*merged));
 	if (!merged)
 		return -ENOMEM;
@@ -149,12 +156,12 @@ static int rank_tie(struct ft *f, const uint32_t *grp, uint32_t n, int depth)
 		len = gather(f, grp[i], merged, len, 0);
 		level_fs(f, merged + start, len - start);
 	}
-	rc = len ? rank_set(f, merged, len, depth + 1) : 0;
+	rc = len ? rank_set(f, merged, len, depth + 1, has_users || is_tied) : 0;
 	free(merged);
 	return rc;
 }
 
-static int rank_set(struct ft *f, uint32_t *set, uint32_t n, int depth)
+static int rank_set(struct ft *f, uint32_t *set, uint32_t n, int depth, bool is_tied)
 {
 	if (depth > 64) /* a tree deeper than any real one (or a loop) */
 		return 0;
@@ -165,7 +172,7 @@ static int rank_set(struct ft *f, uint32_t *set, uint32_t n, int depth)
 
 		while (j < n && f->t->assocs[set[j]]->level_fs == f->t->assocs[set[i]]->level_fs)
 			j++;
-		rc = rank_tie(f, set + i, j - i, depth);
+		rc = rank_tie(f, set + i, j - i, depth, is_tied && i == 0);
 		if (rc < 0)
 			return rc;
 		i = j;
@@ -196,7 +203,7 @@ int fair_tree_compute(struct assoc_table *t)
 		for (uint32_t i = 0; i < n; i++)
 			t->assocs[top[i]]->level_fs = INFINITY;
 		f.rank = f.users;
-		rc = rank_tie(&f, top, n, 0);
+		rc = rank_tie(&f, top, n, 0, false);
 	}
 	free(top);
 	free(f.first);

@@ -6,8 +6,10 @@
  * siblings are visited in decreasing level fairshare, accounts recursed
  * into where they stand, so every user under a better-served account ranks
  * below every user under a less-served one. The users get ranks N..1 in
- * that order (users tied on level fairshare share the higher rank; tied
- * accounts have their children merged and sorted together); a user's
+ * that order (users tied on level fairshare share the higher rank, and a
+ * user tied with a sibling account shares it with that account's first
+ * user; tied accounts have their children merged and sorted together); a
+ * user's
  * fairshare factor is rank / N. An account with Fairshare=parent is
  * skipped: its children stand among its siblings.
  */

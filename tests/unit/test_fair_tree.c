@@ -85,6 +85,25 @@ static void test_tied_accounts_merge_and_tied_users_share_rank(void **state)
 	assert_float_equal(u3->fs_factor, 0.25, 1e-9); /* rank 1 */
 }
 
+/* A user tied with a sibling account shares its rank with the account's
+ * first user; the ranks after them go on counting down. */
+static void test_user_tied_with_an_account(void **state)
+{
+	struct tree x = {0};
+	struct assoc *u0, *u1, *u2;
+
+	(void)state;
+	add(&x, -1, "root", NULL, 1, 20);
+	add(&x, 0, "a", NULL, 1, 10);	      /* 0.5 / 0.5 = 1 */
+	u0 = add(&x, 0, "root", "u0", 1, 10); /* 1 as well */
+	u1 = add(&x, 1, "a", "u1", 1, 10);
+	u2 = add(&x, 1, "a", "u2", 1, 0);
+	assert_int_equal(fair_tree_compute(&x.t), 0);
+	assert_float_equal(u0->fs_factor, 1.0, 1e-9);	  /* rank 3 */
+	assert_float_equal(u2->fs_factor, 1.0, 1e-9);	  /* tied with u0: rank 3 */
+	assert_float_equal(u1->fs_factor, 1 / 3.0, 1e-9); /* rank 1 */
+}
+
 static void test_zero_usage_and_dormant_accounts(void **state)
 {
 	struct tree x = {0};
@@ -151,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_accounts_rank_users_by_account_first),
 	    cmocka_unit_test(test_tied_accounts_merge_and_tied_users_share_rank),
+	    cmocka_unit_test(test_user_tied_with_an_account),
 	    cmocka_unit_test(test_zero_usage_and_dormant_accounts),
 	    cmocka_unit_test(test_fairshare_parent_and_deleted),
 	    cmocka_unit_test(test_no_shares_user_gets_zero_and_empty_table),
