@@ -20,11 +20,6 @@
 #include "part.h"
 #include "prio_multifactor.h"
 
-struct prio_ctx {
-	time_t last_calc; /* last PriorityCalcPeriod pass, 0: at the next tick */
-	struct assoc_usage usage;
-};
-
 /* What every job's factors are relative to. */
 struct prio_cluster {
 	struct prio_weights w;
@@ -32,6 +27,16 @@ struct prio_cluster {
 	uint32_t cpus, nodes;
 	double mem, gpus;
 	uint32_t max_part_factor, max_qos_prio;
+};
+
+struct prio_ctx {
+	time_t last_calc; /* last PriorityCalcPeriod pass, 0: at the next tick */
+	struct assoc_usage usage;
+	/* cluster_of()'s answer and what it depends on */
+	struct prio_cluster cluster;
+	const struct sl_conf *cluster_conf; /* NULL: not computed */
+	uint32_t cluster_nodes, cluster_parts;
+	time_t cluster_assoc_update;
 };
 
 uint32_t job_nice_priority(uint32_t base, uint32_t nice)
@@ -49,7 +54,7 @@ bool job_prio_is_multifactor(const struct ctld *c)
 	       && strcaseeq(c->conf->priority_type, "priority/multifactor");
 }
 
-static void cluster_of(const struct ctld *c, struct prio_cluster *s)
+static void cluster_compute(const struct ctld *c, struct prio_cluster *s)
 {
 	const struct sl_conf *conf = c->conf;
 	int n;
@@ -81,6 +86,29 @@ static void cluster_of(const struct ctld *c, struct prio_cluster *s)
 	for (uint32_t i = 0; i < c->assoc.qos_count; i++)
 		if (c->assoc.qos[i] && c->assoc.qos[i]->priority > s->max_qos_prio)
 			s->max_qos_prio = c->assoc.qos[i]->priority;
+}
+
+/* The cluster's totals and the weights, kept while the configuration,
+ * the node and partition tables and the QOS are the same (a submission
+ * does not add up every node again). */
+static void cluster_of(const struct ctld *c, struct prio_cluster *s)
+{
+	struct prio_ctx *x = c->prio;
+
+	if (!x) {
+		cluster_compute(c, s);
+		return;
+	}
+	if (x->cluster_conf != c->conf || x->cluster_nodes != c->node_count
+	    || x->cluster_parts != c->part_count
+	    || x->cluster_assoc_update != c->assoc.last_update) {
+		cluster_compute(c, &x->cluster);
+		x->cluster_conf = c->conf;
+		x->cluster_nodes = c->node_count;
+		x->cluster_parts = c->part_count;
+		x->cluster_assoc_update = c->assoc.last_update;
+	}
+	*s = x->cluster;
 }
 
 static uint32_t job_cpus(const struct job *job)
@@ -228,6 +256,8 @@ void job_prio_timer(struct ctld *c, time_t now)
 
 	if (!job_prio_is_multifactor(c) || !(x = ctx_of(c)))
 		return;
+	if (x->cluster_conf != c->conf)
+		x->cluster_conf = NULL; /* reconfigured: a later conf may reuse the address */
 	assoc_usage_tick(c, &x->usage, now);
 	period = (time_t)c->conf->prio_calc_period * 60;
 	if (x->last_calc && now >= x->last_calc && now - x->last_calc < period)
