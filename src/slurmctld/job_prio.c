@@ -232,6 +232,8 @@ void job_prio_recalc(struct ctld *c, time_t now)
 			continue;
 		input_of(c, &s, job, now, &in);
 		prio_mf_factors(&s.w, &in, &f);
+		if ((s.w.flags & PRIO_FLAG_INCR_ONLY) && f.priority < job->priority)
+			continue; /* never lowered */
 		job->prio_time = now;
 		if (f.priority != job->priority) {
 			job->priority = f.priority;

@@ -100,3 +100,18 @@ def test_show_config_prints_the_multifactor_keys(cluster):
                  "PriorityWeightPartition = 2000",
                  "PriorityWeightTRES      = (null)"):
         assert "\n" + line + "\n" in out, line
+
+
+def test_priorities_are_computed_again_after_a_restart(cluster, blocker):
+    """Last: restarts the controller. A pending job's priority is derived:
+    the restarted controller computes the same one (age weighs 1000 over
+    two days: nothing in a few seconds); sprio still adds up."""
+    jid = submit(cluster, "-p", "high", "-N1", "--wrap", "true")
+    before = prio(cluster, jid)
+    cluster.restart_slurmctld()
+    wait_for(lambda: cluster.run("squeue", "-h", "-j", jid, "-o", "%Q", check=False)
+             .stdout.strip().isdigit(), what="the job listed again")
+    assert prio(cluster, jid) == before
+    p, total = sprio_sum(cluster, jid)
+    assert p == before and abs(p - total) <= 2
+    cluster.run("scancel", jid)

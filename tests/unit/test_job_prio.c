@@ -91,6 +91,20 @@ static void test_recalc_keeps_held_and_admin_set(void **state)
 	fixture_free(f);
 }
 
+static void test_incr_only_never_lowers(void **state)
+{
+	struct ctld_fixture *f = fixture_new(MF "PriorityFlags=INCR_ONLY\n");
+	struct job *a = submit(f, NULL, 1, NO_VAL), *b = submit(f, NULL, 1, NO_VAL);
+
+	(void)state;
+	a->priority = 5000; /* above what it computes to: kept */
+	b->priority = 5;    /* below: raised */
+	job_prio_recalc(&f->c, time(NULL));
+	assert_int_equal(a->priority, 5000);
+	assert_int_equal(b->priority, 1256);
+	fixture_free(f);
+}
+
 static void test_timer_recomputes_each_calc_period(void **state)
 {
 	struct ctld_fixture *f = fixture_new(MF "PriorityCalcPeriod=2\n");
@@ -132,6 +146,7 @@ int main(void)
 	    cmocka_unit_test(test_basic_stays_submit_order_with_nice),
 	    cmocka_unit_test(test_multifactor_at_submit),
 	    cmocka_unit_test(test_recalc_keeps_held_and_admin_set),
+	    cmocka_unit_test(test_incr_only_never_lowers),
 	    cmocka_unit_test(test_timer_recomputes_each_calc_period),
 	    cmocka_unit_test(test_sort_by_tier_then_priority),
 	};
