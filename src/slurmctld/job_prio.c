@@ -318,13 +318,18 @@ static uint32_t tier_of(const struct ctld *c, const struct job *job)
 	return p ? p->cfg->priority_tier : 0;
 }
 
-static int cmp_tier(const void *a, const void *b, void *arg)
-{
-	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
-	uint32_t tx = tier_of(arg, x), ty = tier_of(arg, y);
+struct tiered {
+	uint32_t tier;
+	struct job *job;
+};
 
-	if (tx != ty)
-		return tx > ty ? -1 : 1;
+static int cmp_tier(const void *a, const void *b)
+{
+	const struct tiered *p = a, *q = b;
+	const struct job *x = p->job, *y = q->job;
+
+	if (p->tier != q->tier)
+		return p->tier > q->tier ? -1 : 1;
 	if (x->priority != y->priority)
 		return x->priority > y->priority ? -1 : 1;
 	if (x->submit_time != y->submit_time)
@@ -334,5 +339,16 @@ static int cmp_tier(const void *a, const void *b, void *arg)
 
 void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n)
 {
-	qsort_r(jobs, n, sizeof(*jobs), cmp_tier, (void *)c);
+	struct tiered *v = n ? malloc(n * sizeof(*v)) : NULL;
+
+	if (!v) { /* out of memory: priority order, without tiers */
+		qsort(jobs, n, sizeof(*jobs), job_prio_cmp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) /* each job's tier looked up once */
+		v[i] = (struct tiered){tier_of(c, jobs[i]), jobs[i]};
+	qsort(v, n, sizeof(*v), cmp_tier);
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = v[i].job;
+	free(v);
 }
