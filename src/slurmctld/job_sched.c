@@ -306,7 +306,7 @@ void job_sched_pass(struct ctld *c)
 	for (uint32_t i = 0; i < c->job_count; i++)
 		if (job_is_pending(c->jobs[i]))
 			pending[n++] = c->jobs[i];
-	qsort(pending, n, sizeof(*pending), job_prio_cmp);
+	job_prio_sort(c, pending, n); /* PriorityTier, then priority */
 	for (uint32_t i = 0; i < n; i++) {
 		struct job *job = pending[i];
 		const struct part *p = part_find(c, job->partition);

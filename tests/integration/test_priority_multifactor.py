@@ -1,8 +1,9 @@
 """priority/multifactor on a running cluster (2 nodes of 4 CPUs; partitions
-debug PriorityJobFactor=1 and high PriorityJobFactor=4):
+debug PriorityJobFactor=1, high PriorityJobFactor=4, urgent
+PriorityJobFactor=1 PriorityTier=2):
 
 * the scheduler starts the higher-priority job first, whatever the
-  submission order;
+  submission order, and a higher PriorityTier before any priority;
 * a held job stays at 0 and gets its computed priority when released;
 * a priority set by an administrator stays as set;
 * scontrol show config prints the Priority* keys as Slurm does.
@@ -29,7 +30,8 @@ def make_cluster():
     return Cluster(
         nodes=["n1", "n2"],
         partitions=["debug Nodes=n[1-2] Default=YES PriorityJobFactor=1 State=UP",
-                    "high Nodes=n[1-2] PriorityJobFactor=4 State=UP"],
+                    "high Nodes=n[1-2] PriorityJobFactor=4 State=UP",
+                    "urgent Nodes=n[1-2] PriorityJobFactor=1 PriorityTier=2 State=UP"],
         settings=SETTINGS,
         name="prio-mf",
     )
@@ -64,6 +66,18 @@ def test_higher_priority_job_starts_first(cluster, blocker):
     assert cluster.out("squeue", "-h", "-j", low, "-o", "%T").strip() == "PENDING"
     cluster.run("scancel", low, high)
     wait_state(cluster, high, ("CANCELLED", "COMPLETED"))
+
+
+def test_partition_priority_tier_goes_before_priority(cluster, blocker):
+    high = submit(cluster, "-p", "high", "-N2", "--exclusive", "-t", "5", "--wrap", "sleep 300")
+    urgent = submit(cluster, "-p", "urgent", "-N2", "--exclusive", "-t", "5", "--wrap",
+                    "sleep 300")
+    assert prio(cluster, high) > prio(cluster, urgent)
+    cluster.run("scancel", blocker)
+    wait_state(cluster, urgent, "RUNNING")
+    assert cluster.out("squeue", "-h", "-j", high, "-o", "%T").strip() == "PENDING"
+    cluster.run("scancel", high, urgent)
+    wait_state(cluster, urgent, ("CANCELLED", "COMPLETED"))
 
 
 def test_held_job_stays_zero_until_released(cluster, blocker):
