@@ -54,30 +54,34 @@ def blocker(cluster):
     cluster.run("scancel", jid, check=False)
 
 
+def whole_cluster_job(cluster, part):
+    return submit(cluster, "-p", part, "-N2", "--exclusive", "-t", "5", "--wrap", "sleep 300")
+
+
+def starts_first(cluster, blocker, first, second):
+    """Free the cluster; first runs, second still waits for it."""
+    cluster.run("scancel", blocker)
+    wait_state(cluster, first, "RUNNING")
+    assert cluster.out("squeue", "-h", "-j", second, "-o", "%T").strip() == "PENDING"
+    cluster.run("scancel", first, second)
+    wait_state(cluster, first, ("CANCELLED", "COMPLETED"))
+
+
 def test_higher_priority_job_starts_first(cluster, blocker):
-    low = submit(cluster, "-p", "debug", "-N2", "--exclusive", "-t", "5", "--wrap", "sleep 300")
-    high = submit(cluster, "-p", "high", "-N2", "--exclusive", "-t", "5", "--wrap", "sleep 300")
+    low = whole_cluster_job(cluster, "debug")
+    high = whole_cluster_job(cluster, "high")
     assert prio(cluster, high) > prio(cluster, low)
     for jid in (low, high):
         p, total = sprio_sum(cluster, jid)
         assert p == prio(cluster, jid) and abs(p - total) <= 2  # columns are rounded
-    cluster.run("scancel", blocker)
-    wait_state(cluster, high, "RUNNING")
-    assert cluster.out("squeue", "-h", "-j", low, "-o", "%T").strip() == "PENDING"
-    cluster.run("scancel", low, high)
-    wait_state(cluster, high, ("CANCELLED", "COMPLETED"))
+    starts_first(cluster, blocker, high, low)
 
 
 def test_partition_priority_tier_goes_before_priority(cluster, blocker):
-    high = submit(cluster, "-p", "high", "-N2", "--exclusive", "-t", "5", "--wrap", "sleep 300")
-    urgent = submit(cluster, "-p", "urgent", "-N2", "--exclusive", "-t", "5", "--wrap",
-                    "sleep 300")
+    high = whole_cluster_job(cluster, "high")
+    urgent = whole_cluster_job(cluster, "urgent")
     assert prio(cluster, high) > prio(cluster, urgent)
-    cluster.run("scancel", blocker)
-    wait_state(cluster, urgent, "RUNNING")
-    assert cluster.out("squeue", "-h", "-j", high, "-o", "%T").strip() == "PENDING"
-    cluster.run("scancel", high, urgent)
-    wait_state(cluster, urgent, ("CANCELLED", "COMPLETED"))
+    starts_first(cluster, blocker, urgent, high)
 
 
 def test_held_job_stays_zero_until_released(cluster, blocker):
