@@ -37,6 +37,7 @@ struct prio_ctx {
 	const struct sl_conf *cluster_conf; /* NULL: not computed */
 	uint32_t cluster_nodes, cluster_parts;
 	time_t cluster_assoc_update;
+	time_t tree_assoc_update; /* the association tree Fair Tree last saw */
 };
 
 uint32_t job_nice_priority(uint32_t base, uint32_t nice)
@@ -262,8 +263,15 @@ void job_prio_timer(struct ctld *c, time_t now)
 		x->cluster_conf = NULL; /* reconfigured: a later conf may reuse the address */
 	assoc_usage_tick(c, &x->usage, now);
 	period = (time_t)c->conf->prio_calc_period * 60;
-	if (x->last_calc && now >= x->last_calc && now - x->last_calc < period)
+	if (x->last_calc && now >= x->last_calc && now - x->last_calc < period) {
+		if (x->tree_assoc_update != c->assoc.last_update) { /* sacctmgr changed it */
+			x->tree_assoc_update = c->assoc.last_update;
+			if (fair_tree_compute(&c->assoc) < 0)
+				error("priority: out of memory computing fairshare");
+		}
 		return;
+	}
+	x->tree_assoc_update = c->assoc.last_update;
 	x->last_calc = now;
 	assoc_usage_decay_all(c, &x->usage, now);
 	if (fair_tree_compute(&c->assoc) < 0)

@@ -41,8 +41,9 @@ void job_prio_factors(const struct ctld *c, const struct job *job, time_t now,
 /* Recompute every pending job (and running ones with CALCULATE_RUNNING)
  * now; held and administrator-set priorities are kept. */
 void job_prio_recalc(struct ctld *c, time_t now);
-/* The 1 s timer: usage charged and decayed; Fair Tree and every job's
- * priority again each PriorityCalcPeriod; usage saved with it. */
+/* The 1 s timer: usage charged; each PriorityCalcPeriod usage decayed,
+ * Fair Tree and every job's priority computed again, usage saved; Fair
+ * Tree also as soon as the association tree changes. */
 void job_prio_timer(struct ctld *c, time_t now);
 /* Start: load the saved usage. Shutdown: save it, free the state. */
 int job_prio_start(struct ctld *c);

@@ -13,6 +13,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "ctld_fixture.h"
+#include "slurmctld/assoc.h"
 #include "slurmctld/job.h"
 #include "slurmctld/job_prio.h"
 #include "slurmctld/prio_multifactor.h"
@@ -123,6 +124,42 @@ static void test_timer_recomputes_each_calc_period(void **state)
 	fixture_free(f);
 }
 
+/* Fair Tree runs each calculation period and as soon as the association
+ * tree changes (sacctmgr), not every second otherwise. */
+static void test_fair_tree_follows_the_association_tree(void **state)
+{
+	struct ctld_fixture *f = fixture_new(MF);
+	struct assoc a[3] = {
+	    {.id = 1, .acct = "root", .shares_raw = 1},
+	    {.id = 2,
+	     .parent = &a[0],
+	     .acct = "root",
+	     .user = "u1",
+	     .shares_raw = 1,
+	     .usage_raw = 10},
+	    {.id = 3, .parent = &a[0], .acct = "root", .user = "u2", .shares_raw = 1},
+	};
+	struct assoc *v[3] = {&a[0], &a[1], &a[2]};
+	time_t now = time(NULL);
+
+	(void)state;
+	f->c.assoc = (struct assoc_table){.assocs = v, .assoc_count = 3, .last_update = 1};
+	job_prio_timer(&f->c, now);
+	assert_float_equal(a[2].fs_factor, 1.0, 1e-9); /* no usage: first */
+	assert_float_equal(a[1].fs_factor, 0.5, 1e-9);
+	a[2].usage_raw = 100; /* usage alone waits for the period */
+	job_prio_timer(&f->c, now + 1);
+	assert_float_equal(a[2].fs_factor, 1.0, 1e-9);
+	a[1].shares_raw = 100; /* a change of the tree does not */
+	f->c.assoc.last_update = 2;
+	job_prio_timer(&f->c, now + 2);
+	assert_float_equal(a[1].fs_factor, 1.0, 1e-9);
+	assert_float_equal(a[2].fs_factor, 0.5, 1e-9);
+	job_prio_stop(&f->c);
+	f->c.assoc = (struct assoc_table){0};
+	fixture_free(f);
+}
+
 static void test_sort_by_tier_then_priority(void **state)
 {
 	struct ctld_fixture *f = fixture_new("PartitionName=hi Nodes=n1 PriorityTier=2\n");
@@ -148,6 +185,7 @@ int main(void)
 	    cmocka_unit_test(test_recalc_keeps_held_and_admin_set),
 	    cmocka_unit_test(test_incr_only_never_lowers),
 	    cmocka_unit_test(test_timer_recomputes_each_calc_period),
+	    cmocka_unit_test(test_fair_tree_follows_the_association_tree),
 	    cmocka_unit_test(test_sort_by_tier_then_priority),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
