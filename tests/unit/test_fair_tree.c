@@ -10,6 +10,7 @@
 
 #include "common/macros.h"
 #include "slurmctld/assoc.h"
+#include "slurmctld/assoc_usage.h"
 #include "slurmctld/fair_tree.h"
 
 #define MAXA 16
@@ -165,6 +166,28 @@ static void test_no_shares_user_gets_zero_and_empty_table(void **state)
 	assert_float_equal(u2->fs_factor, 1.0, 1e-9);
 }
 
+/* Two accounts with Fairshare 70 and 30 competing for one resource:
+ * whoever ranks higher runs the next second; with decayed usage the split
+ * of recent usage converges to the shares. */
+static void test_seventy_thirty_converges(void **state)
+{
+	struct tree x = {0};
+	struct assoc *a, *b, *ua, *ub;
+
+	(void)state;
+	add(&x, -1, "root", NULL, 1, 0);
+	a = add(&x, 0, "a", NULL, 70, 0);
+	b = add(&x, 0, "b", NULL, 30, 0);
+	ua = add(&x, 1, "a", "ua", 1, 0);
+	ub = add(&x, 2, "b", "ub", 1, 0);
+	for (int t = 0; t < 20000; t++) {
+		assert_int_equal(fair_tree_compute(&x.t), 0);
+		assoc_usage_scale(&x.t, assoc_usage_decay(3600, 1));
+		assoc_usage_add(ua->fs_factor >= ub->fs_factor ? ua : ub, NULL, 1);
+	}
+	assert_float_equal(a->usage_raw / (a->usage_raw + b->usage_raw), 0.7, 0.01);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +197,7 @@ int main(void)
 	    cmocka_unit_test(test_zero_usage_and_dormant_accounts),
 	    cmocka_unit_test(test_fairshare_parent_and_deleted),
 	    cmocka_unit_test(test_no_shares_user_gets_zero_and_empty_table),
+	    cmocka_unit_test(test_seventy_thirty_converges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
