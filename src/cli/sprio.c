@@ -386,8 +386,9 @@ static void drop_unweighted(struct fmt_spec *f, const struct prio_factors_resp *
 	f->n = k;
 }
 
-static void print_line(const struct fmt_spec *f, const struct prio_factors_resp *r,
-		       const struct prio_job_factors *j, int kind /* 0 header, 1 weights, 2 job */)
+static void print_line(const struct fmt_spec *f, const char *cluster,
+		       const struct prio_factors_resp *r, const struct prio_job_factors *j,
+		       int kind /* 0 header, 1 weights, 2 job */)
 {
 	char buf[512];
 
@@ -398,7 +399,9 @@ static void print_line(const struct fmt_spec *f, const struct prio_factors_resp 
 		if (fl->id >= 0)
 			v = kind == 0	? letters[fl->id].header
 			    : kind == 1 ? weight_cell(r, letters[fl->id].col, buf, sizeof(buf))
-					: job_cell(r, j, fl->id, buf, sizeof(buf));
+			    : letters[fl->id].col == C_CLUSTER
+				? (cluster ? cluster : "")
+				: job_cell(r, j, fl->id, buf, sizeof(buf));
 		if (fl->id != FMT_LITERAL)
 			fmt_put_cell(stdout, v, fl->width, fl->right, true);
 		if (fl->suffix)
@@ -477,13 +480,13 @@ static int run(const struct sl_conf *conf, struct sprio_args *a)
 		if (!a->format)
 			drop_unweighted(&f, r);
 		if (!a->no_header)
-			print_line(&f, r, NULL, 0);
+			print_line(&f, conf->cluster_name, r, NULL, 0);
 		if (a->is_weights)
-			print_line(&f, r, NULL, 1);
+			print_line(&f, conf->cluster_name, r, NULL, 1);
 		qsort_r(r->jobs, r->count, sizeof(*r->jobs), cmp_jobs, &sc);
 		for (uint32_t i = 0; !a->is_weights && i < r->count; i++)
 			if (!a->parts || fmt_list_has(a->parts, r->jobs[i].partition, false))
-				print_line(&f, r, &r->jobs[i], 2);
+				print_line(&f, conf->cluster_name, r, &r->jobs[i], 2);
 	}
 	fmt_spec_done(&f);
 	msg_free(msg_lookup(RESPONSE_PRIORITY_FACTORS), r);

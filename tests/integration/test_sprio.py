@@ -102,6 +102,8 @@ def test_filters(cluster, jobs):
         str(jobs["a"]), str(jobs["b"])]
     assert cluster.out("sprio", "-h", "-o", "%i", "-S", "-y").split() == [
         str(jobs["b"]), str(jobs["a"])]
+    assert cluster.out("sprio", "-h", "-o", "%c|%i|%u|%N", f"-j{jobs['a']}").split() == [
+        f"test|{jobs['a']}|root|100"]
     # the running job is not pending: not listed
     assert cluster.out("sprio", "-h", f"-j{jobs['blocker']}") == ""
     r = cluster.run("sprio", "-u", "no_such_user_xyz", check=False)
