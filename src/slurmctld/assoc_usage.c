@@ -150,11 +150,14 @@ bool assoc_usage_tick(struct ctld *c, struct assoc_usage *u, time_t now)
 
 void assoc_usage_decay_all(struct ctld *c, struct assoc_usage *u, time_t now)
 {
+	uint32_t hl = c->conf->prio_decay_half_life; /* minutes; UNLIMITED: no decay */
+	uint32_t half_life = hl < UINT32_MAX / 60 ? hl * 60u : 0;
+
 	if (u->pending)
 		return; /* not applied yet: decayed once it is */
 	if (u->last_decay && now > u->last_decay)
-		assoc_usage_scale(&c->assoc, assoc_usage_decay(c->conf->prio_decay_half_life * 60u,
-							       (double)(now - u->last_decay)));
+		assoc_usage_scale(&c->assoc,
+				  assoc_usage_decay(half_life, (double)(now - u->last_decay)));
 	if (!u->last_decay || now > u->last_decay)
 		u->last_decay = now;
 }

@@ -67,7 +67,8 @@ static void cluster_compute(const struct ctld *c, struct prio_cluster *s)
 		  .job_size = conf->prio_weight_job_size,
 		  .partition = conf->prio_weight_partition,
 		  .qos = conf->prio_weight_qos,
-		  .max_age_secs = conf->prio_max_age * 60u,
+		  .max_age_secs = conf->prio_max_age < UINT32_MAX / 60 ? conf->prio_max_age * 60u
+								       : UINT32_MAX, /* UNLIMITED */
 		  .is_favor_small = conf->prio_favor_small,
 		  .flags = conf->prio_flags},
 	    .nodes = c->node_count,

@@ -124,17 +124,18 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 
 		job->desc->nice = m->nice;
 		if (job->priority) /* re-apply: undo the old nice, apply the new */
-			job->priority = job_nice_priority(job_nice_priority(job->priority,
-							    old == NO_VAL ? NO_VAL
-									  : 2 * NICE_OFFSET - old),
-					  m->nice);
-		if (job->priority && !job->is_prio_fixed && job_prio_is_multifactor(c))
-			job->priority = job_next_priority(c, job); /* nice is a factor */
+			job->priority = job_nice_priority(
+			    job_nice_priority(job->priority,
+					      old == NO_VAL ? NO_VAL : 2 * NICE_OFFSET - old),
+			    m->nice);
 	}
 	if (m->min_nodes != NO_VAL)
 		job->min_nodes = m->min_nodes;
 	if (m->max_nodes != NO_VAL)
 		job->max_nodes = m->max_nodes;
+	if (job->priority && !job->is_prio_fixed && job_is_pending(job)
+	    && job_prio_is_multifactor(c))
+		job->priority = job_next_priority(c, job); /* its factors may have changed */
 	info("update_job: JobId=%u updated by uid %u", job->job_id, (unsigned)uid);
 	job_changed(c, job);
 	ctld_sched_request(c);
