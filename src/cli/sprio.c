@@ -483,7 +483,8 @@ static int run(const struct sl_conf *conf, struct sprio_args *a)
 			print_line(&f, conf->cluster_name, r, NULL, 0);
 		if (a->is_weights)
 			print_line(&f, conf->cluster_name, r, NULL, 1);
-		qsort_r(r->jobs, r->count, sizeof(*r->jobs), cmp_jobs, &sc);
+		if (r->count)
+			qsort_r(r->jobs, r->count, sizeof(*r->jobs), cmp_jobs, &sc);
 		for (uint32_t i = 0; !a->is_weights && i < r->count; i++)
 			if (!a->parts || fmt_list_has(a->parts, r->jobs[i].partition, false))
 				print_line(&f, conf->cluster_name, r, &r->jobs[i], 2);

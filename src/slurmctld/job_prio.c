@@ -350,6 +350,8 @@ void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n)
 {
 	struct tiered *v = n ? malloc(n * sizeof(*v)) : NULL;
 
+	if (!n)
+		return;
 	if (!v) { /* out of memory: priority order, without tiers */
 		qsort(jobs, n, sizeof(*jobs), job_prio_cmp);
 		return;

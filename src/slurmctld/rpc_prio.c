@@ -22,12 +22,17 @@
 #include "prio_multifactor.h"
 #include "rpc.h"
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* v sorted (the lists may hold a million ids: no scan per job) */
 static bool has_id(const uint32_t *v, uint32_t n, uint32_t id)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (v[i] == id)
-			return true;
-	return false;
+	return n && bsearch(&id, v, n, sizeof(*v), cmp_u32);
 }
 
 static bool is_wanted(const struct ctld *c, const struct job *job, const struct prio_factors_req *m,
@@ -104,13 +109,17 @@ static int fill_weights(const struct ctld *c, struct prio_factors_resp *r)
 
 int rpc_prio_factors(struct ctld *c, struct rpc_req *req)
 {
-	const struct prio_factors_req *m = req->body;
+	struct prio_factors_req *m = req->body;
 	struct prio_factors_resp r = {0};
 	time_t now = time(NULL);
 	int rc;
 
 	if (!job_prio_is_multifactor(c))
 		return -ESLURM_NOT_SUPPORTED;
+	if (m->job_id_count)
+		qsort(m->job_ids, m->job_id_count, sizeof(*m->job_ids), cmp_u32);
+	if (m->uid_count)
+		qsort(m->uids, m->uid_count, sizeof(*m->uids), cmp_u32);
 	rc = fill_weights(c, &r);
 	if (!rc && c->job_count && !(r.jobs = calloc(c->job_count, sizeof(*r.jobs))))
 		rc = -ENOMEM;
