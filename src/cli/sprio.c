@@ -1,15 +1,19 @@
 /* sprio.c - the sprio command: the factors of pending jobs' multifactor
- * priorities (REQUEST_PRIORITY_FACTORS), in Slurm 22.05's columns.
+ * priorities (REQUEST_PRIORITY_FACTORS), as Slurm 22.05's sprio prints them.
  *
- * Default formats (columns of factors whose weight is 0 are left out, as
- * Slurm does for its default formats):
- *   "%.15i %9r %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %20T"
- *   -l: "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
- *   -n: the same with the normalized letters (a b f j p q t y).
- * -w prints the weights under the header instead of jobs. Weighted values
- * are factor x weight, rounded; PRIORITY is the job's own priority (what
- * squeue shows). Under priority/basic it prints Slurm's "not running a
- * supported priority plugin" text and exits 1.
+ * Formats: by default "%.15i %9r" (+ "%.8u" with -u) "%.10Y %.10S" and one
+ * column per factor whose weight is not 0 (%.10A %.10B %.10F %.10J %.10P
+ * %.10Q, %.20T with TRES weights); -n the same with the normalized letters
+ * (%10y %10a ... %20t, no SITE); -l every column:
+ *   "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
+ *   -n -l: "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"
+ * Weighted values are factor x weight ("%.0f"), normalized ones "%.7f",
+ * TRES terms that are 0 left out; PRIORITY is the job's priority (what
+ * squeue shows); a priority set by an administrator shows with 0 factors.
+ * -w prints the weights under the header (SITE 1, TRES as configured).
+ * Under priority/basic it prints Slurm's "not running a supported priority
+ * plugin" text and exits 1; -j matching nothing prints Slurm's "Unable to
+ * find jobs matching user/id(s) specified".
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,15 +34,21 @@
 #define OPT_HELP  0x100
 #define OPT_USAGE 0x101
 
-#define FMT_DEFAULT   "%.15i %9r %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %20T"
+/* -l; without it Slurm's format leaves out the factors nobody weighs
+ * (default_format) */
 #define FMT_LONG      "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
-#define FMT_NORM      "%.15i %9r %.10y %.10S %.10a %.10b %.10f %.10j %.10p %.10q %20t"
-#define FMT_NORM_LONG "%.15i %9r %.8u %.10y %.10S %.10a %.10b %.10f %.10j %.10p %.10q %.11N %.20t"
+#define FMT_NORM_LONG "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"
 
 struct sprio_args {
 	bool is_long, is_norm, is_weights, no_header;
 	const char *format, *sort, *parts;
 	struct prio_factors_req req;
+};
+
+/* What the cells need besides the reply: the local configuration's. */
+struct out_ctx {
+	const char *cluster;
+	const char *weight_tres; /* PriorityWeightTRES as written */
 };
 
 enum col {
@@ -286,37 +296,38 @@ static double factor_of(const struct prio_job_factors *j, enum col col)
 	}
 }
 
-/* "cpu=500,mem=250": weighted (or normalized) TRES terms; the weights
- * themselves with no job. */
+/* "cpu=500,mem=250": the job's weighted (or normalized) TRES terms, those
+ * that are 0 left out. */
 static char *tres_str(const struct prio_factors_resp *r, const struct prio_job_factors *j,
 		      bool is_norm, char *buf, size_t n)
 {
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (uint32_t i = 0; i < r->tres_count && len < n; i++) {
-		double v = !j ? r->tres_weights[i] : j->tres ? j->tres[i] : 0;
+	for (uint32_t i = 0; i < r->tres_count && j->tres && len < n; i++) {
+		double v = is_norm ? j->tres[i] : j->tres[i] * r->tres_weights[i];
 		int w;
 
-		if (j && !is_norm)
-			v *= r->tres_weights[i];
-		w = snprintf(buf + len, n - len,
-			     !j	       ? "%s%s=%g"
-			     : is_norm ? "%s%s=%.2f"
-				       : "%s%s=%.0f",
+		if (v == 0)
+			continue;
+		w = snprintf(buf + len, n - len, is_norm ? "%s%s=%.2f" : "%s%s=%.0f",
 			     len ? "," : "", r->tres_names[i], v);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	return buf;
 }
 
-/* The weights line's cell. */
-static const char *weight_cell(const struct prio_factors_resp *r, enum col col, char *buf, size_t n)
+/* The weights line's cell: each factor's weight, SITE's 1, the TRES
+ * weights as configured. */
+static const char *weight_cell(const struct out_ctx *o, const struct prio_factors_resp *r,
+			       enum col col, char *buf, size_t n)
 {
 	if (col == C_JOBID)
 		return "Weights";
+	if (col == C_SITE)
+		return "1";
 	if (col == C_TRES)
-		return tres_str(r, NULL, false, buf, n);
+		return o->weight_tres ? o->weight_tres : "";
 	if (col < C_AGE)
 		return "";
 	snprintf(buf, n, "%.0f", weight_of(r, col));
@@ -347,7 +358,7 @@ static const char *job_cell(const struct prio_factors_resp *r, const struct prio
 		return "";
 	case C_PRIO:
 		if (is_norm)
-			snprintf(buf, n, "%.7f", (double)j->priority / (double)UINT32_MAX);
+			snprintf(buf, n, "%16.14f", (double)j->priority / (double)UINT32_MAX);
 		else
 			snprintf(buf, n, "%u", j->priority);
 		return buf;
@@ -368,25 +379,41 @@ static const char *job_cell(const struct prio_factors_resp *r, const struct prio
 	return buf;
 }
 
-/* Default formats drop the factors nobody weighs. */
-static void drop_unweighted(struct fmt_spec *f, const struct prio_factors_resp *r)
+/* Slurm's default format: the factors nobody weighs are left out (not with
+ * -l), USER comes in with -u. */
+static void default_format(const struct sprio_args *a, const struct prio_factors_resp *r, char *buf,
+			   size_t n)
 {
-	size_t k = 0;
+	static const struct {
+		char letter;
+		enum col col;
+	} factors[] = {{'A', C_AGE},   {'B', C_ASSOC}, {'F', C_FS},  {'J', C_JS},
+		       {'P', C_PARTF}, {'Q', C_QOS},   {'T', C_TRES}};
+	size_t len;
 
-	for (size_t i = 0; i < f->n; i++) {
-		int id = f->v[i].id;
-
-		if (id >= 0 && letters[id].col >= C_AGE && !weight_of(r, letters[id].col)) {
-			free(f->v[i].suffix);
-			free(f->v[i].raw);
-			continue;
-		}
-		f->v[k++] = f->v[i];
+	if (a->is_long) {
+		snprintf(buf, n, "%s", a->is_norm ? FMT_NORM_LONG : FMT_LONG);
+		return;
 	}
-	f->n = k;
+	len = (size_t)snprintf(buf, n, "%%.15i %%9r%s%s", a->req.uid_count ? " %.8u" : "",
+			       a->is_norm ? " %10y" : " %.10Y %.10S");
+	for (size_t i = 0; i < ARRAY_SIZE(factors) && len < n; i++) {
+		int w = 0;
+		bool is_tres = factors[i].col == C_TRES;
+
+		if (!weight_of(r, factors[i].col))
+			continue;
+		if (a->is_norm)
+			w = snprintf(buf + len, n - len, is_tres ? " %%20%c" : " %%10%c",
+				     tolower((unsigned char)factors[i].letter));
+		else
+			w = snprintf(buf + len, n - len, is_tres ? " %%.20%c" : " %%.10%c",
+				     factors[i].letter);
+		len += w > 0 ? (size_t)w : 0;
+	}
 }
 
-static void print_line(const struct fmt_spec *f, const char *cluster,
+static void print_line(const struct fmt_spec *f, const struct out_ctx *o,
 		       const struct prio_factors_resp *r, const struct prio_job_factors *j,
 		       int kind /* 0 header, 1 weights, 2 job */)
 {
@@ -398,9 +425,9 @@ static void print_line(const struct fmt_spec *f, const char *cluster,
 
 		if (fl->id >= 0)
 			v = kind == 0	? letters[fl->id].header
-			    : kind == 1 ? weight_cell(r, letters[fl->id].col, buf, sizeof(buf))
+			    : kind == 1 ? weight_cell(o, r, letters[fl->id].col, buf, sizeof(buf))
 			    : letters[fl->id].col == C_CLUSTER
-				? (cluster ? cluster : "")
+				? (o->cluster ? o->cluster : "")
 				: job_cell(r, j, fl->id, buf, sizeof(buf));
 		if (fl->id != FMT_LITERAL)
 			fmt_put_cell(stdout, v, fl->width, fl->right, true);
@@ -412,83 +439,140 @@ static void print_line(const struct fmt_spec *f, const char *cluster,
 
 /* ---- sort and filter ---- */
 
-struct sort_ctx {
-	const char *keys;
-};
-
-static int cmp_key(const struct prio_job_factors *x, const struct prio_job_factors *y, char key)
+/* What -S sorts on; -1 for a letter it does not know. */
+static int sort_key_ok(char key)
 {
+	return strchr("ciNnoruAaFfJjPpQqTtYy", key) ? 0 : -1;
+}
+
+static int cmp_double(double x, double y)
+{
+	return fabs(x - y) < 1e-9 ? 0 : x < y ? -1 : 1;
+}
+
+static int cmp_str(const char *x, const char *y)
+{
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static int cmp_key(const struct prio_factors_resp *r, const struct prio_job_factors *x,
+		   const struct prio_job_factors *y, char key)
+{
+	char nx[64], ny[64];
+	double tx = 0, ty = 0;
+
 	switch (key) {
-	case 'y':
-	case 'Y':
-		return x->priority < y->priority ? -1 : x->priority > y->priority;
-	case 'u':
-		return x->user_id < y->user_id ? -1 : x->user_id > y->user_id;
+	case 'c':
+		return 0; /* one cluster */
+	case 'N':
+		return x->nice < y->nice ? -1 : x->nice > y->nice;
+	case 'n':
+		return cmp_str(x->qos, y->qos);
+	case 'o':
+		return cmp_str(x->account, y->account);
 	case 'r':
-		return strcmp(x->partition ? x->partition : "", y->partition ? y->partition : "");
-	default:
+		return cmp_str(x->partition, y->partition);
+	case 'u':
+		if (!cli_uid_name(x->user_id, nx, sizeof(nx)))
+			snprintf(nx, sizeof(nx), "%u", x->user_id);
+		if (!cli_uid_name(y->user_id, ny, sizeof(ny)))
+			snprintf(ny, sizeof(ny), "%u", y->user_id);
+		return strcmp(nx, ny);
+	case 'Y':
+	case 'y':
+		return x->priority < y->priority ? -1 : x->priority > y->priority;
+	case 'T':
+	case 't':
+		for (uint32_t i = 0; i < r->tres_count; i++) {
+			tx += x->tres ? x->tres[i] * r->tres_weights[i] : 0;
+			ty += y->tres ? y->tres[i] * r->tres_weights[i] : 0;
+		}
+		return cmp_double(tx, ty);
+	case 'i':
 		return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+	default: { /* a factor: weighted and normalized sort the same */
+		enum col col = letters[letter_id(key, NULL)].col;
+
+		return cmp_double(factor_of(x, col), factor_of(y, col));
+	}
 	}
 }
 
+struct sort_ctx {
+	const char *keys;
+	const struct prio_factors_resp *r;
+};
+
+/* -S: keys left to right, '-' before one for descending; job id last. */
 static int cmp_jobs(const void *a, const void *b, void *arg)
 {
 	const struct sort_ctx *s = arg;
-	const char *k = s->keys;
 
-	while (*k) {
-		bool is_desc = *k == '-';
+	for (const char *k = s->keys; *k; k++) {
 		int r;
 
-		if (*k == '-' || *k == '+')
-			k++;
-		if (!*k)
-			break;
-		r = cmp_key(a, b, *k++);
+		if (*k == ',' || *k == '-' || *k == '+')
+			continue;
+		r = cmp_key(s->r, a, b, *k);
 		if (r)
-			return is_desc ? -r : r;
-		while (*k == ',')
-			k++;
+			return k > s->keys && k[-1] == '-' ? -r : r;
 	}
-	return cmp_key(a, b, 'i');
+	return cmp_key(s->r, a, b, 'i');
+}
+
+static int print_all(const struct sl_conf *conf, const struct sprio_args *a,
+		     struct prio_factors_resp *r, const struct fmt_spec *f)
+{
+	const struct out_ctx o = {conf->cluster_name, conf->prio_weight_tres};
+	struct sort_ctx sc = {.keys = a->sort ? a->sort : "i", .r = r};
+
+	if (a->req.job_id_count && !r->count) {
+		puts("Unable to find jobs matching user/id(s) specified");
+		return 0;
+	}
+	if (!a->no_header)
+		print_line(f, &o, r, NULL, 0);
+	if (a->is_weights) {
+		print_line(f, &o, r, NULL, 1);
+		return 0;
+	}
+	if (r->count)
+		qsort_r(r->jobs, r->count, sizeof(*r->jobs), cmp_jobs, &sc);
+	for (uint32_t i = 0; i < r->count; i++)
+		if (!a->parts || fmt_list_has(a->parts, r->jobs[i].partition, false))
+			print_line(f, &o, r, &r->jobs[i], 2);
+	return 0;
 }
 
 static int run(const struct sl_conf *conf, struct sprio_args *a)
 {
 	struct prio_factors_resp *r = NULL;
 	struct fmt_spec f = {0};
-	const char *fmt = a->format;
-	struct sort_ctx sc = {.keys = a->sort ? a->sort : "i"};
-	int rc = cli_ctld_fetch(conf, REQUEST_PRIORITY_FACTORS, &a->req, RESPONSE_PRIORITY_FACTORS,
-				(void **)&r);
+	char fmt[256];
+	int rc;
 
+	for (const char *k = a->sort; k && *k; k++)
+		if (*k != ',' && *k != '-' && *k != '+' && sort_key_ok(*k) < 0) {
+			cli_error("Invalid sort specification: %c", *k);
+			return 1;
+		}
+	rc = cli_ctld_fetch(conf, REQUEST_PRIORITY_FACTORS, &a->req, RESPONSE_PRIORITY_FACTORS,
+			    (void **)&r);
 	if (rc < 0) {
-		cli_perror("Unable to get priority factors", rc);
+		cli_perror("Couldn't get priority factors from controller", rc);
 		return 1;
 	}
-	if (!fmt)
-		fmt = a->is_norm ? (a->is_long ? FMT_NORM_LONG : FMT_NORM)
-				 : (a->is_long ? FMT_LONG : FMT_DEFAULT);
-	if (fmt_parse_short(&f, fmt, false, letter_id, NULL) < 0)
+	if (!a->format)
+		default_format(a, r, fmt, sizeof(fmt));
+	if (fmt_parse_short(&f, a->format ? a->format : fmt, false, letter_id, NULL) < 0)
 		rc = -ENOMEM;
 	for (size_t i = 0; !rc && i < f.n; i++)
 		if (f.v[i].id == FMT_INVALID) {
 			cli_error("Invalid job format specification: %c", f.v[i].letter);
 			rc = -EINVAL;
 		}
-	if (!rc) {
-		if (!a->format)
-			drop_unweighted(&f, r);
-		if (!a->no_header)
-			print_line(&f, conf->cluster_name, r, NULL, 0);
-		if (a->is_weights)
-			print_line(&f, conf->cluster_name, r, NULL, 1);
-		if (r->count)
-			qsort_r(r->jobs, r->count, sizeof(*r->jobs), cmp_jobs, &sc);
-		for (uint32_t i = 0; !a->is_weights && i < r->count; i++)
-			if (!a->parts || fmt_list_has(a->parts, r->jobs[i].partition, false))
-				print_line(&f, conf->cluster_name, r, &r->jobs[i], 2);
-	}
+	if (!rc)
+		rc = print_all(conf, a, r, &f);
 	fmt_spec_done(&f);
 	msg_free(msg_lookup(RESPONSE_PRIORITY_FACTORS), r);
 	return rc ? 1 : 0;

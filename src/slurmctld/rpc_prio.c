@@ -74,6 +74,11 @@ static int fill_job(const struct ctld *c, const struct job *job, time_t now,
 	if (r->tres_count && !(j->tres = calloc(r->tres_count, sizeof(*j->tres))))
 		return -ENOMEM;
 	j->tres_count = r->tres_count;
+	if (job->is_prio_fixed) { /* set by an admin: no factor makes it (sprio shows 0s) */
+		j->age = j->assoc = j->fairshare = j->job_size = j->part = j->qos_f = 0;
+		j->nice = NICE_OFFSET;
+		return 0;
+	}
 	for (uint32_t i = 0; i < r->tres_count && i < PRIO_TRES_MAX; i++)
 		j->tres[i] = f.tres[i];
 	return 0;

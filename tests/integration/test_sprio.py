@@ -25,8 +25,9 @@ WEIGHTS = {
     "PriorityWeightTRES": "cpu=800",
 }
 
+# Slurm's default format leaves out FAIRSHARE, ASSOC and QOS: nobody weighs them
 HEADER = (f"{'JOBID':>15} {'PARTITION':<9} {'PRIORITY':>10} {'SITE':>10} {'AGE':>10} "
-          f"{'JOBSIZE':>10} {'PARTITION':>10} {'TRES':<20}")
+          f"{'JOBSIZE':>10} {'PARTITION':>10} {'TRES':>20}")
 
 
 def make_cluster():
@@ -41,7 +42,7 @@ def make_cluster():
 
 def row(jid, part, prio, age, js, pf, tres):
     return (f"{jid:>15} {part:<9} {prio:>10} {'0':>10} {age:>10} {js:>10} {pf:>10} "
-            f"{tres:<20}")
+            f"{tres:>20}")
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +72,8 @@ def test_priority_in_squeue_and_scontrol_is_sprios_sum(cluster, jobs):
 
 def test_weights_line(cluster, jobs):
     out = cluster.out("sprio", "-w")
-    weights = (f"{'Weights':>15} {'':<9} {'':>10} {'':>10} {6000:>10} {800:>10} {2000:>10} "
-               f"{'cpu=800':<20}")
+    weights = (f"{'Weights':>15} {'':<9} {'':>10} {'1':>10} {6000:>10} {800:>10} {2000:>10} "
+               f"{'cpu=800':>20}")
     assert out == HEADER + "\n" + weights + "\n"
 
 
@@ -80,19 +81,22 @@ def test_normalized_factors(cluster, jobs):
     lines = cluster.out("sprio", "-n", "-h", f"-j{jobs['a']}").splitlines()
     assert len(lines) == 1
     f = lines[0].split()
-    # JOBID PARTITION PRIORITY SITE AGE JOBSIZE PARTITION TRES
+    # JOBID PARTITION PRIORITY AGE JOBSIZE PARTITION TRES (no SITE when normalized)
     assert f[0] == str(jobs["a"]) and f[1] == "debug"
-    assert f[4:7] == ["0.0000000", "0.3750000", "0.2500000"]
-    assert f[7] == "cpu=0.25"
+    assert f[2] == f"{900 / 0xffffffff:16.14f}"[:10]  # %10y: left-justified, cut
+    assert f[3:6] == ["0.0000000", "0.3750000", "0.2500000"]
+    assert f[6] == "cpu=0.25"
 
 
 def test_long_format_shows_user_and_nice(cluster, jobs):
     out = cluster.out("sprio", "-l", f"--jobs={jobs['a']},{jobs['b']}").splitlines()
-    assert out[0].split() == ["JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "JOBSIZE",
-                              "PARTITION", "NICE", "TRES"]
+    # -l shows every factor, weighed or not
+    assert out[0].split() == ["JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "ASSOC",
+                              "FAIRSHARE", "JOBSIZE", "PARTITION", "QOS", "NICE", "TRES"]
     a = out[1].split()
-    assert a[0] == str(jobs["a"]) and a[2] == "root" and a[3] == "900" and a[8] == "100"
-    assert out[2].split()[8] == "0"
+    assert a[0] == str(jobs["a"]) and a[2] == "root" and a[3] == "900"
+    assert a[5:13] == ["0", "0", "0", "300", "500", "0", "100", "cpu=200"]
+    assert out[2].split()[11] == "0"
 
 
 def test_filters(cluster, jobs):
@@ -105,7 +109,13 @@ def test_filters(cluster, jobs):
     assert cluster.out("sprio", "-h", "-o", "%c|%i|%u|%N", f"-j{jobs['a']}").split() == [
         f"test|{jobs['a']}|root|100"]
     # the running job is not pending: not listed
-    assert cluster.out("sprio", "-h", f"-j{jobs['blocker']}") == ""
+    assert cluster.out("sprio", "-h", f"-j{jobs['blocker']}") == (
+        "Unable to find jobs matching user/id(s) specified\n")
+    # with -u, the default format gains USER
+    assert cluster.out("sprio", "-u", "root").splitlines()[0].split()[:3] == [
+        "JOBID", "PARTITION", "USER"]
+    r = cluster.run("sprio", "-S", "z", check=False)
+    assert r.returncode == 1 and "Invalid sort specification: z" in r.stderr
     r = cluster.run("sprio", "-u", "no_such_user_xyz", check=False)
     assert r.returncode == 1 and "Invalid user: no_such_user_xyz" in r.stderr
     r = cluster.run("sprio", "-jabc", check=False)
