@@ -55,6 +55,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->priority_type);
 	free(c->propagate_rlimits);
 	free(c->propagate_rlimits_except);
+	free(c->prio_weight_tres);
 	free(c->mail_prog);
 	free(c->private_data);
 	free(c->acct_storage_type);

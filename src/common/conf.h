@@ -140,6 +140,16 @@ struct sl_conf {
 	bool bf_continue, bf_busy_nodes;
 	char *propagate_rlimits;	 /* PropagateResourceLimits as written, NULL = ALL */
 	char *propagate_rlimits_except;	 /* PropagateResourceLimitsExcept, NULL = none */
+	/* priority/multifactor (conf_prio.h) */
+	uint32_t prio_weight_age, prio_weight_assoc, prio_weight_fairshare;
+	uint32_t prio_weight_job_size, prio_weight_partition, prio_weight_qos;
+	char *prio_weight_tres;	       /* PriorityWeightTRES as written, NULL none */
+	uint32_t prio_max_age;	       /* minutes; 7 days */
+	uint32_t prio_decay_half_life; /* minutes; 7 days, 0 no decay */
+	uint32_t prio_calc_period;     /* minutes; 5 */
+	uint16_t prio_reset_period;    /* enum prio_reset; NONE */
+	bool prio_favor_small;	       /* PriorityFavorSmall; NO */
+	uint32_t prio_flags;	       /* PRIO_FLAG_* */
 
 	struct conf_node *nodes;         /* one per node, config order */
 	uint32_t node_count;

@@ -12,6 +12,8 @@
  */
 #include "conf_internal.h"
 
+#include "conf_prio.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -525,7 +527,20 @@ const struct conf_key conf_keys[] = {
 	K("MaxJobId", CONF_U32, max_job_id, 1, MAX_JOB_ID, "67043328"),
 	K("MessageTimeout", CONF_U32, message_timeout, 1, 3600, "10"),
 	K("MinJobAge", CONF_U32, min_job_age, 0, UINT32_MAX - 1, "300"),
+	K("PriorityCalcPeriod", CONF_TIME, prio_calc_period, 0, 0, "5"),
+	K("PriorityDecayHalfLife", CONF_TIME, prio_decay_half_life, 0, 0, "7-0"),
+	K("PriorityFavorSmall", CONF_BOOL, prio_favor_small, 0, 0, "NO"),
+	KFN("PriorityFlags", conf_key_prio_flags, NULL),
+	K("PriorityMaxAge", CONF_TIME, prio_max_age, 0, 0, "7-0"),
 	K("PriorityType", CONF_STR, priority_type, 0, 0, "priority/basic"),
+	KFN("PriorityUsageResetPeriod", conf_key_prio_reset, "NONE"),
+	K("PriorityWeightAge", CONF_U32, prio_weight_age, 0, UINT32_MAX - 2, "0"),
+	K("PriorityWeightAssoc", CONF_U32, prio_weight_assoc, 0, UINT32_MAX - 2, "0"),
+	K("PriorityWeightFairshare", CONF_U32, prio_weight_fairshare, 0, UINT32_MAX - 2, "0"),
+	K("PriorityWeightJobSize", CONF_U32, prio_weight_job_size, 0, UINT32_MAX - 2, "0"),
+	K("PriorityWeightPartition", CONF_U32, prio_weight_partition, 0, UINT32_MAX - 2, "0"),
+	K("PriorityWeightQOS", CONF_U32, prio_weight_qos, 0, UINT32_MAX - 2, "0"),
+	KFN("PriorityWeightTRES", conf_key_prio_weight_tres, NULL),
 	KFN("PrivateData", key_private_data, NULL),
 	K("PropagateResourceLimits", CONF_STR, propagate_rlimits, 0, 0, NULL),
 	K("PropagateResourceLimitsExcept", CONF_STR, propagate_rlimits_except, 0, 0, NULL),
@@ -580,12 +595,8 @@ const struct conf_key conf_keys[] = {
 	R("MCSPlugin"), R("MpiDefault"), R("MpiParams"), R("NodeFeaturesPlugins"),
 	R("OverTimeLimit"), R("PluginDir"), R("PlugStackConfig"), R("PowerParameters"),
 	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptMode"), R("PreemptParameters"),
-	R("PreemptType"), R("PrEpParameters"), R("PrEpPlugins"), R("PriorityCalcPeriod"),
-	R("PriorityDecayHalfLife"), R("PriorityFavorSmall"), R("PriorityFlags"),
-	R("PriorityMaxAge"), R("PriorityParameters"), R("PrioritySiteFactorParameters"),
-	R("PrioritySiteFactorPlugin"), R("PriorityUsageResetPeriod"), R("PriorityWeightAge"),
-	R("PriorityWeightAssoc"), R("PriorityWeightFairshare"), R("PriorityWeightJobSize"),
-	R("PriorityWeightPartition"), R("PriorityWeightQOS"), R("PriorityWeightTRES"),
+	R("PreemptType"), R("PrEpParameters"), R("PrEpPlugins"), 
+	R("PriorityParameters"), R("PrioritySiteFactorParameters"), R("PrioritySiteFactorPlugin"),
 	R("ProctrackType"), R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
 	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("RebootProgram"), R("ReconfigFlags"),
 	R("RequeueExit"), R("RequeueExitHold"), R("ResumeFailProgram"), R("ResumeProgram"),

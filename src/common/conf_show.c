@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_prio.h"
 #include "macros.h"
 #include "msg.h"
 #include "parse_time.h"
@@ -206,6 +207,51 @@ FN(f_prio_basic)
 FN(f_prio_mf)
 {
 	return is_basic_priority(x) ? SKIP : x->c->priority_type;
+}
+
+/* The multifactor block, from the parsed values (absent with
+ * priority/basic). */
+#define MF_U32(fname, field)                                                                       \
+	FN(fname)                                                                                  \
+	{                                                                                          \
+		if (is_basic_priority(x))                                                          \
+			return SKIP;                                                               \
+		snprintf(buf, n, "%u", (unsigned)x->c->field);                                     \
+		return buf;                                                                        \
+	}
+#define MF_MINS(fname, field)                                                                      \
+	FN(fname)                                                                                  \
+	{                                                                                          \
+		return is_basic_priority(x) ? SKIP : mins2time_str(x->c->field, buf, n);           \
+	}
+MF_U32(f_pw_age, prio_weight_age)
+MF_U32(f_pw_assoc, prio_weight_assoc)
+MF_U32(f_pw_fs, prio_weight_fairshare)
+MF_U32(f_pw_js, prio_weight_job_size)
+MF_U32(f_pw_part, prio_weight_partition)
+MF_U32(f_pw_qos, prio_weight_qos)
+MF_MINS(f_prio_decay, prio_decay_half_life)
+MF_MINS(f_prio_calc, prio_calc_period)
+MF_MINS(f_prio_max_age, prio_max_age)
+
+FN(f_prio_favor)
+{
+	return is_basic_priority(x) ? SKIP : x->c->prio_favor_small ? "Yes" : "No";
+}
+
+FN(f_prio_flags)
+{
+	return is_basic_priority(x) ? SKIP : conf_prio_flags_str(x->c->prio_flags, buf, n);
+}
+
+FN(f_prio_reset)
+{
+	return is_basic_priority(x) ? SKIP : conf_prio_reset_name(x->c->prio_reset_period);
+}
+
+FN(f_pw_tres)
+{
+	return is_basic_priority(x) ? SKIP : x->c->prio_weight_tres;
 }
 
 /* Printed only when parameters are set, upper-case like Slurm's names. */
@@ -404,20 +450,20 @@ static const struct show_key keys[] = {
 	RAW("PrioritySiteFactorParameters", NULL, NULL),
 	RAW("PrioritySiteFactorPlugin", NULL, NULL),
 	CALC("PriorityType", f_prio_basic),
-	MF("PriorityDecayHalfLife", "7-00:00:00"),
-	MF("PriorityCalcPeriod", "00:05:00"),
-	MF("PriorityFavorSmall", "No"),
-	MF("PriorityFlags", ""),
-	MF("PriorityMaxAge", "7-00:00:00"),
-	MF("PriorityUsageResetPeriod", "NONE"),
+	CALC("PriorityDecayHalfLife", f_prio_decay),
+	CALC("PriorityCalcPeriod", f_prio_calc),
+	CALC("PriorityFavorSmall", f_prio_favor),
+	CALC("PriorityFlags", f_prio_flags),
+	CALC("PriorityMaxAge", f_prio_max_age),
+	CALC("PriorityUsageResetPeriod", f_prio_reset),
 	CALC("PriorityType", f_prio_mf),
-	MF("PriorityWeightAge", "0"),
-	MF("PriorityWeightAssoc", "0"),
-	MF("PriorityWeightFairShare", "0"),
-	MF("PriorityWeightJobSize", "0"),
-	MF("PriorityWeightPartition", "0"),
-	MF("PriorityWeightQOS", "0"),
-	MF("PriorityWeightTRES", NULL),
+	CALC("PriorityWeightAge", f_pw_age),
+	CALC("PriorityWeightAssoc", f_pw_assoc),
+	CALC("PriorityWeightFairShare", f_pw_fs),
+	CALC("PriorityWeightJobSize", f_pw_js),
+	CALC("PriorityWeightPartition", f_pw_part),
+	CALC("PriorityWeightQOS", f_pw_qos),
+	CALC("PriorityWeightTRES", f_pw_tres),
 	STR("PrivateData", private_data, "none"),
 	RAW("ProctrackType", "proctrack/cgroup", NULL),
 	RAW("Prolog", NULL, NULL),

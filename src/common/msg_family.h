@@ -46,3 +46,5 @@ MSG_DECLARE(step_info_msg);
 MSG_DECLARE(srun_notice_msg);
 MSG_DECLARE(stats_info_req);
 MSG_DECLARE(stats_info_msg);
+MSG_DECLARE(prio_factors_req);
+MSG_DECLARE(prio_factors_resp);

@@ -33,6 +33,8 @@ const struct msg_type msg_table[] = {
     MSG(RESPONSE_NODE_INFO, node_info_msg),
     MSG(REQUEST_PARTITION_INFO, part_info_req),
     MSG(RESPONSE_PARTITION_INFO, part_info_msg),
+    MSG(REQUEST_PRIORITY_FACTORS, prio_factors_req),
+    MSG(RESPONSE_PRIORITY_FACTORS, prio_factors_resp),
     MSG(REQUEST_STATS_INFO, stats_info_req),
     MSG(RESPONSE_STATS_INFO, stats_info_msg),
     MSG(REQUEST_UPDATE_JOB, update_job_msg),

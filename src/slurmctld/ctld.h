@@ -22,6 +22,7 @@ struct journal;
 struct acct;
 struct node;
 struct part;
+struct prio_ctx;
 struct job_hook;
 struct ctld;
 struct sched_bf;
@@ -56,6 +57,7 @@ struct ctld {
 	uint64_t journal_live_bytes; /* its size after the last compaction */
 	struct acct *acct;           /* acct.c: the accounting store and its thread */
 	struct assoc_table assoc;    /* assoc.h: accounts, associations, QOS */
+	struct prio_ctx *prio;	     /* job_prio.c: multifactor's timers and usage */
 	struct event *commit_ev;     /* group commit, lowest priority; retries failed saves */
 	bool is_journal_behind;	     /* durable.c: a change could not be journaled */
 	bool is_sched_after_commit;  /* durable.c: a batch job waits for its record */

@@ -10,11 +10,14 @@
  *      a launch grace ended                     (node_ping.c)
  *   6. accounting rows to write again           (acct.c)
  *   7. MinJobAge purge of finished jobs         (job.c)
- *   8. a scheduling pass every 5 s: BeginTime
+ *   8. multifactor priority: usage charged every
+ *      second, fairshare and priorities every
+ *      PriorityCalcPeriod                       (job_prio.c)
+ *   9. a scheduling pass every 5 s: BeginTime
  *      and the like come by no event            (job_sched.c)
  *
  * Ends first (1-5), so that what they free is written (6) and can be
- * purged (7) and used (8) in the same turn. The floor above every file it
+ * purged (7), weighed (8) and used (9) in the same turn. The floor above every file it
  * calls; nothing calls it but main.c.
  */
 #include "ctld_timer.h"
@@ -29,6 +32,7 @@
 #include "job.h"
 #include "job_alloc.h"
 #include "job_end.h"
+#include "job_prio.h"
 #include "job_sched.h"
 #include "node_ping.h"
 #include "step.h"
@@ -45,6 +49,7 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	node_ping_rechecks(c, now);
 	acct_retry_lost(c, now);
 	job_table_purge(c, now);
+	job_prio_timer(c, now);
 	if (now - c->last_timer_pass >= SCHED_EVERY) {
 		c->last_timer_pass = now;
 		job_sched_pass(c);

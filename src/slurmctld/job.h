@@ -41,6 +41,9 @@ struct job {
 	char *state_desc;             /* overrides the reason name when set */
 	uint32_t priority;            /* 0 = held */
 	bool is_user_hold;            /* held by the user (JobHeldUser) */
+	bool is_prio_fixed;	      /* set by an admin: multifactor keeps it (not journaled) */
+	time_t prio_time; /* multifactor: when priority was computed (sprio's factors; not
+			     journaled) */
 	char *partition;              /* the partition chosen */
 	uint32_t time_limit;          /* minutes, INFINITE */
 	uint32_t min_nodes, max_nodes;

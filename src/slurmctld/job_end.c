@@ -124,7 +124,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->nodes = job->batch_host = NULL;
 	job->state = JOB_PENDING;
 	job->reason = hold ? WAIT_HELD : WAIT_NO_REASON;
-	job->priority = hold ? 0 : job_next_priority(c, job->desc ? job->desc->nice : NO_VAL);
+	job->priority = hold ? 0 : job_next_priority(c, job);
 	job->is_user_hold = false;
 	job->restart_cnt++;
 	job->exit_code = 0;

@@ -1,10 +1,44 @@
 /* job_prio.c - see job_prio.h. */
 #include "job_prio.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assoc.h"
+#include "assoc_usage.h"
+#include "common/conf.h"
+#include "common/conf_prio.h"
+#include "common/gres_detect.h"
+#include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "ctld.h"
+#include "fair_tree.h"
 #include "job.h"
+#include "node.h"
+#include "part.h"
+#include "prio_multifactor.h"
+
+/* What every job's factors are relative to. */
+struct prio_cluster {
+	struct prio_weights w;
+	struct prio_tres_weight tres[PRIO_TRES_MAX];
+	uint32_t cpus, nodes;
+	double mem, gpus;
+	uint32_t max_part_factor, max_qos_prio;
+};
+
+struct prio_ctx {
+	time_t last_calc; /* last PriorityCalcPeriod pass, 0: at the next tick */
+	struct assoc_usage usage;
+	/* cluster_of()'s answer and what it depends on */
+	struct prio_cluster cluster;
+	const struct sl_conf *cluster_conf; /* NULL: not computed */
+	uint32_t cluster_nodes, cluster_parts;
+	time_t cluster_assoc_update;
+	time_t tree_assoc_update; /* the association tree Fair Tree last saw */
+};
 
 uint32_t job_nice_priority(uint32_t base, uint32_t nice)
 {
@@ -15,13 +49,266 @@ uint32_t job_nice_priority(uint32_t base, uint32_t nice)
 	return p < 1 ? 1 : p > (int64_t)TOP_PRIORITY ? TOP_PRIORITY : (uint32_t)p;
 }
 
-uint32_t job_next_priority(struct ctld *c, uint32_t nice)
+bool job_prio_is_multifactor(const struct ctld *c)
 {
+	return c->conf && c->conf->priority_type
+	       && strcaseeq(c->conf->priority_type, "priority/multifactor");
+}
+
+static void cluster_compute(const struct ctld *c, struct prio_cluster *s)
+{
+	const struct sl_conf *conf = c->conf;
+	int n;
+
+	*s = (struct prio_cluster){
+	    .w = {.age = conf->prio_weight_age,
+		  .assoc = conf->prio_weight_assoc,
+		  .fairshare = conf->prio_weight_fairshare,
+		  .job_size = conf->prio_weight_job_size,
+		  .partition = conf->prio_weight_partition,
+		  .qos = conf->prio_weight_qos,
+		  .max_age_secs = conf->prio_max_age < UINT32_MAX / 60 ? conf->prio_max_age * 60u
+								       : UINT32_MAX, /* UNLIMITED */
+		  .is_favor_small = conf->prio_favor_small,
+		  .flags = conf->prio_flags},
+	    .nodes = c->node_count,
+	};
+	n = conf_prio_tres_parse(conf->prio_weight_tres, s->tres, PRIO_TRES_MAX);
+	s->w.tres_count = n > 0 ? (uint32_t)n : 0; /* checked when the file was read */
+	for (uint32_t i = 0; i < s->w.tres_count; i++)
+		s->w.tres[i] = s->tres[i].weight;
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		s->cpus += c->nodes[i].cfg->cpus;
+		s->mem += (double)c->nodes[i].cfg->real_memory;
+		s->gpus += (double)gres_count(c->nodes[i].cfg->gres, "gpu");
+	}
+	for (uint32_t i = 0; i < c->part_count; i++)
+		if (c->parts[i].cfg->priority_job_factor > s->max_part_factor)
+			s->max_part_factor = c->parts[i].cfg->priority_job_factor;
+	for (uint32_t i = 0; i < c->assoc.qos_count; i++)
+		if (c->assoc.qos[i] && c->assoc.qos[i]->priority > s->max_qos_prio)
+			s->max_qos_prio = c->assoc.qos[i]->priority;
+}
+
+/* The cluster's totals and the weights, kept while the configuration,
+ * the node and partition tables and the QOS are the same (a submission
+ * does not add up every node again). */
+static void cluster_of(const struct ctld *c, struct prio_cluster *s)
+{
+	struct prio_ctx *x = c->prio;
+
+	if (!x) {
+		cluster_compute(c, s);
+		return;
+	}
+	if (x->cluster_conf != c->conf || x->cluster_nodes != c->node_count
+	    || x->cluster_parts != c->part_count
+	    || x->cluster_assoc_update != c->assoc.last_update) {
+		cluster_compute(c, &x->cluster);
+		x->cluster_conf = c->conf;
+		x->cluster_nodes = c->node_count;
+		x->cluster_parts = c->part_count;
+		x->cluster_assoc_update = c->assoc.last_update;
+	}
+	*s = x->cluster;
+}
+
+static uint32_t job_cpus(const struct job *job)
+{
+	uint32_t req = job->num_tasks * (job->cpus_per_task ? job->cpus_per_task : 1);
+
+	if (job->alloc.count)
+		return job->alloc.total_cpus;
+	return req < job->min_nodes ? job->min_nodes : req;
+}
+
+/* The job's amount of one TRES of PriorityWeightTRES, and the cluster's. */
+static void tres_of(const struct prio_cluster *s, const struct job *job, const char *name,
+		    double *count, double *total)
+{
+	uint32_t nodes = job->alloc.count ? job->alloc.count : job->min_nodes;
+	double cpus = job_cpus(job);
+
+	*count = *total = 0;
+	if (!strcmp(name, "cpu") || !strcmp(name, "billing")) {
+		*count = cpus;
+		*total = s->cpus;
+	} else if (!strcmp(name, "mem")) {
+		*count = job->mem_per_cpu ? (double)job->mem_per_cpu * cpus
+					  : (double)job->mem_per_node * nodes;
+		*total = s->mem;
+	} else if (!strcmp(name, "node")) {
+		*count = nodes;
+		*total = s->nodes;
+	} else if (!strcmp(name, "gres/gpu")) {
+		*count = job->gpus_total ? job->gpus_total : (double)job->gpus_per_node * nodes;
+		*total = s->gpus;
+	}
+}
+
+/* Where the job's age counts from: its submission with ACCRUE_ALWAYS,
+ * else the time it became eligible (0 while it is not). */
+static time_t age_start(const struct prio_cluster *s, const struct job *job, time_t now)
+{
+	if (s->w.flags & PRIO_FLAG_ACCRUE_ALWAYS)
+		return job->submit_time;
+	if (!job->priority || job->reason == WAIT_DEPENDENCY || !job->eligible_time
+	    || job->eligible_time > now)
+		return 0;
+	return job->eligible_time;
+}
+
+static void input_of(const struct ctld *c, const struct prio_cluster *s, const struct job *job,
+		     time_t now, struct prio_input *in)
+{
+	const struct part *p = job->partition ? part_find(c, job->partition) : NULL;
+	const struct assoc *a = assoc_of_job(c, job);
+	const struct qos *q = qos_of_job(c, job);
+
+	*in = (struct prio_input){
+	    .now = now,
+	    .age_start = age_start(s, job, now),
+	    .cpus = job_cpus(job),
+	    .min_nodes = job->alloc.count ? job->alloc.count : job->min_nodes,
+	    .time_limit = job->time_limit,
+	    .part_max_time = p ? p->cfg->max_time : INFINITE,
+	    .cluster_cpus = s->cpus,
+	    .cluster_nodes = s->nodes,
+	    .part_job_factor = p ? p->cfg->priority_job_factor : 0,
+	    .max_part_job_factor = s->max_part_factor,
+	    .qos_priority = q ? q->priority : 0,
+	    .max_qos_priority = s->max_qos_prio,
+	    .fs_factor = a ? a->fs_factor : 0, /* no association: no fairshare */
+	    .nice = job->desc ? job->desc->nice : NO_VAL,
+	};
+	for (uint32_t i = 0; i < s->w.tres_count; i++)
+		tres_of(s, job, s->tres[i].name, &in->tres_count[i], &in->tres_total[i]);
+}
+
+void job_prio_factors(const struct ctld *c, const struct job *job, time_t now,
+		      struct prio_weights *w, struct prio_factors *ret)
+{
+	struct prio_cluster s;
+	struct prio_input in;
+
+	cluster_of(c, &s);
+	input_of(c, &s, job, now, &in);
+	prio_mf_factors(&s.w, &in, ret);
+	*w = s.w;
+}
+
+uint32_t job_next_priority(struct ctld *c, struct job *job)
+{
+	struct prio_weights w;
+	struct prio_factors f;
+
+	if (job_prio_is_multifactor(c)) {
+		job->prio_time = time(NULL);
+		job_prio_factors(c, job, job->prio_time, &w, &f);
+		return f.priority;
+	}
 	if (!c->lowest_prio || c->lowest_prio > TOP_PRIORITY)
 		c->lowest_prio = TOP_PRIORITY;
 	if (c->lowest_prio > 1)
 		c->lowest_prio--;
-	return job_nice_priority(c->lowest_prio, nice);
+	return job_nice_priority(c->lowest_prio, job && job->desc ? job->desc->nice : NO_VAL);
+}
+
+void job_prio_recalc(struct ctld *c, time_t now)
+{
+	struct prio_cluster s;
+	bool is_running_too, is_changed = false;
+
+	if (!job_prio_is_multifactor(c))
+		return;
+	cluster_of(c, &s);
+	is_running_too = s.w.flags & PRIO_FLAG_CALCULATE_RUNNING;
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+		struct prio_input in;
+		struct prio_factors f;
+
+		if (!job->priority || job->is_prio_fixed)
+			continue; /* held, or set by an administrator */
+		if (!job_is_pending(job) && !(is_running_too && job_is_running(job)))
+			continue;
+		input_of(c, &s, job, now, &in);
+		prio_mf_factors(&s.w, &in, &f);
+		if ((s.w.flags & PRIO_FLAG_INCR_ONLY) && f.priority < job->priority)
+			continue; /* never lowered */
+		job->prio_time = now;
+		if (f.priority != job->priority) {
+			job->priority = f.priority;
+			is_changed = true;
+		}
+	}
+	if (is_changed) /* derived: recomputed after a restart, so not journaled */
+		c->job_last_update = now;
+}
+
+static struct prio_ctx *ctx_of(struct ctld *c)
+{
+	if (!c->prio)
+		c->prio = calloc(1, sizeof(*c->prio));
+	return c->prio;
+}
+
+void job_prio_timer(struct ctld *c, time_t now)
+{
+	struct prio_ctx *x;
+	time_t period;
+
+	if (!job_prio_is_multifactor(c) || !(x = ctx_of(c)))
+		return;
+	if (x->cluster_conf != c->conf)
+		x->cluster_conf = NULL; /* reconfigured: a later conf may reuse the address */
+	assoc_usage_tick(c, &x->usage, now);
+	period = (time_t)c->conf->prio_calc_period * 60;
+	if (x->last_calc && now >= x->last_calc && now - x->last_calc < period) {
+		if (x->tree_assoc_update != c->assoc.last_update) { /* sacctmgr changed it */
+			x->tree_assoc_update = c->assoc.last_update;
+			if (fair_tree_compute(&c->assoc) < 0)
+				error("priority: out of memory computing fairshare");
+		}
+		return;
+	}
+	x->tree_assoc_update = c->assoc.last_update;
+	x->last_calc = now;
+	assoc_usage_decay_all(c, &x->usage, now);
+	if (fair_tree_compute(&c->assoc) < 0)
+		error("priority: out of memory computing fairshare");
+	job_prio_recalc(c, now);
+	if (c->assoc.assoc_count) {
+		int r =
+		    assoc_usage_save(&c->assoc, x->usage.last_decay, c->conf->state_save_location);
+
+		if (r < 0)
+			error("priority: cannot save %s/%s: %s", c->conf->state_save_location,
+			      ASSOC_USAGE_FILE, strerror(-r));
+	}
+}
+
+int job_prio_start(struct ctld *c)
+{
+	struct prio_ctx *x = ctx_of(c);
+
+	if (!x)
+		return -ENOMEM;
+	if (c->is_clean_start)
+		return 0;
+	return assoc_usage_load(&x->usage, c->conf->state_save_location) == -ENOMEM ? -ENOMEM : 0;
+}
+
+void job_prio_stop(struct ctld *c)
+{
+	if (!c->prio)
+		return;
+	if (job_prio_is_multifactor(c) && c->assoc.assoc_count)
+		assoc_usage_save(&c->assoc, c->prio->usage.last_decay,
+				 c->conf->state_save_location);
+	assoc_usage_done(&c->prio->usage);
+	free(c->prio);
+	c->prio = NULL;
 }
 
 int job_prio_cmp(const void *a, const void *b)
@@ -31,4 +318,48 @@ int job_prio_cmp(const void *a, const void *b)
 	if (x->priority != y->priority)
 		return x->priority > y->priority ? -1 : 1;
 	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+}
+
+static uint32_t tier_of(const struct ctld *c, const struct job *job)
+{
+	const struct part *p = job->partition ? part_find(c, job->partition) : NULL;
+
+	return p ? p->cfg->priority_tier : 0;
+}
+
+struct tiered {
+	uint32_t tier;
+	struct job *job;
+};
+
+static int cmp_tier(const void *a, const void *b)
+{
+	const struct tiered *p = a, *q = b;
+	const struct job *x = p->job, *y = q->job;
+
+	if (p->tier != q->tier)
+		return p->tier > q->tier ? -1 : 1;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (x->submit_time != y->submit_time)
+		return x->submit_time < y->submit_time ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+}
+
+void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n)
+{
+	struct tiered *v = n ? malloc(n * sizeof(*v)) : NULL;
+
+	if (!n)
+		return;
+	if (!v) { /* out of memory: priority order, without tiers */
+		qsort(jobs, n, sizeof(*jobs), job_prio_cmp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) /* each job's tier looked up once */
+		v[i] = (struct tiered){tier_of(c, jobs[i]), jobs[i]};
+	qsort(v, n, sizeof(*v), cmp_tier);
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = v[i].job;
+	free(v);
 }

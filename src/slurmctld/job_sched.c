@@ -195,7 +195,7 @@ static struct job **pending_sorted(struct ctld *c, uint32_t *ret_n)
 	for (uint32_t i = 0; i < c->job_count; i++)
 		if (job_is_pending(c->jobs[i]))
 			pending[n++] = c->jobs[i];
-	qsort(pending, n, sizeof(*pending), job_prio_cmp);
+	job_prio_sort(c, pending, n); /* PriorityTier, then priority */
 	*ret_n = n;
 	return pending;
 }

@@ -266,7 +266,7 @@ int job_submit_commit(struct ctld *c, struct job *job)
 		job->is_user_hold = true;
 		job->reason = WAIT_HELD_USER;
 	} else {
-		job->priority = job_next_priority(c, d->nice);
+		job->priority = job_next_priority(c, job);
 	}
 	r = job_table_add(c, job);
 	if (r == 0)

@@ -104,11 +104,13 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 		job->reason = job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
 	} else if (m->priority == INFINITE) {
 		if (job->priority == 0)
-			job->priority = job_next_priority(c, job->desc->nice);
+			job->priority = job_next_priority(c, job);
 		job->is_user_hold = false;
+		job->is_prio_fixed = false;
 		job->reason = WAIT_NO_REASON;
 	} else if (m->priority != NO_VAL) {
 		job->priority = m->priority;
+		job->is_prio_fixed = true; /* multifactor leaves it as set */
 	}
 	if (m->time_limit != NO_VAL) {
 		job->time_limit = m->time_limit;
@@ -122,15 +124,18 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 
 		job->desc->nice = m->nice;
 		if (job->priority) /* re-apply: undo the old nice, apply the new */
-			job->priority = job_nice_priority(job_nice_priority(job->priority,
-							    old == NO_VAL ? NO_VAL
-									  : 2 * NICE_OFFSET - old),
-					  m->nice);
+			job->priority = job_nice_priority(
+			    job_nice_priority(job->priority,
+					      old == NO_VAL ? NO_VAL : 2 * NICE_OFFSET - old),
+			    m->nice);
 	}
 	if (m->min_nodes != NO_VAL)
 		job->min_nodes = m->min_nodes;
 	if (m->max_nodes != NO_VAL)
 		job->max_nodes = m->max_nodes;
+	if (job->priority && !job->is_prio_fixed && job_is_pending(job)
+	    && job_prio_is_multifactor(c))
+		job->priority = job_next_priority(c, job); /* its factors may have changed */
 	info("update_job: JobId=%u updated by uid %u", job->job_id, (unsigned)uid);
 	job_changed(c, job);
 	ctld_sched_request(c);

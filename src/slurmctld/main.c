@@ -29,6 +29,7 @@
 #include "job.h"
 #include "ctld_timer.h"
 #include "job_end.h"
+#include "job_prio.h"
 #include "job_sched.h"
 #include "mail.h"
 #include "node.h"
@@ -240,8 +241,9 @@ static const struct subsys {
     {"partitions", parts_init, part_table_free}, /* needs the node table */
     {"state", state_init, state_fini},		 /* applies saved node states */
     {"jobs", jobs_init, jobs_fini},
-    {"journal", durable_init, durable_fini}, /* replays jobs: after nodes, parts */
-    {"accounting", acct_init, acct_fini},    /* queues every replayed job's row */
+    {"journal", durable_init, durable_fini},	 /* replays jobs: after nodes, parts */
+    {"accounting", acct_init, acct_fini},	 /* queues every replayed job's row */
+    {"priority", job_prio_start, job_prio_stop}, /* saved usage; saved again at stop */
     {"signals", signals_init, signals_fini},
     {"mail", mail_init, mail_fini},
     {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */

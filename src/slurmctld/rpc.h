@@ -52,6 +52,8 @@ int rpc_step_create(struct ctld *c, struct rpc_req *req);   /* REQUEST_JOB_STEP_
 int rpc_step_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_STEP_COMPLETE */
 int rpc_step_cancel(struct ctld *c, struct rpc_req *req);   /* REQUEST_CANCEL_JOB_STEP */
 int rpc_step_info(struct ctld *c, struct rpc_req *req);     /* REQUEST_JOB_STEP_INFO */
+/* rpc_prio.c */
+int rpc_prio_factors(struct ctld *c, struct rpc_req *req); /* REQUEST_PRIORITY_FACTORS */
 /* rpc_acct.c */
 int rpc_acct_query(struct ctld *c, struct rpc_req *req); /* REQUEST_ACCT_QUERY */
 /* rpc_alloc.c: interactive allocations (salloc, srun without one) */

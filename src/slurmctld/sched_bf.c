@@ -189,7 +189,7 @@ static struct job **bf_queue(struct ctld *c, uint32_t *ret_n)
 		if (may_start(job) && durable_job_is_saved(c, job))
 			q[n++] = job;
 	}
-	qsort(q, n, sizeof(*q), job_prio_cmp);
+	job_prio_sort(c, q, n); /* the main pass's order: PriorityTier, then priority */
 	*ret_n = n;
 	return q;
 }

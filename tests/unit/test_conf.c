@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "common/conf.h"
+#include "common/conf_prio.h"
 #include "common/conf_internal.h" /* the key table, for its own tests */
 #include "common/log.h"
 #include "common/macros.h"
@@ -294,6 +295,18 @@ static const struct {
 	DEF(max_script_size, U32, 4u << 20, NULL),
 	DEF(propagate_rlimits, STR, 0, NULL),
 	DEF(propagate_rlimits_except, STR, 0, NULL),
+	DEF(prio_weight_age, U32, 0, NULL),
+	DEF(prio_weight_assoc, U32, 0, NULL),
+	DEF(prio_weight_fairshare, U32, 0, NULL),
+	DEF(prio_weight_job_size, U32, 0, NULL),
+	DEF(prio_weight_partition, U32, 0, NULL),
+	DEF(prio_weight_qos, U32, 0, NULL),
+	DEF(prio_weight_tres, STR, 0, NULL),
+	DEF(prio_max_age, U32, 7 * 1440, NULL),
+	DEF(prio_decay_half_life, U32, 7 * 1440, NULL),
+	DEF(prio_calc_period, U32, 5, NULL),
+	DEF(prio_reset_period, U16, 0, NULL),
+	DEF(prio_flags, U32, 0, NULL),
 };
 /* clang-format on */
 
@@ -636,6 +649,20 @@ static const struct {
 	  2, "expected accounting_storage/sqlite" },
 	{ "unknown PrivateData word", "SlurmctldHost=h\nPrivateData=jobs,secrets\n", 2,
 	  "unknown PrivateData word" },
+	{ "unknown PriorityFlags word", "SlurmctldHost=h\nPriorityFlags=ACCRUE_ALWAYS,FAST\n", 2,
+	  "unknown PriorityFlags word" },
+	{ "bad PriorityUsageResetPeriod", "SlurmctldHost=h\nPriorityUsageResetPeriod=HOURLY\n", 2,
+	  "expected NONE, NOW, DAILY" },
+	{ "bad PriorityWeightTRES", "SlurmctldHost=h\nPriorityWeightTRES=cpu=1,color=2\n", 2,
+	  "expected TRES=weight pairs" },
+	{ "negative PriorityWeightTRES", "SlurmctldHost=h\nPriorityWeightTRES=cpu=-1\n", 2,
+	  "expected TRES=weight pairs" },
+	{ "repeated PriorityWeightTRES", "SlurmctldHost=h\nPriorityWeightTRES=cpu=1,CPU=2\n", 2,
+	  "expected TRES=weight pairs" },
+	{ "bad PriorityWeightAge", "SlurmctldHost=h\nPriorityWeightAge=lots\n", 2, "not a number" },
+	{ "bad PriorityMaxAge", "SlurmctldHost=h\nPriorityMaxAge=1-xx\n", 2, "not a time" },
+	{ "bad PriorityFavorSmall", "SlurmctldHost=h\nPriorityFavorSmall=maybe\n", 2,
+	  "expected YES or NO" },
 };
 /* clang-format on */
 
@@ -871,6 +898,52 @@ static void test_submission_rule_keys(void **state)
 	assert_non_null(strstr(err.text, "max_script_size"));
 }
 
+static void test_priority_keys(void **state)
+{
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+	struct prio_tres_weight w[PRIO_TRES_MAX];
+	char buf[256];
+
+	assert_int_equal(
+	    load_text(*state,
+		      "SlurmctldHost=ctl\nPriorityType=priority/multifactor\n"
+		      "PriorityWeightAge=1000\nPriorityWeightAssoc=1\n"
+		      "PriorityWeightFairshare=2000\nPriorityWeightJobSize=3000\n"
+		      "PriorityWeightPartition=4000\nPriorityWeightQOS=5000\n"
+		      "PriorityWeightTRES=CPU=100,Mem=0.5,GRES/gpu=2000\n"
+		      "PriorityMaxAge=1-0\nPriorityDecayHalfLife=0\nPriorityCalcPeriod=1\n"
+		      "PriorityUsageResetPeriod=weekly\nPriorityFavorSmall=YES\n"
+		      "PriorityFlags=small_relative_to_time,ACCRUE_ALWAYS,FAIR_TREE,"
+		      "NO_NORMAL_ALL\n",
+		      &c, &err, NULL),
+	    0);
+	assert_int_equal(c->prio_weight_age, 1000);
+	assert_int_equal(c->prio_weight_assoc, 1);
+	assert_int_equal(c->prio_weight_fairshare, 2000);
+	assert_int_equal(c->prio_weight_job_size, 3000);
+	assert_int_equal(c->prio_weight_partition, 4000);
+	assert_int_equal(c->prio_weight_qos, 5000);
+	assert_int_equal(c->prio_max_age, 1440);
+	assert_int_equal(c->prio_decay_half_life, 0);
+	assert_int_equal(c->prio_calc_period, 1);
+	assert_int_equal(c->prio_reset_period, PRIO_RESET_WEEKLY);
+	assert_true(c->prio_favor_small);
+	assert_int_equal(c->prio_flags, PRIO_FLAG_ACCRUE_ALWAYS | PRIO_FLAG_SMALL_RELATIVE_TO_TIME
+					    | PRIO_FLAG_NO_NORMAL_ALL);
+	assert_string_equal(conf_prio_flags_str(c->prio_flags, buf, sizeof(buf)),
+			    "ACCRUE_ALWAYS,SMALL_RELATIVE_TO_TIME,NO_NORMAL_ASSOC,NO_NORMAL_PART,"
+			    "NO_NORMAL_QOS,NO_NORMAL_TRES");
+	assert_string_equal(c->prio_weight_tres, "CPU=100,Mem=0.5,GRES/gpu=2000");
+	assert_int_equal(conf_prio_tres_parse(c->prio_weight_tres, w, PRIO_TRES_MAX), 3);
+	assert_string_equal(w[0].name, "cpu");
+	assert_string_equal(w[2].name, "gres/gpu");
+	assert_true(w[1].weight == 0.5 && w[2].weight == 2000);
+	assert_int_equal(conf_prio_tres_parse("cpu=1,mem=2", w, 1), -EINVAL); /* too many */
+	assert_int_equal(conf_prio_tres_parse("", w, 1), 0);
+	c = conf_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -892,6 +965,7 @@ int main(void)
 	    T(test_gres_conf_lines),
 	    T(test_broken_gres_conf_reports_file_and_line),
 	    T(test_submission_rule_keys),
+	    T(test_priority_keys),
 	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),
 	    cmocka_unit_test(test_default_path_follows_slurm_conf),
 #undef T

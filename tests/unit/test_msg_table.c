@@ -220,6 +220,42 @@ static void *sample_new(const struct msg_type *t)
 						  .name = s("batch") };
 		break;
 	}
+	case REQUEST_PRIORITY_FACTORS: {
+		struct prio_factors_req *r = m;
+
+		r->job_ids = calloc(2, sizeof(*r->job_ids));
+		r->job_ids[0] = 12, r->job_ids[1] = 13;
+		r->job_id_count = 2;
+		r->uids = calloc(1, sizeof(*r->uids));
+		r->uids[0] = 1000;
+		r->uid_count = 1;
+		break;
+	}
+	case RESPONSE_PRIORITY_FACTORS: {
+		struct prio_factors_resp *r = m;
+
+		r->w_age = 1000, r->w_fairshare = 2000, r->w_qos = 7, r->flags = 3;
+		r->tres_count = 2;
+		r->tres_names = calloc(2, sizeof(char *));
+		r->tres_names[0] = s("cpu"), r->tres_names[1] = s("gres/gpu");
+		r->tres_weights = calloc(2, sizeof(double));
+		r->tres_weights[0] = 100, r->tres_weights[1] = 0.5;
+		r->count = 2;
+		r->jobs = calloc(2, sizeof(*r->jobs));
+		r->jobs[0] = (struct prio_job_factors){.job_id = 12,
+						       .user_id = 1000,
+						       .partition = s("debug"),
+						       .account = s("a"),
+						       .priority = 1656,
+						       .nice = 0x80000000u,
+						       .age = 0.5,
+						       .job_size = 0.15625,
+						       .part = 1};
+		r->jobs[0].tres = calloc(2, sizeof(double));
+		r->jobs[0].tres[0] = 0.25;
+		r->jobs[1] = (struct prio_job_factors){.job_id = 13, .qos = s("high"), .qos_f = 1};
+		break;
+	}
 	default:
 		break; /* empty messages */
 	}

@@ -21,6 +21,7 @@
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
+#include "common/conf_prio.h"
 #include "common/conf_show.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -429,6 +430,57 @@ static void test_config_head(void **state)
 	conf_show_pairs_free(b.pairs, b.count);
 }
 
+static const char *pair(const struct key_pair *p, uint32_t n, const char *key)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(p[i].key, key))
+			return p[i].value ? p[i].value : "(null)";
+	return NULL;
+}
+
+/* The multifactor block from the parsed Priority* keys, in Slurm's form. */
+static void test_show_config_multifactor_block(void **state)
+{
+	struct sl_conf c = {
+	    .priority_type = "priority/multifactor",
+	    .prio_weight_age = 1000,
+	    .prio_weight_fairshare = 2000,
+	    .prio_weight_tres = "cpu=100,gres/gpu=2000",
+	    .prio_max_age = 7 * 1440,
+	    .prio_decay_half_life = 0,
+	    .prio_calc_period = 5,
+	    .prio_reset_period = PRIO_RESET_WEEKLY,
+	    .prio_favor_small = true,
+	    .prio_flags = PRIO_FLAG_ACCRUE_ALWAYS | PRIO_FLAG_CALCULATE_RUNNING,
+	};
+	struct key_pair *p = NULL;
+	uint32_t n = 0;
+
+	(void)state;
+	assert_int_equal(conf_show_pairs(&c, 0, &p, &n), 0);
+	assert_string_equal(pair(p, n, "PriorityType"), "priority/multifactor");
+	assert_string_equal(pair(p, n, "PriorityDecayHalfLife"), "00:00:00");
+	assert_string_equal(pair(p, n, "PriorityCalcPeriod"), "00:05:00");
+	assert_string_equal(pair(p, n, "PriorityMaxAge"), "7-00:00:00");
+	assert_string_equal(pair(p, n, "PriorityFavorSmall"), "Yes");
+	assert_string_equal(pair(p, n, "PriorityFlags"), "ACCRUE_ALWAYS,CALCULATE_RUNNING");
+	assert_string_equal(pair(p, n, "PriorityUsageResetPeriod"), "WEEKLY");
+	assert_string_equal(pair(p, n, "PriorityWeightAge"), "1000");
+	assert_string_equal(pair(p, n, "PriorityWeightAssoc"), "0");
+	assert_string_equal(pair(p, n, "PriorityWeightFairShare"), "2000");
+	assert_string_equal(pair(p, n, "PriorityWeightJobSize"), "0");
+	assert_string_equal(pair(p, n, "PriorityWeightPartition"), "0");
+	assert_string_equal(pair(p, n, "PriorityWeightQOS"), "0");
+	assert_string_equal(pair(p, n, "PriorityWeightTRES"), "cpu=100,gres/gpu=2000");
+	conf_show_pairs_free(p, n);
+	c.prio_weight_tres = NULL;
+	c.prio_flags = 0;
+	assert_int_equal(conf_show_pairs(&c, 0, &p, &n), 0);
+	assert_string_equal(pair(p, n, "PriorityWeightTRES"), "(null)");
+	assert_string_equal(pair(p, n, "PriorityFlags"), "");
+	conf_show_pairs_free(p, n);
+}
+
 /* show hostnames / hostlist / hostlistsorted. */
 static void test_hostlists(void **state)
 {
@@ -474,6 +526,7 @@ int main(void)
 	    cmocka_unit_test(test_oneliners),
 	    cmocka_unit_test(test_config_head),
 	    cmocka_unit_test(test_hostlists),
+	    cmocka_unit_test(test_show_config_multifactor_block),
 	    cmocka_unit_test(test_update_parse),
 	};
 
