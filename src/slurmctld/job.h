@@ -79,6 +79,12 @@ struct job {
 	 * a job replayed; DURABLE_SEQ_NEVER when it could not be journaled.
 	 * It starts only once that record is on disk. Not journaled. */
 	uint64_t saved_seq;
+	/* assoc_limits.c (not journaled: resolved again from desc->account,
+	 * user_name, partition and desc->qos): the association and QOS, and
+	 * what a running job's counters were charged to (0: nothing) */
+	uint32_t assoc_id, qos_id;
+	uint32_t charged_assoc_id, charged_qos_id;
+	bool is_assoc_charged;
 };
 
 /* Table */
