@@ -126,6 +126,7 @@ struct sl_conf {
 	char *mail_prog;
 	char *private_data;              /* as written, for show config */
 	uint32_t private_data_flags;     /* PRIVATE_DATA_* */
+	uint16_t acct_enforce;		 /* ACCT_ENFORCE_*: AccountingStorageEnforce */
 	char *acct_storage_type;         /* "accounting_storage/sqlite" (ours: the default),
 	                                  * "/slurmdbd" (uses the same store), "/none" */
 	char *acct_storage_loc;          /* NULL: StateSaveLocation/job_accounting.db */
@@ -155,6 +156,12 @@ struct sl_conf {
 #define PRIVATE_DATA_CLOUD 0x0080u
 #define PRIVATE_DATA_EVENTS 0x0100u
 #define PRIVATE_DATA_ALL 0xffffu
+
+/* AccountingStorageEnforce= words we act on. */
+#define ACCT_ENFORCE_ASSOCS 0x1 /* a job needs an association */
+#define ACCT_ENFORCE_LIMITS 0x2 /* association (and QOS) limits */
+#define ACCT_ENFORCE_QOS    0x4 /* a job's QOS must be allowed */
+#define ACCT_ENFORCE_SAFE   0x8
 
 /* EnforcePartLimits= (Slurm's numbers; YES is ALL). */
 #define ENFORCE_PART_NO	 0

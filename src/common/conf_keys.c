@@ -423,6 +423,46 @@ static int key_enforce_part(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
+/* AccountingStorageEnforce: a comma list of associations, limits, qos,
+ * safe, wckeys, nojobs, nosteps, all; limits and qos imply associations. */
+static int key_acct_enforce(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct {
+		const char *name;
+		uint16_t flag;
+	} words[] = {
+	    {"associations", ACCT_ENFORCE_ASSOCS},
+	    {"limits", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS},
+	    {"qos", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS},
+	    {"safe", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_SAFE},
+	    {"all",
+	     ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS | ACCT_ENFORCE_SAFE},
+	    {"wckeys", 0},
+	    {"nojobs", 0},
+	    {"nosteps", 0},
+	    {"none", 0},
+	};
+	struct sl_conf *c = base;
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+	uint16_t flags = 0;
+
+	if (!copy)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < ARRAY_SIZE(words) && !strcaseeq(w, words[i].name))
+			i++;
+		if (i == ARRAY_SIZE(words))
+			return bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
+		flags |= words[i].flag;
+	}
+	c->acct_enforce = flags;
+	return 0;
+}
+
 /* SchedulerParameters: the words we act on (max_script_size=bytes); the
  * others are kept for show config only. */
 static int key_sched_params(void *base, const struct conf_key *k, const char *val,
@@ -455,6 +495,7 @@ static int key_sched_params(void *base, const struct conf_key *k, const char *va
 const struct conf_key conf_keys[] = {
 	/* keys we act on */
 	K("AccountingStorageLoc", CONF_STR, acct_storage_loc, 0, 0, NULL),
+	KFN("AccountingStorageEnforce", key_acct_enforce, NULL),
 	KFN("AccountingStorageType", key_acct_type, "accounting_storage/sqlite"),
 	KFN("AuthInfo", key_auth_info, NULL),
 	K("AuthType", CONF_STR, auth_type, 0, 0, "auth/munge"),
@@ -503,7 +544,7 @@ const struct conf_key conf_keys[] = {
 	K("UnkillableStepTimeout", CONF_U32, unkillable_step_timeout, 1, 65533, "60"),
 
 	/* slurm.conf(5) keys accepted, kept in kv[], not acted on yet */
-	R("AccountingStorageBackupHost"), R("AccountingStorageEnforce"),
+	R("AccountingStorageBackupHost"),
 	R("AccountingStorageExternalHost"), R("AccountingStorageHost"),
 	R("AccountingStorageParameters"), R("AccountingStoragePass"),
 	R("AccountingStoragePort"), R("AccountingStorageTRES"),

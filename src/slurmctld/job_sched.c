@@ -7,6 +7,7 @@
  * would not delay it.
  */
 #include "job_sched.h"
+#include "assoc_limits.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -313,6 +314,9 @@ void job_sched_pass(struct ctld *c)
 		enum job_state_reason why = job_blocker(job, p, now);
 		struct sel_result res = { 0 };
 		int r;
+
+		if (why == WAIT_NO_REASON)
+			why = assoc_limits_blocker(c, job); /* AccountingStorageEnforce=limits */
 
 		job->last_sched_eval = now;
 		if (!durable_job_is_saved(c, job)) {
