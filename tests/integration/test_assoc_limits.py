@@ -138,3 +138,16 @@ def test_limits_survive_a_restart(tree):
     cancel(tree, first)
     wait_state(tree, second, "RUNNING")
     cancel(tree, second)
+
+
+def test_scontrol_update_account_and_qos(tree):
+    j = submit(tree, "-o", "/dev/null", "-A", "lim", "-H", "--wrap", "true")
+    r = tree.run("scontrol", "update", f"JobId={j}", "Account=nosuch", check=False)
+    assert r.returncode == 1
+    assert "Invalid account or account/partition combination specified" in r.stderr, r
+    r = tree.run("scontrol", "update", f"JobId={j}", "QOS=nosuch", check=False)
+    assert r.returncode == 1 and "Invalid qos specification" in r.stderr, r
+    assert job(tree, j)["Account"] == "lim" and job(tree, j)["QOS"] == "normal"
+    tree.run("scontrol", "update", f"JobId={j}", "Account=root")
+    assert job(tree, j)["Account"] == "root"
+    cancel(tree, j)
