@@ -329,21 +329,10 @@ static void print_row(const struct list_opts *o, const struct cols *c, const str
 	printf("\n");
 }
 
+/* No list: anything. */
 static bool in_list(const char *list, const char *name)
 {
-	size_t n = strlen(name ? name : "");
-
-	if (!list)
-		return true;
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (name && len == n && strncasecmp(p, name, n) == 0)
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
+	return !list || assoc_name_in_list(list, name);
 }
 
 /* Association rows in tree order (parents before children, by name). */

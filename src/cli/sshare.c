@@ -33,17 +33,7 @@ struct opts {
 
 static bool in_list(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == n && strncmp(p, name, n) == 0)
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
+	return assoc_name_in_list(list, name);
 }
 
 static void cell(const struct opts *o, int w, const char *s, bool is_last)

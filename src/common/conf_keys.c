@@ -365,14 +365,37 @@ static int key_acct_type(void *base, const struct conf_key *k, const char *val,
 			 err);
 }
 
+/* A comma list of words (case-insensitive) -> the OR of their flags;
+ * -EINVAL on an unknown word, -ENOMEM. */
+struct conf_word {
+	const char *name;
+	uint32_t flag;
+};
+static int word_flags(const char *val, const struct conf_word *words, size_t n, uint32_t *ret)
+{
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+
+	*ret = 0;
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < n && !strcaseeq(w, words[i].name))
+			i++;
+		if (i == n)
+			return -EINVAL;
+		*ret |= words[i].flag;
+	}
+	return 0;
+}
+
 /* PrivateData: a comma list of what normal users may not see of others. */
 static int key_private_data(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
 {
-	static const struct {
-		const char *name;
-		uint32_t flag;
-	} words[] = {
+	static const struct conf_word words[] = {
 	    {"accounts", PRIVATE_DATA_ACCOUNTS},
 	    {"all", PRIVATE_DATA_ALL},
 	    {"cloud", PRIVATE_DATA_CLOUD},
@@ -385,22 +408,12 @@ static int key_private_data(void *base, const struct conf_key *k, const char *va
 	    {"users", PRIVATE_DATA_USERS},
 	};
 	struct sl_conf *c = base;
-	_cleanup_free_ char *copy = strdup(val);
 	uint32_t flags = 0;
-	char *save = NULL;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
 
-	if (!copy)
-		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-
-		while (i < ARRAY_SIZE(words) && !strcaseeq(w, words[i].name))
-			i++;
-		if (i == ARRAY_SIZE(words))
-			return bad_value(k, val, at, "unknown PrivateData word", err);
-		flags |= words[i].flag;
-	}
-	if (conf_strset(&c->private_data, val) < 0)
+	if (r == -EINVAL)
+		return bad_value(k, val, at, "unknown PrivateData word", err);
+	if (r < 0 || conf_strset(&c->private_data, val) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->private_data_flags = flags;
 	return 0;
@@ -428,10 +441,7 @@ static int key_enforce_part(void *base, const struct conf_key *k, const char *va
 static int key_acct_enforce(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
 {
-	static const struct {
-		const char *name;
-		uint16_t flag;
-	} words[] = {
+	static const struct conf_word words[] = {
 	    {"associations", ACCT_ENFORCE_ASSOCS},
 	    {"limits", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS},
 	    {"qos", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS},
@@ -444,22 +454,14 @@ static int key_acct_enforce(void *base, const struct conf_key *k, const char *va
 	    {"none", 0},
 	};
 	struct sl_conf *c = base;
-	_cleanup_free_ char *copy = strdup(val);
-	char *save = NULL;
-	uint16_t flags = 0;
+	uint32_t flags = 0;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
 
-	if (!copy)
+	if (r == -EINVAL)
+		return bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
+	if (r < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-
-		while (i < ARRAY_SIZE(words) && !strcaseeq(w, words[i].name))
-			i++;
-		if (i == ARRAY_SIZE(words))
-			return bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
-		flags |= words[i].flag;
-	}
-	c->acct_enforce = flags;
+	c->acct_enforce = (uint16_t)flags;
 	return 0;
 }
 

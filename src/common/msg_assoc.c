@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "limits.h"
 #include "msg_family.h"
@@ -19,6 +20,21 @@ void assoc_limits_none(struct assoc_limits *l)
 	l->max_wall = ASSOC_NO_LIMIT;
 	for (int i = 0; i < ASSOC_TRES_N; i++)
 		l->grp_tres[i] = l->max_tres_pj[i] = ASSOC_NO_LIMIT64;
+}
+
+bool assoc_name_in_list(const char *list, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	for (const char *p = name ? list : NULL; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && strncasecmp(p, name, n) == 0)
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
 }
 
 /* ---- records ---- */

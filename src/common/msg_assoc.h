@@ -29,6 +29,8 @@ struct assoc_limits {
 	uint64_t max_tres_pj[ASSOC_TRES_N]; /* MaxTRESPerJob (MaxTRES) */
 };
 void assoc_limits_none(struct assoc_limits *l); /* every limit unset */
+/* name is one of the comma list's items (case-insensitive); false for NULL. */
+bool assoc_name_in_list(const char *list, const char *name);
 
 struct assoc_rec {
 	uint32_t id, parent_id; /* parent_id 0: root */

@@ -171,17 +171,7 @@ int each_name(struct edit *e, const char *list, bool lower, name_fn *fn, void *a
 
 bool in_list(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == n && strncasecmp(p, name, n) == 0)
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
+	return assoc_name_in_list(list, name);
 }
 
 /* ---- values ---- */
