@@ -151,3 +151,11 @@ def test_scontrol_update_account_and_qos(tree):
     tree.run("scontrol", "update", f"JobId={j}", "Account=root")
     assert job(tree, j)["Account"] == "root"
     cancel(tree, j)
+
+
+def test_sacct_shows_the_association_and_qos(tree):
+    mgr(tree, "modify", "user", "root", "where", "account=lim", "set", "QOS+=high")
+    j = submit(tree, "-o", "/dev/null", "-A", "lim", "-q", "high", "--wrap", "true")
+    wait_state(tree, j, "COMPLETED")
+    wait_for(lambda: f"{j}|lim|high" in tree.out("sacct", "-X", "-n", "-P", "-j", str(j),
+                                                  "-o", "JobID,Account,QOS").split())
