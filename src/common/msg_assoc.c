@@ -192,8 +192,10 @@ int qos_rec_copy(struct qos_rec *dst, const struct qos_rec *src)
 	return 0;
 }
 
-void assoc_dump_free(struct assoc_dump *d)
+void assoc_dump_free(void *msg)
 {
+	struct assoc_dump *d = msg;
+
 	free(d->cluster);
 	strv_free(d->clusters, d->cluster_count);
 	for (uint32_t i = 0; i < d->user_count; i++)
@@ -291,11 +293,6 @@ int assoc_dump_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &d->next_assoc_id);
 	unpack_u32(b, &d->next_qos_id);
 	return b->err;
-}
-
-void assoc_dump_free_msg(void *msg)
-{
-	assoc_dump_free(msg);
 }
 
 /* ---- REQUEST_ASSOC_MGR / RESPONSE_ASSOC_MGR / REQUEST_ASSOC_LIST ---- */

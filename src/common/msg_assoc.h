@@ -80,7 +80,7 @@ struct assoc_dump {
 	struct qos_rec *qos;
 	uint32_t next_assoc_id, next_qos_id;
 };
-void assoc_dump_free(struct assoc_dump *d); /* frees what it holds, zeroes it */
+void assoc_dump_free(void *d); /* a struct assoc_dump: frees what it holds, zeroes it */
 void assoc_rec_done(struct assoc_rec *r);
 void qos_rec_done(struct qos_rec *r);
 void user_rec_done(struct user_rec *r);

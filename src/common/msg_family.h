@@ -47,6 +47,4 @@ MSG_DECLARE(srun_notice_msg);
 MSG_DECLARE(assoc_mgr_req);
 MSG_DECLARE(assoc_mgr_resp);
 MSG_DECLARE(assoc_list_req);
-void assoc_dump_pack(const void *msg, struct pack_buf *b, uint16_t ver);
-int assoc_dump_unpack(void *msg, struct pack_buf *b, uint16_t ver);
-void assoc_dump_free_msg(void *msg);
+MSG_DECLARE(assoc_dump);
