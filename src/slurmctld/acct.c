@@ -159,7 +159,7 @@ static void write_rows(struct acct *a, struct item *from, struct item *to)
 static void run_query(struct acct *a, struct item *it)
 {
 	if (it->kind == ITEM_ASSOC) {
-		int r = assoc_store_save(a->astore, &it->dump);
+		int r = a->astore ? assoc_store_save(a->astore, &it->dump) : -ESLURM_DISABLED;
 
 		if (r < 0) {
 			error("accounting: associations not saved: %s", sl_strerror(r));
@@ -376,7 +376,7 @@ static int assoc_load(struct ctld *c, struct acct *a)
 		r = assoc_store_load(a->astore, &d);
 	if (r < 0)
 		return log_errno(r, "accounting: cannot read the associations of %s", a->path);
-	r = assoc_table_load(&c->assoc, &d);
+	r = assoc_table_load(&c->assoc, &d); /* a broken table leaves it empty */
 	assoc_dump_free(&d);
 	if (r == 0)
 		r = assoc_table_ensure_normal(&c->assoc);
@@ -439,9 +439,10 @@ int acct_init(struct ctld *c)
 		acct_free(a);
 		return 0;
 	}
-	r = assoc_load(c, a);
-	if (r == 0)
-		r = acct_start(c, a);
+	if (assoc_load(c, a) < 0) /* jobs are still recorded; enforcement refuses them */
+		error("accounting: associations unavailable: sacctmgr is refused and "
+		      "AccountingStorageEnforce finds no association");
+	r = acct_start(c, a);
 	if (r < 0) {
 		acct_free(a);
 		return r;

@@ -29,9 +29,11 @@
 #include "job.h"
 #include "job_res.h"
 
+/* With accounting on: a table that could not be loaded has no
+ * association, so enforcement refuses (fails closed). */
 static uint16_t enforce(const struct ctld *c)
 {
-	return c->assoc.is_loaded ? c->conf->acct_enforce : 0;
+	return c->acct ? c->conf->acct_enforce : 0;
 }
 
 static void job_tres(const struct job *job, uint64_t *t)

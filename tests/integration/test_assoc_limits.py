@@ -138,6 +138,7 @@ def test_limits_survive_a_restart(tree):
     cancel(tree, first)
     wait_state(tree, second, "RUNNING")
     cancel(tree, second)
+    mgr(tree, "modify", "user", "root", "where", "account=lim", "set", "MaxJobs=-1")
 
 
 def test_scontrol_update_account_and_qos(tree):
@@ -159,3 +160,21 @@ def test_sacct_shows_the_association_and_qos(tree):
     wait_state(tree, j, "COMPLETED")
     wait_for(lambda: f"{j}|lim|high" in tree.out("sacct", "-X", "-n", "-P", "-j", str(j),
                                                   "-o", "JobID,Account,QOS").split())
+
+
+def test_memory_limit_and_qos_submit_limit(tree):
+    mgr(tree, "modify", "account", "lim", "set", "GrpTRES=mem=1000")
+    first = sleeper(tree, "--mem=800")
+    wait_state(tree, first, "RUNNING")
+    second = sleeper(tree, "--mem=800")
+    wait_for(lambda: reason(tree, second) == "AssocGrpMemLimit")
+    cancel(tree, first)
+    wait_state(tree, second, "RUNNING")
+    cancel(tree, second)
+    mgr(tree, "modify", "account", "lim", "set", "GrpTRES=mem=-1")
+    mgr(tree, "modify", "qos", "normal", "set", "MaxSubmitJobsPerUser=1")
+    j = sleeper(tree, "-H")
+    err = sbatch_fails(tree, "-A", "lim")
+    assert "Job violates accounting/QOS policy" in err, err
+    cancel(tree, j)
+    mgr(tree, "modify", "qos", "normal", "set", "MaxSubmitJobsPerUser=-1")
