@@ -5,10 +5,10 @@
  *
  * Columns as Slurm prints them: Account (indented one space per level)
  * User RawShares NormShares RawUsage EffectvUsage FairShare, and with -l
- * NormUsage and LevelFS. NormShares is the association's shares over its
- * siblings'; EffectvUsage its usage over the root's. RawUsage, FairShare
- * and LevelFS are the priority side's (fair_tree.c).
- * Without -a only the caller's own user rows are shown (with every account).
+ * NormUsage, LevelFS, GrpTRESMins and TRESRunMins (these two empty). NormShares is the
+ * association's shares over its siblings'; EffectvUsage its usage over the root's. RawUsage,
+ * FairShare and LevelFS are the priority side's (fair_tree.c). Without -a only the caller's own
+ * user rows are shown (with every account).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -51,15 +51,27 @@ static const struct {
 	int width;
 	bool is_long; /* -l only */
 } cols[] = {
-    {"Account", -20, false},	 {"User", 10, false},	   {"RawShares", 10, false},
-    {"NormShares", 11, false},	 {"RawUsage", 11, false},  {"NormUsage", 11, true},
-    {"EffectvUsage", 13, false}, {"FairShare", 10, false}, {"LevelFS", 10, true},
+    {"Account", -20, false},	 {"User", 10, false},	    {"RawShares", 10, false},
+    {"NormShares", 11, false},	 {"RawUsage", 11, false},   {"NormUsage", 11, true},
+    {"EffectvUsage", 13, false}, {"FairShare", 10, false},  {"LevelFS", 10, true},
+    {"GrpTRESMins", 30, true},	 {"TRESRunMins", 60, true},
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
+/* The index of the last column shown. */
+static size_t last_col(const struct opts *o)
+{
+	size_t last = 0;
+
+	for (size_t i = 0; i < NCOLS; i++)
+		if (!cols[i].is_long || o->is_long)
+			last = i;
+	return last;
+}
+
 static void header(const struct opts *o)
 {
-	size_t last = o->is_long ? NCOLS - 1 : NCOLS - 2;
+	size_t last = last_col(o);
 
 	if (o->no_header)
 		return;
@@ -72,7 +84,7 @@ static void header(const struct opts *o)
 	for (size_t i = 0; i < NCOLS; i++)
 		if (!cols[i].is_long || o->is_long)
 			printf("%.*s ", abs(cols[i].width),
-			       "-------------------------------------------------");
+			       "------------------------------------------------------------");
 	printf("\n");
 }
 
@@ -90,7 +102,7 @@ static void row(const struct opts *o, const struct assoc_dump *d, const struct a
 	char v[NCOLS][64];
 	double sib = 0, root_usage = 0;
 	const struct assoc_rec *p = a->parent_id ? by_id(d, a->parent_id) : NULL;
-	size_t last = o->is_long ? NCOLS - 1 : NCOLS - 2;
+	size_t last = last_col(o);
 
 	for (uint32_t i = 0; i < d->assoc_count; i++) {
 		if (d->assocs[i].parent_id == a->parent_id && d->assocs[i].shares != ASSOC_NO_LIMIT)
@@ -121,6 +133,7 @@ static void row(const struct opts *o, const struct assoc_dump *d, const struct a
 		snprintf(v[8], sizeof(v[8]), "%f", a->level_fs);
 	else
 		v[8][0] = '\0';
+	v[9][0] = v[10][0] = '\0'; /* no TRES-minutes limits or counts */
 	for (size_t i = 0; i < NCOLS; i++)
 		if (!cols[i].is_long || o->is_long)
 			cell(o, cols[i].width, v[i], i == last);

@@ -24,7 +24,7 @@ def test_sshare_tree_and_columns(cluster, test_user):
     assert f"  phys|{test_user.pw_name}|5|1.000000|0|0.000000|0.000000" in rows, rows
     long = cluster.out("sshare", "-l", "-a").split("\n")[0].split()
     assert long == ["Account", "User", "RawShares", "NormShares", "RawUsage", "NormUsage",
-                    "EffectvUsage", "FairShare", "LevelFS"]
+                    "EffectvUsage", "FairShare", "LevelFS", "GrpTRESMins", "TRESRunMins"]
     # without -a, another user's rows are left out (root sees its own only)
     assert test_user.pw_name not in cluster.out("sshare", "-P", "-n")
     r = cluster.run("sshare", "-P", "-n", user=test_user.pw_name)
