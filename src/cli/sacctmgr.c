@@ -122,7 +122,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	bool is_set = false, is_list;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "+hinpPQsvV", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hinpPQsvV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'i':
 			a->is_immediate = true;

@@ -120,3 +120,15 @@ def test_delete_user_and_restart_keeps_table(tree):
     tree.wait_ctld_up()
     after = [listing(tree, e) for e in ("assoc", "user", "account", "qos", "cluster")]
     assert after == before
+
+
+def test_with_associations_and_parsable(tree):
+    out = tree.out("sacctmgr", "-p", "list", "user", "bob", "-s")
+    lines = out.split("\n")
+    assert lines[0].startswith("User|Def Acct|Admin|Cluster|Account|Partition|Share|"), lines
+    assert lines[0].endswith("QOS|Def QOS|")
+    assert lines[1].startswith("bob|physics|None|test|physics||1|"), lines
+    out = tree.out("sacctmgr", "-n", "-P", "list", "account", "physics", "withassoc",
+                   "format=Account,ParentName,User")
+    assert "physics|root|" in out.split("\n"), out
+    assert "physics||bob" in out.split("\n"), out
