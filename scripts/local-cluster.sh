@@ -427,6 +427,29 @@ wait_ready() {
 	report_drained
 }
 
+# AccountingStorageEnforce=associations,limits,qos (etc/local/slurm.conf.in):
+# the first start creates the cluster (with root's association), the account
+# "local" and the association of the user running the script (and of
+# $SUDO_USER), so that their jobs are accepted. Later starts find them.
+ensure_accounts() {
+	local user
+	[[ -x $BUILD/sacctmgr ]] || return 0
+	if [[ -z $(ctl sacctmgr -n -P list cluster format=Cluster) ]]; then
+		ctl sacctmgr -i add cluster local >/dev/null
+		log "accounts: added cluster local (root's association)"
+	fi
+	if [[ -z $(ctl sacctmgr -n -P list account local format=Account) ]]; then
+		ctl sacctmgr -i add account local "Description=local users" >/dev/null
+	fi
+	for user in $(id -un) ${SUDO_USER:-}; do
+		[[ $user == root ]] && continue
+		if [[ -z $(ctl sacctmgr -n -P list assoc "users=$user" format=User) ]]; then
+			ctl sacctmgr -i add user "$user" account=local >/dev/null
+			log "accounts: added user $user to account local"
+		fi
+	done
+}
+
 need_binaries() {
 	local b
 	for b in slurmctld slurmd sinfo scontrol; do
@@ -478,6 +501,7 @@ cmd_up() {
 	fi
 	start_missing "${stale[@]}"
 	wait_ready
+	ensure_accounts
 	log "up: $(ctl scontrol ping)"
 	((COLD == 0)) ||
 		log "use it from a shell with:  eval \"\$(scripts/local-cluster.sh env)\""

@@ -437,6 +437,10 @@ static int update_word(const char *tag, size_t len, const char *val, int sign,
 		}
 	} else if (key_is(tag, len, "Partition", 2)) {
 		m->partition = (char *)val;
+	} else if (key_is(tag, len, "Account", 1)) {
+		m->account = (char *)val;
+	} else if (key_is(tag, len, "QOS", 1)) {
+		m->qos = (char *)val;
 	} else if (key_is(tag, len, "Name", 2) || key_is(tag, len, "JobName", 4)) {
 		m->name = (char *)val;
 	} else {

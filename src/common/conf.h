@@ -126,6 +126,9 @@ struct sl_conf {
 	char *mail_prog;
 	char *private_data;              /* as written, for show config */
 	uint32_t private_data_flags;     /* PRIVATE_DATA_* */
+	uint16_t acct_enforce;		 /* ACCT_ENFORCE_*: AccountingStorageEnforce */
+	uint16_t preempt_type;		 /* PREEMPT_TYPE_*: PreemptType, preempt/none */
+	uint16_t preempt_mode;		 /* PREEMPT_MODE_*: PreemptMode, OFF */
 	char *acct_storage_type;         /* "accounting_storage/sqlite" (ours: the default),
 	                                  * "/slurmdbd" (uses the same store), "/none" */
 	char *acct_storage_loc;          /* NULL: StateSaveLocation/job_accounting.db */
@@ -172,6 +175,21 @@ struct sl_conf {
 #define PRIVATE_DATA_CLOUD 0x0080u
 #define PRIVATE_DATA_EVENTS 0x0100u
 #define PRIVATE_DATA_ALL 0xffffu
+
+/* AccountingStorageEnforce= words we act on. */
+#define ACCT_ENFORCE_ASSOCS 0x1 /* a job needs an association */
+#define ACCT_ENFORCE_LIMITS 0x2 /* association (and QOS) limits */
+#define ACCT_ENFORCE_QOS    0x4 /* a job's QOS must be allowed */
+#define ACCT_ENFORCE_SAFE   0x8
+
+/* PreemptType= and PreemptMode= (the mode's GANG/WITHIN words are
+ * accepted and not acted on; SUSPEND is refused: no gang scheduling). */
+#define PREEMPT_TYPE_NONE	    0
+#define PREEMPT_TYPE_QOS	    1
+#define PREEMPT_TYPE_PARTITION_PRIO 2 /* accepted, not acted on */
+#define PREEMPT_MODE_OFF	    0
+#define PREEMPT_MODE_CANCEL	    1
+#define PREEMPT_MODE_REQUEUE	    2
 
 /* EnforcePartLimits= (Slurm's numbers; YES is ALL). */
 #define ENFORCE_PART_NO	 0

@@ -369,14 +369,80 @@ static int key_acct_type(void *base, const struct conf_key *k, const char *val,
 			 err);
 }
 
+/* A comma list of words (case-insensitive) -> the OR of their flags;
+ * -EINVAL on an unknown word, -ENOMEM. */
+struct conf_word {
+	const char *name;
+	uint32_t flag;
+};
+static int word_flags(const char *val, const struct conf_word *words, size_t n, uint32_t *ret)
+{
+	_cleanup_free_ char *copy = strdup(val);
+	char *save = NULL;
+
+	*ret = 0;
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < n && !strcaseeq(w, words[i].name))
+			i++;
+		if (i == n)
+			return -EINVAL;
+		*ret |= words[i].flag;
+	}
+	return 0;
+}
+
+/* PreemptType: preempt/none, preempt/qos, preempt/partition_prio. */
+static int key_preempt_type(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+
+	if (strcaseeq(val, "preempt/none"))
+		c->preempt_type = PREEMPT_TYPE_NONE;
+	else if (strcaseeq(val, "preempt/qos"))
+		c->preempt_type = PREEMPT_TYPE_QOS;
+	else if (strcaseeq(val, "preempt/partition_prio"))
+		c->preempt_type = PREEMPT_TYPE_PARTITION_PRIO;
+	else
+		return bad_value(k, val, at,
+				 "expected preempt/none, preempt/qos or preempt/partition_prio",
+				 err);
+	return 0;
+}
+
+/* PreemptMode: OFF, CANCEL or REQUEUE, with GANG and WITHIN accepted. */
+static int key_preempt_mode(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"off", 0x1}, {"cancel", 0x2}, {"requeue", 0x4}, {"gang", 0}, {"within", 0},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
+
+	if (r == -ENOMEM)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	if (r < 0 || __builtin_popcount(flags) > 1)
+		return bad_value(k, val, at,
+				 "expected one of OFF, CANCEL, REQUEUE (with GANG, WITHIN); "
+				 "SUSPEND is not supported",
+				 err);
+	c->preempt_mode = flags & 0x2	? PREEMPT_MODE_CANCEL
+			  : flags & 0x4 ? PREEMPT_MODE_REQUEUE
+					: PREEMPT_MODE_OFF;
+	return 0;
+}
+
 /* PrivateData: a comma list of what normal users may not see of others. */
 static int key_private_data(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
 {
-	static const struct {
-		const char *name;
-		uint32_t flag;
-	} words[] = {
+	static const struct conf_word words[] = {
 	    {"accounts", PRIVATE_DATA_ACCOUNTS},
 	    {"all", PRIVATE_DATA_ALL},
 	    {"cloud", PRIVATE_DATA_CLOUD},
@@ -389,22 +455,12 @@ static int key_private_data(void *base, const struct conf_key *k, const char *va
 	    {"users", PRIVATE_DATA_USERS},
 	};
 	struct sl_conf *c = base;
-	_cleanup_free_ char *copy = strdup(val);
 	uint32_t flags = 0;
-	char *save = NULL;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
 
-	if (!copy)
-		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		size_t i = 0;
-
-		while (i < ARRAY_SIZE(words) && !strcaseeq(w, words[i].name))
-			i++;
-		if (i == ARRAY_SIZE(words))
-			return bad_value(k, val, at, "unknown PrivateData word", err);
-		flags |= words[i].flag;
-	}
-	if (conf_strset(&c->private_data, val) < 0)
+	if (r == -EINVAL)
+		return bad_value(k, val, at, "unknown PrivateData word", err);
+	if (r < 0 || conf_strset(&c->private_data, val) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->private_data_flags = flags;
 	return 0;
@@ -424,6 +480,35 @@ static int key_enforce_part(void *base, const struct conf_key *k, const char *va
 		c->enforce_part_limits = ENFORCE_PART_ALL;
 	else
 		return bad_value(k, val, at, "expected NO, ANY, ALL or YES", err);
+	return 0;
+}
+
+/* AccountingStorageEnforce: a comma list of associations, limits, qos,
+ * safe, wckeys, nojobs, nosteps, all; limits and qos imply associations. */
+static int key_acct_enforce(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"associations", ACCT_ENFORCE_ASSOCS},
+	    {"limits", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS},
+	    {"qos", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_QOS},
+	    {"safe", ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_SAFE},
+	    {"all",
+	     ACCT_ENFORCE_ASSOCS | ACCT_ENFORCE_LIMITS | ACCT_ENFORCE_QOS | ACCT_ENFORCE_SAFE},
+	    {"wckeys", 0},
+	    {"nojobs", 0},
+	    {"nosteps", 0},
+	    {"none", 0},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
+
+	if (r == -EINVAL)
+		return bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
+	if (r < 0)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	c->acct_enforce = (uint16_t)flags;
 	return 0;
 }
 
@@ -507,6 +592,7 @@ static int key_sched_params(void *base, const struct conf_key *k, const char *va
 const struct conf_key conf_keys[] = {
 	/* keys we act on */
 	K("AccountingStorageLoc", CONF_STR, acct_storage_loc, 0, 0, NULL),
+	KFN("AccountingStorageEnforce", key_acct_enforce, NULL),
 	KFN("AccountingStorageType", key_acct_type, "accounting_storage/sqlite"),
 	KFN("AuthInfo", key_auth_info, NULL),
 	K("AuthType", CONF_STR, auth_type, 0, 0, "auth/munge"),
@@ -517,6 +603,8 @@ const struct conf_key conf_keys[] = {
 	K("DefMemPerCPU", CONF_MEM, def_mem_per_cpu, 0, UINT64_MAX, "0"),
 	K("DefMemPerNode", CONF_MEM, def_mem_per_node, 0, UINT64_MAX, "0"),
 	KFN("EnforcePartLimits", key_enforce_part, "NO"),
+	KFN("PreemptMode", key_preempt_mode, "OFF"),
+	KFN("PreemptType", key_preempt_type, "preempt/none"),
 	K("FirstJobId", CONF_U32, first_job_id, 1, MAX_JOB_ID, "1"),
 	K("GresTypes", CONF_STR, gres_types, 0, 0, NULL),
 	K("JobRequeue", CONF_U16, job_requeue, 0, 1, "1"),
@@ -568,7 +656,7 @@ const struct conf_key conf_keys[] = {
 	K("UnkillableStepTimeout", CONF_U32, unkillable_step_timeout, 1, 65533, "60"),
 
 	/* slurm.conf(5) keys accepted, kept in kv[], not acted on yet */
-	R("AccountingStorageBackupHost"), R("AccountingStorageEnforce"),
+	R("AccountingStorageBackupHost"),
 	R("AccountingStorageExternalHost"), R("AccountingStorageHost"),
 	R("AccountingStorageParameters"), R("AccountingStoragePass"),
 	R("AccountingStoragePort"), R("AccountingStorageTRES"),
@@ -594,8 +682,8 @@ const struct conf_key conf_keys[] = {
 	R("MaxNodeCount"), R("MaxStepCount"), R("MaxTasksPerNode"), R("MCSParameters"),
 	R("MCSPlugin"), R("MpiDefault"), R("MpiParams"), R("NodeFeaturesPlugins"),
 	R("OverTimeLimit"), R("PluginDir"), R("PlugStackConfig"), R("PowerParameters"),
-	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptMode"), R("PreemptParameters"),
-	R("PreemptType"), R("PrEpParameters"), R("PrEpPlugins"), 
+	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptParameters"),
+	R("PrEpParameters"), R("PrEpPlugins"), 
 	R("PriorityParameters"), R("PrioritySiteFactorParameters"), R("PrioritySiteFactorPlugin"),
 	R("ProctrackType"), R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
 	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("RebootProgram"), R("ReconfigFlags"),

@@ -77,6 +77,29 @@ enum job_state_reason {
 	WAIT_QOS_NOT_ALLOWED,	  /* "QOSNotAllowed" */
 	WAIT_ACCOUNT_NOT_ALLOWED, /* "AccountNotAllowed" */
 	WAIT_HELD_LAUNCH_FAILED,  /* "launch failed requeued held" */
+	/* association and QOS limits (slurmctld/assoc_limits.c) */
+	WAIT_ASSOC_GRP_CPU,	     /* "AssocGrpCpuLimit" */
+	WAIT_ASSOC_GRP_MEM,	     /* "AssocGrpMemLimit" */
+	WAIT_ASSOC_GRP_NODE,	     /* "AssocGrpNodeLimit" */
+	WAIT_ASSOC_GRP_GRES,	     /* "AssocGrpGRES" */
+	WAIT_ASSOC_GRP_JOB,	     /* "AssocGrpJobsLimit" */
+	WAIT_ASSOC_MAX_JOBS,	     /* "AssocMaxJobsLimit" */
+	WAIT_ASSOC_MAX_CPU_PER_JOB,  /* "AssocMaxCpuPerJobLimit" */
+	WAIT_ASSOC_MAX_MEM_PER_JOB,  /* "AssocMaxMemPerJob" */
+	WAIT_ASSOC_MAX_NODE_PER_JOB, /* "AssocMaxNodePerJobLimit" */
+	WAIT_ASSOC_MAX_GRES_PER_JOB, /* "AssocMaxGRESPerJob" */
+	WAIT_ASSOC_MAX_WALL_PER_JOB, /* "AssocMaxWallDurationPerJobLimit" */
+	WAIT_QOS_GRP_CPU,	     /* "QOSGrpCpuLimit" */
+	WAIT_QOS_GRP_MEM,	     /* "QOSGrpMemLimit" */
+	WAIT_QOS_GRP_NODE,	     /* "QOSGrpNodeLimit" */
+	WAIT_QOS_GRP_GRES,	     /* "QOSGrpGRES" */
+	WAIT_QOS_GRP_JOB,	     /* "QOSGrpJobsLimit" */
+	WAIT_QOS_MAX_JOB_PER_USER,   /* "QOSMaxJobsPerUserLimit" */
+	WAIT_QOS_MAX_CPU_PER_JOB,    /* "QOSMaxCpuPerJobLimit" */
+	WAIT_QOS_MAX_MEM_PER_JOB,    /* "QOSMaxMemoryPerJob" */
+	WAIT_QOS_MAX_NODE_PER_JOB,   /* "QOSMaxNodePerJobLimit" */
+	WAIT_QOS_MAX_GRES_PER_JOB,   /* "QOSMaxGRESPerJob" */
+	WAIT_QOS_MAX_WALL_PER_JOB,   /* "QOSMaxWallDurationPerJobLimit" */
 	_JOB_REASON_MAX,
 };
 

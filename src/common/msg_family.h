@@ -48,3 +48,7 @@ MSG_DECLARE(stats_info_req);
 MSG_DECLARE(stats_info_msg);
 MSG_DECLARE(prio_factors_req);
 MSG_DECLARE(prio_factors_resp);
+MSG_DECLARE(assoc_mgr_req);
+MSG_DECLARE(assoc_mgr_resp);
+MSG_DECLARE(assoc_list_req);
+MSG_DECLARE(assoc_dump);

@@ -265,6 +265,8 @@ void update_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->priority);
 	pack_u16(b, m->hold_user);
 	pack_u16(b, m->requeue_op);
+	pack_str(b, m->account);
+	pack_str(b, m->qos);
 }
 
 int update_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -282,6 +284,8 @@ int update_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->priority);
 	unpack_u16(b, &m->hold_user);
 	unpack_u16(b, &m->requeue_op);
+	unpack_str(b, &m->account, SL_NAME_MAX);
+	unpack_str(b, &m->qos, SL_NAME_MAX);
 	return b->err;
 }
 
@@ -292,6 +296,8 @@ void update_job_msg_free(void *msg)
 	free(m->sjob_id);
 	free(m->name);
 	free(m->partition);
+	free(m->account);
+	free(m->qos);
 }
 
 void batch_launch_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

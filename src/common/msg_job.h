@@ -193,6 +193,7 @@ struct update_job_msg {              /* REQUEST_UPDATE_JOB (scontrol update/hold
 	uint32_t priority;                 /* 0 hold, INFINITE release, NO_VAL */
 	uint16_t hold_user;                /* with priority 0: uhold (JobHeldUser) */
 	uint16_t requeue_op;               /* REQUEST_JOB_REQUEUE reuse: 1 = requeue, 2 = hold */
+	char *account, *qos;		   /* NULL no change */
 };
 
 /* Slurm's batch launch, ctld -> slurmd of the batch host. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "msg_assoc.h"
 #include "msg_family.h"
 #include "msg_stats.h"
 #include "pack.h"
@@ -63,6 +64,11 @@ const struct msg_type msg_table[] = {
     MSG(SRUN_TIMEOUT, srun_notice_msg),
     MSG(SRUN_JOB_COMPLETE, srun_notice_msg),
     MSG(RESPONSE_SLURM_RC, rc_msg),
+    MSG(REQUEST_ASSOC_MGR, assoc_mgr_req),
+    MSG(RESPONSE_ASSOC_MGR, assoc_mgr_resp),
+    MSG(REQUEST_ASSOC_LIST, assoc_list_req),
+    MSG(RESPONSE_ASSOC_LIST, assoc_dump),
+    MSG(REQUEST_SHARE_INFO, assoc_list_req),
 };
 const size_t msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 

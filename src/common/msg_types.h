@@ -51,4 +51,10 @@ enum msg_type_id {
 	SRUN_TIMEOUT = 7002,
 	SRUN_JOB_COMPLETE = 7004,
 	RESPONSE_SLURM_RC = 8001,
+	/* our own range 9100-9199 (docs/protocol.md) */
+	REQUEST_ASSOC_MGR = 9100, /* sacctmgr add/modify/delete */
+	RESPONSE_ASSOC_MGR = 9101,
+	REQUEST_ASSOC_LIST = 9102, /* sacctmgr list/show */
+	RESPONSE_ASSOC_LIST = 9103,
+	REQUEST_SHARE_INFO = 9104, /* sshare: answered with RESPONSE_ASSOC_LIST */
 };

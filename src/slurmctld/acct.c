@@ -40,6 +40,8 @@
 
 #include "acct_rec.h"
 #include "acct_store.h"
+#include "assoc_store.h"
+#include "common/msg_assoc.h"
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -57,6 +59,7 @@
 enum item_kind {
 	ITEM_JOB,   /* rec: a row (and its steps) to insert or replace */
 	ITEM_QUERY, /* req + q: answered with resp */
+	ITEM_ASSOC, /* dump: the association table to save; req answered with mgr */
 };
 
 struct item {
@@ -67,6 +70,8 @@ struct item {
 	struct acct_query_req q; /* the request's fields, moved out of req->body */
 	struct acct_query_resp resp;
 	bool is_lost; /* ITEM_JOB: its row could not be written (acct_retry_lost) */
+	struct assoc_dump dump;	   /* ITEM_ASSOC */
+	struct assoc_mgr_resp mgr; /* ITEM_ASSOC's reply (req may be NULL) */
 };
 
 struct acct {
@@ -87,6 +92,7 @@ struct acct {
 	bool has_thread;
 	pthread_t thread;
 	struct acct_store *store; /* the thread's once started */
+	struct assoc_store *astore; /* sacctmgr's tables, the thread's too */
 	char *path;
 	int efd;
 	struct event *done_ev;
@@ -99,6 +105,8 @@ static void item_free(struct item *it)
 	acct_job_rec_done(&it->rec);
 	msg_lookup(REQUEST_ACCT_QUERY)->free(&it->q);
 	msg_lookup(RESPONSE_ACCT_QUERY)->free(&it->resp);
+	assoc_dump_free(&it->dump);
+	msg_lookup(RESPONSE_ASSOC_MGR)->free(&it->mgr);
 	free(it);
 }
 
@@ -150,6 +158,15 @@ static void write_rows(struct acct *a, struct item *from, struct item *to)
 
 static void run_query(struct acct *a, struct item *it)
 {
+	if (it->kind == ITEM_ASSOC) {
+		int r = a->astore ? assoc_store_save(a->astore, &it->dump) : -ESLURM_DISABLED;
+
+		if (r < 0) {
+			error("accounting: associations not saved: %s", sl_strerror(r));
+			it->mgr.rc = (uint32_t)-r;
+		}
+		return;
+	}
 	int r = acct_store_query(a->store, &it->q, &it->resp);
 
 	if (r < 0) {
@@ -261,10 +278,14 @@ static void reply_done(struct acct *a)
 	while (it) {
 		struct item *next = it->next;
 
-		rpc_reply(it->req, RESPONSE_ACCT_QUERY, &it->resp);
+		if (it->kind == ITEM_ASSOC && it->req)
+			rpc_reply(it->req, RESPONSE_ASSOC_MGR, &it->mgr);
+		else if (it->kind == ITEM_QUERY)
+			rpc_reply(it->req, RESPONSE_ACCT_QUERY, &it->resp);
+		if (it->kind == ITEM_QUERY)
+			a->queries_waiting--;
 		it->req = NULL;
 		item_free(it);
-		a->queries_waiting--;
 		it = next;
 	}
 }
@@ -337,11 +358,33 @@ static struct acct *acct_free(struct acct *a)
 	if (a->efd >= 0)
 		close(a->efd);
 	acct_store_close(a->store);
+	assoc_store_close(a->astore);
 	pthread_cond_destroy(&a->more);
 	pthread_mutex_destroy(&a->lock);
 	free(a->path);
 	free(a);
 	return NULL;
+}
+
+/* sacctmgr's tables, read before the loop serves (like the store's open). */
+static int assoc_load(struct ctld *c, struct acct *a)
+{
+	struct assoc_dump d;
+	int r = assoc_store_open(a->path, &a->astore);
+
+	if (r == 0)
+		r = assoc_store_load(a->astore, &d);
+	if (r < 0)
+		return log_errno(r, "accounting: cannot read the associations of %s", a->path);
+	r = assoc_table_load(&c->assoc, &d); /* a broken table leaves it empty */
+	assoc_dump_free(&d);
+	if (r == 0)
+		r = assoc_table_ensure_normal(&c->assoc);
+	if (r < 0)
+		return log_errno(r, "accounting: the associations of %s are broken", a->path);
+	c->assoc.is_loaded = true;
+	info("accounting: %u associations, %u QOS", c->assoc.assoc_count, c->assoc.qos_count);
+	return 0;
 }
 
 static struct acct *acct_new(void)
@@ -396,6 +439,9 @@ int acct_init(struct ctld *c)
 		acct_free(a);
 		return 0;
 	}
+	if (assoc_load(c, a) < 0) /* jobs are still recorded; enforcement refuses them */
+		error("accounting: associations unavailable: sacctmgr is refused and "
+		      "AccountingStorageEnforce finds no association");
 	r = acct_start(c, a);
 	if (r < 0) {
 		acct_free(a);
@@ -417,6 +463,7 @@ int acct_init(struct ctld *c)
 void acct_fini(struct ctld *c)
 {
 	c->acct = acct_free(c->acct);
+	assoc_table_free(&c->assoc);
 }
 
 /* Returns the row's queue number, 0 when none was queued. */
@@ -550,6 +597,29 @@ int acct_query(struct ctld *c, struct rpc_req *req, struct acct_query_req *q)
 	*q = (struct acct_query_req){0}; /* the strings are the item's now */
 	it->req = req; /* answered by reply_done, on the loop */
 	c->acct->queries_waiting++;
+	enqueue(c->acct, it);
+	return 0;
+}
+
+int acct_assoc_save(struct ctld *c, struct rpc_req *req, struct assoc_mgr_resp *resp)
+{
+	struct item *it;
+	int r;
+
+	if (!c->acct)
+		return -ESLURM_DISABLED;
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	r = assoc_table_dump(&c->assoc, &it->dump);
+	if (r < 0) {
+		free(it);
+		return r;
+	}
+	it->kind = ITEM_ASSOC;
+	it->mgr = *resp;
+	*resp = (struct assoc_mgr_resp){0}; /* the item's now */
+	it->req = req;
 	enqueue(c->acct, it);
 	return 0;
 }

@@ -26,6 +26,7 @@ struct ctld;
 struct job;
 struct acct_query_req;
 struct rpc_req;
+struct assoc_mgr_resp;
 
 /* After durable_init(): open the store, start the thread, queue every job
  * in the table. A store that cannot be opened is logged and accounting is
@@ -45,3 +46,8 @@ void acct_retry_lost(struct ctld *c, time_t now);
  * before it. -ESLURM_DISABLED when accounting is off, -EAGAIN when too
  * many queries wait (the client retries), -ENOMEM; q is untouched then. */
 int acct_query(struct ctld *c, struct rpc_req *req, struct acct_query_req *q);
+/* sacctmgr: save the association table as it is now (a copy) through the
+ * thread, then answer req (NULL: nobody) with resp (taken, *resp zeroed;
+ * its rc set when the save failed). -ESLURM_DISABLED when accounting is
+ * off, -ENOMEM; resp untouched then. */
+int acct_assoc_save(struct ctld *c, struct rpc_req *req, struct assoc_mgr_resp *resp);

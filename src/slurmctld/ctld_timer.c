@@ -1,7 +1,8 @@
 /* ctld_timer.c - the controller's 1 s timer: the periodic work that no
  * message triggers, in this order:
  *
- *   1. job time limits and --signal warnings   (job_end.c)
+ *   1. job time limits and --signal warnings   (job_end.c),
+ *      preempted jobs whose GraceTime is over   (job_preempt.c)
  *   2. steps' own time limits                   (step.c)
  *   3. SRUN_PING to each running step's srun    (step_ping.c)
  *   4. interactive allocations: grants, pings,
@@ -32,6 +33,7 @@
 #include "job.h"
 #include "job_alloc.h"
 #include "job_end.h"
+#include "job_preempt.h"
 #include "job_prio.h"
 #include "job_sched.h"
 #include "node_ping.h"
@@ -43,6 +45,7 @@
 void ctld_timer_run(struct ctld *c, time_t now)
 {
 	job_end_time_limits(c, now);
+	job_preempt_timer(c, now);
 	step_timer(c, now);
 	step_ping_sruns(c, now);
 	job_alloc_timer(c, now);

@@ -89,6 +89,16 @@ struct job {
 	char *sched_nodes;
 	uint32_t sched_after;
 	uint8_t sched_by; /* JOB_SCHED_*: who started it, or planned it */
+	/* job_preempt.c (not journaled): the job this one gives its place to
+	 * (0: none), and when its GraceTime is over (0: none) */
+	uint32_t preempted_for;
+	time_t preempt_kill_at;
+	/* assoc_limits.c (not journaled: resolved again from desc->account,
+	 * user_name, partition and desc->qos): the association and QOS, and
+	 * what a running job's counters were charged to (0: nothing) */
+	uint32_t assoc_id, qos_id;
+	uint32_t charged_assoc_id, charged_qos_id;
+	bool is_assoc_charged;
 };
 
 /* Table */

@@ -66,6 +66,23 @@ int job_cancel_signal(struct ctld *c, struct job *job, uint16_t sig, uint16_t fl
 	return 0;
 }
 
+int job_cancel_preempt(struct ctld *c, struct job *job)
+{
+	if (!job_is_running(job) || (job->state & JOB_COMPLETING))
+		return -ESLURM_ALREADY_DONE;
+	if (job_is_interactive(job)) { /* no script to report: ends now */
+		job_end_alloc(c, job, JOB_PREEMPTED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
+			      SRUN_END_CANCELLED);
+		return 0;
+	}
+	job->is_cancelled = true; /* the batch script's report ends it PREEMPTED */
+	job->state = JOB_PREEMPTED | JOB_COMPLETING;
+	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED);
+	job_changed(c, job);
+	return 0;
+}
+
 bool job_cancel_may_touch(const struct ctld *c, const struct job *job, uid_t uid)
 {
 	return uid == job->uid || ctld_is_admin(c, uid);

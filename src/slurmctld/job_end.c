@@ -227,7 +227,10 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 		return 0;
 	}
 	if (job->is_cancelled)
-		job_finish(c, job, JOB_CANCELLED, WAIT_NO_REASON, now);
+		job_finish(c, job,
+			   (job->state & JOB_STATE_BASE) == JOB_PREEMPTED ? JOB_PREEMPTED
+									  : JOB_CANCELLED,
+			   WAIT_NO_REASON, now);
 	else if (job->is_timed_out)
 		job_finish(c, job, JOB_TIMEOUT, FAIL_TIMEOUT, now);
 	else if (m->is_oom

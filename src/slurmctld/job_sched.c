@@ -5,6 +5,7 @@
  * would not delay it.
  */
 #include "job_sched.h"
+#include "assoc_limits.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "job_launch.h"
 #include "job_prio.h"
 #include "job_place.h"
+#include "job_preempt.h"
 #include "job_res.h"
 #include "job_submit_check.h"
 #include "mail.h"
@@ -68,6 +70,8 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 		      uint8_t by)
 {
 	job->sched_by = by;
+	job->preempted_for = 0;
+	job->preempt_kill_at = 0;
 	job->sched_start = 0;
 	job->sched_after = 0;
 	free(job->sched_nodes);
@@ -171,6 +175,8 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 
 	if (why == WAIT_NO_REASON)
 		why = job_depend_check_now(c, job, now);
+	if (why == WAIT_NO_REASON)
+		why = assoc_limits_blocker(c, job); /* AccountingStorageEnforce=limits */
 	if (job->state_desc && why != WAIT_NO_REASON) {
 		free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
 		job->state_desc = NULL;
@@ -244,6 +250,8 @@ void job_sched_pass(struct ctld *c)
 		sel_result_done(&res);
 		job->reason = r == -EAGAIN || r == -ENOSPC ? WAIT_RESOURCES : WAIT_BAD_CONSTRAINTS;
 		blocked[p - c->parts] = true;
+		if (r == -EAGAIN)
+			job_preempt_try(c, job, p, now); /* it starts once they are gone */
 	}
 	c->job_last_update = now;
 	clock_gettime(CLOCK_MONOTONIC, &t1);

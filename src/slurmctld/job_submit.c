@@ -8,6 +8,7 @@
  * pending with reason PartitionConfig, as the reference shows.
  */
 #include "job_submit.h"
+#include "assoc_limits.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -108,7 +109,7 @@ static int job_user(struct job *job, uid_t uid, gid_t gid)
 	return 0;
 }
 
-/* Without associations (we have no sacctmgr), a job's account defaults to
+/* Without an association (assoc_limits_submit), a job's account defaults to
  * its user's primary group name and its QOS to "normal", Slurm's default
  * QOS: the reference's root job shows Account=root QOS=normal. */
 static int job_account(struct job_desc *d, gid_t gid)
@@ -212,7 +213,9 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	job->time_limit = desc->time_limit != NO_VAL ? desc->time_limit
 			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
 							  : p->cfg->max_time;
-	r = job_account(desc, job->gid);
+	r = assoc_limits_submit(c, job, desc);
+	if (r == 0)
+		r = job_account(desc, job->gid); /* without an association */
 	if (r == 0) {
 		job->desc = desc; /* borrowed for the check */
 		r = job_submit_check_part(c, job, p, submit_uid);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "assoc_limits.h"
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -39,7 +40,9 @@ static int job_update_check(const struct ctld *c, const struct job *job,
 		return -ESLURM_ACCESS_DENIED; /* owners may only lower it */
 	if (m->nice != NO_VAL && !is_admin && m->nice < NICE_OFFSET)
 		return -ESLURM_ACCESS_DENIED; /* negative nice raises priority */
-	if ((m->partition || m->min_nodes != NO_VAL || m->max_nodes != NO_VAL) && !is_pending)
+	if ((m->partition || m->min_nodes != NO_VAL || m->max_nodes != NO_VAL || m->account
+	     || m->qos)
+	    && !is_pending)
 		return -ESLURM_JOB_NOT_PENDING;
 	if (m->partition && !part_find(c, m->partition))
 		return -ESLURM_INVALID_PARTITION_NAME;
@@ -74,6 +77,44 @@ static int job_update_part_check(const struct ctld *c, const struct job *job,
 	return part_limits_check(p->cfg, p->node_count, &req);
 }
 
+/* A new account, QOS or partition: the association and QOS again, with
+ * AccountingStorageEnforce's refusals (assoc_limits_submit). The resolved
+ * names are set in *ret_acct / *ret_qos (malloc'd, NULL: unchanged). */
+static int job_update_assoc(struct ctld *c, struct job *job, const struct update_job_msg *m,
+			    char **ret_acct, char **ret_qos)
+{
+	struct job tmp = *job;
+	struct job_desc d = {0};
+	int r;
+
+	*ret_acct = *ret_qos = NULL;
+	if (!m->account && !m->qos && !m->partition)
+		return 0;
+	d.account = m->account ? strdup(m->account) : NULL;
+	d.qos = m->qos ? strdup(m->qos) : job->desc->qos ? strdup(job->desc->qos) : NULL;
+	if (!m->account && job->desc->account)
+		d.account = strdup(job->desc->account);
+	if ((!d.account && (m->account || job->desc->account))
+	    || (!d.qos && (m->qos || job->desc->qos))) {
+		free(d.account);
+		free(d.qos);
+		return -ENOMEM;
+	}
+	tmp.partition = m->partition ? m->partition : job->partition;
+	tmp.assoc_id = tmp.qos_id = 0;
+	r = assoc_limits_submit(c, &tmp, &d);
+	if (r == 0) {
+		job->assoc_id = tmp.assoc_id;
+		job->qos_id = tmp.qos_id;
+		*ret_acct = d.account;
+		*ret_qos = d.qos;
+	} else {
+		free(d.account);
+		free(d.qos);
+	}
+	return r;
+}
+
 static int replace(char **dst, const char *src)
 {
 	char *s = strdup(src);
@@ -89,11 +130,22 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 	       bool is_admin)
 {
 	int r = job_update_check(c, job, m, is_admin);
+	char *acct = NULL, *qos = NULL;
 
 	if (r == 0)
 		r = job_update_part_check(c, job, m, uid, is_admin);
+	if (r == 0)
+		r = job_update_assoc(c, job, m, &acct, &qos);
 	if (r < 0)
 		return r;
+	if (acct) {
+		free(job->desc->account);
+		job->desc->account = acct;
+	}
+	if (qos) {
+		free(job->desc->qos);
+		job->desc->qos = qos;
+	}
 	if (m->name && (r = replace(&job->desc->name, m->name)) < 0)
 		return r;
 	if (m->partition && (r = replace(&job->partition, m->partition)) < 0)

@@ -18,6 +18,7 @@
 
 #include "acct.h"
 #include "admin.h"
+#include "assoc_limits.h"
 #include "common/conf.h"
 #include "common/daemon.h"
 #include "common/log.h"
@@ -243,6 +244,7 @@ static const struct subsys {
     {"jobs", jobs_init, jobs_fini},
     {"journal", durable_init, durable_fini},	 /* replays jobs: after nodes, parts */
     {"accounting", acct_init, acct_fini},	 /* queues every replayed job's row */
+    {"limits", assoc_limits_init, NULL},	 /* charges running jobs: after both */
     {"priority", job_prio_start, job_prio_stop}, /* saved usage; saved again at stop */
     {"signals", signals_init, signals_fini},
     {"mail", mail_init, mail_fini},

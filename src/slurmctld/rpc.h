@@ -56,6 +56,9 @@ int rpc_step_info(struct ctld *c, struct rpc_req *req);     /* REQUEST_JOB_STEP_
 int rpc_prio_factors(struct ctld *c, struct rpc_req *req); /* REQUEST_PRIORITY_FACTORS */
 /* rpc_acct.c */
 int rpc_acct_query(struct ctld *c, struct rpc_req *req); /* REQUEST_ACCT_QUERY */
+/* rpc_assoc.c */
+int rpc_assoc_mgr(struct ctld *c, struct rpc_req *req);	 /* REQUEST_ASSOC_MGR */
+int rpc_assoc_list(struct ctld *c, struct rpc_req *req); /* ASSOC_LIST, SHARE_INFO */
 /* rpc_alloc.c: interactive allocations (salloc, srun without one) */
 int rpc_alloc(struct ctld *c, struct rpc_req *req);          /* REQUEST_RESOURCE_ALLOCATION */
 int rpc_alloc_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_COMPLETE_JOB_ALLOCATION */

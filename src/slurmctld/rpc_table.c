@@ -49,6 +49,9 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_JOB_STEP_INFO, PRIV_ANY, rpc_step_info),
     H(REQUEST_ACCT_QUERY, PRIV_ANY, rpc_acct_query), /* uid filter inside */
     H(REQUEST_STATS_INFO, PRIV_ANY, rpc_stats_info), /* reset: admin check inside */
+    H(REQUEST_ASSOC_MGR, PRIV_ANY, rpc_assoc_mgr),   /* admin check inside */
+    H(REQUEST_ASSOC_LIST, PRIV_ANY, rpc_assoc_list),
+    H(REQUEST_SHARE_INFO, PRIV_ANY, rpc_assoc_list),
 };
 
 #undef H

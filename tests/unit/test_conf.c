@@ -291,6 +291,7 @@ static const struct {
 	DEF(acct_storage_loc, STR, 0, NULL),
 	DEF(private_data, STR, 0, NULL),
 	DEF(private_data_flags, U32, 0, NULL),
+	DEF(acct_enforce, U16, 0, NULL),
 	DEF(enforce_part_limits, U16, 0, NULL),
 	DEF(max_script_size, U32, 4u << 20, NULL),
 	DEF(propagate_rlimits, STR, 0, NULL),
