@@ -275,7 +275,14 @@ static int parse_misc(struct edit *e, enum key k, const char *s)
 			return -EINVAL;
 		}
 		return 0;
-	case K_GRACE:
+	case K_GRACE: /* seconds, as Slurm's sacctmgr; "H:M:S" forms too */
+		if (strcmp(s, "-1") == 0 || !strpbrk(s, ":-")) {
+			if (parse_u32(e, k, s, &v->u[k]) < 0)
+				return -EINVAL;
+			if (v->u[k] == ASSOC_NO_LIMIT)
+				v->u[k] = 0; /* -1: none */
+			return 0;
+		}
 		if (time_str2secs(s, &v->u[k]) < 0 || v->u[k] >= NO_VAL) {
 			fprintf(e->err, " Bad GraceTime value: %s\n", s);
 			return -EINVAL;
