@@ -225,6 +225,7 @@ void job_sched_pass(struct ctld *c)
 		int r;
 
 		job->last_sched_eval = now;
+		depth++;
 		if (!durable_job_is_saved(c, job)) {
 			/* its submission is not on disk yet: the pass is asked for
 			 * again after the commit; nothing behind it goes first */
@@ -237,7 +238,6 @@ void job_sched_pass(struct ctld *c)
 			job->reason = why;
 			continue;
 		}
-		depth++;
 		r = job_place(c, job, p, false, &res);
 		if (r == 0) {
 			struct job *task = job_sched_start(c, job, &res, now, JOB_SCHED_MAIN);
