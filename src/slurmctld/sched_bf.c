@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "assoc_limits.h"
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
@@ -150,6 +151,7 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 	for (uint32_t i = 0; i < s->job_count && !is_stale; i++) {
 		struct bf_job *j = &s->jobs[i];
 		struct job *job = j->outcome == BF_UNTESTED ? NULL : job_find(c, j->job_id);
+		enum job_state_reason why;
 		struct sel_result res;
 
 		if (!job || !job_is_pending(job))
@@ -161,6 +163,13 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 		if (s->alloc_gen != c->alloc_gen || !may_start(job) || !fits_now(c, job, &j->res)
 		    || !durable_job_is_saved(c, job)) {
 			bf->is_rerun = true; /* something moved since the copy */
+			continue;
+		}
+		/* the jobs started before it in this plan count towards its
+		 * association's and QOS's limits */
+		why = assoc_limits_blocker(c, job);
+		if (why != WAIT_NO_REASON) {
+			job->reason = why;
 			continue;
 		}
 		res = j->res;

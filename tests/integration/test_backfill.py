@@ -147,3 +147,30 @@ def test_held_jobs_order_as_the_reference(cluster, queue):
            cluster.out("squeue", "-h", "-t", "PD", "-o", "%i").splitlines()]
     assert ids.index(admin_held) < ids.index(user_held), ids
     cluster.run("scancel", str(user_held), str(admin_held))
+
+
+def test_backfill_keeps_association_limits(fresh_cluster):
+    """MaxJobs=2 with one job running: of two jobs backfill could start
+    beside the blocked head job, only one starts; the other waits with
+    AssocMaxJobsLimit."""
+    c = fresh_cluster(nodes=("n1", "n2"), settings={
+        "SchedulerParameters": "bf_interval=1",
+        "AccountingStorageEnforce": "associations,limits"})
+    for args in (("add", "cluster", "test"), ("add", "account", "lim"),
+                 ("add", "user", "root", "account=lim", "MaxJobs=2")):
+        c.run("sacctmgr", "-i", *args)
+    blocker = sleeper(c, "-A", "lim", "-w", "n1", "-n4", "-t", "10")
+    wait_state(c, blocker, "RUNNING")
+    head = sleeper(c, "-A", "lim", "-N2", "-n8", "-t", "10")
+    s1 = sleeper(c, "-A", "lim", "-N1", "-n2", "-t", "5")
+    s2 = sleeper(c, "-A", "lim", "-N1", "-n2", "-t", "5")
+
+    def one_started():
+        return sorted(job(c, j)["JobState"] for j in (s1, s2)) == ["PENDING", "RUNNING"]
+
+    wait_for(one_started, timeout=20, what="one of the two short jobs started")
+    waiting = s2 if job(c, s1)["JobState"] == "RUNNING" else s1
+    wait_for(lambda: job(c, waiting)["Reason"] == "AssocMaxJobsLimit", timeout=10,
+             what="AssocMaxJobsLimit")
+    assert job(c, head)["JobState"] == "PENDING"
+    c.run("scancel", str(blocker), str(head), str(s1), str(s2), check=False)
