@@ -227,8 +227,10 @@ static int parse_tres(struct edit *e, enum key k, const char *s, int which)
 		} else if ((r = parse_u32(e, k, eq + 1, &u)) == 0) {
 			v = u;
 		}
-		e->v.tres[which][i] = v;
-		e->v.has_tres[which][i] = true;
+		if (r == 0 && i < ASSOC_TRES_N) { /* a bad item stores nothing */
+			e->v.tres[which][i] = v;
+			e->v.has_tres[which][i] = true;
+		}
 	}
 	free(copy);
 	return r;
