@@ -380,26 +380,6 @@ static int fits_when_idle(const struct sel_node *nodes, uint32_t n, const struct
 	return r == -EAGAIN ? -ENOSPC : r;
 }
 
-int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
-		 struct sel_result *ret)
-{
-	struct plan p;
-	int r;
-
-	if ((!nodes && n) || !req || !ret)
-		return -EINVAL;
-	r = plan_init(n, req, &p);
-	if (r < 0)
-		return r;
-	for (uint32_t i = 0; req->is_required && i < n; i++)
-		if (req->is_required[i] && !nodes[i].is_usable)
-			return -ENOSPC;
-	r = place(nodes, n, req, &p, ret);
-	if (r != -EAGAIN)
-		return r;
-	return fits_when_idle(nodes, n, req, &p);
-}
-
 int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
 	       struct sel_result *ret)
 {
@@ -413,6 +393,17 @@ int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *r
 		if (req->is_required[i] && !nodes[i].is_usable)
 			r = -ENOSPC;
 	return r < 0 ? r : place(nodes, n, req, &p, ret);
+}
+
+int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		 struct sel_result *ret)
+{
+	struct plan p;
+	int r = select_try(nodes, n, req, ret);
+
+	if (r != -EAGAIN || plan_init(n, req, &p) < 0)
+		return r;
+	return fits_when_idle(nodes, n, req, &p);
 }
 
 void sel_result_done(struct sel_result *r)
