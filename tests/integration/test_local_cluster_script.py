@@ -40,6 +40,15 @@ def proc_id(pid):
     return None if fields[0] in ("Z", "X") else (pid, int(fields[19]))
 
 
+def parent_of(pid):
+    """The parent pid of a process, None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class Tree:
     """A copy of the script and etc/local/ in a temp dir, and its run/."""
 
@@ -84,8 +93,10 @@ class Tree:
 
     def stepd_ids(self):
         """proc_ids of this tree's slurmstepds: the build's slurmstepd with
-        -f <tree>/run/slurm.conf on its command line."""
-        ids = set()
+        -f <tree>/run/slurm.conf on its command line. A stepd's own child
+        between fork and exec (it still looks like one) is not counted, or
+        a set taken at that moment would lose a member that did not die."""
+        found = {}
         for entry in filter(str.isdigit, os.listdir("/proc")):
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
@@ -95,8 +106,8 @@ class Tree:
             if argv and os.path.basename(argv[0]) == "slurmstepd" and str(self.conf) in argv:
                 pid = proc_id(int(entry))
                 if pid:
-                    ids.add(pid)
-        return ids
+                    found[int(entry)] = (pid, parent_of(int(entry)))
+        return {pid for pid, ppid in found.values() if ppid not in found}
 
     def kill9(self, name):
         pid = self.pid(name)
