@@ -119,6 +119,7 @@ static void note_plan(struct ctld *c, struct job *job, struct bf_job *j)
 		return;
 	job->sched_start = j->start;
 	job->sched_after = j->after_job;
+	free(job->sched_nodes); /* a job held meanwhile kept its last one */
 	job->sched_nodes = job_place_hostlist(c, &j->res);
 }
 
