@@ -33,6 +33,13 @@ def test_a_failed_node_requeues_its_job_or_ends_it_node_fail(cluster):
     lost = submit(cluster, "-D", wd, "-w", "n1", "--no-requeue", "--wrap", "sleep 300")
     for j in (again, lost):
         wait_for(lambda j=j: job(cluster, j)["JobState"] == "RUNNING", what=f"{j} runs")
+        # RUNNING is set at allocation: the launch must have reached the
+        # node (its stepd says so) before the node dies, or the launch
+        # fails instead and the job is retried, as a launch that never got
+        # there should be
+        wait_for(lambda j=j: f"JobId={j}: 1 task(s) launched" in cluster.log_text("slurmd-n1"),
+                 what=f"{j} launched on n1")
+    wait_for(lambda: len(cluster.stepd_pids()) >= 2, what="both slurmstepds")
     cluster.kill_slurmd("n1", signal.SIGKILL)
     # the node is gone with everything on it: nothing reports back
     for pid in cluster.stepd_pids():
