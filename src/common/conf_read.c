@@ -230,8 +230,13 @@ static int read_one(struct reader *rd, const char *path, unsigned depth,
 			return r;
 		len = 0;
 	}
-	if (ferror(f))
+	if (ferror(f)) { /* an included one is named by its Include line */
+		int e = errno ? errno : EIO;
+
+		if (from)
+			return open_failed(rd, path, from, e);
 		return errprintf(rd->err, -EIO, "%s:%u: read error", path, lineno);
+	}
 	if (len) { /* a continuation on the last line: use what there is */
 		at = (struct conf_where){path, start};
 		r = handle_line(rd, logical, &at, depth);

@@ -645,6 +645,9 @@ static const struct {
 	{ "error in a continued line", "SlurmctldHost=h\nNodeName=a \\\n CPUs=x\n", 2, "CPUs=x" },
 	{ "Include without a file", "SlurmctldHost=h\nInclude   \n", 2, "Include without a file name" },
 	{ "missing include", "SlurmctldHost=h\nInclude nothere.conf\n", 2, "nothere.conf" },
+	/* found by fuzz_conf: the read error of an included directory named
+	 * only the directory, not the including file and line */
+	{ "include of a directory", "SlurmctldHost=h\nInclude /\n", 2, "Include /: Is a directory" },
 	{ "node key on a plain line", "SlurmctldHost=h CPUs=2\n", 1, "unknown key 'CPUs'" },
 	{ "unknown accounting storage", "SlurmctldHost=h\nAccountingStorageType=accounting_storage/mysql\n",
 	  2, "expected accounting_storage/sqlite" },
