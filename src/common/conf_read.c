@@ -7,6 +7,9 @@
  * to the including file's directory. Each non-empty logical line is split
  * on white space into Key=Value tokens, a Value may be "double quoted", and
  * the tokens go to the caller with the file and first line number.
+ * An included file must be a regular file: a directory, FIFO or device
+ * is an error naming the Include line (opened without blocking, so a FIFO
+ * cannot hang a daemon at start).
  * Caveats: Slurm's Include modifiers (%c) and globs are not supported; a
  * logical line is capped at SL_CONF_LINE_MAX bytes.
  */
@@ -18,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "limits.h"
 #include "macros.h"
@@ -174,10 +180,38 @@ static int handle_line(struct reader *rd, char *s, const struct conf_where *at, 
 
 static int open_failed(struct reader *rd, const char *path, const struct conf_where *from, int e)
 {
+	if (from && !e)
+		return errprintf(rd->err, -EINVAL, "%s:%u: Include %s: not a regular file",
+				 from->file, from->line, path);
 	if (from)
 		return errprintf(rd->err, -e, "%s:%u: Include %s: %s", from->file, from->line, path,
 				 strerror(e));
 	return errprintf(rd->err, -e, "%s: %s", path, strerror(e));
+}
+
+/* An included file: a regular one only, opened without blocking on a
+ * FIFO. NULL with *e = an errno, or 0 for "not a regular file". */
+static FILE *open_included(const char *path, int *e)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	*e = 0;
+	if (fd < 0) {
+		*e = errno;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0)
+		*e = errno;
+	else if (S_ISDIR(st.st_mode))
+		*e = EISDIR;
+	else if (S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, 0) == 0 && (f = fdopen(fd, "r")))
+		return f;
+	else if (S_ISREG(st.st_mode))
+		*e = errno;
+	close(fd);
+	return NULL;
 }
 
 static int read_one(struct reader *rd, const char *path, unsigned depth,
@@ -188,11 +222,11 @@ static int read_one(struct reader *rd, const char *path, unsigned depth,
 	size_t phys_cap = 0, len = 0, cap = 0;
 	unsigned lineno = 0, start = 0;
 	struct conf_where at;
-	int r;
+	int r, e = 0;
 
-	f = fopen(path, "re");
+	f = from ? open_included(path, &e) : fopen(path, "re");
 	if (!f)
-		return open_failed(rd, path, from, errno);
+		return open_failed(rd, path, from, from ? e : errno);
 	while (getline(&phys, &phys_cap, f) >= 0) {
 		size_t pl;
 		bool is_cont = false;
@@ -231,8 +265,7 @@ static int read_one(struct reader *rd, const char *path, unsigned depth,
 		len = 0;
 	}
 	if (ferror(f)) { /* an included one is named by its Include line */
-		int e = errno ? errno : EIO;
-
+		e = errno ? errno : EIO;
 		if (from)
 			return open_failed(rd, path, from, e);
 		return errprintf(rd->err, -EIO, "%s:%u: read error", path, lineno);

@@ -648,6 +648,9 @@ static const struct {
 	/* found by fuzz_conf: the read error of an included directory named
 	 * only the directory, not the including file and line */
 	{ "include of a directory", "SlurmctldHost=h\nInclude /\n", 2, "Include /: Is a directory" },
+	/* a device or FIFO is refused without reading (or blocking on) it */
+	{ "include of a device", "SlurmctldHost=h\nInclude /dev/zero\n", 2,
+	  "Include /dev/zero: not a regular file" },
 	{ "node key on a plain line", "SlurmctldHost=h CPUs=2\n", 1, "unknown key 'CPUs'" },
 	{ "unknown accounting storage", "SlurmctldHost=h\nAccountingStorageType=accounting_storage/mysql\n",
 	  2, "expected accounting_storage/sqlite" },
