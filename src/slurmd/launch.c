@@ -412,14 +412,16 @@ static bool is_job_socket(const char *name, const char *prefix, size_t plen)
 
 /* No stepd of the job (step_id, or SL_ALL_STEPS) runs here. When its
  * completion waits in the spool the job did run and has ended: answer 0
- * (the controller waits for that completion, sent now), else the node
- * has no trace of it: ESLURM_INVALID_JOB_ID. */
+ * now (the controller waits for that completion, sent now), else the
+ * node has no trace of it: ESLURM_INVALID_JOB_ID, which the caller
+ * answers. */
 static int done_or_unknown(struct slurmd *d, struct rpc_req *req, uint32_t job_id, uint32_t step_id)
 {
 	if (slurmd_spool_has_done(d, job_id, step_id)) {
 		debug("JobId=%u: %s: the job ended here, its completion is on its way", job_id,
 		      msg_type_name(req->type));
 		slurmd_spool_resend(d);
+		rpc_reply_rc(req, 0);
 		return 0;
 	}
 	debug("JobId=%u: %s: no such job on this node", job_id, msg_type_name(req->type));

@@ -16,6 +16,7 @@ Each test SIGKILLs real daemons at a chosen moment and polls with deadlines.
 
 import os
 import signal
+import struct
 import time
 from datetime import datetime
 
@@ -28,6 +29,7 @@ CLUSTER_KWARGS = dict(nodes=["n1", "n2"],
 # BatchStartTimeout + MessageTimeout: a job that started later than that
 # before its node reported is not judged missing (its launch may be on its way)
 GRACE = 5 + 3
+MESSAGE_TIMEOUT = 3
 
 
 def workdir(cluster):
@@ -43,6 +45,23 @@ def spool(cluster, node):
 
 def done_files(cluster, node):
     return sorted(p.name for p in spool(cluster, node).glob("*.done"))
+
+
+def completion_left_in_spool(cluster, node, script):
+    """A job running script on node ends while the controller is down, and
+    its stepd is killed after it kept the completion in node's spool.
+    Returns (job id, the time the completion was seen)."""
+    j = submit(cluster, "-D", str(workdir(cluster)), "-w", node, "--wrap", script)
+    wait_state(cluster, j, "RUNNING")
+    cluster.kill_slurmctld(signal.SIGKILL)
+    # the script ends; its stepd keeps the report and retries
+    wait_for(lambda: done_files(cluster, node), timeout=30, what="a .done file in the spool")
+    ended = time.time()
+    pids = cluster.stepd_pids()
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)  # the stepd only: the script is over
+    wait_gone(pids)
+    return j, ended
 
 
 def seconds(rec, key):
@@ -120,17 +139,7 @@ def test_a_cancel_of_a_job_its_node_has_no_trace_of_completes_at_once(cluster):
 
 
 def test_a_completion_left_by_a_killed_stepd_is_sent_by_slurmd_with_its_end_time(cluster):
-    wd = workdir(cluster)
-    j = submit(cluster, "-D", str(wd), "-w", "n1", "--wrap", "sleep 2; echo bye; exit 4")
-    wait_state(cluster, j, "RUNNING")
-    cluster.kill_slurmctld(signal.SIGKILL)
-    # the script ends; its stepd keeps the report and retries
-    wait_for(lambda: done_files(cluster, "n1"), timeout=30, what="a .done file in the spool")
-    ended = time.time()
-    pids = cluster.stepd_pids()
-    for pid in pids:
-        os.kill(pid, signal.SIGKILL)  # the stepd only: the script is over
-    wait_gone(pids)
+    j, ended = completion_left_in_spool(cluster, "n1", "sleep 2; echo bye; exit 4")
     assert done_files(cluster, "n1") == [f"n1_{j}.4294967291.done"]
     # the controller comes back well after the end
     wait_for(lambda: time.time() > ended + 6, timeout=10, what="6 s to pass")
@@ -145,6 +154,26 @@ def test_a_completion_left_by_a_killed_stepd_is_sent_by_slurmd_with_its_end_time
     state, code, elapsed = row.strip().split("|")
     assert (state, code) == ("FAILED", "4:0"), row
     assert elapsed <= "00:00:05", row
+
+
+def test_a_terminate_for_a_job_whose_completion_waits_in_the_spool_is_answered(cluster):
+    """slurmd answers REQUEST_TERMINATE_JOB for a job that ended on it and
+    whose completion still waits in its spool (the stepd gone): rc 0 at
+    once, not silence until the sender's MessageTimeout (that request was
+    kept unanswered, and leaked, by slurmd)."""
+    from test_protocol_abuse import exchange, pack_str, rc_of, signed_frame
+
+    j, _ = completion_left_in_spool(cluster, "n1", "sleep 1")
+    body = struct.pack(">IIHH", j, 0xfffffffe, 9, 0) + pack_str(b"test")
+    t0 = time.monotonic()
+    reply = exchange(cluster, signed_frame(cluster, 6011, body), timeout=MESSAGE_TIMEOUT,
+                     port=cluster.node_ports["n1"])
+    assert reply is not None, "slurmd closed the connection without an answer"
+    assert rc_of(reply) == 0
+    assert time.monotonic() - t0 < MESSAGE_TIMEOUT
+    cluster.start_slurmctld()
+    wait_state(cluster, j, "COMPLETED", timeout=30)
+    cluster.wait_all_idle(timeout=30)
 
 
 def test_a_job_ending_while_the_controller_is_down_keeps_its_end_time(cluster):
