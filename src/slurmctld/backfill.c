@@ -13,6 +13,8 @@
  * try the window at each time the use drops, placing with select_place()
  * on the peak use over the window, until it fits or leaves bf_window.
  * Cost: O(nodes x segments) per try; a job is tried at most BF_TRIES times.
+ * A job no k nodes could host within the window is remembered (the last
+ * BF_FAILS): a later one asking at least as much is BF_NEVER at once.
  */
 #include "backfill.h"
 
@@ -24,6 +26,7 @@
 
 #define BF_TRIES   64	     /* windows tried per job */
 #define BF_NEVER_T INT64_MAX /* "no such time" */
+#define BF_FAILS   64	     /* jobs remembered as unable to start in the window */
 
 struct seg { /* use from t until the next segment (or forever) */
 	time_t t;
@@ -43,6 +46,10 @@ struct line {
 	uint32_t n, cap;
 	struct holder *h;
 	uint32_t hn, hcap;
+	/* the least use of any segment that starts by the horizon (an
+	 * exclusive holder counts as every cpu): a job that needs more than
+	 * the rest cannot start on the node within the window */
+	uint64_t least_cpus, least_mem;
 };
 
 struct share { /* the least a job needs on one node */
@@ -50,6 +57,16 @@ struct share { /* the least a job needs on one node */
 	uint64_t mem_per_node, mem_per_cpu;
 	uint32_t gpus;
 	bool is_exclusive, is_whole_memory;
+};
+
+/* A job fewer nodes than it needs could host within the window. Use only
+ * grows while a plan is made, so a later job that asks at least as much of
+ * as many of the same nodes for at least as long cannot start either. */
+struct failed {
+	const bool *is_usable;
+	struct share sh;
+	uint32_t limit; /* 0: forever */
+	uint32_t nodes;
 };
 
 struct planner {
@@ -63,6 +80,8 @@ struct planner {
 	bool *is_ok;	       /* per node: usable and not excluded, for this job */
 	uint32_t *order;       /* bf_busy_nodes: busy nodes first, for select */
 	time_t horizon;	       /* now + window */
+	struct failed fails[BF_FAILS];
+	uint32_t fail_count, fail_next;
 };
 
 static int line_grow(struct line *l)
@@ -150,6 +169,19 @@ static int line_apply(struct line *l, time_t from, time_t to, const struct sel_a
 	return 0;
 }
 
+static void line_least(struct line *l, const struct sel_node *nd, time_t horizon)
+{
+	l->least_cpus = UINT64_MAX;
+	l->least_mem = UINT64_MAX;
+	for (uint32_t k = 0; k < l->n && l->s[k].t <= horizon; k++) {
+		const struct seg *s = &l->s[k];
+		uint64_t cpus = s->excl ? nd->cpus : s->cpus;
+
+		l->least_cpus = cpus < l->least_cpus ? cpus : l->least_cpus;
+		l->least_mem = s->mem < l->least_mem ? s->mem : l->least_mem;
+	}
+}
+
 static int line_hold(struct line *l, time_t end, uint32_t job_id)
 {
 	if (l->hn == l->hcap) {
@@ -196,25 +228,45 @@ static struct share share_of(const struct sel_req *r)
 	};
 }
 
-/* Could node nd, with use s, host the share? */
-static bool share_fits(const struct sel_node *nd, const struct seg *s, const struct share *sh)
+/* What a share takes on one node, worked out once per node and job. */
+struct need {
+	uint32_t cpus, node_cpus, gpus;
+	uint64_t mem, node_mem, gpu_mask;
+	bool is_exclusive, is_whole_memory;
+};
+
+static struct need need_of(const struct sel_node *nd, const struct share *sh)
 {
 	uint32_t tpc = nd->threads_per_core ? nd->threads_per_core : 1;
-	uint32_t cpus = (sh->cpus_per_task + tpc - 1) / tpc * tpc * sh->tasks;
-	uint64_t mem = sh->mem_per_node ? sh->mem_per_node : sh->mem_per_cpu * cpus;
+	struct need n = {
+	    .cpus = (sh->cpus_per_task + tpc - 1) / tpc * tpc * sh->tasks,
+	    .node_cpus = nd->cpus,
+	    .gpus = sh->gpus,
+	    .node_mem = nd->real_memory,
+	    .gpu_mask = gpu_mask(nd->gpus),
+	    .is_exclusive = sh->is_exclusive,
+	    .is_whole_memory = sh->is_whole_memory,
+	};
 
-	if (s->excl || (sh->is_exclusive && (s->cpus || s->mem || s->gpus)))
-		return false;
+	n.mem = sh->mem_per_node ? sh->mem_per_node : sh->mem_per_cpu * n.cpus;
 	if (sh->is_exclusive) {
-		cpus = nd->cpus;
+		n.cpus = nd->cpus;
 		if (sh->mem_per_cpu)
-			mem = sh->mem_per_cpu * nd->cpus;
+			n.mem = sh->mem_per_cpu * nd->cpus;
 	}
-	if (s->cpus + cpus > nd->cpus)
+	return n;
+}
+
+/* Could a node with use s host the need? */
+static inline bool need_fits(const struct need *n, const struct seg *s)
+{
+	if (s->excl || (n->is_exclusive && (s->cpus || s->mem || s->gpus)))
 		return false;
-	if (sh->is_whole_memory ? s->mem != 0 : s->mem + mem > nd->real_memory)
+	if (s->cpus + n->cpus > n->node_cpus)
 		return false;
-	return (uint32_t)__builtin_popcountll(gpu_mask(nd->gpus) & ~s->gpus) >= sh->gpus;
+	if (n->is_whole_memory ? s->mem != 0 : s->mem + n->mem > n->node_mem)
+		return false;
+	return !n->gpus || (uint32_t)__builtin_popcountll(n->gpu_mask & ~s->gpus) >= n->gpus;
 }
 
 /* Earliest t >= now at which the node could host the share over [t, t+limit)
@@ -222,14 +274,19 @@ static bool share_fits(const struct sel_node *nd, const struct seg *s, const str
 static time_t lone_fit(const struct planner *pl, uint32_t i, const struct share *sh, uint32_t limit)
 {
 	const struct line *l = &pl->lines[i];
+	struct need n = need_of(&pl->nodes[i], sh);
 	time_t cs = l->s[0].t;
 
+	if (n.cpus + l->least_cpus > n.node_cpus
+	    || (n.is_whole_memory ? l->least_mem != 0 : n.mem + l->least_mem > n.node_mem)
+	    || (n.gpus && (uint32_t)__builtin_popcountll(n.gpu_mask) < n.gpus))
+		return BF_NEVER_T; /* not on the least used segment in the window */
 	for (uint32_t k = 0; k < l->n; k++) {
 		bool is_last = k + 1 == l->n;
 
 		if (cs > pl->horizon)
 			return BF_NEVER_T;
-		if (!share_fits(&pl->nodes[i], &l->s[k], sh)) {
+		if (!need_fits(&n, &l->s[k])) {
 			cs = is_last ? BF_NEVER_T : l->s[k + 1].t;
 			continue;
 		}
@@ -410,6 +467,7 @@ static int reserve(struct planner *pl, const struct bf_job *j)
 		if (line_apply(l, j->start, end, a, j->req.is_exclusive, false) < 0
 		    || (end && line_hold(l, end, j->job_id) < 0))
 			return -ENOMEM;
+		line_least(l, &pl->nodes[a->node], pl->horizon);
 	}
 	return 0;
 }
@@ -423,21 +481,73 @@ static uint32_t nodes_needed(const struct sel_req *r, uint32_t n)
 	return req > k ? req : k;
 }
 
+static bool is_cacheable(const struct bf_job *j)
+{
+	return !j->req.is_required && !j->req.is_excluded && !j->req.gpus_total;
+}
+
+static bool limit_covers(uint32_t a, uint32_t b)
+{
+	return !a || (b && a >= b);
+}
+
+/* Does the job ask at least as much as a remembered failure? */
+static bool is_known_failure(const struct planner *pl, const struct bf_job *j,
+			     const struct share *sh, uint32_t nodes)
+{
+	if (!is_cacheable(j))
+		return false;
+	for (uint32_t i = 0; i < pl->fail_count; i++) {
+		const struct failed *f = &pl->fails[i];
+
+		if (f->is_usable == j->is_usable && nodes >= f->nodes
+		    && limit_covers(j->limit, f->limit) && sh->is_exclusive == f->sh.is_exclusive
+		    && sh->is_whole_memory == f->sh.is_whole_memory
+		    && !sh->mem_per_node == !f->sh.mem_per_node
+		    && !sh->mem_per_cpu == !f->sh.mem_per_cpu
+		    && sh->cpus_per_task >= f->sh.cpus_per_task && sh->tasks >= f->sh.tasks
+		    && sh->mem_per_node >= f->sh.mem_per_node
+		    && sh->mem_per_cpu >= f->sh.mem_per_cpu && sh->gpus >= f->sh.gpus)
+			return true;
+	}
+	return false;
+}
+
+static void remember_failure(struct planner *pl, const struct bf_job *j, const struct share *sh,
+			     uint32_t nodes)
+{
+	if (!is_cacheable(j))
+		return;
+	pl->fails[pl->fail_next] = (struct failed){
+	    .is_usable = j->is_usable, .sh = *sh, .limit = j->limit, .nodes = nodes};
+	pl->fail_next = (pl->fail_next + 1) % BF_FAILS;
+	if (pl->fail_count < BF_FAILS)
+		pl->fail_count++;
+}
+
 static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
 {
 	struct share sh = share_of(&j->req);
+	uint32_t nodes = nodes_needed(&j->req, pl->n);
 	time_t t;
+
+	j->outcome = BF_NEVER;
+	if (is_known_failure(pl, j, &sh, nodes))
+		return 0;
 
 	for (uint32_t i = 0; i < pl->n; i++) {
 		pl->is_ok[i] = j->is_usable[i] && pl->nodes[i].is_usable
 			       && !(j->req.is_excluded && j->req.is_excluded[i]);
 		pl->fit[i] = pl->is_ok[i] ? lone_fit(pl, i, &sh, j->limit) : BF_NEVER_T;
 	}
-	t = kth_fit(pl, nodes_needed(&j->req, pl->n));
+	t = kth_fit(pl, nodes);
+	if (t == BF_NEVER_T) {
+		remember_failure(pl, j, &sh, nodes);
+		return 0;
+	}
 	for (uint32_t i = 0; j->req.is_required && i < pl->n && t != BF_NEVER_T; i++)
 		if (j->req.is_required[i])
 			t = pl->fit[i] > t ? pl->fit[i] : t;
-	j->outcome = BF_NEVER;
 	for (uint32_t tries = 0; t != BF_NEVER_T && t <= pl->horizon && tries < BF_TRIES; tries++) {
 		int r = try_at(pl, j, t, tries == 0, st);
 
@@ -495,6 +605,8 @@ static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t r
 				return -ENOMEM;
 		}
 	}
+	for (uint32_t i = 0; i < pl->n; i++)
+		line_least(&pl->lines[i], &pl->nodes[i], pl->horizon);
 	return 0;
 }
 

@@ -256,6 +256,34 @@ static void test_never_window_and_caps(void **state)
 	bf_jobs_done(jobs, 4);
 }
 
+/* A job that cannot start within the window is remembered: a later job that
+ * asks as much for as long cannot either, but a shorter one still fills the
+ * hole. Nodes 0-2 are full past the window; node 3 has 2 cpus free until the
+ * head takes it at +1800. */
+static void test_remembered_failure(void **state)
+{
+	struct bf_params p = params();
+	struct bf_job jobs[5] = {job(10, 1, 4, 7200), job(11, 1, 2, 7200), job(12, 1, 3, 9000),
+				 job(13, 1, 2, 600), job(14, 1, 2, 0)};
+	struct bf_stats st;
+
+	(void)state;
+	nodes_init(0);
+	for (uint32_t i = 0; i < 3; i++)
+		run_add(i + 1, i, 4, 0, 7200);
+	run_add(4, 3, 2, 0, 1800);
+	p.window = 3600;
+	plan(&p, jobs, 5, &st);
+	assert_int_equal(jobs[0].outcome, BF_LATER);
+	assert_int_equal(jobs[0].start, NOW + 1800);
+	assert_int_equal(jobs[1].outcome, BF_NEVER); /* too long for the hole */
+	assert_int_equal(jobs[2].outcome, BF_NEVER); /* more, and longer */
+	assert_int_equal(jobs[3].outcome, BF_NOW);   /* shorter: fits the hole */
+	assert_int_equal(node_of(&jobs[3], 0), 3);
+	assert_int_equal(jobs[4].outcome, BF_NEVER); /* no limit covers every limit */
+	bf_jobs_done(jobs, 5);
+}
+
 /* -w: a required busy node sets the start even when others are free. */
 static void test_required_node(void **state)
 {
@@ -308,6 +336,7 @@ int main(void)
 	    cmocka_unit_test(test_gpus),
 	    cmocka_unit_test(test_exclusive_and_no_limit),
 	    cmocka_unit_test(test_never_window_and_caps),
+	    cmocka_unit_test(test_remembered_failure),
 	    cmocka_unit_test(test_required_node),
 	    cmocka_unit_test(test_busy_nodes),
 	};
