@@ -46,10 +46,6 @@ struct line {
 	uint32_t n, cap;
 	struct holder *h;
 	uint32_t hn, hcap;
-	/* the least use of any segment that starts by the horizon (an
-	 * exclusive holder counts as every cpu): a job that needs more than
-	 * the rest cannot start on the node within the window */
-	uint64_t least_cpus, least_mem;
 };
 
 struct share { /* the least a job needs on one node */
@@ -59,7 +55,7 @@ struct share { /* the least a job needs on one node */
 	bool is_exclusive, is_whole_memory;
 };
 
-/* A job fewer nodes than it needs could host within the window. Use only
+/* A job that fewer nodes than it needs could host within the window. Use only
  * grows while a plan is made, so a later job that asks at least as much of
  * as many of the same nodes for at least as long cannot start either. */
 struct failed {
@@ -169,19 +165,6 @@ static int line_apply(struct line *l, time_t from, time_t to, const struct sel_a
 	return 0;
 }
 
-static void line_least(struct line *l, const struct sel_node *nd, time_t horizon)
-{
-	l->least_cpus = UINT64_MAX;
-	l->least_mem = UINT64_MAX;
-	for (uint32_t k = 0; k < l->n && l->s[k].t <= horizon; k++) {
-		const struct seg *s = &l->s[k];
-		uint64_t cpus = s->excl ? nd->cpus : s->cpus;
-
-		l->least_cpus = cpus < l->least_cpus ? cpus : l->least_cpus;
-		l->least_mem = s->mem < l->least_mem ? s->mem : l->least_mem;
-	}
-}
-
 static int line_hold(struct line *l, time_t end, uint32_t job_id)
 {
 	if (l->hn == l->hcap) {
@@ -277,10 +260,6 @@ static time_t lone_fit(const struct planner *pl, uint32_t i, const struct share 
 	struct need n = need_of(&pl->nodes[i], sh);
 	time_t cs = l->s[0].t;
 
-	if (n.cpus + l->least_cpus > n.node_cpus
-	    || (n.is_whole_memory ? l->least_mem != 0 : n.mem + l->least_mem > n.node_mem)
-	    || (n.gpus && (uint32_t)__builtin_popcountll(n.gpu_mask) < n.gpus))
-		return BF_NEVER_T; /* not on the least used segment in the window */
 	for (uint32_t k = 0; k < l->n; k++) {
 		bool is_last = k + 1 == l->n;
 
@@ -467,7 +446,6 @@ static int reserve(struct planner *pl, const struct bf_job *j)
 		if (line_apply(l, j->start, end, a, j->req.is_exclusive, false) < 0
 		    || (end && line_hold(l, end, j->job_id) < 0))
 			return -ENOMEM;
-		line_least(l, &pl->nodes[a->node], pl->horizon);
 	}
 	return 0;
 }
@@ -605,8 +583,6 @@ static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t r
 				return -ENOMEM;
 		}
 	}
-	for (uint32_t i = 0; i < pl->n; i++)
-		line_least(&pl->lines[i], &pl->nodes[i], pl->horizon);
 	return 0;
 }
 
