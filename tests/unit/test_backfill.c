@@ -258,22 +258,26 @@ static void test_never_window_and_caps(void **state)
 
 /* A job that cannot start within the window is remembered: a later job that
  * asks as much for as long cannot either, but a shorter one still fills the
- * hole. Nodes 0-2 are full past the window; node 3 has 2 cpus free until the
- * head takes it at +1800. */
+ * hole, and a failure in one partition says nothing of another. Nodes 0-2
+ * are full past the window; node 3 has 2 cpus free until the head takes it
+ * at +1800. */
 static void test_remembered_failure(void **state)
 {
+	static const bool first3[N] = {true, true, true, false};
 	struct bf_params p = params();
-	struct bf_job jobs[5] = {job(10, 1, 4, 7200), job(11, 1, 2, 7200), job(12, 1, 3, 9000),
-				 job(13, 1, 2, 600), job(14, 1, 2, 0)};
+	struct bf_job jobs[7] = {job(10, 1, 4, 7200), job(11, 1, 2, 7200), job(12, 1, 3, 9000),
+				 job(13, 1, 2, 600),  job(14, 1, 2, 0),	   job(15, 1, 1, 60),
+				 job(16, 1, 1, 60)};
 	struct bf_stats st;
 
 	(void)state;
+	jobs[5].is_usable = first3;
 	nodes_init(0);
 	for (uint32_t i = 0; i < 3; i++)
 		run_add(i + 1, i, 4, 0, 7200);
 	run_add(4, 3, 2, 0, 1800);
 	p.window = 3600;
-	plan(&p, jobs, 5, &st);
+	plan(&p, jobs, 7, &st);
 	assert_int_equal(jobs[0].outcome, BF_LATER);
 	assert_int_equal(jobs[0].start, NOW + 1800);
 	assert_int_equal(jobs[1].outcome, BF_NEVER); /* too long for the hole */
@@ -281,7 +285,11 @@ static void test_remembered_failure(void **state)
 	assert_int_equal(jobs[3].outcome, BF_NOW);   /* shorter: fits the hole */
 	assert_int_equal(node_of(&jobs[3], 0), 3);
 	assert_int_equal(jobs[4].outcome, BF_NEVER); /* no limit covers every limit */
-	bf_jobs_done(jobs, 5);
+	assert_int_equal(jobs[5].outcome, BF_NEVER); /* nodes 0-2 only */
+	assert_int_equal(jobs[6].outcome, BF_LATER); /* the same on every node */
+	assert_int_equal(jobs[6].start, NOW + 600);
+	assert_int_equal(node_of(&jobs[6], 0), 3);
+	bf_jobs_done(jobs, 7);
 }
 
 /* -w: a required busy node sets the start even when others are free. */
