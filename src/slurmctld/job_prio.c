@@ -30,7 +30,7 @@ struct prio_cluster {
 };
 
 struct prio_ctx {
-	time_t last_calc; /* last PriorityCalcPeriod pass, 0: at the next tick */
+	time_t last_calc; /* last PriorityCalcPeriod pass, 0: none yet */
 	struct assoc_usage usage;
 	/* cluster_of()'s answer and what it depends on */
 	struct prio_cluster cluster;
@@ -294,9 +294,16 @@ int job_prio_start(struct ctld *c)
 
 	if (!x)
 		return -ENOMEM;
-	if (c->is_clean_start)
-		return 0;
-	return assoc_usage_load(&x->usage, c->conf->state_save_location) == -ENOMEM ? -ENOMEM : 0;
+	if (!c->is_clean_start
+	    && assoc_usage_load(&x->usage, c->conf->state_save_location) == -ENOMEM)
+		return -ENOMEM;
+	/* The first PriorityCalcPeriod pass runs now, before any RPC is taken
+	 * (as Slurm's decay thread does at start): recovered jobs are weighed
+	 * at once, and a job submitted in the first second keeps the priority
+	 * it was given until the next period rather than racing the first
+	 * tick. */
+	job_prio_timer(c, time(NULL));
+	return 0;
 }
 
 void job_prio_stop(struct ctld *c)
