@@ -12,12 +12,16 @@ and times whole commands as a user sees them:
      held-open salloc job): step creation, launch, completion only.
 
 Each is run N times (-n, default 50) sequentially; it prints the mean, p50
-and p99 wall-clock time. Every command must exit 0, otherwise the run fails
+and p99 wall-clock time. With --cgroup the cluster confines its jobs
+(ProctrackType=proctrack/cgroup, TaskPlugin=task/cgroup,task/affinity,
+cgroup.conf ConstrainCores/RAMSpace/Devices=yes; needs root and writable
+cgroups) and it also prints what building and removing each step's
+cgroups took inside slurmstepd (its debug log line). Every command must exit 0, otherwise the run fails
 with status 1. --json FILE writes the numbers; --compare FILE prints
 ours/reference ratios against numbers measured on real Slurm 22.05
 elsewhere (this script never calls real Slurm).
 
-Usage: /usr/bin/python3 bench/srun_latency.py [-n 50] [--build-dir build]
+Usage: /usr/bin/python3 bench/srun_latency.py [-n 50] [--cgroup] [--build-dir build]
            [--json out.json] [--compare ref.json] [--keep]
 """
 
@@ -35,7 +39,27 @@ import benchlib
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", "--runs", type=int, default=50, help="commands per case (default 50)")
+    ap.add_argument("--cgroup", action="store_true",
+                    help="confine the jobs with cgroups (root, writable cgroups)")
+    ap.add_argument("--debug", action="store_true",
+                    help="SlurmdDebug=debug (as --cgroup sets it), for a like-for-like baseline")
     return benchlib.add_common_args(ap).parse_args()
+
+
+CGROUP_SETTINGS = {"ProctrackType": "proctrack/cgroup",
+                   "TaskPlugin": "task/cgroup,task/affinity", "SlurmdDebug": "debug"}
+CGROUP_CONF = "ConstrainCores=yes\nConstrainRAMSpace=yes\nConstrainDevices=yes\n"
+
+
+def cgroup_times(cluster):
+    """The stepds' "built in N us, removed in M us" lines, as two lists of ms."""
+    built, removed = [], []
+    for f in sorted((cluster.dir / "log").glob("slurmd-*")):
+        for m in re.finditer(r"cgroup: \S+: built in (\d+) us, removed in (\d+) us",
+                             f.read_text(errors="replace")):
+            built.append(int(m.group(1)) / 1000)
+            removed.append(int(m.group(2)) / 1000)
+    return built, removed
 
 
 
@@ -64,7 +88,18 @@ def main():
     args = parse_args()
     h = benchlib.harness(args.build_dir, "srun")
     cluster = h.Cluster.like_reference(name="bench-srun")
-    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
+    if args.cgroup or args.debug:
+        text = cluster.conf_text
+        wanted = CGROUP_SETTINGS if args.cgroup else {"SlurmdDebug": "debug"}
+        for key, value in wanted.items():
+            text, n = re.subn(rf"(?im)^{key}=.*$", f"{key}={value}", text)
+            if not n:
+                text += f"{key}={value}\n"
+        cluster.conf_text = text
+    if args.cgroup:
+        (cluster.dir / "cgroup.conf").write_text(CGROUP_CONF)
+    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}"
+          + (", jobs confined by cgroups" if args.cgroup else ""))
     print(f"binaries: {h.BUILD_DIR}")
     cluster.start()
     results, ok, holder, job_id = [], False, None, ""
@@ -85,6 +120,10 @@ def main():
                                time_runs(cluster, args.runs, ["-n1", "true"],
                                          env={"SLURM_JOB_ID": job_id})))
         ok = True
+        if args.cgroup:
+            built, removed = cgroup_times(cluster)
+            if not built:
+                raise RuntimeError("no stepd built cgroups: see the slurmd logs")
     finally:
         if re.fullmatch(r"\d+", job_id):
             cluster.run("scancel", job_id, check=False)  # salloc ends its command
@@ -101,6 +140,11 @@ def main():
     for r in results:
         print(f"{r['run']:<20} {r['commands']:>5} {r['mean_ms']:>8.1f} {r['p50_ms']:>8.1f} "
               f"{r['p99_ms']:>8.1f}")
+    if args.cgroup and ok:
+        print(f"\ncgroups in slurmstepd over {len(built)} steps: built mean "
+              f"{statistics.mean(built):.2f} ms, p99 {benchlib.percentile(built, 99):.2f} ms; "
+              f"removed mean {statistics.mean(removed):.2f} ms, "
+              f"p99 {benchlib.percentile(removed, 99):.2f} ms")
     if args.json:
         Path(args.json).write_text(json.dumps({"results": results}, indent=1) + "\n")
     if args.compare:

@@ -38,7 +38,7 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 RUN=$REPO/run
 CONF=$RUN/slurm.conf
 CONF_SUM=$RUN/slurm.conf.sum      # checksum of what run/slurm.conf was made from
-TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in")
+TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in" "$REPO/etc/local/cgroup.conf.in")
 PIDS=$RUN/pid/script
 UP_TIMEOUT=${SL_UP_TIMEOUT:-30}   # seconds to wait for the cluster to come up
 STOP_TIMEOUT=10                   # seconds between SIGTERM and SIGKILL
@@ -319,8 +319,28 @@ report_drained() {
 	ctl sinfo -R 2>/dev/null | sed 's/^/local-cluster:   /' || true
 }
 
+# Root with writable cgroups (v1: the freezer, cpuset, memory and devices
+# hierarchies; v2: the unified root): the cluster confines its jobs.
+cgroups_usable() {
+	local c probe
+	((EUID == 0)) || return 1
+	if [[ -e /sys/fs/cgroup/cgroup.controllers ]]; then
+		probe=/sys/fs/cgroup/sl-probe-$$
+		mkdir "$probe" 2>/dev/null && rmdir "$probe"
+		return
+	fi
+	for c in freezer cpuset memory devices; do
+		probe=/sys/fs/cgroup/$c/sl-probe-$$
+		mkdir "$probe" 2>/dev/null && rmdir "$probe" || return 1
+	done
+}
+
+cgroup_mode() {
+	if cgroups_usable; then echo cgroup; else echo none; fi
+}
+
 config_sum() {
-	{ cat "${TEMPLATES[@]}"; echo "$RUN $(id -un)"; } | sha256sum | cut -d' ' -f1
+	{ cat "${TEMPLATES[@]}"; echo "$RUN $(id -un) $(cgroup_mode)"; } | sha256sum | cut -d' ' -f1
 }
 
 write_config() {
@@ -328,12 +348,19 @@ write_config() {
 	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' "${TEMPLATES[0]}" | sort -u)
 	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 2)))"
 	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g"
+	if [[ $(cgroup_mode) == cgroup ]]; then
+		sed_script+="; s|@PROCTRACK@|proctrack/cgroup|g; s|@TASK_PLUGIN@|task/cgroup,task/affinity|g"
+	else
+		log "not root with writable cgroups: jobs are tracked through /proc and memory by sampling"
+		sed_script+="; s|@PROCTRACK@|proctrack/linuxproc|g; s|@TASK_PLUGIN@|task/none|g"
+	fi
 	sed_script+="; s|@SLURMCTLD_PORT@|${ports[0]}|g; s|@SLURMD_PORT@|${ports[1]}|g"
 	for i in "${!nodes[@]}"; do
 		sed_script+="; s|${nodes[$i]}|${ports[$((i + 2))]}|g"
 	done
 	sed "$sed_script" "${TEMPLATES[0]}" >"$CONF.tmp"
 	sed "$sed_script" "${TEMPLATES[1]}" >"$RUN/gres.conf"
+	sed "$sed_script" "${TEMPLATES[2]}" >"$RUN/cgroup.conf"
 	if grep -n '@[A-Z_]*@' "$CONF.tmp"; then
 		die "unreplaced placeholder in etc/local/slurm.conf.in"
 	fi
@@ -480,7 +507,16 @@ cmd_up() {
 	mkdir -p "$RUN/munge"
 	# Non-root users need to reach the munge socket (and read the config).
 	chmod 0755 "$RUN" "$RUN/munge"
-	for i in 0 1 2 3; do [[ -e $RUN/dev/nvidia$i ]] || : >"$RUN/dev/nvidia$i"; done
+	# as root, character devices of the nvidia major with no driver behind
+	# them (open: ENXIO), so the devices cgroup has something to deny;
+	# otherwise plain files
+	for i in 0 1 2 3; do
+		if ((EUID == 0)) && [[ ! -c $RUN/dev/nvidia$i ]]; then
+			rm -f "$RUN/dev/nvidia$i"
+			mknod -m 0666 "$RUN/dev/nvidia$i" c 195 "$i" 2>/dev/null || true
+		fi
+		[[ -e $RUN/dev/nvidia$i ]] || : >"$RUN/dev/nvidia$i"
+	done
 	ensure_config
 	while read -r node; do mkdir -p "$RUN/spool/$node"; done < <(node_names)
 

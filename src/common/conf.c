@@ -73,6 +73,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 		free(c->gres[i].file);
 	}
 	free(c->gres);
+	conf_cgroup_done(&c->cgroup);
 	for (uint32_t i = 0; i < c->kv_count; i++) {
 		free(c->kv[i].key);
 		free(c->kv[i].value);
@@ -132,24 +133,27 @@ static int conf_finish(struct sl_conf *c, const char *path, int lines, struct sl
 	return 0;
 }
 
-/* gres.conf in the directory of path, if there is one. */
-static int conf_load_gres(struct sl_conf *c, const char *path, struct sl_error *err)
+/* name (gres.conf, cgroup.conf) in the directory of path, if there is
+ * one, read by load. */
+static int conf_load_beside(struct sl_conf *c, const char *path, const char *name,
+			    int (*load)(const char *, struct sl_conf *, struct sl_error *),
+			    struct sl_error *err)
 {
-	_cleanup_free_ char *gres = NULL;
+	_cleanup_free_ char *file = NULL;
 	const char *slash = strrchr(path, '/');
 	int r;
 
 	if (slash)
-		r = asprintf(&gres, "%.*s/gres.conf", (int)(slash - path), path);
+		r = asprintf(&file, "%.*s/%s", (int)(slash - path), path, name);
 	else
-		r = asprintf(&gres, "gres.conf");
+		r = asprintf(&file, "%s", name);
 	if (r < 0) {
-		gres = NULL;
+		file = NULL;
 		return errprintf(err, -ENOMEM, "%s: out of memory", path);
 	}
-	if (access(gres, F_OK) < 0)
+	if (access(file, F_OK) < 0)
 		return 0;
-	return conf_gres_load(gres, c, err);
+	return load(file, c, err);
 }
 
 int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
@@ -164,6 +168,8 @@ int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
 		return errprintf(err, -ENOMEM, "%s: out of memory", path);
 	b.c = c;
 	r = conf_keys_defaults(c, err);
+	if (r >= 0 && conf_cgroup_defaults(&c->cgroup) < 0)
+		r = errprintf(err, -ENOMEM, "%s: out of memory", path);
 	if (r >= 0)
 		r = conf_node_build_init(&b);
 	if (r >= 0)
@@ -177,7 +183,9 @@ int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
 	if (r >= 0)
 		r = conf_finish(c, path, lines, err);
 	if (r >= 0)
-		r = conf_load_gres(c, path, err);
+		r = conf_load_beside(c, path, "gres.conf", conf_gres_load, err);
+	if (r >= 0)
+		r = conf_load_beside(c, path, "cgroup.conf", conf_cgroup_load, err);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(c);

@@ -79,6 +79,34 @@ struct conf_kv {                 /* a key as it appeared (last one wins) */
 	char *value;
 };
 
+/* cgroup.conf beside slurm.conf (conf_cgroup.c); Slurm's defaults. */
+struct cgroup_conf {
+	uint16_t plugin;          /* CGROUP_PLUGIN_*: CgroupPlugin, autodetect */
+	char *mountpoint;         /* CgroupMountpoint, /sys/fs/cgroup */
+	bool constrain_cores;     /* ConstrainCores, no */
+	bool constrain_ram;       /* ConstrainRAMSpace, no */
+	bool constrain_swap;      /* ConstrainSwapSpace, no */
+	bool constrain_devices;   /* ConstrainDevices, no */
+	double allowed_ram;       /* AllowedRAMSpace, percent of the allocation, 100 */
+	double allowed_swap;      /* AllowedSwapSpace, percent of it, 0 */
+	double max_ram_percent;   /* MaxRAMPercent of RealMemory, 100 */
+	double max_swap_percent;  /* MaxSwapPercent of RealMemory, 100 */
+	uint64_t min_ram;         /* MinRAMSpace, MB, 30 */
+	uint32_t swappiness;      /* MemorySwappiness 0-100, NO_VAL: the kernel's */
+};
+
+#define CGROUP_PLUGIN_AUTO 0
+#define CGROUP_PLUGIN_V1   1
+#define CGROUP_PLUGIN_V2   2
+
+/* ProctrackType= (proctrack/pgid tracks as linuxproc does) and the
+ * TaskPlugin= list. */
+#define PROCTRACK_CGROUP    0 /* Slurm's default */
+#define PROCTRACK_LINUXPROC 1
+#define PROCTRACK_PGID      2
+#define TASK_PLUGIN_CGROUP   0x1
+#define TASK_PLUGIN_AFFINITY 0x2
+
 struct sl_conf {
 	char *path;                      /* the slurm.conf that was read */
 	char *cluster_name;
@@ -153,6 +181,9 @@ struct sl_conf {
 	uint16_t prio_reset_period;    /* enum prio_reset; NONE */
 	bool prio_favor_small;	       /* PriorityFavorSmall; NO */
 	uint32_t prio_flags;	       /* PRIO_FLAG_* */
+	uint16_t proctrack;	       /* PROCTRACK_*: ProctrackType */
+	uint16_t task_plugins;	       /* TASK_PLUGIN_* bits: TaskPlugin, 0 task/none */
+	struct cgroup_conf cgroup;     /* cgroup.conf, defaults when absent */
 
 	struct conf_node *nodes;         /* one per node, config order */
 	uint32_t node_count;
@@ -223,6 +254,14 @@ char *conf_acct_storage_path(const struct sl_conf *c);
 
 /* Replace %n (node name) and %h (host name) in a path template; malloc'd. */
 char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name);
+
+/* Parse cgroup.conf alone into c->cgroup (used by conf_load, which
+ * reads it beside slurm.conf when present, and by tests); unknown keys
+ * and bad values are errors as in slurm.conf. */
+int conf_cgroup_load(const char *path, struct sl_conf *c, struct sl_error *err);
+/* cgroup.conf's defaults into g (the strings freed first). */
+int conf_cgroup_defaults(struct cgroup_conf *g);
+void conf_cgroup_done(struct cgroup_conf *g);
 
 /* Parse gres.conf alone (used by conf_load and by tests). Appends entries;
  * on error removes the ones this call added and fills err as conf_load. */

@@ -414,6 +414,47 @@ static int key_preempt_type(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
+/* ProctrackType: proctrack/cgroup, proctrack/linuxproc, proctrack/pgid. */
+static int key_proctrack(void *base, const struct conf_key *k, const char *val,
+			 const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+
+	if (strcaseeq(val, "proctrack/cgroup"))
+		c->proctrack = PROCTRACK_CGROUP;
+	else if (strcaseeq(val, "proctrack/linuxproc"))
+		c->proctrack = PROCTRACK_LINUXPROC;
+	else if (strcaseeq(val, "proctrack/pgid"))
+		c->proctrack = PROCTRACK_PGID;
+	else
+		return bad_value(k, val, at,
+				 "expected proctrack/cgroup, proctrack/linuxproc or proctrack/pgid",
+				 err);
+	return 0;
+}
+
+/* TaskPlugin: task/none, or a list of task/cgroup and task/affinity. */
+static int key_task_plugin(void *base, const struct conf_key *k, const char *val,
+			   const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"task/none", 0},
+	    {"task/cgroup", TASK_PLUGIN_CGROUP},
+	    {"task/affinity", TASK_PLUGIN_AFFINITY},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
+
+	if (r == -ENOMEM)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	if (r < 0)
+		return bad_value(k, val, at, "expected task/none, task/cgroup or task/affinity",
+				 err);
+	c->task_plugins = (uint16_t)flags;
+	return 0;
+}
+
 /* PreemptMode: OFF, CANCEL or REQUEUE, with GANG and WITHIN accepted. */
 static int key_preempt_mode(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
@@ -605,6 +646,8 @@ const struct conf_key conf_keys[] = {
 	KFN("EnforcePartLimits", key_enforce_part, "NO"),
 	KFN("PreemptMode", key_preempt_mode, "OFF"),
 	KFN("PreemptType", key_preempt_type, "preempt/none"),
+	KFN("ProctrackType", key_proctrack, "proctrack/cgroup"),
+	KFN("TaskPlugin", key_task_plugin, "task/none"),
 	K("FirstJobId", CONF_U32, first_job_id, 1, MAX_JOB_ID, "1"),
 	K("GresTypes", CONF_STR, gres_types, 0, 0, NULL),
 	K("JobRequeue", CONF_U16, job_requeue, 0, 1, "1"),
@@ -685,7 +728,7 @@ const struct conf_key conf_keys[] = {
 	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptParameters"),
 	R("PrEpParameters"), R("PrEpPlugins"), 
 	R("PriorityParameters"), R("PrioritySiteFactorParameters"), R("PrioritySiteFactorPlugin"),
-	R("ProctrackType"), R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
+	R("Prolog"), R("PrologEpilogTimeout"), R("PrologFlags"),
 	R("PrologSlurmctld"), R("PropagatePrioProcess"), R("RebootProgram"), R("ReconfigFlags"),
 	R("RequeueExit"), R("RequeueExitHold"), R("ResumeFailProgram"), R("ResumeProgram"),
 	R("ResumeRate"), R("ResumeTimeout"), R("ResvEpilog"), R("ResvOverRun"), R("ResvProlog"),
@@ -696,7 +739,7 @@ const struct conf_key conf_keys[] = {
 	R("SlurmSchedLogLevel"), R("SrunEpilog"), R("SrunPortRange"), R("SrunProlog"),
 	R("SuspendExcNodes"), R("SuspendExcParts"), R("SuspendProgram"), R("SuspendRate"),
 	R("SuspendTime"), R("SuspendTimeout"), R("SwitchParameters"), R("SwitchType"),
-	R("TaskEpilog"), R("TaskPlugin"), R("TaskPluginParam"), R("TaskProlog"),
+	R("TaskEpilog"), R("TaskPluginParam"), R("TaskProlog"),
 	R("TCPTimeout"), R("TmpFS"), R("TopologyParam"), R("TopologyPlugin"), R("TrackWCKey"),
 	R("TreeWidth"), R("UnkillableStepProgram"), R("UsePAM"),
 	R("VSizeFactor"), R("WaitTime"), R("X11Parameters"),

@@ -95,8 +95,8 @@ static int entry_count(const struct gres_conf *g, struct gres_detect *d, uint64_
 	}
 	r = hostlist_new(g->file, &hl);
 	if (r < 0)
-		return errprintf(err, r == -ENOMEM ? r : -EINVAL,
-				 "gres.conf: Name=%s: bad File=%s", g->name, g->file);
+		return errprintf(err, r == -ENOMEM ? r : -EINVAL, "gres.conf: Name=%s: bad File=%s",
+				 g->name, g->file);
 	nfiles = hostlist_count(hl);
 	if (!gres_is_shared(g->name) && g->count != nfiles)
 		return errprintf(err, -EINVAL,
@@ -124,9 +124,9 @@ static void sum_add(struct gres_sum *sums, size_t *n, const struct gres_conf *g,
 		}
 	}
 	sums[(*n)++] = (struct gres_sum){
-		.name = g->name,
-		.type = g->type && *g->type ? g->type : NULL,
-		.count = count,
+	    .name = g->name,
+	    .type = g->type && *g->type ? g->type : NULL,
+	    .count = count,
 	};
 }
 
@@ -164,7 +164,7 @@ static char *sums_format(const struct gres_sum *sums, size_t n)
 int gres_detect(const struct gres_conf *conf, size_t n, const char *node_name,
 		struct gres_detect *ret, struct sl_error *err)
 {
-	_cleanup_(gres_detect_done) struct gres_detect d = { 0 };
+	_cleanup_(gres_detect_done) struct gres_detect d = {0};
 	_cleanup_free_ struct gres_sum *sums = NULL;
 	size_t nsums = 0;
 	int r;
@@ -199,7 +199,7 @@ int gres_detect(const struct gres_conf *conf, size_t n, const char *node_name,
 			return -ENOMEM;
 	}
 	*ret = d;
-	d = (struct gres_detect){ 0 };
+	d = (struct gres_detect){0};
 	return 0;
 }
 
@@ -211,7 +211,7 @@ void gres_detect_done(struct gres_detect *d)
 	for (size_t i = 0; i < d->missing_count; i++)
 		free(d->missing[i]);
 	free(d->missing);
-	*d = (struct gres_detect){ 0 };
+	*d = (struct gres_detect){0};
 }
 
 /* One "name[:type][:count]" entry; count defaults to 1 and may carry a
@@ -259,4 +259,45 @@ uint64_t gres_count(const char *gres, const char *name)
 		gres = comma ? comma + 1 : NULL;
 	}
 	return total;
+}
+
+int gres_gpu_files(const struct gres_conf *conf, size_t n, const char *node_name, char ***ret,
+		   size_t *ret_n)
+{
+	char **v = NULL;
+	size_t count = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		_cleanup_(hostlist_freep) struct hostlist *hl = NULL;
+		struct sl_error err;
+		bool is_here = false;
+
+		if (!conf[i].name || !strcaseeq(conf[i].name, "gpu") || !conf[i].file)
+			continue;
+		if (entry_applies(&conf[i], node_name, &is_here, &err) < 0 || !is_here)
+			continue;
+		if (hostlist_new(conf[i].file, &hl) < 0)
+			continue; /* checked when the file was read */
+		for (size_t k = 0; k < hostlist_count(hl); k++) {
+			char **nv = realloc(v, (count + 2) * sizeof(*v));
+
+			if (!nv || !(nv[count] = strdup(hostlist_nth(hl, k)))) {
+				v = nv ? nv : v;
+				r = -ENOMEM;
+				break;
+			}
+			v = nv;
+			v[++count] = NULL;
+		}
+	}
+	if (r < 0) {
+		for (size_t i = 0; i < count; i++)
+			free(v[i]);
+		free(v);
+		return r;
+	}
+	*ret = v;
+	*ret_n = count;
+	return 0;
 }

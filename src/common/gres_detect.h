@@ -38,3 +38,10 @@ void gres_detect_done(struct gres_detect *d);
 /* Total count of GRES name in a Gres= string ("gpu:4", "gpu:a100:2,gpu:v100:2",
  * "gpu" = 1, "gpu:a100:1K" = 1024); 0 when absent or malformed. */
 uint64_t gres_count(const char *gres, const char *name);
+
+/* The GPU device files of node_name in index order (GPU i of the node is
+ * file i: the order of its Name=gpu lines, then of each File= list), as
+ * a NULL-terminated malloc'd array (NULL with *ret_n 0 when none).
+ * Returns 0 or -ENOMEM. */
+int gres_gpu_files(const struct gres_conf *conf, size_t n, const char *node_name,
+		   char ***ret, size_t *ret_n);

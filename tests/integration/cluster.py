@@ -728,6 +728,15 @@ class Cluster:
 # ----- jobs (shared by the job test modules) --------------------------------
 
 
+def pid_gone(pid):
+    """True once no process has this pid (os.kill(pid, 0) finds none)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
 def submit(cluster, *args, **kw):
     """Run sbatch; return the job id from "Submitted batch job N"."""
     r = cluster.run("sbatch", *args, **kw)

@@ -6,7 +6,10 @@ from cluster import REPO, Cluster
 
 
 def make_cluster():
-    return Cluster(conf_template=(REPO / "etc/local/slurm.conf.in").read_text(),
+    # scripts/local-cluster.sh picks these by what the machine allows
+    conf = ((REPO / "etc/local/slurm.conf.in").read_text()
+            .replace("@PROCTRACK@", "proctrack/linuxproc").replace("@TASK_PLUGIN@", "task/none"))
+    return Cluster(conf_template=conf,
                    gres_template=(REPO / "etc/local/gres.conf.in").read_text(), name="local")
 
 

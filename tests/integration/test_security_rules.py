@@ -24,7 +24,7 @@ import subprocess
 
 import pytest
 
-from cluster import BUILD_DIR, Cluster, job, submit, wait_for, wait_state
+from cluster import BUILD_DIR, Cluster, job, pid_gone, submit, wait_for, wait_state
 
 TEST_USER = "sltest"  # conftest.py's test user; its group is its default account
 MAIL_LOG = "mail/sent.log"
@@ -142,15 +142,8 @@ def test_hanging_mailprog_blocks_nothing_and_is_killed(cluster, workdir):
     wait_state(cluster, again, "COMPLETED")
     assert job(cluster, job_id)["JobState"] == "COMPLETED"
 
-    def gone():
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-
     # MAIL_TIMEOUT_S is 60 s; the controller kills it and reaps it
-    wait_for(gone, timeout=90, what=f"MailProg pid {pid} killed at its timeout")
+    wait_for(lambda: pid_gone(pid), timeout=90, what=f"MailProg pid {pid} killed at its timeout")
     cluster.wait_for_log("still running after 60 s: killed", containing=f"pid {pid})")
 
 

@@ -823,6 +823,85 @@ static void test_broken_gres_conf_reports_file_and_line(void **state)
 	}
 }
 
+/* ---- cgroup.conf, ProctrackType, TaskPlugin ---- */
+
+static void test_cgroup_conf_and_task_keys(void **state)
+{
+	_cleanup_free_ char *cg = NULL;
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	/* no cgroup.conf: Slurm's defaults; ProctrackType defaults to cgroup */
+	assert_int_equal(load_text(*state, "SlurmctldHost=h\n", &c, &err, NULL), 0);
+	assert_int_equal(c->proctrack, PROCTRACK_CGROUP);
+	assert_int_equal(c->task_plugins, 0);
+	assert_int_equal(c->cgroup.plugin, CGROUP_PLUGIN_AUTO);
+	assert_string_equal(c->cgroup.mountpoint, "/sys/fs/cgroup");
+	assert_false(c->cgroup.constrain_cores || c->cgroup.constrain_ram
+		     || c->cgroup.constrain_swap || c->cgroup.constrain_devices);
+	assert_true(c->cgroup.allowed_ram == 100 && c->cgroup.allowed_swap == 0);
+	assert_true(c->cgroup.max_ram_percent == 100 && c->cgroup.min_ram == 30);
+	assert_int_equal(c->cgroup.swappiness, NO_VAL);
+	c = conf_free(c);
+
+	cg = write_file(*state, "cgroup.conf",
+			"CgroupPlugin=cgroup/v1\nCgroupMountpoint=/mnt/cg\n"
+			"ConstrainCores=yes ConstrainRAMSpace=YES ConstrainSwapSpace=yes\n"
+			"ConstrainDevices=yes AllowedRAMSpace=95.5 AllowedSwapSpace=10\n"
+			"MaxRAMPercent=90 MinRAMSpace=64 MemorySwappiness=0\n"
+			"CgroupAutomount=yes ConstrainKmemSpace=no\n");
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=h\nProctrackType=proctrack/linuxproc\n"
+				   "TaskPlugin=task/cgroup,task/affinity\n",
+				   &c, &err, NULL),
+			 0);
+	assert_int_equal(c->proctrack, PROCTRACK_LINUXPROC);
+	assert_int_equal(c->task_plugins, TASK_PLUGIN_CGROUP | TASK_PLUGIN_AFFINITY);
+	assert_int_equal(c->cgroup.plugin, CGROUP_PLUGIN_V1);
+	assert_string_equal(c->cgroup.mountpoint, "/mnt/cg");
+	assert_true(c->cgroup.constrain_cores && c->cgroup.constrain_ram && c->cgroup.constrain_swap
+		    && c->cgroup.constrain_devices);
+	assert_true(c->cgroup.allowed_ram == 95.5 && c->cgroup.allowed_swap == 10);
+	assert_true(c->cgroup.max_ram_percent == 90 && c->cgroup.min_ram == 64);
+	assert_int_equal(c->cgroup.swappiness, 0);
+	assert_string_equal(conf_get_raw(c, "TaskPlugin"), "task/cgroup,task/affinity");
+	c = conf_free(c);
+}
+
+/* clang-format off */
+static const struct {
+	const char *slurm, *cgroup, *says;
+} broken_cgroup[] = {
+	{ "ProctrackType=proctrack/sgi_job\n", "", "expected proctrack/cgroup" },
+	{ "TaskPlugin=task/cgroup,task/magic\n", "", "expected task/none" },
+	{ "", "CgroupPlugin=cgroup/v3\n", "expected autodetect, cgroup/v1 or cgroup/v2" },
+	{ "", "ConstrainCores=maybe\n", "ConstrainCores=maybe" },
+	{ "", "MaxRAMPercent=150\n", "expected a percent from 0 to 100" },
+	{ "", "AllowedRAMSpace=-1\n", "AllowedRAMSpace=-1: expected a percent" },
+	{ "", "\nConstrainGPUs=yes\n", "cgroup.conf:2: unknown cgroup.conf key 'ConstrainGPUs'" },
+	{ "", "CgroupMountpoint=relative/path\n", "not an absolute path" },
+	{ "", "MemorySwappiness=101\n", "MemorySwappiness=101" },
+};
+/* clang-format on */
+
+static void test_broken_cgroup_conf_is_refused(void **state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(broken_cgroup); i++) {
+		_cleanup_free_ char *cg =
+		    write_file(*state, "cgroup.conf", broken_cgroup[i].cgroup);
+		_cleanup_free_ char *text = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+
+		assert_true(asprintf(&text, "SlurmctldHost=h\n%s", broken_cgroup[i].slurm) > 0);
+		assert_true(load_text(*state, text, &c, &err, NULL) < 0);
+		assert_null(c);
+		if (!strstr(err.text, broken_cgroup[i].says))
+			fail_msg("case %zu: got '%s', want '%s'", i, err.text,
+				 broken_cgroup[i].says);
+	}
+}
+
 /* ---- helpers ---- */
 
 static void test_expand_path_replaces_n_h_and_percent(void **state)
@@ -973,6 +1052,8 @@ int main(void)
 	    T(test_broken_gres_conf_reports_file_and_line),
 	    T(test_submission_rule_keys),
 	    T(test_priority_keys),
+	    T(test_cgroup_conf_and_task_keys),
+	    T(test_broken_cgroup_conf_is_refused),
 	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),
 	    cmocka_unit_test(test_default_path_follows_slurm_conf),
 #undef T

@@ -250,12 +250,45 @@ static void test_done_empties_a_filled_result_and_may_run_twice(void **state)
 	gres_detect_done(NULL);
 }
 
+/* GPU i of a node is file i: its gpu lines in order, each File= list in
+ * order; other names and other nodes' lines are not its GPUs. */
+static void test_gpu_files_in_index_order(void **state)
+{
+	struct gres_conf g[] = {
+		{ .node_name = (char *)"n[1-2]", .name = (char *)"gpu", .type = (char *)"a100",
+		  .file = (char *)"/dev/nvidia[0-1]", .count = 2 },
+		{ .node_name = (char *)"n3", .name = (char *)"gpu", .file = (char *)"/dev/nvidia9",
+		  .count = 1 },
+		{ .name = (char *)"mps", .file = (char *)"/dev/nvidia0", .count = 100 },
+		{ .node_name = (char *)"n1", .name = (char *)"GPU", .file = (char *)"/dev/nvidia[4,2]",
+		  .count = 2 },
+	};
+	char **files = NULL;
+	size_t n = 9;
+
+	(void)state;
+	assert_int_equal(gres_gpu_files(g, ARRAY_SIZE(g), "n1", &files, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(files[0], "/dev/nvidia0");
+	assert_string_equal(files[1], "/dev/nvidia1");
+	assert_string_equal(files[2], "/dev/nvidia4");
+	assert_string_equal(files[3], "/dev/nvidia2");
+	assert_null(files[4]);
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	assert_int_equal(gres_gpu_files(g, ARRAY_SIZE(g), "n9", &files, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_case_gives_the_expected_gres),
 		cmocka_unit_test(test_gres_count_sums_every_entry_of_a_name),
 		cmocka_unit_test(test_done_empties_a_filled_result_and_may_run_twice),
+		cmocka_unit_test(test_gpu_files_in_index_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

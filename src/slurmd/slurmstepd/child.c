@@ -27,6 +27,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "cgroup.h"
 #include "env.h"
 #include "loop.h"
 #include "privs.h"
@@ -154,6 +155,11 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	int r;
 
 	child_setup(t->child_fd);
+	r = cgroup_task_join(s, t->ltid); /* before exec: nothing escapes its cgroup */
+	if (r < 0) {
+		child_error(s, "cannot join the step's cgroup: %s", strerror(-r));
+		_exit(1);
+	}
 	r = privs_drop_final(s);
 	if (r < 0) {
 		child_error(s, "cannot run as uid %u gid %u: %s", s->uid, s->gid, strerror(-r));

@@ -31,6 +31,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "cgroup.h"
 #include "child.h"
 #include "complete.h"
 #include "io.h"
@@ -132,6 +133,7 @@ static void stepd_cleanup(struct stepd *s)
 	step_io_close(s);
 	step_free(s);
 	usage_free(s);
+	cgroup_destroy(s);
 	proctree_free(s);
 	job_env_done(&s->env);
 	launch_free(s);
@@ -199,6 +201,8 @@ static void stepd_run(struct stepd *s)
 
 	info("%s: %u task(s) launched on %s for uid %u", s->label, s->step->ntasks, s->node_name,
 	     s->uid);
+	if (cgroup_create(s) < 0) /* out of memory: the tasks run unconfined */
+		error("%s: cannot build the step's cgroups: out of memory", s->label);
 	r = child_start(s);
 	if (r < 0)
 		s->slurm_rc = (uint32_t)-r;
@@ -211,7 +215,9 @@ static void stepd_run(struct stepd *s)
 		loop_once(s->loop, next);
 	}
 	s->end_time = time(NULL);
+	usage_check_oom(s);
 	kill_leftovers(s);
+	cgroup_destroy(s);
 	info("%s: done, status 0x%x%s", s->label, (unsigned)s->status,
 	     s->is_oom ? ", killed for memory" : "");
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "common/proc_stat.h"
 #include "step.h"
 #include "stepd.h"
@@ -194,6 +195,8 @@ int proctree_signal(const struct stepd *s, int sig)
 		    && (kill(-pid, sig) == 0 || kill(pid, sig) == 0))
 			count++;
 	}
+	if (cgroup_is_tracking(s)) /* every process of the step, wherever it went */
+		return count + cgroup_signal(s, sig);
 	v = proctree_scan(s, &n);
 	for (size_t i = 0; i < n; i++) { /* outside the live tasks' process groups */
 		int32_t g = v[i].task >= 0 ? proctree_leader(s, v[i].st.pgrp, false) : -1;

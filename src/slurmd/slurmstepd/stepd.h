@@ -20,6 +20,7 @@
  *   env.c       the job's and each task's environment
  *   step.c      the task table: tasks, their ends, the step's status
  *   proctree.c  the job's processes in /proc, signalling them
+ *   cgroup.c    the step's cgroups: tracking, cores, memory, devices
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
  *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
@@ -32,6 +33,7 @@
 #include "common/job_env.h"
 
 struct batch_launch_msg;
+struct cgroup;
 struct launch_tasks_msg;
 struct loop;
 struct proctree;
@@ -88,6 +90,7 @@ struct stepd {
 	int status;		   /* wait status: the highest of the tasks' */
 	uint32_t slurm_rc;	   /* the script could not be started (ESLURMD_*) */
 	struct proctree *proctree; /* which process is whose (proctree.c) */
+	struct cgroup *cg;	   /* the step's cgroups (cgroup.c), NULL: none */
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s; /* JobAcctGatherFrequency task=, 0: only at the end */

@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/conf.h"
@@ -170,9 +171,27 @@ static void usage_sample(void *arg)
 		return;
 	rss = usage_gather(s);
 	debug3("JobId=%u: RSS %llu bytes", s->job_id, (unsigned long long)rss);
-	if (limit && rss > limit && !s->is_oom)
-		usage_oom(s, rss, limit);
+	if (limit && rss > limit && !s->is_oom && !cgroup_is_limiting_ram(s))
+		usage_oom(s, rss, limit); /* with ConstrainRAMSpace the kernel does it */
 	loop_timer_arm(s->loop, s->sample_timer, loop_now_ms() + (int64_t)s->acct_freq_s * 1000);
+}
+
+void usage_check_oom(struct stepd *s)
+{
+	uint64_t n = cgroup_oom_kills(s);
+	char id[48];
+
+	if (!n || s->is_oom)
+		return;
+	if (s->is_batch)
+		snprintf(id, sizeof(id), "StepId=%u.batch", s->job_id);
+	else
+		snprintf(id, sizeof(id), "StepId=%u.%u", s->job_id, s->step_id);
+	user_error(s,
+		   "Detected %llu oom-kill event(s) in %s. Some of your processes may have been "
+		   "killed by the cgroup out-of-memory handler.",
+		   (unsigned long long)n, id);
+	s->is_oom = true;
 }
 
 void usage_sampling_start(struct stepd *s)

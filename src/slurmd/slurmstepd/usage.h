@@ -33,3 +33,6 @@ void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
  * with their global ranks, the sums of the peaks; ntasks 0 when no task
  * was ever started. All zero before usage_init(). */
 void usage_total(const struct stepd *s, struct acct_usage *ret);
+/* The tasks ended: OOM kills the kernel counted in the step's memory
+ * cgroup give Slurm's line for the user and the OUT_OF_MEMORY mark. */
+void usage_check_oom(struct stepd *s);
