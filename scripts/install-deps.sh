@@ -23,6 +23,8 @@ PACKAGES=(
 	make
 	clang            # fuzz targets (libFuzzer), `make fuzz`
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
+	mpich            # tests only: an MPI ring through srun --mpi=pmi2 (test_mpi.py)
+	libmpich-dev     # tests only: its mpicc
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -8,9 +8,10 @@
  * (srun_io) and, for an allocation srun made, its completion with the
  * highest task status. srun's exit code is the highest task exit code
  * (128 + signal for a signalled task).
- * Caveats: --pty and --mpi types other than none are accepted and not
- * acted on (a verbose note says so); -I, -r, -T, --bcast, --prolog and
- * the like are parsed and ignored.
+ * --mpi=pmi2 (or MpiDefault=pmi2) gives the tasks a PMI server in their
+ * stepds (slurmstepd/pmi.c), whose fences srun joins (srun_io.c).
+ * Caveats: --pty is accepted and not acted on (a verbose note says so);
+ * -I, -r, -T, --bcast, --prolog and the like are parsed and ignored.
  */
 #include <errno.h>
 #include <signal.h>
@@ -48,6 +49,7 @@ struct srun {
 	bool own_alloc;		/* srun created the job: it completes it */
 	struct step_create_resp *step;
 	struct srun_layout lay;
+	const char *mpi; /* "none" or "pmi2" (mpi_type) */
 };
 
 static void die_opt(const struct job_opt_err *e)
@@ -85,8 +87,35 @@ static void parse(struct srun *s, int argc, char **argv)
 		log_set_level((enum log_level)(LOG_LEVEL_INFO + s->o.job.verbose));
 	if (s->o.pty)
 		verbose("--pty is accepted and not acted on: tasks get no pseudo terminal");
-	if (s->o.mpi && strcasecmp(s->o.mpi, "none"))
-		verbose("--mpi=%s is accepted and not acted on", s->o.mpi);
+}
+
+/* --mpi (or SLURM_MPI_TYPE), else MpiDefault: none or pmi2 (with Slurm's
+ * lines for a type it has no plugin for); list prints the types. */
+static const char *mpi_type(const struct srun *s)
+{
+	const char *t = s->o.mpi ? s->o.mpi : conf_get_raw(s->conf, "MpiDefault");
+
+	if (!t || !*t || strcaseeq(t, "none"))
+		return "none";
+	if (strcaseeq(t, "pmi2"))
+		return "pmi2";
+	if (strcaseeq(t, "list")) {
+		fputs("MPI plugin types are...\n\tnone\n\tpmi2\n", stdout);
+		exit(CLI_EXIT_OK);
+	}
+	if (strncasecmp(t, "pmix", 4) == 0) {
+		cli_error("MPI: Cannot create context for mpi/%s", t);
+		cli_error("MPI type '%s' has no server in this cluster yet; --mpi=pmi2 serves "
+			  "PMI-1 and PMI-2 clients (MPICH)",
+			  t);
+		exit(CLI_EXIT_ERROR);
+	}
+	cli_error("Couldn't find the specified plugin name for mpi/%s looking at all files", t);
+	cli_error("cannot find mpi plugin for mpi/%s", t);
+	cli_error("MPI: Cannot create context for mpi/%s", t);
+	cli_error("MPI: Unable to load any plugin");
+	cli_error("Invalid MPI type '%s', --mpi=list for acceptable types", t);
+	exit(CLI_EXIT_ERROR);
 }
 
 /* Without an allocation: ask for one and wait for it. */
@@ -229,6 +258,8 @@ static int step_env(struct srun *s)
 	if (errno)
 		c.nice = 0;
 	alloc_short_hostname(host, sizeof(host));
+	if (!streq(s->mpi, "none") && job_env_set(&s->env, "SLURM_MPI_TYPE", "%s", s->mpi) < 0)
+		return -ENOMEM;
 	return srun_env_step(&s->env, &s->o, s->step, &c);
 }
 
@@ -304,6 +335,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_ERROR;
 	if (job_opt_check_gres(&s.o.job, s.conf, &err) < 0)
 		die_opt(&err);
+	s.mpi = mpi_type(&s);
 	s.job_id = s.o.jobid;
 	r = alloc_sig_init(sigs);
 	if (r == 0)

@@ -43,6 +43,7 @@
 #define CONNECT_TIMEOUT_MS 60000   /* a launched node that never connects: lost */
 #define CLOSE_GRACE_MS 2000	   /* after the last exit, wait this long for EOFs */
 #define STATUS_LOST (-1)
+#define PMI_KVS_MAX (64u << 20) /* one node's puts of one fence */
 
 struct io_conn {
 	int fd;
@@ -52,6 +53,8 @@ struct io_conn {
 	size_t rlen;
 	struct srun_buf w; /* frames waiting to go out */
 	size_t wpos;
+	struct srun_buf pmi; /* --mpi=pmi2: this node's puts of the current fence */
+	bool is_in_fence;    /* its last IO_PMI_FENCE chunk came */
 };
 
 struct io_task {
@@ -394,6 +397,53 @@ static void conn_init(struct srun_io *io, struct io_conn *k, const uint8_t *p, u
 	flush_conn(k);
 }
 
+/* --mpi=pmi2: a chunk of a node's fence. Once every launched node is in
+ * the fence, all of their puts go back to each of them (IO_PMI_KVS). */
+static void pmi_fence(struct srun_io *io, struct io_conn *k, const struct io_hdr *h,
+		      const uint8_t *p)
+{
+	struct srun_buf all = {0};
+	uint32_t in = 0;
+	int r = 0;
+
+	if (k->is_in_fence || k->pmi.len + h->len > PMI_KVS_MAX
+	    || srun_buf_add(&k->pmi, p, h->len) < 0) {
+		error("PMI: bad fence from node %u: its connection is closed", k->node);
+		conn_close(io, k);
+		return;
+	}
+	if (h->ltid)
+		return; /* more chunks follow */
+	k->is_in_fence = true;
+	for (size_t i = 0; i < io->nconns; i++)
+		in += io->conns[i].fd >= 0 && io->conns[i].authed && io->conns[i].is_in_fence;
+	if (in < io->nodes_launched)
+		return;
+	for (size_t i = 0; i < io->nconns && r == 0; i++)
+		if (io->conns[i].is_in_fence)
+			r = srun_buf_add(&all, io->conns[i].pmi.data, io->conns[i].pmi.len);
+	if (r < 0)
+		error("PMI: out of memory for the fence");
+	debug2("PMI fence of %u nodes: %zu bytes", in, all.len);
+	for (size_t i = 0; i < io->nconns; i++) {
+		struct io_conn *c = &io->conns[i];
+		size_t off = 0;
+
+		if (!c->is_in_fence)
+			continue;
+		do {
+			size_t n = all.len - off > IO_PAYLOAD_MAX ? IO_PAYLOAD_MAX : all.len - off;
+
+			queue_frame(c, IO_PMI_KVS, 0, off + n < all.len, all.data + off, (uint32_t)n);
+			off += n;
+		} while (off < all.len);
+		flush_conn(c);
+		c->is_in_fence = false;
+		c->pmi.len = 0;
+	}
+	srun_buf_done(&all);
+}
+
 static bool task_of_conn(struct srun_io *io, const struct io_conn *k, uint16_t gtid)
 {
 	return gtid < io->c->lay->ntasks && io->c->lay->node_of[gtid] == k->node;
@@ -423,6 +473,9 @@ static void conn_frame(struct srun_io *io, struct io_conn *k, const struct io_hd
 			flush_task(io, h->gtid);
 			task_ended(io, h->gtid, (int)be32toh(st));
 		}
+		break;
+	case IO_PMI_FENCE:
+		pmi_fence(io, k, h, p);
 		break;
 	case IO_MESSAGE:
 		io->scratch.len = 0;
@@ -703,6 +756,7 @@ out:
 			close(io.conns[i].fd);
 		free(io.conns[i].rbuf);
 		srun_buf_done(&io.conns[i].w);
+		srun_buf_done(&io.conns[i].pmi);
 	}
 	for (uint32_t t = 0; io.tasks && t < c->lay->ntasks; t++)
 		for (int s = 0; s < 2; s++)

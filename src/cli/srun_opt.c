@@ -385,7 +385,7 @@ int srun_opt_parse(struct srun_opts *s, int argc, char **argv, char *const *envp
 		s->exact = true; /* for a step --exclusive is --exact */
 	s->argv = argv + ind;
 	s->argc = argc - ind;
-	if (s->argc == 0)
+	if (s->argc == 0 && !(s->mpi && strcasecmp(s->mpi, "list") == 0)) /* --mpi=list alone */
 		return job_opt_fatal(e, s->job.prog, "No command given to execute.");
 	return 0;
 }

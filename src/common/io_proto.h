@@ -18,11 +18,19 @@
  *   IO_MESSAGE    a line from slurmstepd itself for srun's stderr, as is
  *                 (e.g. "slurmstepd: error: *** STEP 12.0 ON n1 CANCELLED
  *                 AT ... ***"), no trailing newline. gtid unused.
+ *   IO_PMI_FENCE  --mpi=pmi2: every local task entered a PMI fence; the
+ *                 payload is a chunk of the node's puts since the last
+ *                 fence, records u32 klen | key | u32 vlen | value; ltid 1:
+ *                 more chunks follow, 0: the last one.
  * srun -> stepd
  *   IO_STDIN      payload for task gtid's stdin; len 0: close it (EOF).
  *   IO_ALLSTDIN   payload for every task of this node; len 0: EOF to all.
  *   IO_SIGNAL     payload = u32 signal number, for every task of the step
  *                 on this node (srun forwarding Ctrl-C and friends).
+ *   IO_PMI_KVS    every node's IO_PMI_FENCE arrived: the puts of all of
+ *                 them, as chunks of the same records (ltid 1: more
+ *                 follow, 0: the last), sent to every node; it ends the
+ *                 fence there.
  *
  * The stepd closes the connection after its last IO_TASK_EXIT. When srun
  * goes away first (EOF or error on the connection before every task
@@ -42,6 +50,8 @@ enum io_type {
 	IO_TASK_EXIT = 11,
 	IO_MESSAGE = 12,
 	IO_SIGNAL = 13,
+	IO_PMI_FENCE = 14,
+	IO_PMI_KVS = 15,
 };
 
 #define IO_HDR_LEN 10u

@@ -37,6 +37,7 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "env.h"
 #include "step.h"
 #include "stepd.h"
 
@@ -293,19 +294,6 @@ static bool has_other_step(const char *dir, const char *skip)
 
 /* ---- what the step was given ---- */
 
-static const char *launch_env(const struct stepd *s, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (uint32_t i = 0; s->launch && i < s->launch->env_count; i++) {
-		const char *e = s->launch->env[i];
-
-		if (e && strncmp(e, name, len) == 0 && e[len] == '=')
-			return e + len + 1;
-	}
-	return NULL;
-}
-
 static unsigned job_cpus(const struct stepd *s)
 {
 	unsigned n = s->is_batch ? s->msg->cpus_on_node : s->launch->cpus_on_node;
@@ -317,7 +305,7 @@ static unsigned job_cpus(const struct stepd *s)
  * has the job's). */
 static unsigned step_cpus(const struct stepd *s)
 {
-	const char *cpt = launch_env(s, "SLURM_CPUS_PER_TASK");
+	const char *cpt = env_launch_get(s, "SLURM_CPUS_PER_TASK");
 	unsigned long c = cpt ? strtoul(cpt, NULL, 10) : 1;
 
 	if (s->is_batch)

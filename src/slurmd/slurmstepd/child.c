@@ -13,6 +13,7 @@
 #include "child.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "common/sl_errno.h"
 #include "cgroup.h"
 #include "env.h"
+#include "pmi.h"
 #include "loop.h"
 #include "privs.h"
 #include "step.h"
@@ -49,21 +51,23 @@ static void child_error(const struct stepd *s, const char *fmt, ...)
 	dprintf(STDERR_FILENO, "%s: error: %s\n", s->exec.prefix, text);
 }
 
-static void child_close_fds(void)
+/* Every fd from first up closed. */
+static void child_close_fds(int first)
 {
 	long max = sysconf(_SC_OPEN_MAX);
 
-	if (close_range(3, ~0u, 0) == 0)
+	if (close_range((unsigned)first, ~0u, 0) == 0)
 		return;
 	if (max < 0 || max > 65536)
 		max = 65536;
-	for (int fd = 3; fd < max; fd++)
+	for (int fd = first; fd < max; fd++)
 		close(fd);
 }
 
 /* Empty signal mask, default dispositions, a new session, the three fds
- * on 0/1/2 (_exit(127) when that fails) and every other fd closed. */
-static void child_setup(const int fd[3])
+ * on 0/1/2 and the PMI one (>= 0) on PMI_TASK_FD (_exit(127) when that
+ * fails), every other fd closed. */
+static void child_setup(const int fd[3], int pmi_fd)
 {
 	sigset_t none;
 
@@ -76,7 +80,14 @@ static void child_setup(const int fd[3])
 	if (dup2(fd[0], STDIN_FILENO) < 0 || dup2(fd[1], STDOUT_FILENO) < 0
 	    || dup2(fd[2], STDERR_FILENO) < 0)
 		_exit(127);
-	child_close_fds();
+	if (pmi_fd < 0) {
+		child_close_fds(3);
+		return;
+	}
+	if (pmi_fd == PMI_TASK_FD ? fcntl(pmi_fd, F_SETFD, 0) < 0
+				  : dup2(pmi_fd, PMI_TASK_FD) < 0) /* dup2 clears FD_CLOEXEC */
+		_exit(127);
+	child_close_fds(PMI_TASK_FD + 1);
 }
 
 /* SLURM_PRIO_PROCESS from srun's environment: the task's nice value. */
@@ -91,20 +102,6 @@ static void child_nice(const struct stepd *s)
 	n = strtol(v, &end, 10);
 	if (*end == '\0' && n >= -20 && n <= 19)
 		(void)setpriority(PRIO_PROCESS, 0, (int)n);
-}
-
-/* NAME's value in the environment the job was launched with (the batch
- * script's copy leaves out SLURM_RLIMIT_*, as Slurm's does). */
-static const char *child_launch_env(const struct stepd *s, const char *name)
-{
-	char *const *env = s->msg ? s->msg->env : s->launch ? s->launch->env : NULL;
-	uint32_t n = s->msg ? s->msg->env_count : s->launch ? s->launch->env_count : 0;
-	size_t len = strlen(name);
-
-	for (uint32_t i = 0; env && i < n; i++)
-		if (env[i] && strncmp(env[i], name, len) == 0 && env[i][len] == '=')
-			return env[i] + len + 1;
-	return NULL;
 }
 
 /* The submitting shell's limits (SLURM_RLIMIT_*), as far as
@@ -123,7 +120,7 @@ static void child_rlimits(const struct stepd *s)
 		bool is_forced;
 
 		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", l->name);
-		if (job_env_rlimit_parse(child_launch_env(s, name), &v, &is_forced) < 0)
+		if (job_env_rlimit_parse(env_launch_get(s, name), &v, &is_forced) < 0)
 			continue;
 		if (!is_forced && !job_env_rlimit_is_propagated(l->name, prop, except))
 			continue;
@@ -154,7 +151,7 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	char **argv = s->exec.argv;
 	int r;
 
-	child_setup(t->child_fd);
+	child_setup(t->child_fd, pmi_child_fd(s, t->ltid));
 	r = cgroup_task_join(s, t->ltid); /* before exec: nothing escapes its cgroup */
 	if (r < 0) {
 		child_error(s, "cannot join the step's cgroup: %s", strerror(-r));
@@ -169,7 +166,7 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	umask(s->umask);
 	if (s->exec.has_nice)
 		child_nice(s);
-	if (env_task(s, t->ltid) < 0) {
+	if (env_task(s, t->ltid) < 0 || pmi_task_env(s, t->ltid) < 0) {
 		child_error(s, "cannot build the environment");
 		_exit(1);
 	}

@@ -89,3 +89,17 @@ int env_task(struct stepd *s, uint32_t ltid)
 		r = job_env_set(&s->env, "SLURM_TASK_PID", "%d", (int)getpid());
 	return r;
 }
+
+/* NAME's value in the environment the job was launched with (the batch
+ * script's copy leaves out SLURM_RLIMIT_*, as Slurm's does). */
+const char *env_launch_get(const struct stepd *s, const char *name)
+{
+	char *const *env = s->msg ? s->msg->env : s->launch ? s->launch->env : NULL;
+	uint32_t n = s->msg ? s->msg->env_count : s->launch ? s->launch->env_count : 0;
+	size_t len = strlen(name);
+
+	for (uint32_t i = 0; env && i < n; i++)
+		if (env[i] && strncmp(env[i], name, len) == 0 && env[i][len] == '=')
+			return env[i] + len + 1;
+	return NULL;
+}

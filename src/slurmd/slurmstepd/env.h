@@ -19,3 +19,6 @@ mode_t env_umask(char *const *env, uint32_t env_count);
 int env_setup(struct stepd *s);
 /* In a task's child: its own variables (SLURM_PROCID ... SLURM_TASK_PID). */
 int env_task(struct stepd *s, uint32_t ltid);
+/* NAME's value in the environment the job or step was launched with
+ * (srun's or sbatch's, before the stepd's own variables), or NULL. */
+const char *env_launch_get(const struct stepd *s, const char *name);

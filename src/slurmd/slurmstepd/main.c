@@ -38,6 +38,7 @@
 #include "kill.h"
 #include "launch.h"
 #include "loop.h"
+#include "pmi.h"
 #include "proctree.h"
 #include "reap.h"
 #include "script.h"
@@ -133,6 +134,7 @@ static void stepd_cleanup(struct stepd *s)
 	step_io_close(s);
 	step_free(s);
 	usage_free(s);
+	pmi_free(s);
 	cgroup_destroy(s);
 	proctree_free(s);
 	job_env_done(&s->env);
@@ -203,7 +205,13 @@ static void stepd_run(struct stepd *s)
 	     s->uid);
 	if (cgroup_create(s) < 0) /* out of memory: the tasks run unconfined */
 		error("%s: cannot build the step's cgroups: out of memory", s->label);
+	r = pmi_init(s);
+	if (r < 0) { /* MPI_Init will fail in the tasks: say why here */
+		error("%s: cannot start the PMI server: %s", s->label, strerror(-r));
+		pmi_free(s);
+	}
 	r = child_start(s);
+	pmi_started(s);
 	if (r < 0)
 		s->slurm_rc = (uint32_t)-r;
 	usage_sampling_start(s);

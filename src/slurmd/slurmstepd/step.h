@@ -15,6 +15,7 @@
 #include "common/macros.h"
 #include "iobuf.h"
 
+struct io_hdr;
 struct stepd;
 
 struct step_task {
@@ -50,6 +51,9 @@ struct step {
 	struct step_io_src *srcs; /* 1 + 3 per task, once registered */
 	int *shared_fds;	  /* output files, shared by tasks with equal paths */
 	size_t nshared;
+	/* --mpi=pmi2: IO_PMI_KVS frames go here (pmi.c sets it; a pointer,
+	 * since pmi.c sends through step_io.c) */
+	void (*on_pmi_frame)(struct stepd *s, const struct io_hdr *h, const uint8_t *p);
 };
 
 /* step.c */

@@ -263,6 +263,12 @@ static void step_io_frame_in(struct stepd *s, const struct io_hdr *h, const uint
 		if (!s->has_exited)
 			proctree_signal(s, (int)sig);
 		break;
+	case IO_PMI_KVS:
+		if (st->on_pmi_frame) {
+			st->on_pmi_frame(s, h, p);
+			break;
+		}
+		__attribute__((fallthrough)); /* no PMI server here */
 	default:
 		debug("StepId=%u.%u: unexpected I/O frame type %u from srun", s->job_id, s->step_id,
 		      (unsigned)h->type);

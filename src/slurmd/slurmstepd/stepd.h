@@ -21,6 +21,7 @@
  *   step.c      the task table: tasks, their ends, the step's status
  *   proctree.c  the job's processes in /proc, signalling them
  *   cgroup.c    the step's cgroups: tracking, cores, memory, devices
+ *   pmi.c       --mpi=pmi2: the PMI-1/PMI-2 server, fences through srun
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
  *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
@@ -34,6 +35,7 @@
 
 struct batch_launch_msg;
 struct cgroup;
+struct pmi;
 struct launch_tasks_msg;
 struct loop;
 struct proctree;
@@ -91,6 +93,7 @@ struct stepd {
 	uint32_t slurm_rc;	   /* the script could not be started (ESLURMD_*) */
 	struct proctree *proctree; /* which process is whose (proctree.c) */
 	struct cgroup *cg;	   /* the step's cgroups (cgroup.c), NULL: none */
+	struct pmi *pmi;	   /* --mpi=pmi2's server (pmi.c), NULL: none */
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s; /* JobAcctGatherFrequency task=, 0: only at the end */
