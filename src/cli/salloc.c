@@ -233,7 +233,9 @@ struct salloc {
 	struct sl_conf *conf;
 	struct alloc_listener l;
 	bool no_shell;
-	char **cmd; /* the command (argv tail) or the shell */
+	bool has_cmd; /* a command was given (else the shell) */
+	char **cmd;   /* the command (argv tail) or the shell */
+	char **own_cmd; /* the interactive step's command line, owned */
 	uint32_t job_id;
 	struct alloc_response *grant;
 	pid_t child;
@@ -302,12 +304,56 @@ static void parse(struct salloc *s, int argc, char **argv)
 		log_set_level((enum log_level)(LOG_LEVEL_INFO + s->o.verbose));
 	if (ind < argc) {
 		s->cmd = argv + ind;
+		s->has_cmd = true;
 	} else {
 		static char *sh[2];
 
 		sh[0] = default_shell();
 		s->cmd = sh;
 	}
+}
+
+/* LaunchParameters=use_interactive_step and no command: the shell runs in
+ * a step on the first node, srun (ours, beside this salloc) with
+ * InteractiveStepOptions, "--interactive" being one task on one node that
+ * takes none of the job's CPUs (--overlap). */
+static void interactive_step(struct salloc *s)
+{
+	const char *lp = conf_get_raw(s->conf, "LaunchParameters");
+	const char *opts = conf_get_raw(s->conf, "InteractiveStepOptions");
+	char self[4096], *save = NULL, *w, *copy;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 8);
+	char *slash;
+	size_t k = 0, max;
+
+	if (s->has_cmd || !lp || !strstr(lp, "use_interactive_step"))
+		return;
+	copy = strdup(opts && *opts ? opts : "--interactive --preserve-env --pty $SHELL");
+	max = (copy ? strlen(copy) : 0) + 8;
+	s->own_cmd = calloc(max, sizeof(*s->own_cmd));
+	if (!copy || !s->own_cmd) {
+		free(copy);
+		return; /* the shell runs here, as without the parameter */
+	}
+	if (n > 0 && (self[n] = '\0', slash = strrchr(self, '/'))) {
+		strcpy(slash + 1, "srun");
+		s->own_cmd[k++] = strdup(access(self, X_OK) == 0 ? self : "srun");
+	} else {
+		s->own_cmd[k++] = strdup("srun");
+	}
+	for (w = strtok_r(copy, " \t", &save); w && k + 4 < max; w = strtok_r(NULL, " \t", &save)) {
+		if (streq(w, "--interactive")) {
+			s->own_cmd[k++] = strdup("--overlap");
+			s->own_cmd[k++] = strdup("-N1");
+			s->own_cmd[k++] = strdup("-n1");
+		} else if (streq(w, "--preserve-env")) {
+			continue; /* -N1 -n1 above, not the job's counts */
+		} else {
+			s->own_cmd[k++] = strdup(streq(w, "$SHELL") ? s->cmd[0] : w);
+		}
+	}
+	free(copy);
+	s->cmd = s->own_cmd;
 }
 
 static void allocate(struct salloc *s)
@@ -511,6 +557,7 @@ int main(int argc, char **argv)
 		cli_error("Unable to open a listening socket: %m");
 		return CLI_EXIT_ERROR;
 	}
+	interactive_step(&s);
 	allocate(&s);
 	info("Granted job allocation %u", s.job_id);
 	if (s.no_shell)
@@ -528,6 +575,9 @@ int main(int argc, char **argv)
 	}
 	alloc_listener_close(&s.l);
 	alloc_grant_free(s.grant);
+	for (size_t i = 0; s.own_cmd && s.own_cmd[i]; i++)
+		free(s.own_cmd[i]);
+	free(s.own_cmd);
 	job_opts_done(&s.o);
 	conf_free(s.conf);
 	return exit_code(status);

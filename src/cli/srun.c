@@ -10,8 +10,12 @@
  * (128 + signal for a signalled task).
  * --mpi=pmi2 (or MpiDefault=pmi2) gives the tasks a PMI server in their
  * stepds (slurmstepd/pmi.c), whose fences srun joins (srun_io.c).
- * Caveats: --pty is accepted and not acted on (a verbose note says so);
- * -I, -r, -T, --bcast, --prolog and the like are parsed and ignored.
+ * --pty runs task 0 on a pseudo-terminal in its stepd: our terminal goes
+ * raw (keys, Ctrl-C and Ctrl-Z reach the remote line discipline as
+ * bytes), its size follows ours (SIGWINCH), and only task 0's output and
+ * input go through, as Slurm's --pty does.
+ * Caveats: -I, -r, -T, --bcast, --prolog and the like are parsed and
+ * ignored.
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,6 +26,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cli/alloc_client.h"
@@ -86,7 +91,32 @@ static void parse(struct srun *s, int argc, char **argv)
 	else if (s->o.job.verbose)
 		log_set_level((enum log_level)(LOG_LEVEL_INFO + s->o.job.verbose));
 	if (s->o.pty)
-		verbose("--pty is accepted and not acted on: tasks get no pseudo terminal");
+		s->o.unbuffered = true; /* as Slurm: implied */
+}
+
+static struct termios tty_saved;
+static bool is_tty_raw;
+
+static void tty_restore(void)
+{
+	if (is_tty_raw)
+		(void)tcsetattr(STDIN_FILENO, TCSADRAIN, &tty_saved);
+	is_tty_raw = false;
+}
+
+/* --pty from a terminal: ours raw until task 0 ends (or srun exits). */
+static void tty_raw(void)
+{
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &tty_saved) < 0)
+		return;
+	raw = tty_saved;
+	cfmakeraw(&raw); /* the remote terminal does the output processing */
+	if (tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0) {
+		is_tty_raw = true;
+		atexit(tty_restore);
+	}
 }
 
 /* --mpi (or SLURM_MPI_TYPE), else MpiDefault: none or pmi2 (with Slurm's
@@ -280,6 +310,8 @@ static int run_step(struct srun *s, uint32_t *ret_status)
 	    .disable_status = s->o.disable_status,
 	    .quit_on_interrupt = s->o.quit_on_interrupt,
 	    .max_wait = s->o.max_wait,
+	    .pty = s->o.pty,
+	    .tty_restore = s->o.pty ? tty_restore : NULL,
 	};
 	struct srun_launch how = {.cwd = base, .io_host = s->l.host, .io_key = key};
 	bool *ok = calloc(s->lay.nnodes, sizeof(*ok));
@@ -292,6 +324,12 @@ static int run_step(struct srun *s, uint32_t *ret_status)
 	if (!s->o.efname) { /* stderr follows stdout */
 		how.efname = how.ofname;
 		io.err_task = io.out_task;
+	}
+	if (s->o.pty) { /* task 0's terminal is the step's only stdio */
+		io.in_task = io.in_task == SRUN_ALL_TASKS ? 0 : io.in_task;
+		io.out_task = io.out_task == SRUN_ALL_TASKS ? 0 : io.out_task;
+		io.err_task = io.err_task == SRUN_ALL_TASKS ? 0 : io.err_task;
+		tty_raw();
 	}
 	r = ok ? step_env(s) : -ENOMEM;
 	if (r == 0)
@@ -322,7 +360,8 @@ static int run_step(struct srun *s, uint32_t *ret_status)
 
 int main(int argc, char **argv)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, 0};
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,   SIGQUIT, SIGUSR1,
+				   SIGUSR2, SIGCONT, SIGWINCH, 0};
 	struct srun s = {.l = {.fd = -1}};
 	struct job_opt_err err = {0};
 	uint32_t status = 0;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -246,6 +247,24 @@ static void on_interrupt(struct srun_io *io)
 	}
 }
 
+/* --pty: our terminal's size to task 0's node (IO_WINSIZE). */
+static void send_winsize(struct srun_io *io)
+{
+	uint32_t node = io->c->lay->node_of[0];
+	struct winsize ws;
+	uint16_t v[2];
+
+	if (!io->c->pty || ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) < 0 || !ws.ws_row)
+		return;
+	v[0] = htobe16(ws.ws_row);
+	v[1] = htobe16(ws.ws_col);
+	for (size_t i = 0; i < io->nconns; i++)
+		if (io->conns[i].fd >= 0 && io->conns[i].authed && io->conns[i].node == node) {
+			queue_frame(&io->conns[i], IO_WINSIZE, 0, 0, v, sizeof(v));
+			flush_conn(&io->conns[i]);
+		}
+}
+
 static void on_signals(struct srun_io *io)
 {
 	static const int fwd[] = {SIGUSR1, SIGUSR2, SIGCONT};
@@ -258,6 +277,8 @@ static void on_signals(struct srun_io *io)
 		if (alloc_sig_take(fwd[i]))
 			forward_signal(io, fwd[i]);
 	alloc_sig_take(SIGPIPE);
+	if (alloc_sig_take(SIGWINCH))
+		send_winsize(io);
 }
 
 /* ---- task ends ---- */
@@ -315,6 +336,8 @@ static void task_ended(struct srun_io *io, uint32_t t, int status)
 		k->reported = true;
 		terminate_step(io);
 	}
+	if (t == 0 && io->c->tty_restore)
+		io->c->tty_restore(); /* before any line of ours */
 	if (--io->node_left[node] == 0)
 		report_node(io, node);
 }
@@ -394,6 +417,8 @@ static void conn_init(struct srun_io *io, struct io_conn *k, const uint8_t *p, u
 		if (t != (uint32_t)io->c->in_task)
 			queue_frame(k, IO_STDIN, (uint16_t)t, (uint16_t)i, NULL, 0);
 	}
+	if (io->c->pty && node == io->c->lay->node_of[0])
+		send_winsize(io);
 	flush_conn(k);
 }
 

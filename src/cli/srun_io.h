@@ -24,6 +24,8 @@ struct srun_io_cfg {
 	const struct srun_layout *lay;
 	const bool *launched;	       /* per node: REQUEST_LAUNCH_TASKS succeeded */
 	bool label, unbuffered, kill_bad_exit, disable_status, quit_on_interrupt;
+	bool pty;		       /* --pty: task 0's terminal size follows ours */
+	void (*tty_restore)(void);     /* --pty: our terminal back, when task 0 ends */
 	int max_wait;		       /* -W seconds, 0 */
 	int out_task, err_task;	       /* SRUN_ALL_TASKS or the one task printed */
 	int in_task;		       /* SRUN_IN_NONE, SRUN_ALL_TASKS or the one task fed */

@@ -1,7 +1,7 @@
 /* srun_opt.c - srun's option table, input variables and checks; see
  * srun_opt.h. Options srun accepts but does not act on (--bcast,
- * --prolog, --multi-prog, -I, -r, -T, ...) are parsed and dropped; --pty
- * and --mpi other than none are accepted with a verbose note at launch.
+ * --prolog, --multi-prog, -I, -r, -T, ...) are parsed and dropped;
+ * --pty and --mpi are acted on in srun.c and the stepd.
  */
 #include "cli/srun_opt.h"
 

@@ -248,7 +248,7 @@ static uint16_t launch_flags(const struct srun_opts *o)
 {
 	return (uint16_t)((o->unbuffered ? LAUNCH_UNBUFFERED : 0)
 			  | (o->kill_bad_exit ? LAUNCH_KILL_BAD_EXIT : 0)
-			  | (o->label ? LAUNCH_LABEL : 0));
+			  | (o->label ? LAUNCH_LABEL : 0) | (o->pty ? LAUNCH_PTY : 0));
 }
 
 static void fill_launch(struct launch_one *one, const struct srun_opts *o,

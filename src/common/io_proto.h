@@ -27,6 +27,9 @@
  *   IO_ALLSTDIN   payload for every task of this node; len 0: EOF to all.
  *   IO_SIGNAL     payload = u32 signal number, for every task of the step
  *                 on this node (srun forwarding Ctrl-C and friends).
+ *   IO_WINSIZE    --pty: payload = u16 rows | u16 cols of srun's terminal,
+ *                 for task gtid's pseudo-terminal (sent at the start and
+ *                 on every SIGWINCH).
  *   IO_PMI_KVS    every node's IO_PMI_FENCE arrived: the puts of all of
  *                 them, as chunks of the same records (ltid 1: more
  *                 follow, 0: the last), sent to every node; it ends the
@@ -52,6 +55,7 @@ enum io_type {
 	IO_SIGNAL = 13,
 	IO_PMI_FENCE = 14,
 	IO_PMI_KVS = 15,
+	IO_WINSIZE = 16,
 };
 
 #define IO_HDR_LEN 10u

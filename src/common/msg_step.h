@@ -36,6 +36,7 @@
 #define LAUNCH_UNBUFFERED 0x0001   /* -u */
 #define LAUNCH_KILL_BAD_EXIT 0x0002 /* -K: a task exiting non-zero ends the step */
 #define LAUNCH_LABEL 0x0004        /* -l (SLURM_LABELIO=1 is in env already) */
+#define LAUNCH_PTY 0x0008          /* --pty: task 0 on a pseudo-terminal (the stepd acts on it) */
 
 struct alloc_response {            /* RESPONSE_RESOURCE_ALLOCATION (reply and later grant) */
 	uint32_t job_id;

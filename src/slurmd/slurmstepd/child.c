@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,6 +153,10 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	int r;
 
 	child_setup(t->child_fd, pmi_child_fd(s, t->ltid));
+	if (t->is_pty && ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0) {
+		child_error(s, "cannot make the pseudo-terminal its terminal: %s", strerror(errno));
+		_exit(1);
+	}
 	r = cgroup_task_join(s, t->ltid); /* before exec: nothing escapes its cgroup */
 	if (r < 0) {
 		child_error(s, "cannot join the step's cgroup: %s", strerror(-r));

@@ -28,6 +28,7 @@ struct step_task {
 	struct iobuf in;	       /* stdin not yet taken by the task */
 	bool is_in_eof;		       /* close in_fd once in is drained */
 	bool has_exited, is_reported;
+	bool is_pty;	 /* --pty task 0: in_fd and out_fd are its terminal's master */
 	int status;	 /* wait status */
 	int64_t exit_ms; /* when it was reaped (CLOCK_MONOTONIC ms) */
 };

@@ -19,6 +19,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -262,6 +263,20 @@ static void step_io_frame_in(struct stepd *s, const struct io_hdr *h, const uint
 		verbose("StepId=%u.%u: srun sent signal %u", s->job_id, s->step_id, sig);
 		if (!s->has_exited)
 			proctree_signal(s, (int)sig);
+		break;
+	case IO_WINSIZE:
+		t = step_io_task(st, h->gtid);
+		if (t && t->is_pty && h->len == 4) {
+			uint16_t v[2];
+			struct winsize ws = {0};
+			int fd = t->out_fd >= 0 ? t->out_fd : t->in_fd;
+
+			memcpy(v, p, 4);
+			ws.ws_row = ntohs(v[0]);
+			ws.ws_col = ntohs(v[1]);
+			if (fd >= 0 && ioctl(fd, TIOCSWINSZ, &ws) < 0)
+				debug("task %u: TIOCSWINSZ: %s", t->gtid, strerror(errno));
+		}
 		break;
 	case IO_PMI_KVS:
 		if (st->on_pmi_frame) {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <pty.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +113,28 @@ static int task_stdio_pipe(int *ours, int *theirs, bool is_ours_write)
 	return 0;
 }
 
+/* --pty, task 0: a pseudo-terminal, the user's, as its stdin, stdout and
+ * stderr; our ends (both the master) are non-blocking. */
+static int task_stdio_pty(struct stepd *s, struct step_task *t)
+{
+	int master, slave;
+
+	if (openpty(&master, &slave, NULL, NULL, NULL) < 0)
+		return -errno;
+	t->is_pty = true;
+	t->in_fd = master;
+	t->child_fd[0] = slave;
+	if (fcntl(master, F_SETFD, FD_CLOEXEC) < 0 || fcntl(slave, F_SETFD, FD_CLOEXEC) < 0
+	    || fcntl(master, F_SETFL, O_NONBLOCK) < 0
+	    || (t->out_fd = fcntl(master, F_DUPFD_CLOEXEC, 0)) < 0
+	    || (t->child_fd[1] = fcntl(slave, F_DUPFD_CLOEXEC, 0)) < 0
+	    || (t->child_fd[2] = fcntl(slave, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -errno;
+	if (fchown(slave, s->uid, (gid_t)-1) < 0 || fchmod(slave, 0620) < 0)
+		return -errno;
+	return 0;
+}
+
 static int task_stdio_one(struct stepd *s, struct step_task *t, char ***paths)
 {
 	const struct launch_tasks_msg *m = s->launch;
@@ -120,6 +143,8 @@ static int task_stdio_one(struct stepd *s, struct step_task *t, char ***paths)
 	_cleanup_free_ char *out = NULL, *err = NULL, *in = NULL;
 	int r;
 
+	if ((m->flags & LAUNCH_PTY) && t->gtid == 0)
+		return task_stdio_pty(s, t);
 	if (task_stdio_is_streamed(m->ifname)) {
 		r = task_stdio_pipe(&t->in_fd, &t->child_fd[0], true);
 	} else {
