@@ -375,6 +375,8 @@ int main(int argc, char **argv)
 	if (job_opt_check_gres(&s.o.job, s.conf, &err) < 0)
 		die_opt(&err);
 	s.mpi = mpi_type(&s);
+	if ((s.o.cpu_bind || s.o.hint) && !(s.conf->task_plugins & TASK_PLUGIN_AFFINITY))
+		info("cluster configuration lacks support for cpu binding");
 	s.job_id = s.o.jobid;
 	r = alloc_sig_init(sigs);
 	if (r == 0)

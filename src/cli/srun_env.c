@@ -139,6 +139,12 @@ int srun_env_step(struct job_env *e, const struct srun_opts *o, const struct ste
 	rc |= job_env_set(e, "SLURM_PRIO_PROCESS", "%d", c->nice);
 	if (o->job.cpus_set)
 		rc |= job_env_set(e, "SLURM_CPUS_PER_TASK", "%d", o->job.cpus_per_task);
+	if (o->cpu_bind)
+		rc |= set_str(e, "SLURM_CPU_BIND", o->cpu_bind);
+	if (o->hint)
+		rc |= set_str(e, "SLURM_HINT", o->hint);
+	if (o->ntasks_per_socket)
+		rc |= job_env_set(e, "SLURM_NTASKS_PER_SOCKET", "%d", o->ntasks_per_socket);
 	if (o->distribution || c->in_alloc)
 		rc |= set_str(e, "SLURM_DISTRIBUTION", o->distribution ? o->distribution : "block");
 	if (c->in_alloc)

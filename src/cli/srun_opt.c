@@ -71,6 +71,8 @@ enum srun_own {
 	SR_ERROR,
 	SR_INPUT,
 	SR_PRESERVE_ENV,
+	SR_HINT,
+	SR_NTASKS_PER_SOCKET,
 	SR_IGNORED,
 };
 
@@ -176,14 +178,14 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"mem-per-cpu", 0, R, JOPT_MEM_PER_CPU},
     {"mem-bind", 0, R, JOPT_MEM_BIND},
     {"network", 0, R, JOPT_NETWORK},
-    {"hint", 0, R, JOPT_HINT},
+    {"hint", 0, R, SR_HINT},
     {"resv-ports", 0, O, SR_IGNORED},
     {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO},
     {"sockets-per-node", 0, R, JOPT_SOCKETS_PER_NODE},
     {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET},
     {"threads-per-core", 0, R, JOPT_THREADS_PER_CORE},
     {"ntasks-per-core", 0, R, JOPT_NTASKS_PER_CORE},
-    {"ntasks-per-socket", 0, R, JOPT_NTASKS_PER_SOCKET},
+    {"ntasks-per-socket", 0, R, SR_NTASKS_PER_SOCKET},
     {"ntasks-per-gpu", 0, R, JOPT_NTASKS_PER_GPU},
     {"cpus-per-gpu", 0, R, JOPT_CPUS_PER_GPU},
     {"gpus", 'G', R, JOPT_GPUS},
@@ -226,7 +228,7 @@ static const struct alloc_env_def srun_env_tab[] = {
     {"SLURM_GPUS_PER_TASK", JOPT_GPUS_PER_TASK},
     {"SLURM_GRES", JOPT_GRES},
     {"SLURM_GRES_FLAGS", JOPT_GRES_FLAGS},
-    {"SLURM_HINT", JOPT_HINT},
+    {"SLURM_HINT", SR_HINT},
     {"SLURM_JOB_NUM_NODES", JOPT_NODES},
     {"SLURM_KILL_BAD_EXIT", SR_KILL_BAD_EXIT},
     {"SLURM_LABELIO", SR_LABEL},
@@ -243,7 +245,7 @@ static const struct alloc_env_def srun_env_tab[] = {
     {"SLURM_NTASKS_PER_CORE", JOPT_NTASKS_PER_CORE},
     {"SLURM_NTASKS_PER_GPU", JOPT_NTASKS_PER_GPU},
     {"SLURM_NTASKS_PER_NODE", JOPT_NTASKS_PER_NODE},
-    {"SLURM_NTASKS_PER_SOCKET", JOPT_NTASKS_PER_SOCKET},
+    {"SLURM_NTASKS_PER_SOCKET", SR_NTASKS_PER_SOCKET},
     {"SLURM_OPEN_MODE", JOPT_OPEN_MODE},
     {"SLURM_OVERCOMMIT", JOPT_OVERCOMMIT},
     {"SLURM_OVERLAP", SR_OVERLAP},
@@ -296,6 +298,84 @@ static int int_arg(const char *prog, const char *name, const char *arg, int *ret
 	return 0;
 }
 
+/* --cpu-bind: [verbose|quiet,]none|threads|cores|sockets|map_cpu:<list>|
+ * mask_cpu:<list> (the list: decimal or 0x ids, or hex masks). */
+static int cpu_bind_arg(struct srun_opts *s, const char *prog, const char *v,
+			struct job_opt_err *e)
+{
+	static const char *const words[] = {"verbose", "v",	  "quiet", "q",	     "none",
+					    "no",      "threads", "cores", "sockets"};
+	const char *p = v;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i = 0;
+
+		if ((strncasecmp(p, "map_cpu:", 8) == 0 && p[8])
+		    || (strncasecmp(p, "mask_cpu:", 9) == 0 && p[9])) {
+			const char *l = strchr(p, ':') + 1;
+
+			if (strspn(l, "0123456789abcdefABCDEFxX,") == strlen(l))
+				return set_str(&s->cpu_bind, v);
+			break;
+		}
+		while (i < ARRAY_SIZE(words)
+		       && !(len == strlen(words[i]) && strncasecmp(p, words[i], len) == 0))
+			i++;
+		if (i == ARRAY_SIZE(words))
+			break;
+		p += len + (p[len] == ',');
+	}
+	if (*p) {
+		job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL, "unrecognized --cpu-bind argument \"%.*s\"",
+			     (int)strcspn(p, ","), p);
+		return job_opt_fatal(e, prog, "Failed to parse --cpu-bind= values.");
+	}
+	return set_str(&s->cpu_bind, v);
+}
+
+/* -m: <node>[:<socket>[:<core>]][,Pack|NoPack], node block|cyclic|
+ * arbitrary|plane=N, socket and core block|cyclic|fcyclic ("*": default). */
+static int dist_arg(struct srun_opts *s, const char *prog, const char *v, struct job_opt_err *e)
+{
+	_cleanup_free_ char *copy = strdup(v);
+	char *pack, *save = NULL, *w;
+	int level = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	pack = strchr(copy, ',');
+	if (pack)
+		*pack++ = '\0';
+	for (w = strtok_r(copy, ":", &save); w; w = strtok_r(NULL, ":", &save), level++) {
+		bool ok = streq(w, "*") || streq(w, "block") || streq(w, "cyclic")
+			  || (level == 0 && (streq(w, "arbitrary") || strncmp(w, "plane=", 6) == 0))
+			  || (level > 0 && streq(w, "fcyclic"));
+
+		if (level == 0 && strncmp(w, "plane=", 6) == 0
+		    && (!w[6] || strspn(w + 6, "0123456789") != strlen(w + 6) || atoi(w + 6) < 1))
+			ok = false;
+		if (!ok || level > 2)
+			level = 99;
+	}
+	if (level == 0 || level > 3
+	    || (pack && strcasecmp(pack, "pack") != 0 && strcasecmp(pack, "nopack") != 0))
+		return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL, "Invalid --distribution specification");
+	return set_str(&s->distribution, v);
+}
+
+/* --hint: compute_bound, memory_bound, [no]multithread. */
+static int hint_arg(struct srun_opts *s, const char *prog, const char *v, struct job_opt_err *e)
+{
+	static const char *const words[] = {"compute_bound", "memory_bound", "multithread",
+					    "nomultithread"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcasecmp(v, words[i]) == 0)
+			return set_str(&s->hint, v);
+	return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL,
+			    "unrecognized --hint argument \"%s\", see --hint=help", v);
+}
+
 static int jobid_arg(struct srun_opts *s, const char *arg, struct job_opt_err *e)
 {
 	char *end = NULL;
@@ -324,8 +404,10 @@ static int srun_own(void *arg, int id, const char *v, enum job_opt_src src, stru
 	case SR_QUIT_ON_INT: s->quit_on_interrupt = true; return 0;
 	case SR_JOBID: return jobid_arg(s, v, e);
 	case SR_MPI: return set_str(&s->mpi, v);
-	case SR_CPU_BIND: return set_str(&s->cpu_bind, v);
-	case SR_DIST: return set_str(&s->distribution, v);
+	case SR_CPU_BIND: return cpu_bind_arg(s, prog, v, e);
+	case SR_DIST: return dist_arg(s, prog, v, e);
+	case SR_HINT: return hint_arg(s, prog, v, e);
+	case SR_NTASKS_PER_SOCKET: return int_arg(prog, "--ntasks-per-socket", v, &s->ntasks_per_socket, e);
 	case SR_OVERLAP: s->overlap = true; return 0;
 	case SR_EXACT: s->exact = true; return 0;
 	case SR_PTY: s->pty = true; return 0;
@@ -399,5 +481,6 @@ void srun_opts_done(struct srun_opts *s)
 	free(s->mpi);
 	free(s->cpu_bind);
 	free(s->distribution);
+	free(s->hint);
 	*s = (struct srun_opts){0};
 }

@@ -14,7 +14,8 @@
 struct srun_opts {
 	struct job_opts job;		 /* -n -N -c -p -t --mem -w -x -J ... */
 	char *ofname, *efname, *ifname;	 /* -o -e -i as given, NULL */
-	char *mpi, *cpu_bind, *distribution;
+	char *mpi, *cpu_bind, *distribution, *hint;
+	int ntasks_per_socket;		 /* --ntasks-per-socket, 0: not given */
 	bool label, unbuffered, kill_bad_exit, disable_status, quit_on_interrupt;
 	bool overlap, exact, pty, preserve_env;
 	int max_wait;			 /* -W seconds, 0: none */

@@ -201,3 +201,25 @@ def test_without_usable_cgroups_the_job_runs_and_the_log_says_so(fresh_cluster):
     assert c.out("srun", "-n1", "echo", "ran") == "ran\n"
     c.wait_for_log("cannot build the cgroups of StepId=1.0 under .*no-cgroups.*tracked "
                    "through /proc and memory by sampling", daemon="slurmd-n1")
+
+
+def test_cpu_bind_pins_each_task_within_the_cpuset(cluster):
+    c = cluster
+    r = c.run("srun", "-w", "n1", "-n2", "--cpu-bind=verbose,cores", "-l", "sh", "-c",
+              "grep Cpus_allowed_list /proc/self/status")
+    allowed = sorted(re.findall(r"^(\d): Cpus_allowed_list:\s+(\S+)$", r.stdout, re.M))
+    assert allowed == [("0", "0"), ("1", "1")], r.stdout
+    for task, mask in (("0", "0x1"), ("1", "0x2")):  # on the task's stderr
+        assert re.search(rf"^{task}: cpu-bind=MASK - n1, task  {task}  {task} \[\d+\]: "
+                         rf"mask {mask} set$", r.stderr, re.M), r.stderr
+    # map_cpu, in the order given
+    out = c.out("srun", "-w", "n1", "-n2", "--cpu-bind=map_cpu:1,0", "-l", "sh", "-c",
+                "grep Cpus_allowed_list /proc/self/status")
+    assert sorted(re.findall(r"^(\d): Cpus_allowed_list:\s+(\S+)$", out, re.M)) == [
+        ("0", "1"), ("1", "0")], out
+    # a job of one core: a CPU outside its cpuset cannot be had; the task
+    # runs unbound within the cpuset, the node's log says why
+    out = c.out("srun", "-w", "n1", "-n1", "--cpu-bind=map_cpu:7", "sh", "-c",
+                "grep Cpus_allowed_list /proc/self/status")
+    assert re.search(r"Cpus_allowed_list:\s+[01]$", out, re.M), out
+    c.wait_for_log("--cpu-bind=map_cpu:7 cannot be met", daemon="slurmd-n1")

@@ -226,3 +226,17 @@ def test_scontrol_show_hostnames_expands_a_hostlist(no_controller):
 def test_scontrol_show_hostlist_compresses_names(no_controller):
     r = no_controller.run("scontrol", "show", "hostlist", "n1,n2,n3", check=False)
     assert (r.returncode, r.stdout, r.stderr) == (0, "n[1-3]\n", "")
+
+
+@pytest.mark.parametrize("args,lines", [
+    (["--cpu-bind=foo"], ['srun: error: unrecognized --cpu-bind argument "foo"',
+                          "srun: fatal: Failed to parse --cpu-bind= values."]),
+    (["--cpu-bind=verbose,ldoms"], ['srun: error: unrecognized --cpu-bind argument "ldoms"',
+                                    "srun: fatal: Failed to parse --cpu-bind= values."]),
+    (["-m", "foo"], ["srun: error: Invalid --distribution specification"]),
+    (["-m", "plane=0"], ["srun: error: Invalid --distribution specification"]),
+    (["--hint=foo"], ['srun: error: unrecognized --hint argument "foo", see --hint=help']),
+])
+def test_srun_binding_options_are_checked_before_anything(no_controller, args, lines):
+    r = no_controller.run("srun", *args, "true", check=False)
+    assert r.returncode == 1 and r.stderr.splitlines() == lines, r.stderr

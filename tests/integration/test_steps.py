@@ -404,3 +404,9 @@ def test_steps_are_killed_with_their_job_at_its_time_limit(cluster, timeout_jobs
                      r"\S+ DUE TO TIME LIMIT \*\*\*$", text, re.M), text
     assert "srun: Job step aborted" in text
     wait_for(lambda: not cluster.stepd_pids(), timeout=30, what="every stepd gone")
+
+
+def test_cpu_bind_without_task_affinity_says_so_and_runs(cluster):
+    # the reference config has TaskPlugin=task/none
+    r = cluster.run("srun", "-n1", "--cpu-bind=cores", "true")
+    assert r.stderr == "srun: cluster configuration lacks support for cpu binding\n"

@@ -30,6 +30,7 @@
 #include "common/msg.h"
 #include "common/sl_errno.h"
 #include "cgroup.h"
+#include "affinity.h"
 #include "env.h"
 #include "pmi.h"
 #include "loop.h"
@@ -162,6 +163,7 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 		child_error(s, "cannot join the step's cgroup: %s", strerror(-r));
 		_exit(1);
 	}
+	affinity_apply(s, t->ltid); /* within the cgroup's cpuset */
 	r = privs_drop_final(s);
 	if (r < 0) {
 		child_error(s, "cannot run as uid %u gid %u: %s", s->uid, s->gid, strerror(-r));

@@ -37,6 +37,7 @@
 #include "io.h"
 #include "kill.h"
 #include "launch.h"
+#include "affinity.h"
 #include "loop.h"
 #include "pmi.h"
 #include "proctree.h"
@@ -135,6 +136,7 @@ static void stepd_cleanup(struct stepd *s)
 	step_free(s);
 	usage_free(s);
 	pmi_free(s);
+	affinity_free(s);
 	cgroup_destroy(s);
 	proctree_free(s);
 	job_env_done(&s->env);
@@ -205,6 +207,8 @@ static void stepd_run(struct stepd *s)
 	     s->uid);
 	if (cgroup_create(s) < 0) /* out of memory: the tasks run unconfined */
 		error("%s: cannot build the step's cgroups: out of memory", s->label);
+	if (affinity_init(s) < 0) /* after the cpuset: it binds within it */
+		error("%s: cannot work out the tasks' CPU binding: out of memory", s->label);
 	r = pmi_init(s);
 	if (r < 0) { /* MPI_Init will fail in the tasks: say why here */
 		error("%s: cannot start the PMI server: %s", s->label, strerror(-r));

@@ -22,6 +22,7 @@
  *   proctree.c  the job's processes in /proc, signalling them
  *   cgroup.c    the step's cgroups: tracking, cores, memory, devices
  *   pmi.c       --mpi=pmi2: the PMI-1/PMI-2 server, fences through srun
+ *   affinity.c  task/affinity: --cpu-bind, the socket distribution
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
  *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
@@ -34,6 +35,7 @@
 #include "common/job_env.h"
 
 struct batch_launch_msg;
+struct affinity;
 struct cgroup;
 struct pmi;
 struct launch_tasks_msg;
@@ -94,6 +96,7 @@ struct stepd {
 	struct proctree *proctree; /* which process is whose (proctree.c) */
 	struct cgroup *cg;	   /* the step's cgroups (cgroup.c), NULL: none */
 	struct pmi *pmi;	   /* --mpi=pmi2's server (pmi.c), NULL: none */
+	struct affinity *aff;	   /* the tasks' CPU binding (affinity.c), NULL: none */
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s; /* JobAcctGatherFrequency task=, 0: only at the end */
