@@ -37,6 +37,8 @@ MSG_DECLARE(step_create_req);
 MSG_DECLARE(step_create_resp);
 MSG_DECLARE(launch_tasks_msg);
 MSG_DECLARE(step_complete_msg);
+MSG_DECLARE(step_stat_req);
+MSG_DECLARE(step_stat_resp);
 MSG_DECLARE(complete_alloc_msg);
 MSG_DECLARE(acct_query_req);
 MSG_DECLARE(acct_query_resp);

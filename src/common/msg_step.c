@@ -402,6 +402,68 @@ void step_complete_msg_free(void *msg)
 	free(m->node_name);
 }
 
+/* ---- REQUEST_JOB_STEP_STAT / RESPONSE_JOB_STEP_STAT ---- */
+
+void step_stat_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct step_stat_req *m = msg;
+
+	(void)ver;
+	pack_u32(b, m->job_id);
+	pack_u32(b, m->step_id);
+	pack_u32(b, m->uid);
+}
+
+int step_stat_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct step_stat_req *m = msg;
+
+	(void)ver;
+	unpack_u32(b, &m->job_id);
+	unpack_u32(b, &m->step_id);
+	unpack_u32(b, &m->uid);
+	return b->err;
+}
+
+void step_stat_req_free(void *msg)
+{
+	(void)msg;
+}
+
+void step_stat_resp_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct step_stat_resp *m = msg;
+
+	(void)ver;
+	pack_u32(b, m->job_id);
+	pack_u32(b, m->step_id);
+	pack_str(b, m->node_name);
+	acct_usage_pack(&m->usage, b);
+	pack_u64(b, m->min_cpu_usec);
+	pack_u32(b, m->min_cpu_task);
+}
+
+int step_stat_resp_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct step_stat_resp *m = msg;
+
+	(void)ver;
+	unpack_u32(b, &m->job_id);
+	unpack_u32(b, &m->step_id);
+	unpack_str(b, &m->node_name, SL_NAME_MAX);
+	acct_usage_unpack(&m->usage, b);
+	unpack_u64(b, &m->min_cpu_usec);
+	unpack_u32(b, &m->min_cpu_task);
+	return b->err;
+}
+
+void step_stat_resp_free(void *msg)
+{
+	struct step_stat_resp *m = msg;
+
+	free(m->node_name);
+}
+
 /* ---- REQUEST_COMPLETE_JOB_ALLOCATION ---- */
 
 void complete_alloc_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -145,6 +145,19 @@ struct step_complete_msg {         /* REQUEST_STEP_COMPLETE: stepd -> ctld, one 
 	time_t end_time;	       /* when its tasks ended there (0: unknown) */
 };
 
+struct step_stat_req {             /* REQUEST_JOB_STEP_STAT: sstat -> slurmd -> slurmstepd */
+	uint32_t job_id, step_id;      /* step_id SL_BATCH_STEP for the batch script */
+	uint32_t uid;                  /* who asks: set by slurmd from the credential */
+};
+
+struct step_stat_resp {            /* RESPONSE_JOB_STEP_STAT: one node's live usage */
+	uint32_t job_id, step_id;
+	char *node_name;
+	struct acct_usage usage;       /* peaks so far, CPU time of live and ended processes */
+	uint64_t min_cpu_usec;         /* the task with the least CPU time */
+	uint32_t min_cpu_task;         /* its global rank */
+};
+
 struct complete_alloc_msg {        /* REQUEST_COMPLETE_JOB_ALLOCATION: salloc/srun are done */
 	uint32_t job_id;
 	uint32_t job_rc;               /* wait status of the command / highest task status */

@@ -53,6 +53,8 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_STEP_COMPLETE, step_complete_msg),
     MSG(REQUEST_COMPLETE_JOB_ALLOCATION, complete_alloc_msg),
     MSG(REQUEST_COMPLETE_BATCH_SCRIPT, complete_batch_msg),
+    MSG(REQUEST_JOB_STEP_STAT, step_stat_req),
+    MSG(RESPONSE_JOB_STEP_STAT, step_stat_resp),
     MSG(REQUEST_JOB_REQUEUE, update_job_msg),
     MSG(REQUEST_KILL_JOB, kill_job_msg),
     MSG(REQUEST_LAUNCH_TASKS, launch_tasks_msg),

@@ -111,7 +111,11 @@ struct launch_op {
 	int fd;                /* status pipe or stepd socket */
 	uint16_t type;
 	uint32_t job_id;
+	uint8_t *stat;         /* REQUEST_JOB_STEP_STAT: rc and frame read so far */
+	size_t stat_len;
 };
+
+#define STAT_ANSWER_MAX (4 + STEPD_HDR_LEN + 4096) /* rc, a RESPONSE_JOB_STEP_STAT frame */
 
 static unsigned answer_timeout_s(const struct slurmd *d)
 {
@@ -133,6 +137,7 @@ static void op_free(struct launch_op *op)
 		event_free(op->ev);
 	if (op->fd >= 0)
 		close(op->fd);
+	free(op->stat);
 	free(op);
 }
 
@@ -161,6 +166,53 @@ static void op_answer(struct launch_op *op, int rc)
 	}
 }
 
+/* sstat's answer: the stepd's rc, then (rc 0) its usage frame, read as
+ * it comes without blocking; relayed to sstat as RESPONSE_JOB_STEP_STAT. */
+static void op_stat_read(struct launch_op *op, short what)
+{
+	struct timeval tv = { .tv_sec = answer_timeout_s(op->d) };
+	uint32_t be, body_len;
+	uint16_t type;
+	void *resp = NULL;
+	ssize_t n;
+	int r;
+
+	if (what & EV_TIMEOUT)
+		return op_answer(op, -SLURM_COMMUNICATIONS_RECEIVE_ERROR);
+	if (!op->stat && !(op->stat = malloc(STAT_ANSWER_MAX)))
+		return op_answer(op, -ENOMEM);
+	do
+		n = read(op->fd, op->stat + op->stat_len, STAT_ANSWER_MAX - op->stat_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		goto again;
+	if (n <= 0)
+		return op_answer(op, -SLURM_COMMUNICATIONS_RECEIVE_ERROR);
+	op->stat_len += (size_t)n;
+	if (op->stat_len < 4)
+		goto again;
+	memcpy(&be, op->stat, 4);
+	if (be)
+		return op_answer(op, -(int)be32toh(be));
+	if (op->stat_len < 4 + STEPD_HDR_LEN)
+		goto again;
+	r = stepd_frame_header(op->stat + 4, STAT_ANSWER_MAX - 4 - STEPD_HDR_LEN, &body_len, &type);
+	if (r < 0 || type != RESPONSE_JOB_STEP_STAT)
+		return op_answer(op, -SLURM_PROTOCOL_VERSION_ERROR);
+	if (op->stat_len < 4 + STEPD_HDR_LEN + body_len)
+		goto again;
+	r = msg_unpack_body(type, op->stat + 4 + STEPD_HDR_LEN, body_len, PROTOCOL_VERSION, &resp);
+	if (r < 0)
+		return op_answer(op, r);
+	rpc_reply(op->req, RESPONSE_JOB_STEP_STAT, resp);
+	msg_free(msg_lookup(type), resp);
+	op_free(op);
+	return;
+again:
+	if (event_add(op->ev, &tv) < 0)
+		op_answer(op, -ENOMEM);
+}
+
 static void op_read_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct launch_op *op = arg;
@@ -168,6 +220,8 @@ static void op_read_cb(evutil_socket_t fd, short what, void *arg)
 	uint32_t be;
 	ssize_t n;
 
+	if (op->type == REQUEST_JOB_STEP_STAT)
+		return op_stat_read(op, what);
 	if (what & EV_TIMEOUT)
 		return op_answer(op, is_launch ? -ESLURMD_EXECVE_FAILED
 					       : -SLURM_COMMUNICATIONS_RECEIVE_ERROR);
@@ -531,6 +585,26 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 		return r;
 	verbose("JobId=%u: %s (signal %u) passed to the slurmstepd of step %u", m->job_id,
 		msg_type_name(req->type), (unsigned)m->signal, m->step_id);
+	return op_wait(d, req, NULL, fd, m->job_id);
+}
+
+int slurmd_req_step_stat(struct slurmd *d, struct rpc_req *req)
+{
+	struct step_stat_req *m = req->body;
+	char path[PATH_MAX];
+	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
+	int fd = -1, r;
+
+	m->uid = req->uid; /* the credential's, whatever the sender wrote */
+	r = stepd_frame_pack(req->type, m, &frame);
+	if (r < 0)
+		return r;
+	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,
+				   m->step_id) < 0)
+		return -ESLURM_INVALID_JOB_ID;
+	r = relay_connect(path, &frame, m->job_id, &fd);
+	if (r < 0)
+		return r;
 	return op_wait(d, req, NULL, fd, m->job_id);
 }
 

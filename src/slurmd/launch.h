@@ -32,3 +32,5 @@ int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req);
  * the stepd's rc (SL_ALL_STEPS: 0 when at least one stepd took it), or
  * ESLURM_INVALID_JOB_ID when no stepd of that job (step) runs here. */
 int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req);
+/* sstat: one step's live usage from its stepd (REQUEST_JOB_STEP_STAT). */
+int slurmd_req_step_stat(struct slurmd *d, struct rpc_req *req);

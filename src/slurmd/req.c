@@ -91,6 +91,7 @@ static const struct {
 	{ REQUEST_SIGNAL_TASKS, PRIV_SLURM, slurmd_req_signal_job },
 	{ REQUEST_KILL_TIMELIMIT, PRIV_SLURM, slurmd_req_signal_job },
 	{ REQUEST_TERMINATE_JOB, PRIV_SLURM, slurmd_req_signal_job },
+	{ REQUEST_JOB_STEP_STAT, PRIV_ANY, slurmd_req_step_stat }, /* the stepd checks who */
 };
 
 void slurmd_dispatch(void *arg, struct rpc_req *req)

@@ -101,7 +101,7 @@ USAGE_CLIS = ["sinfo", "scontrol", "sbatch", "squeue", "scancel", "srun", "sallo
 IGNORED_HEAD = "\nAccepted for compatibility, not acted on:\n"
 
 # srun's and salloc's own ids that are parsed and dropped.
-IGNORED_OWN_IDS = {"SR_IGNORED", "SR_CPU_BIND", "SR_PRESERVE_ENV", "SR_PTY", "SR_MPI",
+IGNORED_OWN_IDS = {"SR_IGNORED", "SR_PRESERVE_ENV",
                    "SA_BELL", "SA_NO_BELL", "SA_KILL_CMD", "SA_IMMEDIATE", "SA_IGNORED"}
 
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/conf.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
@@ -29,6 +30,7 @@
 #include "loop.h"
 #include "proctree.h"
 #include "stepd.h"
+#include "usage.h"
 #include "stepd_proto.h"
 
 #define SOCK_READ_TIMEOUT_MS 2000
@@ -111,6 +113,20 @@ static int sock_signal(struct stepd *s, const struct signal_job_msg *m)
 	return 0;
 }
 
+/* sstat: the step's owner, root or SlurmUser may look. 0 with *ret
+ * filled, or the rc to send. */
+static int sock_stat(struct stepd *s, const struct step_stat_req *m, struct step_stat_resp *ret)
+{
+	if (m->uid != 0 && m->uid != s->uid && m->uid != s->conf->slurm_user_id)
+		return -ESLURM_ACCESS_DENIED;
+	if (s->has_exited)
+		return -ESLURM_ALREADY_DONE;
+	*ret = (struct step_stat_resp){
+	    .job_id = s->job_id, .step_id = s->step_id, .node_name = s->node_name};
+	usage_live(s, &ret->usage, &ret->min_cpu_usec, &ret->min_cpu_task);
+	return 0;
+}
+
 /* Decode and act on one request; returns the rc to send. */
 static int sock_dispatch(struct stepd *s, uint16_t type, const void *body)
 {
@@ -155,6 +171,18 @@ static void sock_handle(struct stepd *s)
 	r = frame_read(fd, STEPD_CTL_BODY_MAX, SOCK_READ_TIMEOUT_MS, NULL, 0, &type, &msg);
 	if (r < 0) {
 		debug("JobId=%u: bad request on %s: %s", s->job_id, s->sock_path, sl_strerror(r));
+		return;
+	}
+	if (type == REQUEST_JOB_STEP_STAT) { /* rc, then the usage as a frame */
+		struct step_stat_resp resp;
+		_cleanup_(pack_buf_done) struct pack_buf out = {0};
+
+		r = sock_stat(s, msg, &resp);
+		msg_free(msg_lookup(type), msg);
+		if (r == 0 && stepd_frame_pack(RESPONSE_JOB_STEP_STAT, &resp, &out) < 0)
+			r = -ENOMEM;
+		if (stepd_write_rc(fd, r) == 0 && r == 0)
+			(void)stepd_write_all(fd, out.data, out.len);
 		return;
 	}
 	r = sock_dispatch(s, type, msg);

@@ -228,6 +228,40 @@ void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru)
 		u->tasks[t].max_rss_kb = (uint64_t)ru->ru_maxrss;
 }
 
+void usage_live(struct stepd *s, struct acct_usage *ret, uint64_t *ret_min_cpu_usec,
+		uint32_t *ret_min_task)
+{
+	const struct usage *u = s->usage;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t *task_usec, tick = hz > 0 ? 1000000u / (uint64_t)hz : 10000u;
+	struct proc_entry *v;
+	size_t n = 0;
+
+	usage_gather(s); /* the peaks as of now */
+	usage_total(s, ret);
+	*ret_min_cpu_usec = 0;
+	*ret_min_task = s->step && s->step->ntasks ? s->step->tasks[0].gtid : 0;
+	if (!u || !(task_usec = calloc(u->ntasks, sizeof(*task_usec))))
+		return;
+	v = proctree_scan(s, &n);
+	for (size_t i = 0; v && i < n; i++) { /* the live processes' CPU time */
+		uint64_t user = v[i].st.utime * tick, sys = v[i].st.stime * tick;
+
+		if (v[i].task < 0 || (uint32_t)v[i].task >= u->ntasks)
+			continue;
+		ret->user_usec += user;
+		ret->sys_usec += sys;
+		task_usec[v[i].task] += user + sys;
+	}
+	free(v);
+	for (uint32_t t = 0; t < u->ntasks; t++)
+		if (t == 0 || task_usec[t] < *ret_min_cpu_usec) {
+			*ret_min_cpu_usec = task_usec[t];
+			*ret_min_task = s->step->tasks[t].gtid;
+		}
+	free(task_usec);
+}
+
 void usage_total(const struct stepd *s, struct acct_usage *ret)
 {
 	const struct usage *u = s->usage;

@@ -33,6 +33,11 @@ void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
  * with their global ranks, the sums of the peaks; ntasks 0 when no task
  * was ever started. All zero before usage_init(). */
 void usage_total(const struct stepd *s, struct acct_usage *ret);
+/* sstat: the usage so far (peaks after a fresh sample, the CPU time of
+ * live processes added to that of ended ones) and the task with the
+ * least CPU time. */
+void usage_live(struct stepd *s, struct acct_usage *ret, uint64_t *ret_min_cpu_usec,
+		uint32_t *ret_min_task);
 /* The tasks ended: OOM kills the kernel counted in the step's memory
  * cgroup give Slurm's line for the user and the OUT_OF_MEMORY mark. */
 void usage_check_oom(struct stepd *s);
