@@ -35,6 +35,7 @@
 
 #include <event2/event.h>
 
+#include "common/cgroup_fs.h"
 #include "common/conf.h"
 #include "common/limits.h"
 #include "common/log.h"
@@ -153,6 +154,80 @@ static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_
 		     step_id, killed);
 }
 
+/* With proctrack/cgroup or task/cgroup, a stepd that died also leaves
+ * its step's cgroups (slurmstepd/cgroup.c's layout): every process in
+ * them is killed (daemons that cleared their environment too), then the
+ * directories go once empty (waiting at most CG_EMPTY_WAIT_MS). */
+#define CG_EMPTY_WAIT_MS 500
+static void spool_kill_cgroups(struct slurmd *d, uint32_t job_id, uint32_t step_id)
+{
+	static const char *const ctrls[] = {"freezer", "cpuset", "memory", "devices"};
+	const struct sl_conf *c = d->conf;
+	char step[32], dirs[8][PATH_MAX];
+	size_t nd = 0;
+	int version, killed = 0;
+
+	if (c->proctrack != PROCTRACK_CGROUP && !(c->task_plugins & TASK_PLUGIN_CGROUP))
+		return;
+	version = cgroup_fs_version(&c->cgroup);
+	if (step_id == SL_BATCH_STEP)
+		snprintf(step, sizeof(step), "step_batch");
+	else
+		snprintf(step, sizeof(step), "step_%u", (unsigned)step_id);
+	for (size_t k = 0; version > 0 && k < (version == 2 ? 1 : ARRAY_SIZE(ctrls)); k++) {
+		char base[PATH_MAX];
+		struct dirent *e;
+		DIR *dir;
+
+		if (version == 2)
+			snprintf(base, sizeof(base), "%s/system.slice/%s_slurmstepd.scope",
+				 c->cgroup.mountpoint, d->node_name);
+		else
+			snprintf(base, sizeof(base), "%s/%s/slurm_%s", c->cgroup.mountpoint, ctrls[k],
+				 d->node_name);
+		if (version == 2) {
+			if (nd < ARRAY_SIZE(dirs)
+			    && snprintf(dirs[nd], PATH_MAX, "%s/job_%u/%s", base, (unsigned)job_id, step)
+				   < PATH_MAX)
+				nd++;
+			continue;
+		}
+		if (!(dir = opendir(base)))
+			continue;
+		while ((e = readdir(dir)) && nd < ARRAY_SIZE(dirs))
+			if (strncmp(e->d_name, "uid_", 4) == 0
+			    && snprintf(dirs[nd], PATH_MAX, "%s/%s/job_%u/%s", base, e->d_name,
+					(unsigned)job_id, step)
+				   < PATH_MAX
+			    && access(dirs[nd], F_OK) == 0)
+				nd++;
+		closedir(dir);
+	}
+	for (size_t i = 0; i < nd; i++)
+		killed += cgroup_fs_signal_tree(dirs[i], SIGKILL);
+	for (int ms = 0; killed && ms < CG_EMPTY_WAIT_MS; ms += 10) {
+		int left = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			left += cgroup_fs_signal_tree(dirs[i], 0);
+		if (!left)
+			break;
+		usleep(10 * 1000);
+	}
+	for (size_t i = 0; i < nd; i++) {
+		char *slash;
+
+		cgroup_fs_rmdir_tree(dirs[i]);
+		for (int up = 0; up < 2 && (slash = strrchr(dirs[i], '/')); up++) {
+			*slash = '\0'; /* the job's, then the user's, when empty */
+			(void)rmdir(dirs[i]);
+		}
+	}
+	if (killed)
+		info("StepId=%u.%u: its slurmstepd died; %d process(es) of its cgroups killed", job_id,
+		     step_id, killed);
+}
+
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count)
 {
 	DIR *dir = opendir(d->spool_dir);
@@ -179,6 +254,7 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 				/* its stepd died: what it ran goes too, and the
 				 * socket, so this happens once */
 				unlink(path);
+				spool_kill_cgroups(d, sn.job_id, sn.step_id);
 				spool_kill_orphans(d, sn.job_id, sn.step_id);
 				continue;
 			}

@@ -223,3 +223,28 @@ def test_cpu_bind_pins_each_task_within_the_cpuset(cluster):
                 "grep Cpus_allowed_list /proc/self/status")
     assert re.search(r"Cpus_allowed_list:\s+[01]$", out, re.M), out
     c.wait_for_log("--cpu-bind=map_cpu:7 cannot be met", daemon="slurmd-n1")
+
+
+def test_a_killed_stepds_daemons_are_killed_by_slurmd_through_the_cgroup(cluster):
+    """Last in the module: the job ends NODE_FAIL as test_node_reconcile's."""
+    c = cluster
+    pidfile = c.dir / "orphan.pid"
+    j = _sbatch(c, "-w", "n2", "--no-requeue", "--wrap",
+                f"env -i /usr/bin/setsid /bin/sh -c 'sleep 300 & echo $! > {pidfile}'; sleep 300")
+    wait_state(c, j, "RUNNING")
+    wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="the daemon")
+    pid = int(pidfile.read_text())
+    mark = c.log_mark("slurmd-n2")
+    stepds = c.stepd_pids()
+    assert len(stepds) == 1
+    os.kill(stepds[0], signal.SIGKILL)
+    try:
+        # no SLURM_JOB_ID in its environment: only the cgroup finds it
+        wait_for(lambda: pid_gone(pid), timeout=30, what=f"daemon {pid} of a dead stepd")
+    finally:
+        if not pid_gone(pid):
+            os.kill(pid, signal.SIGKILL)
+    c.wait_for_log(r"its slurmstepd died; \d+ process\(es\) of its cgroups killed",
+                   daemon="slurmd-n2", since=mark, containing=f"StepId={j}.")
+    wait_for(lambda: not list((MNT / "freezer" / "slurm_n2").glob(f"uid_*/job_{j}")),
+             what="the dead step's cgroups removed")

@@ -20,18 +20,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cgroup_fs.h"
 #include "common/conf.h"
 #include "common/gres_detect.h"
 #include "common/log.h"
@@ -343,19 +342,6 @@ static void cgroup_free(struct cgroup *cg)
 		free(cg->task_procs[i]);
 	free(cg->task_procs);
 	free(cg);
-}
-
-static int cg_version(const struct cgroup_conf *g)
-{
-	struct statfs f;
-
-	if (g->plugin == CGROUP_PLUGIN_V1)
-		return 1;
-	if (g->plugin == CGROUP_PLUGIN_V2)
-		return 2;
-	if (statfs(g->mountpoint, &f) < 0)
-		return -errno;
-	return f.f_type == CGROUP2_SUPER_MAGIC ? 2 : 1;
 }
 
 /* The node's directory: made with the parent's CPUs and memory nodes
@@ -712,7 +698,7 @@ int cgroup_create(struct stepd *s)
 		cgroup_free(cg);
 		return -ENOMEM;
 	}
-	r = cg_version(&conf->cgroup);
+	r = cgroup_fs_version(&conf->cgroup);
 	if (r > 0) {
 		cg->version = r;
 		r = cgroup_build(cg, s);
@@ -777,36 +763,6 @@ const char *cgroup_cpus(const struct stepd *s)
 	return s->cg ? s->cg->cpus : "";
 }
 
-/* Every pid in dir and the directories below it, sig sent to each
- * (sig 0: counted). */
-static int signal_tree(const char *dir, int sig, int depth)
-{
-	char path[PATH_MAX];
-	DIR *d;
-	struct dirent *e;
-	FILE *f;
-	int count = 0, pid;
-
-	if (depth > 4 || snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >= (int)sizeof(path))
-		return 0;
-	f = fopen(path, "re");
-	if (f) {
-		while (fscanf(f, "%d", &pid) == 1)
-			if (pid > 0 && pid != getpid() && kill(pid, sig) == 0)
-				count++;
-		fclose(f);
-	}
-	d = opendir(dir);
-	if (!d)
-		return count;
-	while ((e = readdir(d)))
-		if (e->d_type == DT_DIR && e->d_name[0] != '.'
-		    && snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
-			count += signal_tree(path, sig, depth + 1);
-	closedir(d);
-	return count;
-}
-
 /* v1 freezer: FROZEN (waited for a while), or THAWED. */
 static void freeze(const char *dir, bool is_frozen)
 {
@@ -833,17 +789,17 @@ int cgroup_signal(const struct stepd *s, int sig)
 		return 0;
 	dir = cg->step_dir[cg->version == 2 ? 0 : CG_FREEZER];
 	if (sig != SIGKILL)
-		return signal_tree(dir, sig, 0);
+		return cgroup_fs_signal_tree(dir, sig);
 	if (cg->version == 2) {
-		count = signal_tree(dir, 0, 0);
+		count = cgroup_fs_signal_tree(dir, 0);
 		if (count && cg_write(dir, "cgroup.kill", "1") == 0)
 			return count;
-		return signal_tree(dir, SIGKILL, 0);
+		return cgroup_fs_signal_tree(dir, SIGKILL);
 	}
-	if (!signal_tree(dir, 0, 0))
+	if (!cgroup_fs_signal_tree(dir, 0))
 		return 0; /* nothing left: no freeze (every step's end asks) */
 	freeze(dir, true);
-	count = signal_tree(dir, SIGKILL, 0);
+	count = cgroup_fs_signal_tree(dir, SIGKILL);
 	freeze(dir, false);
 	return count;
 }
