@@ -23,8 +23,11 @@ PACKAGES=(
 	make
 	clang            # fuzz targets (libFuzzer), `make fuzz`
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
+	libpmix-dev      # PMIx server side in slurmstepd: srun --mpi=pmix (Open MPI)
 	mpich            # tests only: an MPI ring through srun --mpi=pmi2 (test_mpi.py)
-	libmpich-dev     # tests only: its mpicc
+	libmpich-dev     # tests only: its mpicc (mpicc.mpich)
+	openmpi-bin      # tests only: an Open MPI ring through srun --mpi=pmix
+	libopenmpi-dev   # tests only: its mpicc (mpicc.openmpi)
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -9,7 +9,8 @@
  * highest task status. srun's exit code is the highest task exit code
  * (128 + signal for a signalled task).
  * --mpi=pmi2 (or MpiDefault=pmi2) gives the tasks a PMI server in their
- * stepds (slurmstepd/pmi.c), whose fences srun joins (srun_io.c).
+ * stepds (slurmstepd/pmi.c), --mpi=pmix a libpmix one (pmix_srv.c); srun
+ * joins their fences (srun_io.c).
  * --pty runs task 0 on a pseudo-terminal in its stepd: our terminal goes
  * raw (keys, Ctrl-C and Ctrl-Z reach the remote line discipline as
  * bytes), its size follows ours (SIGWINCH), and only task 0's output and
@@ -130,9 +131,19 @@ static const char *mpi_type(const struct srun *s)
 	if (strcaseeq(t, "pmi2"))
 		return "pmi2";
 	if (strcaseeq(t, "list")) {
+#ifdef SL_HAVE_PMIX
+		fputs("MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\n"
+		      "specific pmix plugin versions available: pmix_v4\n",
+		      stdout);
+#else
 		fputs("MPI plugin types are...\n\tnone\n\tpmi2\n", stdout);
+#endif
 		exit(CLI_EXIT_OK);
 	}
+#ifdef SL_HAVE_PMIX
+	if (strcaseeq(t, "pmix") || strcaseeq(t, "pmix_v4"))
+		return "pmix";
+#endif
 	if (strncasecmp(t, "pmix", 4) == 0) {
 		cli_error("MPI: Cannot create context for mpi/%s", t);
 		cli_error("MPI type '%s' has no server in this cluster yet; --mpi=pmi2 serves "

@@ -33,6 +33,7 @@
 #include "affinity.h"
 #include "env.h"
 #include "pmi.h"
+#include "pmix_srv.h"
 #include "loop.h"
 #include "privs.h"
 #include "step.h"
@@ -173,7 +174,8 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	umask(s->umask);
 	if (s->exec.has_nice)
 		child_nice(s);
-	if (env_task(s, t->ltid) < 0 || pmi_task_env(s, t->ltid) < 0) {
+	if (env_task(s, t->ltid) < 0 || pmi_task_env(s, t->ltid) < 0
+	    || pmix_srv_task_env(s, t->ltid) < 0) {
 		child_error(s, "cannot build the environment");
 		_exit(1);
 	}

@@ -40,6 +40,7 @@
 #include "affinity.h"
 #include "loop.h"
 #include "pmi.h"
+#include "pmix_srv.h"
 #include "proctree.h"
 #include "reap.h"
 #include "script.h"
@@ -136,6 +137,7 @@ static void stepd_cleanup(struct stepd *s)
 	step_free(s);
 	usage_free(s);
 	pmi_free(s);
+	pmix_srv_free(s);
 	affinity_free(s);
 	cgroup_destroy(s);
 	proctree_free(s);
@@ -213,6 +215,11 @@ static void stepd_run(struct stepd *s)
 	if (r < 0) { /* MPI_Init will fail in the tasks: say why here */
 		error("%s: cannot start the PMI server: %s", s->label, strerror(-r));
 		pmi_free(s);
+	}
+	r = pmix_srv_init(s);
+	if (r < 0) { /* the same: MPI_Init fails, the log says why */
+		error("%s: cannot start the PMIx server: %s", s->label, strerror(-r));
+		pmix_srv_free(s);
 	}
 	r = child_start(s);
 	pmi_started(s);

@@ -22,6 +22,7 @@
  *   proctree.c  the job's processes in /proc, signalling them
  *   cgroup.c    the step's cgroups: tracking, cores, memory, devices
  *   pmi.c       --mpi=pmi2: the PMI-1/PMI-2 server, fences through srun
+ *   pmix_srv.c  --mpi=pmix: libpmix's server, fences through srun
  *   affinity.c  task/affinity: --cpu-bind, the socket distribution
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
@@ -38,6 +39,7 @@ struct batch_launch_msg;
 struct affinity;
 struct cgroup;
 struct pmi;
+struct pmix_step;
 struct launch_tasks_msg;
 struct loop;
 struct proctree;
@@ -96,6 +98,7 @@ struct stepd {
 	struct proctree *proctree; /* which process is whose (proctree.c) */
 	struct cgroup *cg;	   /* the step's cgroups (cgroup.c), NULL: none */
 	struct pmi *pmi;	   /* --mpi=pmi2's server (pmi.c), NULL: none */
+	struct pmix_step *pmix;	   /* --mpi=pmix's server (pmix_srv.c), NULL: none */
 	struct affinity *aff;	   /* the tasks' CPU binding (affinity.c), NULL: none */
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */

@@ -1,0 +1,465 @@
+/* pmix_srv.c - see pmix_srv.h.
+ *
+ * Threads: libpmix runs its own progress thread and calls fence_nb there.
+ * The callback copies the node's blob into a request and writes its
+ * pointer into a pipe; the stepd's loop reads it, sends the blob to srun
+ * (IO_PMI_FENCE chunks) and, when srun's IO_PMI_KVS answer is whole,
+ * hands every node's blobs to libpmix's callback (which may be called
+ * from any thread). One fence at a time per node, as PMIx orders them.
+ */
+#include "pmix_srv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "stepd.h"
+
+#ifndef SL_HAVE_PMIX
+
+#include "env.h"
+
+int pmix_srv_init(struct stepd *s)
+{
+	const char *type = env_launch_get(s, "SLURM_MPI_TYPE");
+
+	if (s->launch && type && strncmp(type, "pmix", 4) == 0)
+		return log_errno(-EPROTONOSUPPORT, "%s: --mpi=pmix: built without libpmix",
+				 s->label);
+	return 0;
+}
+
+int pmix_srv_task_env(struct stepd *s, uint32_t ltid)
+{
+	(void)s;
+	(void)ltid;
+	return 0;
+}
+
+void pmix_srv_free(struct stepd *s)
+{
+	(void)s;
+}
+
+#else /* SL_HAVE_PMIX */
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "common/hostlist.h"
+#include "common/io_proto.h"
+#include "common/job_env.h"
+#include "common/macros.h"
+#include "common/msg.h"
+#include "env.h"
+#include "loop.h"
+#include "pmi.h"
+#include "proctree.h"
+#include "step.h"
+#include "step_io.h"
+
+#define PMIX_KVS_MAX   (64u << 20)
+#define PMIX_NODES_MAX 65536
+
+struct fence_req { /* one fence_nb call, from libpmix's thread */
+	char *data;
+	size_t ndata;
+	pmix_modex_cbfunc_t cbfunc;
+	void *cbdata;
+};
+
+struct pmix_step {
+	char nspace[PMIX_MAX_NSLEN + 1];
+	char tmpdir[256];
+	char ***env; /* per local task: setup_fork's variables */
+	uint32_t ntasks;
+	int pipe[2]; /* fence requests, libpmix's thread -> the loop */
+	int pipe_id;
+	struct fence_req *fence; /* the one in flight */
+	uint8_t *all;		 /* srun's answer so far */
+	size_t all_len;
+};
+
+/* The one server of this process (libpmix has one too). */
+static struct stepd *the_stepd;
+
+static void release_all(void *cbdata)
+{
+	free(cbdata);
+}
+
+/* srun's IO_PMI_KVS: every node's blob; whole, it ends the fence. */
+static void pmix_frame_in(struct stepd *s, const struct io_hdr *h, const uint8_t *p)
+{
+	struct pmix_step *x = s->pmix;
+	struct fence_req *f;
+	uint8_t *v;
+
+	if (!x || !x->fence || h->type != IO_PMI_KVS)
+		return;
+	if (x->all_len + h->len > PMIX_KVS_MAX || !(v = realloc(x->all, x->all_len + h->len + 1))) {
+		error("%s: PMIx fence: the answer from srun is too big", s->label);
+		return;
+	}
+	x->all = v;
+	memcpy(v + x->all_len, p, h->len);
+	x->all_len += h->len;
+	if (h->ltid)
+		return;
+	f = TAKE_PTR(x->fence);
+	debug("%s: PMIx fence done: %zu bytes from every node", s->label, x->all_len);
+	/* libpmix copies what it needs; release_all frees ours after */
+	f->cbfunc(PMIX_SUCCESS, (const char *)x->all, x->all_len, f->cbdata, release_all, x->all);
+	x->all = NULL;
+	x->all_len = 0;
+	free(f->data);
+	free(f);
+}
+
+/* The loop: a fence request from libpmix's thread goes to srun. */
+static void fence_ready(void *arg, short revents)
+{
+	struct stepd *s = arg;
+	struct pmix_step *x = s->pmix;
+	struct fence_req *f;
+	size_t off = 0;
+
+	(void)revents;
+	if (read(x->pipe[0], &f, sizeof(f)) != (ssize_t)sizeof(f))
+		return;
+	if (x->fence) { /* PMIx never overlaps fences of one namespace */
+		error("%s: PMIx fence while one is in flight: refused", s->label);
+		f->cbfunc(PMIX_ERROR, NULL, 0, f->cbdata, NULL, NULL);
+		free(f->data);
+		free(f);
+		return;
+	}
+	x->fence = f;
+	do {
+		size_t n = f->ndata - off > IO_PAYLOAD_MAX ? IO_PAYLOAD_MAX : f->ndata - off;
+
+		step_io_frame(s, IO_PMI_FENCE, 0, off + n < f->ndata, f->data + off, n);
+		off += n;
+	} while (off < f->ndata);
+	step_io_flush(s);
+}
+
+/* libpmix's thread. */
+static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+			      size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+			      void *cbdata)
+{
+	struct fence_req *f = calloc(1, sizeof(*f));
+
+	(void)procs;
+	(void)nprocs;
+	(void)info;
+	(void)ninfo;
+	if (!f || !(f->data = malloc(ndata ? ndata : 1))) {
+		free(f);
+		return PMIX_ERR_NOMEM;
+	}
+	if (ndata)
+		memcpy(f->data, data, ndata);
+	f->ndata = ndata;
+	f->cbfunc = cbfunc;
+	f->cbdata = cbdata;
+	if (!the_stepd || write(the_stepd->pmix->pipe[1], &f, sizeof(f)) != (ssize_t)sizeof(f)) {
+		free(f->data);
+		free(f);
+		return PMIX_ERROR;
+	}
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t client_connected(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb,
+				      void *cbdata)
+{
+	(void)p;
+	(void)obj;
+	if (cb)
+		cb(PMIX_SUCCESS, cbdata);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t client_finalized(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb,
+				      void *cbdata)
+{
+	return client_connected(p, obj, cb, cbdata);
+}
+
+static pmix_status_t abort_fn(const pmix_proc_t *p, void *obj, int status, const char msg[],
+			      pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cb, void *cbdata)
+{
+	(void)obj;
+	(void)procs;
+	(void)nprocs;
+	error("%s: rank %u called PMIx_Abort (status %d)%s%s", the_stepd->label, p->rank, status,
+	      msg ? ": " : "", msg ? msg : "");
+	proctree_signal(the_stepd, SIGKILL); /* reentrant enough: kill(2) only */
+	if (cb)
+		cb(PMIX_SUCCESS, cbdata);
+	return PMIX_SUCCESS;
+}
+
+static pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+				  pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+	(void)proc;
+	(void)info;
+	(void)ninfo;
+	(void)cbfunc;
+	(void)cbdata;
+	return PMIX_ERR_NOT_SUPPORTED; /* the fences carry every node's data */
+}
+
+static volatile int op_done;
+static pmix_status_t op_status;
+
+static void op_cb(pmix_status_t status, void *cbdata)
+{
+	(void)cbdata;
+	op_status = status;
+	op_done = 1;
+}
+
+/* Wait for a registration's callback (from libpmix's thread). */
+static pmix_status_t op_wait(pmix_status_t rc)
+{
+	if (rc == PMIX_OPERATION_SUCCEEDED)
+		return PMIX_SUCCESS;
+	if (rc != PMIX_SUCCESS)
+		return rc;
+	for (int i = 0; !op_done && i < 10000; i++)
+		usleep(1000);
+	return op_done ? op_status : PMIX_ERR_TIMEOUT;
+}
+
+/* "n1,n2" and "0,1,2;3,4" (every node's ranks, block layout). */
+static int maps(const struct stepd *s, char **ret_nodes, char **ret_ranks)
+{
+	const char *tpn = env_launch_get(s, "SLURM_STEP_TASKS_PER_NODE");
+	struct hostlist *hl = NULL;
+	uint32_t *counts = calloc(PMIX_NODES_MAX, sizeof(*counts)), rank = 0;
+	size_t nlen = 1, rlen = 1, n = 0;
+	char *nodes = NULL, *ranks = NULL;
+	int nn = counts ? pmi_counts_parse(tpn, counts, PMIX_NODES_MAX) : -1, r = -EINVAL;
+
+	if (nn > 0 && hostlist_new(s->launch->step_nodes, &hl) == 0)
+		n = hostlist_count(hl);
+	if (nn <= 0 || n != (size_t)nn)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		nlen += strlen(hostlist_nth(hl, i)) + 1;
+		rlen += (size_t)counts[i] * 11 + 1;
+	}
+	r = -ENOMEM;
+	if (!(nodes = calloc(1, nlen)) || !(ranks = calloc(1, rlen)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		strcat(strcat(nodes, i ? "," : ""), hostlist_nth(hl, i));
+		if (i)
+			strcat(ranks, ";");
+		for (uint32_t k = 0; k < counts[i]; k++)
+			sprintf(ranks + strlen(ranks), "%s%u", k ? "," : "", rank++);
+	}
+	*ret_nodes = TAKE_PTR(nodes);
+	*ret_ranks = TAKE_PTR(ranks);
+	r = 0;
+out:
+	free(nodes);
+	free(ranks);
+	free(counts);
+	hostlist_free(hl);
+	return r;
+}
+
+static int register_nspace(struct stepd *s, struct pmix_step *x)
+{
+	const struct launch_tasks_msg *m = s->launch;
+	_cleanup_free_ char *nodes = NULL, *ranks = NULL, *peers = NULL;
+	char *regex = NULL, *ppn = NULL;
+	uint32_t size = m->num_tasks, local = s->step->ntasks, nnodes = m->num_nodes,
+		 nodeid = m->node_id;
+	pmix_info_t *info;
+	size_t k = 0;
+	pmix_status_t rc;
+
+	if (maps(s, &nodes, &ranks) < 0 || !(peers = calloc(1, (size_t)local * 11 + 1)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < local; i++)
+		sprintf(peers + strlen(peers), "%s%u", i ? "," : "", s->step->tasks[i].gtid);
+	if (PMIx_generate_regex(nodes, &regex) != PMIX_SUCCESS
+	    || PMIx_generate_ppn(ranks, &ppn) != PMIX_SUCCESS)
+		return -EINVAL;
+	PMIX_INFO_CREATE(info, 10);
+	PMIX_INFO_LOAD(&info[k], PMIX_UNIV_SIZE, &size, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_JOB_SIZE, &size, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_MAX_PROCS, &size, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_LOCAL_SIZE, &local, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_LOCAL_PEERS, peers, PMIX_STRING), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_NODE_MAP, regex, PMIX_STRING), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_PROC_MAP, ppn, PMIX_STRING), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_NUM_NODES, &nnodes, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_NODEID, &nodeid, PMIX_UINT32), k++;
+	PMIX_INFO_LOAD(&info[k], PMIX_HOSTNAME, s->node_name, PMIX_STRING), k++;
+	op_done = 0;
+	rc = op_wait(PMIx_server_register_nspace(x->nspace, (int)local, info, k, op_cb, NULL));
+	PMIX_INFO_FREE(info, k);
+	free(regex);
+	free(ppn);
+	if (rc != PMIX_SUCCESS)
+		return log_errno(-EIO, "%s: PMIx_server_register_nspace: %s", s->label,
+				 PMIx_Error_string(rc));
+	return 0;
+}
+
+static int register_clients(struct stepd *s, struct pmix_step *x)
+{
+	x->env = calloc(s->step->ntasks, sizeof(*x->env));
+	if (!x->env)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->step->ntasks; i++) {
+		pmix_proc_t p;
+		pmix_status_t rc;
+
+		PMIX_PROC_LOAD(&p, x->nspace, s->step->tasks[i].gtid);
+		op_done = 0;
+		rc = op_wait(PMIx_server_register_client(&p, s->uid, s->gid, NULL, op_cb, NULL));
+		if (rc == PMIX_SUCCESS)
+			rc = PMIx_server_setup_fork(&p, &x->env[i]);
+		if (rc != PMIX_SUCCESS)
+			return log_errno(-EIO, "%s: PMIx client %u: %s", s->label,
+					 s->step->tasks[i].gtid, PMIx_Error_string(rc));
+	}
+	return 0;
+}
+
+int pmix_srv_init(struct stepd *s)
+{
+	static pmix_server_module_t module = {
+	    .client_connected = client_connected,
+	    .client_finalized = client_finalized,
+	    .abort = abort_fn,
+	    .fence_nb = fence_nb,
+	    .direct_modex = direct_modex,
+	};
+	const char *type = env_launch_get(s, "SLURM_MPI_TYPE");
+	struct pmix_step *x;
+	pmix_info_t *info;
+	pmix_status_t rc;
+	int r;
+
+	if (!s->launch || !type || strncmp(type, "pmix", 4) != 0)
+		return 0;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->pipe[0] = x->pipe[1] = -1;
+	x->ntasks = s->step->ntasks;
+	s->pmix = x;
+	the_stepd = s;
+	snprintf(x->nspace, sizeof(x->nspace), "slurm.pmix.%u.%u", s->job_id, s->step_id);
+	/* the user's tasks connect to what the server puts here */
+	snprintf(x->tmpdir, sizeof(x->tmpdir), "%s/pmix.%u.%u", s->spool_dir, s->job_id,
+		 s->step_id);
+	if ((mkdir(x->tmpdir, 0700) < 0 && errno != EEXIST) || chown(x->tmpdir, s->uid, s->gid) < 0)
+		return log_errno(-errno, "%s: %s: %s", s->label, x->tmpdir, strerror(errno));
+	if (pipe2(x->pipe, O_CLOEXEC) < 0)
+		return -errno;
+	x->pipe_id = loop_fd_add(s->loop, STEPD_PRIO_IO, x->pipe[0], POLLIN, fence_ready, s);
+	if (x->pipe_id < 0)
+		return -ENOMEM;
+	PMIX_INFO_CREATE(info, 2);
+	PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, x->tmpdir, PMIX_STRING);
+	PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, x->tmpdir, PMIX_STRING);
+	rc = PMIx_server_init(&module, info, 2);
+	PMIX_INFO_FREE(info, 2);
+	if (rc != PMIX_SUCCESS)
+		return log_errno(-EIO, "%s: PMIx_server_init: %s", s->label, PMIx_Error_string(rc));
+	r = register_nspace(s, x);
+	if (r == 0)
+		r = register_clients(s, x);
+	if (r == 0) {
+		s->step->on_pmi_frame = pmix_frame_in;
+		debug("%s: PMIx server for %u local task(s), namespace %s", s->label, x->ntasks,
+		      x->nspace);
+	}
+	return r;
+}
+
+int pmix_srv_task_env(struct stepd *s, uint32_t ltid)
+{
+	const struct pmix_step *x = s->pmix;
+
+	if (!x || !x->env || ltid >= x->ntasks)
+		return 0;
+	for (char **e = x->env[ltid]; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		char name[256];
+
+		if (!eq || (size_t)(eq - *e) >= sizeof(name))
+			continue;
+		memcpy(name, *e, (size_t)(eq - *e));
+		name[eq - *e] = '\0';
+		if (job_env_set(&s->env, name, "%s", eq + 1) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? 0 : 0; /* go on whatever is left */
+}
+
+/* libpmix's files (socket, dstore) in the step's own directory. */
+static void rm_tree(const char *dir)
+{
+	if (dir[0] && strstr(dir, "/pmix."))
+		(void)nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void pmix_srv_free(struct stepd *s)
+{
+	struct pmix_step *x = s->pmix;
+
+	if (!x)
+		return;
+	PMIx_server_finalize();
+	the_stepd = NULL;
+	if (x->pipe_id >= 0)
+		loop_fd_set(s->loop, x->pipe_id, -1, 0);
+	for (int i = 0; i < 2; i++)
+		if (x->pipe[i] >= 0)
+			close(x->pipe[i]);
+	for (uint32_t i = 0; x->env && i < x->ntasks; i++) {
+		for (char **e = x->env[i]; e && *e; e++)
+			free(*e);
+		free(x->env[i]);
+	}
+	free(x->env);
+	rm_tree(x->tmpdir);
+	free(x->all);
+	if (x->fence) {
+		free(x->fence->data);
+		free(x->fence);
+	}
+	free(x);
+	s->pmix = NULL;
+}
+
+#endif /* SL_HAVE_PMIX */
