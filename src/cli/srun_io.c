@@ -502,6 +502,12 @@ static void conn_frame(struct srun_io *io, struct io_conn *k, const struct io_hd
 	case IO_PMI_FENCE:
 		pmi_fence(io, k, h, p);
 		break;
+	case IO_PMI_ABORT: /* MPI_Abort somewhere: the whole step goes */
+		memcpy(&st, p, h->len == 4 ? 4 : 0);
+		error("%s: task %u called MPI abort (exit code %d)", io->c->resp->nodes[k->node].name,
+		      (unsigned)h->gtid, h->len == 4 ? (int)be32toh(st) : -1);
+		terminate_step(io);
+		break;
 	case IO_MESSAGE:
 		io->scratch.len = 0;
 		if (srun_buf_add(&io->scratch, p, h->len) == 0

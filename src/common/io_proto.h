@@ -18,6 +18,8 @@
  *   IO_MESSAGE    a line from slurmstepd itself for srun's stderr, as is
  *                 (e.g. "slurmstepd: error: *** STEP 12.0 ON n1 CANCELLED
  *                 AT ... ***"), no trailing newline. gtid unused.
+ *   IO_PMI_ABORT  --mpi=pmi2/pmix: a task called PMI abort (MPI_Abort):
+ *                 payload = u32 exit code; srun terminates the whole step.
  *   IO_PMI_FENCE  --mpi=pmi2: every local task entered a PMI fence; the
  *                 payload is a chunk of the node's puts since the last
  *                 fence, records u32 klen | key | u32 vlen | value; ltid 1:
@@ -56,6 +58,7 @@ enum io_type {
 	IO_PMI_FENCE = 14,
 	IO_PMI_KVS = 15,
 	IO_WINSIZE = 16,
+	IO_PMI_ABORT = 17,
 };
 
 #define IO_HDR_LEN 10u

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import textwrap
+import time
 
 import pytest
 
@@ -138,6 +139,39 @@ def test_openmpi_ring_over_pmix(cluster, ring_ompi):
              what="the PMIx servers' directories removed")
 
 
+ABORT = r"""
+#include <mpi.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	int rank;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 3)
+		MPI_Abort(MPI_COMM_WORLD, 7);
+	sleep(120);
+	MPI_Finalize();
+	return 0;
+}
+"""
+
+
+def test_openmpi_abort_ends_the_step(cluster, ring_ompi):
+    src = cluster.dir / "abort.c"
+    src.write_text(ABORT)
+    subprocess.run([MPICC_OMPI, "-o", str(cluster.dir / "abort"), str(src)], check=True,
+                   capture_output=True)
+    mark = cluster.log_mark("slurmd-n2")
+    t0 = time.monotonic()
+    r = cluster.run("srun", "--mpi=pmix", "-N2", "-n4", str(cluster.dir / "abort"),
+                    timeout=90, check=False, env={"OMPI_MCA_btl": "self,tcp"})
+    assert r.returncode != 0 and time.monotonic() - t0 < 60, r.stderr
+    cluster.wait_for_log("called PMIx_Abort", daemon="slurmd-n2", since=mark)
+
+
 def test_mpich_ring_over_two_nodes(cluster, ring):
     r = cluster.run("srun", "--mpi=pmi2", "-N2", "-n8", str(ring), timeout=120)
     lines = sorted(r.stdout.splitlines(), key=lambda l: int(l.split()[1]))
@@ -191,6 +225,19 @@ def test_a_task_sending_junk_loses_only_its_pmi_connection(cluster):
     cluster.wait_for_log("malformed or oversized PMI command", daemon="slurmd-n1")
     # the node still runs steps
     assert cluster.out("srun", "--mpi=pmi2", "-n1", "true") == ""
+
+
+def test_pmi1_abort_ends_the_whole_step(cluster):
+    # rank 3 (alone on n2) aborts; the ranks on n1 would sleep for minutes
+    prog = ("import os, time\n"
+            "if os.environ['PMI_RANK'] == '3':\n"
+            "    os.write(int(os.environ['PMI_FD']), b'cmd=abort exitcode=5\\n')\n"
+            "time.sleep(120)\n")
+    t0 = time.monotonic()
+    r = cluster.run("srun", "--mpi=pmi2", "-N2", "-n4", "python3", "-c", prog, timeout=90,
+                    check=False)
+    assert r.returncode != 0 and time.monotonic() - t0 < 60, r.stderr
+    assert "n2: task 3 called MPI abort (exit code 5)" in r.stderr, r.stderr
 
 
 def test_mpi_list_and_bad_types(cluster):

@@ -404,8 +404,12 @@ static const char *tok(char **t, size_t n, const char *name)
 
 static void do_abort(struct pmi_client *c, const char *code, const char *msg)
 {
+	uint32_t be = htobe32(code ? (uint32_t)strtoul(code, NULL, 10) : 1);
+
 	error("%s: task %u called PMI abort (exit code %s)%s%s", c->s->label, c->rank,
 	      code ? code : "?", msg ? ": " : "", msg ? msg : "");
+	step_io_frame(c->s, IO_PMI_ABORT, c->rank, c->ltid, &be, sizeof(be)); /* srun ends it all */
+	step_io_flush(c->s);
 	proctree_signal(c->s, SIGKILL);
 }
 

@@ -10,6 +10,7 @@
 #include "pmix_srv.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,7 +71,8 @@ void pmix_srv_free(struct stepd *s)
 #define PMIX_KVS_MAX   (64u << 20)
 #define PMIX_NODES_MAX 65536
 
-struct fence_req { /* one fence_nb call, from libpmix's thread */
+struct fence_req {     /* one fence_nb (or abort) call, from libpmix's thread */
+	bool is_abort; /* PMIx_Abort: status in ndata, rank in cbdata's place */
 	char *data;
 	size_t ndata;
 	pmix_modex_cbfunc_t cbfunc;
@@ -136,6 +138,18 @@ static void fence_ready(void *arg, short revents)
 	(void)revents;
 	if (read(x->pipe[0], &f, sizeof(f)) != (ssize_t)sizeof(f))
 		return;
+	if (f->is_abort) { /* here, not on libpmix's thread: the tables are ours */
+		uint32_t be = htobe32((uint32_t)f->ndata);
+
+		error("%s: a rank called PMIx_Abort (status %d)%s%s: the step is killed", s->label,
+		      (int)f->ndata, f->data ? ": " : "", f->data ? f->data : "");
+		step_io_frame(s, IO_PMI_ABORT, 0, 0, &be, sizeof(be)); /* srun ends the others */
+		step_io_flush(s);
+		proctree_signal(s, SIGKILL);
+		free(f->data);
+		free(f);
+		return;
+	}
 	if (x->fence) { /* PMIx never overlaps fences of one namespace */
 		error("%s: PMIx fence while one is in flight: refused", s->label);
 		f->cbfunc(PMIX_ERROR, NULL, 0, f->cbdata, NULL, NULL);
@@ -200,12 +214,22 @@ static pmix_status_t client_finalized(const pmix_proc_t *p, void *obj, pmix_op_c
 static pmix_status_t abort_fn(const pmix_proc_t *p, void *obj, int status, const char msg[],
 			      pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cb, void *cbdata)
 {
+	struct fence_req *f = calloc(1, sizeof(*f));
+
+	(void)p;
 	(void)obj;
 	(void)procs;
 	(void)nprocs;
-	error("%s: rank %u called PMIx_Abort (status %d)%s%s", the_stepd->label, p->rank, status,
-	      msg ? ": " : "", msg ? msg : "");
-	proctree_signal(the_stepd, SIGKILL); /* reentrant enough: kill(2) only */
+	if (f) { /* to the loop, which kills the step */
+		f->is_abort = true;
+		f->ndata = (size_t)(unsigned)status;
+		f->data = msg ? strdup(msg) : NULL;
+		if (!the_stepd
+		    || write(the_stepd->pmix->pipe[1], &f, sizeof(f)) != (ssize_t)sizeof(f)) {
+			free(f->data);
+			free(f);
+		}
+	}
 	if (cb)
 		cb(PMIX_SUCCESS, cbdata);
 	return PMIX_SUCCESS;
