@@ -30,7 +30,7 @@ struct prio_cluster {
 };
 
 struct prio_ctx {
-	time_t last_calc; /* last PriorityCalcPeriod pass, 0: none yet */
+	time_t last_calc; /* last PriorityCalcPeriod pass, 0: at the next tick */
 	struct assoc_usage usage;
 	/* cluster_of()'s answer and what it depends on */
 	struct prio_cluster cluster;
@@ -214,7 +214,9 @@ uint32_t job_next_priority(struct ctld *c, struct job *job)
 	return job_nice_priority(c->lowest_prio, job && job->desc ? job->desc->nice : NO_VAL);
 }
 
-void job_prio_recalc(struct ctld *c, time_t now)
+/* Every pending job again (only_recovered: those not weighed since the
+ * controller started, prio_time 0). */
+static void prio_recalc(struct ctld *c, time_t now, bool only_recovered)
 {
 	struct prio_cluster s;
 	bool is_running_too, is_changed = false;
@@ -230,6 +232,8 @@ void job_prio_recalc(struct ctld *c, time_t now)
 
 		if (!job->priority || job->is_prio_fixed)
 			continue; /* held, or set by an administrator */
+		if (only_recovered && job->prio_time)
+			continue; /* weighed at submit in this run: kept until the next period */
 		if (!job_is_pending(job) && !(is_running_too && job_is_running(job)))
 			continue;
 		input_of(c, &s, job, now, &in);
@@ -246,6 +250,11 @@ void job_prio_recalc(struct ctld *c, time_t now)
 		c->job_last_update = now;
 }
 
+void job_prio_recalc(struct ctld *c, time_t now)
+{
+	prio_recalc(c, now, false);
+}
+
 static struct prio_ctx *ctx_of(struct ctld *c)
 {
 	if (!c->prio)
@@ -257,6 +266,7 @@ void job_prio_timer(struct ctld *c, time_t now)
 {
 	struct prio_ctx *x;
 	time_t period;
+	bool is_first;
 
 	if (!job_prio_is_multifactor(c) || !(x = ctx_of(c)))
 		return;
@@ -272,12 +282,16 @@ void job_prio_timer(struct ctld *c, time_t now)
 		}
 		return;
 	}
+	is_first = !x->last_calc;
 	x->tree_assoc_update = c->assoc.last_update;
 	x->last_calc = now;
 	assoc_usage_decay_all(c, &x->usage, now);
 	if (fair_tree_compute(&c->assoc) < 0)
 		error("priority: out of memory computing fairshare");
-	job_prio_recalc(c, now);
+	/* The first pass (the first tick) weighs the recovered jobs; one
+	 * submitted since the start keeps what it was given at submit until
+	 * the next period, as if the pass had run before it came. */
+	prio_recalc(c, now, is_first);
 	if (c->assoc.assoc_count) {
 		int r =
 		    assoc_usage_save(&c->assoc, x->usage.last_decay, c->conf->state_save_location);
@@ -297,12 +311,6 @@ int job_prio_start(struct ctld *c)
 	if (!c->is_clean_start
 	    && assoc_usage_load(&x->usage, c->conf->state_save_location) == -ENOMEM)
 		return -ENOMEM;
-	/* The first PriorityCalcPeriod pass runs now, before any RPC is taken
-	 * (as Slurm's decay thread does at start): recovered jobs are weighed
-	 * at once, and a job submitted in the first second keeps the priority
-	 * it was given until the next period rather than racing the first
-	 * tick. */
-	job_prio_timer(c, time(NULL));
 	return 0;
 }
 
