@@ -54,6 +54,7 @@ struct cgroup {
 	int version;	    /* 1 or 2 */
 	bool is_used[CG_N]; /* v1: the hierarchies built; v2: the tree is [0] */
 	bool is_tracking, is_limiting_ram, has_cpuset;
+	bool is_ram_unset; /* a memory limit could not be written */
 	char *uid_dir[CG_N], *job_dir[CG_N], *step_dir[CG_N];
 	char *user_dir;	   /* v2: step_<n>/user, the tasks' parent */
 	char **task_procs; /* ntasks x CG_N "<task dir>/cgroup.procs", NULL: unused */
@@ -400,7 +401,7 @@ static int cpus_setup(struct cgroup *cg, const struct stepd *s, const char *node
 }
 
 /* Memory limits of a level, in MB of the allocation (0: none). */
-static void mem_setup(const struct cgroup *cg, const struct stepd *s, const char *dir)
+static void mem_setup(struct cgroup *cg, const struct stepd *s, const char *dir)
 {
 	const struct cgroup_conf *g = &s->conf->cgroup;
 	const struct conf_node *nd = conf_node_find(s->conf, s->node_name);
@@ -424,8 +425,10 @@ static void mem_setup(const struct cgroup *cg, const struct stepd *s, const char
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(ram << 20));
 	if (g->constrain_ram) {
 		r = cg_write(dir, cg->version == 2 ? "memory.max" : "memory.limit_in_bytes", v);
-		if (r < 0)
+		if (r < 0) { /* then the sampling keeps enforcing it */
 			error("cgroup: %s: memory limit %s: %s", dir, v, strerror(-r));
+			cg->is_ram_unset = true;
+		}
 	}
 	if (g->constrain_swap) {
 		snprintf(v, sizeof(v), "%llu",
@@ -623,7 +626,7 @@ static int v2_build(struct cgroup *cg, const struct stepd *s, const char *job_na
 		return r;
 	if (is_mem)
 		mem_setup(cg, s, cg->step_dir[0]);
-	cg->is_limiting_ram = is_mem && g->constrain_ram
+	cg->is_limiting_ram = is_mem && g->constrain_ram && !cg->is_ram_unset
 			      && cg_read(cg->step_dir[0], "memory.max", probe, sizeof(probe)) == 0;
 	if (is_mem && !cg->is_limiting_ram)
 		info("cgroup: %s has no memory controller: memory is enforced by sampling",
@@ -673,7 +676,8 @@ static int cgroup_build(struct cgroup *cg, const struct stepd *s)
 			if (want[c])
 				r = v1_build(cg, s, c, job_name, step_name);
 		cg->is_tracking = r == 0 && want[CG_FREEZER];
-		cg->is_limiting_ram = r == 0 && want[CG_MEMORY] && g->constrain_ram;
+		cg->is_limiting_ram =
+		    r == 0 && want[CG_MEMORY] && g->constrain_ram && !cg->is_ram_unset;
 		cg->has_cpuset = want[CG_CPUSET];
 	}
 	close(lock_fd);
