@@ -12,11 +12,13 @@ PACKAGES=(
 	libmunge-dev     # authentication (libmunge)
 	munge            # munged, mungekey, munge/unmunge (tests start a private munged)
 	libyaml-dev      # --yaml output
-	libjansson-dev   # --json output
+	libjansson-dev   # JSON input: slurmrestd's request bodies
+	libjwt-dev       # auth/jwt: scontrol token, slurmrestd's X-SLURM-USER-TOKEN
 	libcmocka-dev    # unit tests
 	libsqlite3-dev   # accounting store
 	libssl-dev       # libcrypto: SHA-256 of every frame and credential
 	python3-pytest   # integration tests (run with /usr/bin/python3)
+	python3-yaml     # tests only: --yaml output parses to the --json tree
 	pkg-config
 	cmake
 	gcc

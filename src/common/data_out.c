@@ -1,0 +1,591 @@
+/* data_out.c - the JSON text and libyaml backends of data_out.h. */
+#include "common/data_out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <yaml.h>
+
+#include "common/macros.h"
+
+#define DOUT_MAX_DEPTH 64
+
+struct dout {
+	enum dout_kind kind;
+	char *buf;
+	size_t len, cap;
+	int err;
+	int depth;
+	uint32_t count[DOUT_MAX_DEPTH]; /* members written at each level */
+	char close[DOUT_MAX_DEPTH];     /* '}' or ']' */
+	yaml_emitter_t em;
+	bool em_open;
+};
+
+/* ---- the buffer ---- */
+
+static bool reserve(struct dout *d, size_t more)
+{
+	if (d->err)
+		return false;
+	if (d->len + more + 1 <= d->cap)
+		return true;
+	size_t cap = d->cap ? d->cap : 4096;
+	while (cap < d->len + more + 1)
+		cap *= 2;
+	char *nb = realloc(d->buf, cap);
+	if (!nb) {
+		d->err = -1;
+		return false;
+	}
+	d->buf = nb;
+	d->cap = cap;
+	return true;
+}
+
+static void put(struct dout *d, const char *s, size_t n)
+{
+	if (!reserve(d, n))
+		return;
+	memcpy(d->buf + d->len, s, n);
+	d->len += n;
+	d->buf[d->len] = '\0';
+}
+
+static int yaml_write(void *data, unsigned char *buffer, size_t size)
+{
+	struct dout *d = data;
+	put(d, (const char *)buffer, size);
+	return d->err ? 0 : 1;
+}
+
+/* ---- JSON text ---- */
+
+static const char spaces[] = "                                                                "
+			     "                                                                ";
+
+static void json_indent(struct dout *d, int depth)
+{
+	size_t n = (size_t)depth * 2;
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		put(d, spaces, k);
+		n -= k;
+	}
+}
+
+/* The bytes of a valid UTF-8 sequence starting at s (1-4), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	unsigned cp = c & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static void json_string(struct dout *d, const char *v)
+{
+	const unsigned char *s = (const unsigned char *)v;
+	size_t n = strlen(v);
+	if (!reserve(d, n + 2))
+		return;
+	d->buf[d->len++] = '"';
+	size_t run = 0; /* bytes copied as they are, not yet flushed */
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c != '/' && c < 0x80) {
+			run++, i++;
+			continue;
+		}
+		size_t u = c >= 0x80 ? utf8_len(s + i, n - i) : 0;
+		if (u) {
+			run += u, i += u;
+			continue;
+		}
+		put(d, (const char *)s + i - run, run);
+		run = 0;
+		char esc[8];
+		switch (c) {
+		case '"': put(d, "\\\"", 2); break;
+		case '\\': put(d, "\\\\", 2); break;
+		case '/': put(d, "\\/", 2); break;
+		case '\n': put(d, "\\n", 2); break;
+		case '\t': put(d, "\\t", 2); break;
+		case '\r': put(d, "\\r", 2); break;
+		case '\b': put(d, "\\b", 2); break;
+		case '\f': put(d, "\\f", 2); break;
+		default:
+			if (c >= 0x80) { /* not UTF-8: the replacement character */
+				put(d, "\\ufffd", 6);
+			} else {
+				snprintf(esc, sizeof(esc), "\\u%04x", c);
+				put(d, esc, 6);
+			}
+		}
+		i++;
+	}
+	put(d, (const char *)s + n - run, run);
+	put(d, "\"", 1);
+}
+
+/* Before a member: the separator, the indent and "key": . */
+static void json_member(struct dout *d, const char *key)
+{
+	if (d->depth > 0) {
+		if (d->count[d->depth - 1]++)
+			put(d, ",\n", 2);
+		else
+			put(d, "\n", 1);
+		json_indent(d, d->depth);
+	}
+	if (key) {
+		put(d, "\"", 1);
+		put(d, key, strlen(key));
+		put(d, "\": ", 3);
+	}
+}
+
+static size_t fmt_u64(char *out, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+static size_t fmt_i64(char *out, int64_t v)
+{
+	if (v < 0) {
+		out[0] = '-';
+		return 1 + fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return fmt_u64(out, (uint64_t)v);
+}
+
+static size_t fmt_num(char *out, size_t cap, double v)
+{
+	int n = snprintf(out, cap, "%.15g", v);
+	if (n < 0 || (size_t)n >= cap - 3)
+		return 0;
+	if (!strpbrk(out, ".eE")) {
+		memcpy(out + n, ".0", 3);
+		n += 2;
+	}
+	return (size_t)n;
+}
+
+/* ---- YAML events ---- */
+
+static void yaml_emit(struct dout *d, yaml_event_t *ev)
+{
+	if (d->err)
+		return;
+	if (!yaml_emitter_emit(&d->em, ev))
+		d->err = -1;
+}
+
+static void yaml_scalar(struct dout *d, const char *v, size_t n, bool quote)
+{
+	yaml_event_t ev;
+	yaml_scalar_style_t style = quote ? YAML_SINGLE_QUOTED_SCALAR_STYLE
+					  : YAML_PLAIN_SCALAR_STYLE;
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, (int)n, 1, 1,
+					  style)) {
+		d->err = -1;
+		return;
+	}
+	yaml_emit(d, &ev);
+}
+
+/* Whether a plain scalar v would read back as something else than a
+ * string (YAML 1.1 as PyYAML and libyaml users resolve it). */
+static bool yaml_needs_quotes(const char *v)
+{
+	static const char *const words[] = { "y", "n", "yes", "no", "true", "false", "on",
+					     "off", "null", "~" };
+	unsigned char c = (unsigned char)v[0];
+	if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '_'))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcasecmp(v, words[i]))
+			return true;
+	return false;
+}
+
+static void yaml_key(struct dout *d, const char *key)
+{
+	if (key)
+		yaml_scalar(d, key, strlen(key), false);
+}
+
+static void yaml_open(struct dout *d)
+{
+	yaml_event_t ev;
+	if (!yaml_emitter_initialize(&d->em)) {
+		d->err = -1;
+		return;
+	}
+	d->em_open = true;
+	yaml_emitter_set_output(&d->em, yaml_write, d);
+	yaml_emitter_set_unicode(&d->em, 1);
+	yaml_emitter_set_width(&d->em, -1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	yaml_emit(d, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
+	yaml_emit(d, &ev);
+}
+
+static void yaml_close(struct dout *d)
+{
+	yaml_event_t ev;
+	yaml_document_end_event_initialize(&ev, 0);
+	yaml_emit(d, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	yaml_emit(d, &ev);
+	if (!d->err && !yaml_emitter_flush(&d->em))
+		d->err = -1;
+}
+
+/* ---- the interface ---- */
+
+struct dout *dout_new(enum dout_kind kind)
+{
+	struct dout *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->kind = kind;
+	if (kind == DOUT_YAML)
+		yaml_open(d);
+	return d;
+}
+
+void dout_free(struct dout *d)
+{
+	if (!d)
+		return;
+	if (d->em_open)
+		yaml_emitter_delete(&d->em);
+	free(d->buf);
+	free(d);
+}
+
+const char *dout_text(struct dout *d, size_t *ret_len)
+{
+	if (ret_len)
+		*ret_len = d->len;
+	return d->buf ? d->buf : "";
+}
+
+char *dout_steal(struct dout *d, size_t *ret_len)
+{
+	char *s = d->buf ? d->buf : strdup("");
+	if (ret_len)
+		*ret_len = d->buf ? d->len : 0;
+	d->buf = NULL;
+	d->len = d->cap = 0;
+	return s;
+}
+
+int dout_error(const struct dout *d)
+{
+	return d->err;
+}
+
+static void open_container(struct dout *d, const char *key, bool array)
+{
+	if (d->depth >= DOUT_MAX_DEPTH) {
+		d->err = -1;
+		return;
+	}
+	if (d->kind == DOUT_JSON) {
+		json_member(d, key);
+		put(d, array ? "[" : "{", 1);
+	} else {
+		yaml_event_t ev;
+		yaml_key(d, key);
+		if (array)
+			yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							     YAML_BLOCK_SEQUENCE_STYLE);
+		else
+			yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							    YAML_BLOCK_MAPPING_STYLE);
+		yaml_emit(d, &ev);
+	}
+	d->close[d->depth] = array ? ']' : '}';
+	d->count[d->depth] = 0;
+	d->depth++;
+}
+
+void dout_obj(struct dout *d, const char *key)
+{
+	open_container(d, key, false);
+}
+
+void dout_arr(struct dout *d, const char *key)
+{
+	open_container(d, key, true);
+}
+
+void dout_end(struct dout *d)
+{
+	if (d->depth <= 0) {
+		d->err = -1;
+		return;
+	}
+	d->depth--;
+	if (d->kind == DOUT_JSON) {
+		put(d, "\n", 1);
+		json_indent(d, d->depth);
+		put(d, &d->close[d->depth], 1);
+		if (d->depth == 0)
+			put(d, "\n", 1);
+		return;
+	}
+	yaml_event_t ev;
+	if (d->close[d->depth] == ']')
+		yaml_sequence_end_event_initialize(&ev);
+	else
+		yaml_mapping_end_event_initialize(&ev);
+	yaml_emit(d, &ev);
+	if (d->depth == 0)
+		yaml_close(d);
+}
+
+/* A scalar written as it is (numbers, true, null). */
+static void raw_scalar(struct dout *d, const char *key, const char *v, size_t n)
+{
+	if (d->kind == DOUT_JSON) {
+		json_member(d, key);
+		put(d, v, n);
+	} else {
+		yaml_key(d, key);
+		yaml_scalar(d, v, n, false);
+	}
+}
+
+void dout_str(struct dout *d, const char *key, const char *v)
+{
+	if (!v)
+		v = "";
+	if (d->kind == DOUT_JSON) {
+		json_member(d, key);
+		json_string(d, v);
+	} else {
+		yaml_key(d, key);
+		yaml_scalar(d, v, strlen(v), yaml_needs_quotes(v));
+	}
+}
+
+void dout_null(struct dout *d, const char *key)
+{
+	raw_scalar(d, key, "null", 4);
+}
+
+void dout_int(struct dout *d, const char *key, int64_t v)
+{
+	char b[24];
+	raw_scalar(d, key, b, fmt_i64(b, v));
+}
+
+void dout_uint(struct dout *d, const char *key, uint64_t v)
+{
+	char b[24];
+	raw_scalar(d, key, b, fmt_u64(b, v));
+}
+
+void dout_bool(struct dout *d, const char *key, bool v)
+{
+	raw_scalar(d, key, v ? "true" : "false", v ? 4 : 5);
+}
+
+void dout_num(struct dout *d, const char *key, double v)
+{
+	char b[40];
+	size_t n = isfinite(v) ? fmt_num(b, sizeof(b), v) : 0;
+	if (!n)
+		dout_null(d, key);
+	else
+		raw_scalar(d, key, b, n);
+}
+
+void dout_str_list(struct dout *d, const char *key, const char *csv)
+{
+	dout_arr(d, key);
+	for (const char *p = csv; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char item[256];
+		if (n > 0) {
+			if (n >= sizeof(item))
+				n = sizeof(item) - 1;
+			memcpy(item, p, n);
+			item[n] = '\0';
+			dout_str(d, NULL, item);
+		}
+		p = e ? e + 1 : p + strlen(p);
+	}
+	dout_end(d);
+}
+
+void dout_meta(struct dout *d, bool db, int argc, char **argv)
+{
+	dout_obj(d, "meta");
+	dout_obj(d, "plugin");
+	dout_str(d, "type", db ? "openapi/dbv0.0.38" : "openapi/v0.0.38");
+	dout_str(d, "name", db ? "Slurm OpenAPI DB v0.0.38" : "Slurm OpenAPI v0.0.38");
+	dout_end(d);
+	dout_obj(d, "Slurm");
+	dout_obj(d, "version");
+	dout_uint(d, "major", 22);
+	dout_uint(d, "micro", 8);
+	dout_uint(d, "minor", 5);
+	dout_end(d);
+	dout_str(d, "release", SL_VERSION);
+	dout_end(d);
+	if (argc > 0) {
+		dout_arr(d, "command");
+		for (int i = 0; i < argc; i++)
+			dout_str(d, NULL, argv[i]);
+		dout_end(d);
+	}
+	dout_end(d);
+	dout_arr(d, "errors");
+	dout_end(d);
+}
+
+/* ---- tables ---- */
+
+void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
+		 const void *rec)
+{
+	const char *base = rec;
+	dout_obj(d, key);
+	for (size_t i = 0; i < t->count; i++) {
+		const struct dfield *f = &t->fields[i];
+		const void *p = base + f->off;
+		uint32_t u32;
+		uint16_t u16;
+		switch (f->type) {
+		case DF_STR: dout_str(d, f->name, *(char *const *)p); break;
+		case DF_U16: dout_uint(d, f->name, *(const uint16_t *)p); break;
+		case DF_U32: dout_uint(d, f->name, *(const uint32_t *)p); break;
+		case DF_U64: dout_uint(d, f->name, *(const uint64_t *)p); break;
+		case DF_TIME: dout_int(d, f->name, (int64_t) * (const time_t *)p); break;
+		case DF_BOOL16: dout_bool(d, f->name, *(const uint16_t *)p != 0); break;
+		case DF_U32_NV:
+			u32 = *(const uint32_t *)p;
+			if (u32 == NO_VAL || u32 == INFINITE)
+				dout_null(d, f->name);
+			else
+				dout_uint(d, f->name, u32);
+			break;
+		case DF_U16_NV:
+			u16 = *(const uint16_t *)p;
+			if (u16 == NO_VAL16 || u16 == INFINITE16)
+				dout_null(d, f->name);
+			else
+				dout_uint(d, f->name, u16);
+			break;
+		case DF_EMPTY: dout_str(d, f->name, ""); break;
+		case DF_NULL: dout_null(d, f->name); break;
+		case DF_ZERO: dout_uint(d, f->name, 0); break;
+		case DF_FALSE: dout_bool(d, f->name, false); break;
+		case DF_NOARR:
+			dout_arr(d, f->name);
+			dout_end(d);
+			break;
+		case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
+		case DF_FN: f->fn(d, f->name, rec); break;
+		default: d->err = -1;
+		}
+	}
+	dout_end(d);
+}
+
+static void schema_type(struct dout *d, const char *type, bool nullable)
+{
+	dout_str(d, "type", type);
+	if (nullable)
+		dout_bool(d, "nullable", true);
+}
+
+static void schema_of(struct dout *d, const struct dfield *f)
+{
+	static const uint8_t as_schema[] = {
+		[DF_STR] = DS_STRING,	   [DF_U16] = DS_INTEGER,   [DF_U32] = DS_INTEGER,
+		[DF_U64] = DS_INTEGER,	   [DF_U32_NV] = DS_INTEGER_NULL,
+		[DF_U16_NV] = DS_INTEGER_NULL, [DF_TIME] = DS_INTEGER, [DF_BOOL16] = DS_BOOLEAN,
+		[DF_EMPTY] = DS_STRING,	   [DF_NULL] = DS_ANY,	    [DF_ZERO] = DS_INTEGER,
+		[DF_FALSE] = DS_BOOLEAN,   [DF_NOARR] = DS_OBJECTS, [DF_OBJ] = DS_OBJECT,
+	};
+	uint8_t s = f->type == DF_FN ? f->schema : as_schema[f->type];
+	dout_obj(d, f->name);
+	switch (s) {
+	case DS_STRING: schema_type(d, "string", false); break;
+	case DS_INTEGER: schema_type(d, "integer", false); break;
+	case DS_INTEGER_NULL: schema_type(d, "integer", true); break;
+	case DS_NUMBER: schema_type(d, "number", false); break;
+	case DS_BOOLEAN: schema_type(d, "boolean", false); break;
+	case DS_STRINGS:
+		schema_type(d, "array", false);
+		dout_obj(d, "items");
+		schema_type(d, "string", false);
+		dout_end(d);
+		break;
+	case DS_OBJECT:
+		if (f->sub) {
+			dout_end(d);
+			dout_schema(d, f->name, f->sub);
+			return;
+		}
+		schema_type(d, "object", false);
+		break;
+	case DS_OBJECTS:
+		schema_type(d, "array", false);
+		if (f->sub)
+			dout_schema(d, "items", f->sub);
+		break;
+	default: /* DS_ANY: no constraint */
+		dout_bool(d, "nullable", true);
+	}
+	dout_end(d);
+}
+
+void dout_schema(struct dout *d, const char *key, const struct dfield_table *t)
+{
+	dout_obj(d, key);
+	schema_type(d, "object", false);
+	dout_obj(d, "properties");
+	for (size_t i = 0; i < t->count; i++)
+		schema_of(d, &t->fields[i]);
+	dout_end(d);
+	dout_end(d);
+}

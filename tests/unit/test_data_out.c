@@ -1,0 +1,186 @@
+/* test_data_out.c - the emitter of --json/--yaml: Slurm's JSON layout,
+ * string escapes (including bytes that are not UTF-8), YAML scalars that
+ * would read back as another type, tables and their schema. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "common/data_out.h"
+#include "common/macros.h"
+
+static void test_json_layout(void **state)
+{
+	(void)state;
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_obj(d, NULL);
+	dout_arr(d, "errors");
+	dout_end(d);
+	dout_obj(d, "o");
+	dout_uint(d, "u", 18446744073709551615ull);
+	dout_int(d, "i", -42);
+	dout_bool(d, "b", true);
+	dout_null(d, "n");
+	dout_num(d, "x", 1);
+	dout_num(d, "y", 0.25);
+	dout_end(d);
+	dout_str_list(d, "l", "a,,b");
+	dout_end(d);
+	assert_int_equal(dout_error(d), 0);
+	assert_string_equal(dout_text(d, NULL), "{\n"
+						"  \"errors\": [\n"
+						"  ],\n"
+						"  \"o\": {\n"
+						"    \"u\": 18446744073709551615,\n"
+						"    \"i\": -42,\n"
+						"    \"b\": true,\n"
+						"    \"n\": null,\n"
+						"    \"x\": 1.0,\n"
+						"    \"y\": 0.25\n"
+						"  },\n"
+						"  \"l\": [\n"
+						"    \"a\",\n"
+						"    \"b\"\n"
+						"  ]\n"
+						"}\n");
+	dout_free(d);
+}
+
+static void test_json_escapes(void **state)
+{
+	(void)state;
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_arr(d, NULL);
+	dout_str(d, NULL, "a/b\"c\\d\n\t\x01");
+	dout_str(d, NULL, "caf\xc3\xa9 \xe2\x82\xac");    /* valid UTF-8 kept */
+	dout_str(d, NULL, "bad\xff\xc3(\xed\xa0\x80!"); /* invalid, surrogate */
+	dout_str(d, NULL, NULL);
+	dout_end(d);
+	assert_string_equal(dout_text(d, NULL),
+			    "[\n"
+			    "  \"a\\/b\\\"c\\\\d\\n\\t\\u0001\",\n"
+			    "  \"caf\xc3\xa9 \xe2\x82\xac\",\n"
+			    "  \"bad\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd!\",\n"
+			    "  \"\"\n"
+			    "]\n");
+	dout_free(d);
+}
+
+static void test_yaml(void **state)
+{
+	(void)state;
+	struct dout *d = dout_new(DOUT_YAML);
+	dout_obj(d, NULL);
+	dout_str(d, "name", "job");
+	dout_str(d, "empty", "");
+	dout_str(d, "word", "yes");
+	dout_str(d, "digits", "0123");
+	dout_uint(d, "id", 12);
+	dout_null(d, "n");
+	dout_bool(d, "b", false);
+	dout_arr(d, "none");
+	dout_end(d);
+	dout_str_list(d, "parts", "p1,p2");
+	dout_end(d);
+	assert_int_equal(dout_error(d), 0);
+	assert_string_equal(dout_text(d, NULL), "---\n"
+						"name: job\n"
+						"empty: ''\n"
+						"word: 'yes'\n"
+						"digits: '0123'\n"
+						"id: 12\n"
+						"n: null\n"
+						"b: false\n"
+						"none: []\n"
+						"parts:\n"
+						"- p1\n"
+						"- p2\n"
+						"...\n");
+	dout_free(d);
+}
+
+struct rec {
+	char *name;
+	uint32_t id;
+	uint32_t limit;
+	uint16_t flag;
+	time_t t;
+};
+
+static void rec_fn(struct dout *d, const char *key, const void *r)
+{
+	dout_uint(d, key, ((const struct rec *)r)->id * 2);
+}
+
+static const struct dfield inner[] = {
+	{ "id", DF_U32, 0, offsetof(struct rec, id), NULL, NULL },
+};
+static DFIELD_TABLE(inner_t, "inner", inner);
+
+static const struct dfield fields[] = {
+	{ "name", DF_STR, 0, offsetof(struct rec, name), NULL, NULL },
+	{ "limit", DF_U32_NV, 0, offsetof(struct rec, limit), NULL, NULL },
+	{ "flag", DF_BOOL16, 0, offsetof(struct rec, flag), NULL, NULL },
+	{ "t", DF_TIME, 0, offsetof(struct rec, t), NULL, NULL },
+	{ "c", DF_EMPTY, 0, 0, NULL, NULL },
+	{ "in", DF_OBJ, 0, 0, NULL, &inner_t },
+	{ "twice", DF_FN, DS_INTEGER, 0, rec_fn, NULL },
+};
+static DFIELD_TABLE(rec_t, "rec", fields);
+
+static void test_table(void **state)
+{
+	(void)state;
+	struct rec r = { .name = "x", .id = 7, .limit = NO_VAL, .flag = 1, .t = 1700000000 };
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_record(d, NULL, &rec_t, &r);
+	assert_string_equal(dout_text(d, NULL), "{\n"
+						"  \"name\": \"x\",\n"
+						"  \"limit\": null,\n"
+						"  \"flag\": true,\n"
+						"  \"t\": 1700000000,\n"
+						"  \"c\": \"\",\n"
+						"  \"in\": {\n"
+						"    \"id\": 7\n"
+						"  },\n"
+						"  \"twice\": 14\n"
+						"}\n");
+	dout_free(d);
+
+	d = dout_new(DOUT_JSON);
+	dout_schema(d, NULL, &rec_t);
+	const char *s = dout_text(d, NULL);
+	assert_non_null(strstr(s, "\"limit\": {\n      \"type\": \"integer\",\n"
+				  "      \"nullable\": true\n"));
+	assert_non_null(strstr(s, "\"in\": {\n      \"type\": \"object\",\n"
+				  "      \"properties\": {\n        \"id\": {\n"));
+	dout_free(d);
+}
+
+static void test_unbalanced(void **state)
+{
+	(void)state;
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_end(d);
+	assert_int_equal(dout_error(d), -1);
+	dout_free(d);
+	d = dout_new(DOUT_YAML);
+	dout_end(d);
+	assert_int_equal(dout_error(d), -1);
+	dout_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_layout), cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_yaml),	    cmocka_unit_test(test_table),
+		cmocka_unit_test(test_unbalanced),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
