@@ -61,7 +61,7 @@ const struct job_opt_help job_opt_help_table[] = {
     {"disable-status", 'X', "", "Disable Ctrl-C status feature", JOB_HELP_RUN, SR, 0},
     {"distribution", 'm', "=type",
      "distribution method for processes to nodes\n(type = block|cyclic|arbitrary)", JOB_HELP_RUN,
-     ALL, SB | SA},
+     ALL, 0},
     {"epilog", 0, "=program", "run \"program\" after launching job step", JOB_HELP_RUN, SR, SR},
     {"error", 'e', "=err", "file for batch script's standard error", JOB_HELP_RUN, SB, 0},
     {"error", 'e', "=err", "location of stderr redirection", JOB_HELP_RUN, SR, 0},

@@ -25,6 +25,7 @@
 #include "common/msg_job.h"
 #include "common/parse_mem.h"
 #include "common/parse_time.h"
+#include "common/task_map.h"
 
 static int set_str(char **dst, const char *arg)
 {
@@ -175,6 +176,15 @@ static int p_ntasks(struct job_opts *o, const char *arg, struct job_opt_err *e)
 static int p_ntasks_per_node(struct job_opts *o, const char *arg, struct job_opt_err *e)
 {
 	return opt_int(o, "--ntasks-per-node", arg, true, &o->ntasks_per_node, e);
+}
+
+/* -m: checked here, passed to the job's steps as SLURM_DISTRIBUTION. */
+static int p_distribution(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	if (task_dist_parse(arg, NULL, NULL) < 0)
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
+				    "Invalid --distribution specification");
+	return 0;
 }
 
 static int p_switches(struct job_opts *o, const char *arg, struct job_opt_err *e)
@@ -597,7 +607,7 @@ const struct job_opt_def job_opt_table[] = {
     {"deadline", 0, R, JOPT_DEADLINE, NULL, p_deadline},
     {"delay-boot", 0, R, JOPT_DELAY_BOOT, "SBATCH_DELAY_BOOT", p_delay_boot},
     {"dependency", 'd', R, JOPT_DEPENDENCY, NULL, p_dependency},
-    {"distribution", 'm', R, JOPT_DISTRIBUTION, "SBATCH_DISTRIBUTION", NULL},
+    {"distribution", 'm', R, JOPT_DISTRIBUTION, "SBATCH_DISTRIBUTION", p_distribution},
     {"error", 'e', R, JOPT_ERROR, "SBATCH_ERROR", p_error},
     {"exclude", 'x', R, JOPT_EXCLUDE, NULL, p_exclude},
     {"exclusive", 0, O, JOPT_EXCLUSIVE, "SBATCH_EXCLUSIVE", p_exclusive},

@@ -436,6 +436,8 @@ static int build_env(const struct salloc *s, struct job_env *e)
 		r |= job_env_set(e, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
 	if (o->cpus_set)
 		r |= job_env_set(e, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
+	if (o->raw[JOPT_DISTRIBUTION])
+		r |= job_env_set(e, "SLURM_DISTRIBUTION", "%s", o->raw[JOPT_DISTRIBUTION]);
 	if (o->mem != NO_VAL64)
 		r |= job_env_set(e, "SLURM_MEM_PER_NODE", "%llu", (unsigned long long)o->mem);
 	if (o->mem_per_cpu != NO_VAL64)

@@ -451,6 +451,8 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 	}
 	if (r == 0 && o->ntasks_per_node > 0)
 		r = job_env_set(&job, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
+	if (r == 0 && o->raw[JOPT_DISTRIBUTION])
+		r = job_env_set(&job, "SLURM_DISTRIBUTION", "%s", o->raw[JOPT_DISTRIBUTION]);
 	job_env_done(&proc);
 	if (r < 0) {
 		job_env_done(&job);

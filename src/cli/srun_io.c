@@ -287,22 +287,23 @@ static void on_signals(struct srun_io *io)
 static void report_node(struct srun_io *io, uint32_t node)
 {
 	const struct srun_layout *lay = io->c->lay;
-	uint32_t first = lay->first[node], cnt = io->c->resp->nodes[node].tasks;
+	const uint32_t *here = lay->ids + lay->first[node];
+	uint32_t cnt = io->c->resp->nodes[node].tasks;
 	uint32_t *ids = calloc(cnt, sizeof(*ids));
 	bool *done = calloc(cnt, sizeof(*done));
 
 	for (uint32_t i = 0; ids && done && i < cnt; i++) {
-		int st = io->tasks[first + i].status;
+		int st = io->tasks[here[i]].status;
 		char buf[128], *r;
 		size_t n = 0;
 
-		if (done[i] || st == 0 || io->tasks[first + i].reported)
+		if (done[i] || st == 0 || io->tasks[here[i]].reported)
 			continue;
 		for (uint32_t j = i; j < cnt; j++)
-			if (!done[j] && !io->tasks[first + j].reported
-			    && io->tasks[first + j].status == st) {
+			if (!done[j] && !io->tasks[here[j]].reported
+			    && io->tasks[here[j]].status == st) {
 				done[j] = true;
-				ids[n++] = first + j;
+				ids[n++] = here[j];
 			}
 		r = srun_ranges_str(ids, n);
 		if (r)
@@ -378,7 +379,7 @@ static void conn_close(struct srun_io *io, struct io_conn *k)
 	if (!k->authed)
 		return;
 	for (uint32_t i = 0; i < io->c->resp->nodes[k->node].tasks; i++) {
-		uint32_t t = io->c->lay->first[k->node] + i;
+		uint32_t t = srun_layout_task(io->c->lay, k->node, i);
 
 		flush_task(io, t);
 		task_ended(io, t, STATUS_LOST);
@@ -412,7 +413,7 @@ static void conn_init(struct srun_io *io, struct io_conn *k, const uint8_t *p, u
 	io->nodes_seen++;
 	/* -i N: every other task of this node reads nothing */
 	for (uint32_t i = 0; io->c->in_task >= 0 && i < ntasks; i++) {
-		uint32_t t = io->c->lay->first[node] + i;
+		uint32_t t = srun_layout_task(io->c->lay, node, i);
 
 		if (t != (uint32_t)io->c->in_task)
 			queue_frame(k, IO_STDIN, (uint16_t)t, (uint16_t)i, NULL, 0);
@@ -604,8 +605,7 @@ static void stdin_read(struct srun_io *io)
 		struct io_conn *k = conn_of_node(io, io->c->lay->node_of[t]);
 
 		if (k)
-			queue_frame(k, IO_STDIN, (uint16_t)t,
-				    (uint16_t)(t - (int)io->c->lay->first[k->node]), buf,
+			queue_frame(k, IO_STDIN, (uint16_t)t, (uint16_t)io->c->lay->ltid_of[t], buf,
 				    (uint32_t)n);
 		return;
 	}
@@ -657,7 +657,7 @@ static int on_timers(struct srun_io *io)
 				io->node_seen[n] = true;
 				io->nodes_seen++;
 				for (uint32_t i = 0; i < io->c->resp->nodes[n].tasks; i++)
-					task_ended(io, io->c->lay->first[n] + i, STATUS_LOST);
+					task_ended(io, srun_layout_task(io->c->lay, n, i), STATUS_LOST);
 			}
 	if (io->abort_ms && now >= io->abort_ms) {
 		error("Timed out waiting for job step to complete");
@@ -775,7 +775,7 @@ int srun_io_run(const struct srun_io_cfg *c, uint32_t *ret_status)
 		if (!c->launched[n]) { /* nothing will come from there */
 			io.node_seen[n] = true;
 			for (uint32_t i = 0; i < c->resp->nodes[n].tasks; i++)
-				task_ended(&io, c->lay->first[n] + i, STATUS_LOST);
+				task_ended(&io, srun_layout_task(c->lay, n, i), STATUS_LOST);
 		}
 	}
 	while (!io.quit && !finished(&io))

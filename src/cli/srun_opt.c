@@ -15,6 +15,7 @@
 #include "cli/alloc_opt.h"
 #include "cli/cli.h"
 #include "cli/job_opt_help.h"
+#include "cli/srun_dist.h"
 
 static const char srun_usage_text[] =
     "Usage: srun [-N nnodes] [-n ntasks] [-i in] [-o out] [-e err]\n"
@@ -333,32 +334,10 @@ static int cpu_bind_arg(struct srun_opts *s, const char *prog, const char *v,
 	return set_str(&s->cpu_bind, v);
 }
 
-/* -m: <node>[:<socket>[:<core>]][,Pack|NoPack], node block|cyclic|
- * arbitrary|plane=N, socket and core block|cyclic|fcyclic ("*": default). */
+/* -m: <node>[:<socket>[:<core>]][,Pack|NoPack] (task_dist_parse). */
 static int dist_arg(struct srun_opts *s, const char *prog, const char *v, struct job_opt_err *e)
 {
-	_cleanup_free_ char *copy = strdup(v);
-	char *pack, *save = NULL, *w;
-	int level = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	pack = strchr(copy, ',');
-	if (pack)
-		*pack++ = '\0';
-	for (w = strtok_r(copy, ":", &save); w; w = strtok_r(NULL, ":", &save), level++) {
-		bool ok = streq(w, "*") || streq(w, "block") || streq(w, "cyclic")
-			  || (level == 0 && (streq(w, "arbitrary") || strncmp(w, "plane=", 6) == 0))
-			  || (level > 0 && streq(w, "fcyclic"));
-
-		if (level == 0 && strncmp(w, "plane=", 6) == 0
-		    && (!w[6] || strspn(w + 6, "0123456789") != strlen(w + 6) || atoi(w + 6) < 1))
-			ok = false;
-		if (!ok || level > 2)
-			level = 99;
-	}
-	if (level == 0 || level > 3
-	    || (pack && strcasecmp(pack, "pack") != 0 && strcasecmp(pack, "nopack") != 0))
+	if (task_dist_parse(v, &s->task_dist, &s->plane_size) < 0)
 		return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL, "Invalid --distribution specification");
 	return set_str(&s->distribution, v);
 }
@@ -458,9 +437,13 @@ int srun_opt_parse(struct srun_opts *s, int argc, char **argv, char *const *envp
 		r = alloc_opt_parse_env(srun_opts_tab, srun_env_tab, &s->job, srun_own, s, envp, e);
 	if (r == 0)
 		r = alloc_opt_parse_argv(srun_opts_tab, &s->job, srun_own, s, argc, argv, &ind, e);
+	if (r == 0)
+		r = srun_dist_hostfile(s, envp);
 	if (r != 0)
 		return r;
 	r = job_opt_verify(&s->job, info, n, e);
+	if (r == 0)
+		r = srun_dist_arbitrary(s, e);
 	if (r < 0)
 		return r;
 	if (s->job.exclusive && s->jobid)
@@ -481,6 +464,7 @@ void srun_opts_done(struct srun_opts *s)
 	free(s->mpi);
 	free(s->cpu_bind);
 	free(s->distribution);
+	free(s->task_nodes);
 	free(s->hint);
 	*s = (struct srun_opts){0};
 }

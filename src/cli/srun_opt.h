@@ -10,11 +10,16 @@
 #include <stdint.h>
 
 #include "cli/job_opt.h"
+#include "common/task_map.h"
 
 struct srun_opts {
 	struct job_opts job;		 /* -n -N -c -p -t --mem -w -x -J ... */
 	char *ofname, *efname, *ifname;	 /* -o -e -i as given, NULL */
 	char *mpi, *cpu_bind, *distribution, *hint;
+	enum task_dist task_dist;	 /* -m's node level */
+	uint16_t plane_size;		 /* plane=N */
+	char *task_nodes;		 /* arbitrary: the node of each task (hostlist,
+					  * task order, repeats kept) */
 	int ntasks_per_socket;		 /* --ntasks-per-socket, 0: not given */
 	bool label, unbuffered, kill_bad_exit, disable_status, quit_on_interrupt;
 	bool overlap, exact, pty, preserve_env;

@@ -29,6 +29,7 @@
 int srun_layout_init(struct srun_layout *l, const struct step_create_resp *r)
 {
 	uint64_t sum = 0;
+	uint32_t *fill = NULL;
 
 	*l = (struct srun_layout){0};
 	if (!r->node_count || !r->nodes || !r->num_tasks || r->num_tasks > STEP_TASKS_MAX)
@@ -41,24 +42,43 @@ int srun_layout_init(struct srun_layout *l, const struct step_create_resp *r)
 	if (sum != r->num_tasks)
 		return -EINVAL;
 	l->node_of = calloc(r->num_tasks, sizeof(*l->node_of));
+	l->ltid_of = calloc(r->num_tasks, sizeof(*l->ltid_of));
+	l->ids = calloc(r->num_tasks, sizeof(*l->ids));
 	l->first = calloc(r->node_count, sizeof(*l->first));
-	if (!l->node_of || !l->first) {
+	fill = calloc(r->node_count, sizeof(*fill));
+	if (!l->node_of || !l->ltid_of || !l->ids || !l->first || !fill) {
+		free(fill);
 		srun_layout_done(l);
 		return -ENOMEM;
 	}
 	l->ntasks = r->num_tasks;
 	l->nnodes = r->node_count;
-	for (uint32_t n = 0, t = 0; n < r->node_count; n++) {
-		l->first[n] = t;
-		for (uint32_t k = 0; k < r->nodes[n].tasks; k++)
-			l->node_of[t++] = n;
+	for (uint32_t n = 1; n < r->node_count; n++)
+		l->first[n] = l->first[n - 1] + r->nodes[n - 1].tasks;
+	/* the controller's map must give each node the tasks it counts */
+	if (task_map_expand(&r->map, r->node_count, r->num_tasks, l->node_of) < 0)
+		goto bad;
+	for (uint32_t t = 0; t < l->ntasks; t++) {
+		uint32_t n = l->node_of[t];
+
+		if (fill[n] >= r->nodes[n].tasks)
+			goto bad;
+		l->ltid_of[t] = fill[n];
+		l->ids[l->first[n] + fill[n]++] = t;
 	}
+	free(fill);
 	return 0;
+bad:
+	free(fill);
+	srun_layout_done(l);
+	return -EINVAL;
 }
 
 void srun_layout_done(struct srun_layout *l)
 {
 	free(l->node_of);
+	free(l->ltid_of);
+	free(l->ids);
 	free(l->first);
 	*l = (struct srun_layout){0};
 }
@@ -125,6 +145,9 @@ static void fill_req(const struct srun_opts *o, uint32_t job_id, const struct al
 	q->exc_nodes = j->exclude ? strdup(j->exclude) : NULL;
 	q->srun_host = strdup(l->host);
 	q->command = join_argv(o->argv, o->argc);
+	q->task_dist = (uint16_t)o->task_dist;
+	q->plane_size = o->plane_size;
+	q->task_nodes = o->task_nodes ? strdup(o->task_nodes) : NULL;
 }
 
 static bool retry_code(int r)
@@ -206,6 +229,7 @@ out:
 	free(q.exc_nodes);
 	free(q.srun_host);
 	free(q.command);
+	free(q.task_nodes);
 	return r;
 }
 
@@ -253,12 +277,10 @@ static uint16_t launch_flags(const struct srun_opts *o)
 
 static void fill_launch(struct launch_one *one, const struct srun_opts *o,
 			const struct step_create_resp *r, const struct srun_layout *lay,
-			const struct srun_launch *how, uint32_t n, uint32_t *gtids)
+			const struct srun_launch *how, uint32_t n)
 {
 	const struct step_node *node = &r->nodes[n];
 
-	for (uint32_t k = 0; k < node->tasks; k++)
-		gtids[k] = lay->first[n] + k;
 	one->node = node;
 	one->msg = (struct launch_tasks_msg){
 	    .job_id = r->job_id,
@@ -277,8 +299,9 @@ static void fill_launch(struct launch_one *one, const struct srun_opts *o,
 	    .num_nodes = r->node_count,
 	    .node_id = n,
 	    .num_tasks = r->num_tasks,
-	    .gtids = gtids,
+	    .gtids = lay->ids + lay->first[n],
 	    .ntasks_here = node->tasks,
+	    .map = r->map,
 	    .cpus_on_node = node->cpus,
 	    .mem_limit = node->mem,
 	    .gpus = node->gpus,
@@ -300,17 +323,16 @@ int srun_step_launch(const struct sl_conf *conf, const struct srun_opts *o,
 {
 	struct launch_one *one = calloc(lay->nnodes, sizeof(*one));
 	pthread_t *th = calloc(lay->nnodes, sizeof(*th));
-	uint32_t *gtids = calloc(lay->ntasks, sizeof(*gtids));
 	bool *started = calloc(lay->nnodes, sizeof(*started));
 	int rc = 0;
 
-	if (!one || !th || !gtids || !started) {
+	if (!one || !th || !started) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (uint32_t n = 0; n < lay->nnodes; n++) {
 		one[n].conf = conf;
-		fill_launch(&one[n], o, r, lay, how, n, gtids + lay->first[n]);
+		fill_launch(&one[n], o, r, lay, how, n);
 		started[n] = pthread_create(&th[n], NULL, launch_thread, &one[n]) == 0;
 		if (!started[n])
 			launch_thread(&one[n]);
@@ -332,7 +354,6 @@ int srun_step_launch(const struct sl_conf *conf, const struct srun_opts *o,
 out:
 	free(one);
 	free(th);
-	free(gtids);
 	free(started);
 	return rc;
 }

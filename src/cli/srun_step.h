@@ -12,16 +12,26 @@ struct srun_opts;
 struct alloc_listener;
 struct step_create_resp;
 
-/* The step's block layout from the response: task i runs on node
- * node_of[i]; node n holds first[n] .. first[n] + resp->nodes[n].tasks - 1. */
+/* The step's layout from the response's task map: task t runs on node
+ * node_of[t] as its local task ltid_of[t]; node n holds the tasks
+ * ids[first[n] .. first[n] + resp->nodes[n].tasks - 1], ascending. */
 struct srun_layout {
 	uint32_t ntasks, nnodes;
 	uint32_t *node_of; /* per task */
+	uint32_t *ltid_of; /* per task */
+	uint32_t *ids;	   /* per node, from first[n] */
 	uint32_t *first;   /* per node */
 };
 
+/* The i-th task (ascending) of node n. */
+static inline uint32_t srun_layout_task(const struct srun_layout *l, uint32_t n, uint32_t i)
+{
+	return l->ids[l->first[n] + i];
+}
+
 /* Fill the layout; -EINVAL when the response is inconsistent (no node,
- * no task, counts that do not add up, over 65535 tasks, a nameless node). */
+ * no task, counts that do not add up or differ from the task map's, over
+ * 65535 tasks, a nameless node). */
 int srun_layout_init(struct srun_layout *l, const struct step_create_resp *r);
 void srun_layout_done(struct srun_layout *l);
 

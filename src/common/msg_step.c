@@ -104,6 +104,9 @@ void step_create_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->srun_port);
 	pack_u32(b, m->srun_pid);
 	pack_str(b, m->command);
+	pack_u16(b, m->task_dist);
+	pack_u16(b, m->plane_size);
+	pack_str(b, m->task_nodes);
 }
 
 int step_create_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -129,6 +132,9 @@ int step_create_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->srun_port);
 	unpack_u32(b, &m->srun_pid);
 	unpack_str(b, &m->command, SL_STR_MAX);
+	unpack_u16(b, &m->task_dist);
+	unpack_u16(b, &m->plane_size);
+	unpack_str(b, &m->task_nodes, SL_STR_MAX);
 	return b->err;
 }
 
@@ -142,6 +148,7 @@ void step_create_req_free(void *msg)
 	free(m->exc_nodes);
 	free(m->srun_host);
 	free(m->command);
+	free(m->task_nodes);
 }
 
 /* ---- RESPONSE_JOB_STEP_CREATE ---- */
@@ -189,6 +196,8 @@ void step_create_resp_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->node_count);
 	for (uint32_t i = 0; i < m->node_count; i++)
 		step_node_pack(&m->nodes[i], b);
+	if (m->node_count)
+		task_map_pack(&m->map, b);
 	pack_str(b, m->cred);
 	pack_u32(b, m->uid);
 	pack_u32(b, m->gid);
@@ -225,6 +234,8 @@ int step_create_resp_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 		m->node_count = n;
 		for (uint32_t i = 0; i < n && !b->err; i++)
 			step_node_unpack(&m->nodes[i], b);
+		if (!b->err)
+			task_map_unpack(b, &m->map);
 	}
 	unpack_str(b, &m->cred, SL_STEP_CRED_MAX);
 	unpack_u32(b, &m->uid);
@@ -250,6 +261,7 @@ void step_create_resp_free(void *msg)
 	for (uint32_t i = 0; m->nodes && i < m->node_count; i++)
 		step_node_done(&m->nodes[i]);
 	free(m->nodes);
+	task_map_done(&m->map);
 	free(m->cred);
 	free(m->user_name);
 	free(m->job_name);
@@ -284,6 +296,7 @@ void launch_tasks_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->ntasks_here);
 	for (uint32_t i = 0; i < m->ntasks_here; i++)
 		pack_u32(b, m->gtids[i]);
+	task_map_pack(&m->map, b);
 	pack_u32(b, m->cpus_on_node);
 	pack_u64(b, m->mem_limit);
 	pack_str(b, m->gpus);
@@ -329,6 +342,7 @@ int launch_tasks_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 		for (uint32_t i = 0; i < n; i++)
 			unpack_u32(b, &m->gtids[i]);
 	}
+	task_map_unpack(b, &m->map);
 	unpack_u32(b, &m->cpus_on_node);
 	unpack_u64(b, &m->mem_limit);
 	unpack_str(b, &m->gpus, SL_STR_MAX);
@@ -356,6 +370,7 @@ void launch_tasks_msg_free(void *msg)
 	free(m->cwd);
 	free(m->step_nodes);
 	free(m->gtids);
+	task_map_done(&m->map);
 	free(m->gpus);
 	free(m->io_host);
 	free(m->io_key);

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "msg_acct.h"
+#include "task_map.h"
 
 /* Step ids (Slurm's): normal steps count from 0. */
 #define SL_BATCH_STEP 0xfffffffbu  /* SLURM_BATCH_SCRIPT, printed "batch" */
@@ -74,13 +75,17 @@ struct step_create_req {           /* REQUEST_JOB_STEP_CREATE */
 	uint16_t srun_port;
 	uint32_t srun_pid;
 	char *command;                 /* argv joined by spaces, for scontrol show step */
+	uint16_t task_dist;            /* enum task_dist: -m's node level */
+	uint16_t plane_size;           /* TASK_DIST_PLANE */
+	char *task_nodes;              /* TASK_DIST_ARBITRARY: the node of each task, in
+	                                * task order (a hostlist, repeats kept) */
 };
 
 struct step_node {                 /* one node of a step, in step node order */
 	char *name;
 	char *addr;                    /* slurmd's address (NodeAddr) */
 	uint16_t port;                 /* slurmd's port */
-	uint32_t tasks;                /* tasks placed there (block) */
+	uint32_t tasks;                /* tasks placed there */
 	uint32_t cpus;                 /* cpus the step holds there */
 	uint64_t mem;                  /* MB limit there, 0: none */
 	char *gpus;                    /* global GPU indexes "0,1", NULL: none */
@@ -95,6 +100,7 @@ struct step_create_resp {          /* RESPONSE_JOB_STEP_CREATE */
 	uint32_t num_tasks;
 	uint32_t node_count;
 	struct step_node *nodes;
+	struct task_map map;           /* the node of each task (task_map.h) */
 	char *cred;                    /* step credential (step_cred.h), for each slurmd */
 	/* the job, for the task environment */
 	uint32_t uid, gid;
@@ -124,6 +130,7 @@ struct launch_tasks_msg {          /* REQUEST_LAUNCH_TASKS: srun -> slurmd -> sl
 	uint32_t num_tasks;            /* in the whole step */
 	uint32_t *gtids;               /* global task ids on this node, ascending */
 	uint32_t ntasks_here;
+	struct task_map map;           /* the node of every task of the step */
 	uint32_t cpus_on_node;         /* SLURM_CPUS_ON_NODE */
 	uint64_t mem_limit;            /* MB, 0: none */
 	char *gpus;                    /* "0,1": SLURM_STEP_GPUS / CUDA_VISIBLE_DEVICES, NULL */

@@ -47,6 +47,15 @@ int step_cred_from_resp(const struct step_create_resp *r, uint64_t ctime_us, str
 		step_cred_done(&c);
 		return -ENOMEM;
 	}
+	if (r->map.nblocks) {
+		c.map.blocks = calloc(r->map.nblocks, sizeof(*c.map.blocks));
+		if (!c.map.blocks) {
+			step_cred_done(&c);
+			return -ENOMEM;
+		}
+		memcpy(c.map.blocks, r->map.blocks, r->map.nblocks * sizeof(*c.map.blocks));
+		c.map.nblocks = r->map.nblocks;
+	}
 	for (uint32_t i = 0; i < r->node_count; i++) {
 		const struct step_node *n = &r->nodes[i];
 		struct step_cred_run *run;
@@ -73,6 +82,7 @@ void step_cred_done(struct step_cred *c)
 	for (uint32_t i = 0; c->runs && i < c->run_count; i++)
 		free(c->runs[i].gpus);
 	free(c->runs);
+	task_map_done(&c->map);
 	*c = (struct step_cred){0};
 }
 
@@ -95,6 +105,7 @@ void step_cred_pack(const struct step_cred *c, struct pack_buf *b)
 		pack_u64(b, c->runs[i].mem);
 		pack_str(b, c->runs[i].gpus);
 	}
+	task_map_pack(&c->map, b);
 }
 
 static int unpack_runs(struct pack_buf *b, struct step_cred *c)
@@ -136,7 +147,9 @@ int step_cred_unpack(const void *data, size_t len, struct step_cred *ret)
 	unpack_time(&b, &c.expire);
 	unpack_str(&b, &c.step_nodes, SL_STR_MAX);
 	unpack_u32(&b, &c.num_tasks);
-	if (b.err || !c.step_nodes || unpack_runs(&b, &c) < 0 || pack_remaining(&b)) {
+	if (!b.err && unpack_runs(&b, &c) == 0)
+		task_map_unpack(&b, &c.map);
+	if (b.err || !c.step_nodes || !c.map.nblocks || pack_remaining(&b)) {
 		step_cred_done(&c);
 		return -ESLURMD_INVALID_JOB_CREDENTIAL;
 	}
@@ -188,21 +201,15 @@ int step_cred_decode(const char *munge_socket, const char *cred, uid_t slurm_uid
 	return r;
 }
 
-/* The run of node index idx, and the index of its first task in the step. */
-static const struct step_cred_run *run_of(const struct step_cred *c, uint32_t idx,
-					  uint64_t *first_task)
+/* The run of node index idx. */
+static const struct step_cred_run *run_of(const struct step_cred *c, uint32_t idx)
 {
-	uint64_t nodes = 0, tasks = 0;
+	uint64_t nodes = 0;
 
 	for (uint32_t i = 0; i < c->run_count; i++) {
-		const struct step_cred_run *run = &c->runs[i];
-
-		if (idx < nodes + run->count) {
-			*first_task = tasks + (uint64_t)(idx - nodes) * run->tasks;
-			return run;
-		}
-		nodes += run->count;
-		tasks += (uint64_t)run->count * run->tasks;
+		nodes += c->runs[i].count;
+		if (idx < nodes)
+			return &c->runs[i];
 	}
 	return NULL;
 }
@@ -231,11 +238,30 @@ static long node_index(const struct step_cred *c, const char *node)
 	return idx;
 }
 
+/* Are gtids[0..n) exactly the ids the credential's map gives node idx,
+ * in ascending order? */
+static bool tasks_match(const struct step_cred *c, uint32_t idx, const uint32_t *gtids,
+			uint32_t n)
+{
+	uint64_t nodes = cred_node_count(c);
+	_cleanup_free_ uint32_t *node_of = NULL;
+	uint32_t k = 0;
+
+	if (nodes > UINT32_MAX || !c->num_tasks || c->num_tasks > TASK_MAP_TASKS_MAX)
+		return false;
+	node_of = calloc(c->num_tasks, sizeof(*node_of));
+	if (!node_of || task_map_expand(&c->map, (uint32_t)nodes, c->num_tasks, node_of) < 0)
+		return false;
+	for (uint32_t t = 0; t < c->num_tasks; t++)
+		if (node_of[t] == idx && (k >= n || gtids[k++] != t))
+			return false;
+	return k == n;
+}
+
 static const char *launch_mismatch(const struct step_cred *c, const struct launch_tasks_msg *m,
 				   const char *node)
 {
 	const struct step_cred_run *run;
-	uint64_t first = 0;
 	long idx;
 
 	if (m->job_id != c->job_id || m->step_id != c->step_id)
@@ -248,13 +274,14 @@ static const char *launch_mismatch(const struct step_cred *c, const struct launc
 	if (!same_str(m->step_nodes, c->step_nodes) || m->num_nodes != cred_node_count(c)
 	    || m->node_id != (uint32_t)idx)
 		return "step nodes";
-	run = run_of(c, (uint32_t)idx, &first);
+	run = run_of(c, (uint32_t)idx);
 	if (!run || m->num_tasks != c->num_tasks || m->ntasks_here != run->tasks
 	    || (m->ntasks_here && !m->gtids))
 		return "task count";
-	for (uint32_t k = 0; k < m->ntasks_here; k++)
-		if (m->gtids[k] != first + k)
-			return "task ids";
+	if (!task_map_equal(&m->map, &c->map))
+		return "task map";
+	if (!tasks_match(c, (uint32_t)idx, m->gtids, m->ntasks_here))
+		return "task ids";
 	if (m->cpus_on_node != run->cpus)
 		return "cpus";
 	if (m->mem_limit != run->mem)

@@ -5,8 +5,8 @@
  * munged vouches that root or SlurmUser made it. slurmd decodes it, checks
  * the maker's uid, unpacks it and refuses a launch that differs from it in
  * anything it grants: the job, step, user and group, the step's nodes
- * (this node must be one of them, at its index), the task count and task
- * ids here, the cpus, the memory limit and the GPUs here; and one past its
+ * (this node must be one of them, at its index), the task count, the
+ * node of every task (the task map) and so the task ids here, the cpus, the memory limit and the GPUs here; and one past its
  * expiry. srun's copy of those fields is then the controller's word, and
  * the stepd gets exactly that. A step launched on several nodes served by
  * one munged is decoded several times: munged calls that a replay, which
@@ -17,16 +17,19 @@
  *   u16 version, u32 job_id, u32 step_id, u32 uid, u32 gid,
  *   u64 ctime_us, time expire, str step_nodes, u32 num_tasks,
  *   u32 run_count, run_count x { u32 count, u32 tasks, u32 cpus,
- *   u64 mem_mb, str gpus }
+ *   u64 mem_mb, str gpus }, task map (task_map.h)
  * The runs cover the step's nodes in step_nodes order (the hostlist
  * expands in step order): `count` consecutive nodes granted the same.
+ * The task map must give each node as many tasks as its run grants.
  */
 #pragma once
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
-#define STEP_CRED_VERSION  1
+#include "task_map.h"
+
+#define STEP_CRED_VERSION  2 /* 2: the task map */
 #define STEP_CRED_EXPIRE_S 120 /* as Slurm's default credential lifetime */
 /* The encoded credential in a message: munge's base64 of a payload of at
  * most STEP_CRED_PAYLOAD_MAX bytes, with its header. */
@@ -54,6 +57,7 @@ struct step_cred {
 	uint32_t num_tasks; /* in the whole step */
 	uint32_t run_count;
 	struct step_cred_run *runs;
+	struct task_map map; /* the node of each task */
 };
 
 /* The grant of a step as the controller answers it (r->nodes...);

@@ -128,6 +128,54 @@ static int parse_gres(const struct step_create_req *m, struct step_layout_req *l
 	return 0;
 }
 
+/* -m arbitrary: the job node of each task from m->task_nodes (a list in
+ * task order); as many as -n asks, all of the list without -n. *ret_n is
+ * the task count. */
+static int arb_nodes(struct ctld *c, const struct job *job, const struct step_create_req *m,
+		     uint32_t **ret, uint32_t *ret_n)
+{
+	struct hostlist *hl = NULL;
+	uint32_t *arb = NULL, n;
+	size_t count = 0;
+	int r;
+
+	if (!m->task_nodes || !*m->task_nodes)
+		return -ESLURM_BAD_DIST;
+	r = hostlist_count_expr(m->task_nodes, TASK_MAP_TASKS_MAX, &count);
+	if (r == 0 && count == 0)
+		r = -ESLURM_BAD_DIST;
+	if (r == 0 && m->num_tasks != NO_VAL && (m->num_tasks == 0 || m->num_tasks > count))
+		r = -ESLURM_BAD_TASK_COUNT;
+	if (r == 0)
+		r = hostlist_new(m->task_nodes, &hl);
+	if (r < 0)
+		return r == -ENOMEM || r <= -1000 ? r : -ESLURM_INVALID_NODE_NAME;
+	n = m->num_tasks != NO_VAL ? m->num_tasks : (uint32_t)count;
+	arb = calloc(n, sizeof(*arb));
+	for (uint32_t t = 0; arb && t < n && r == 0; t++) {
+		struct node *x = node_find(c, hostlist_nth(hl, t));
+		uint32_t k = 0;
+
+		while (x && k < job->alloc.count && &c->nodes[job->alloc.nodes[k].node] != x)
+			k++;
+		if (!x)
+			r = -ESLURM_INVALID_NODE_NAME;
+		else if (k == job->alloc.count)
+			r = -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+		arb[t] = k;
+	}
+	hostlist_free(hl);
+	if (!arb)
+		return -ENOMEM;
+	if (r < 0) {
+		free(arb);
+		return r;
+	}
+	*ret = arb;
+	*ret_n = n;
+	return 0;
+}
+
 static int layout_errno(int r)
 {
 	switch (r) {
@@ -158,13 +206,22 @@ static int step_place(struct ctld *c, const struct job *job, const struct step_c
 	    .is_overlap = (m->flags & STEP_FLAG_OVERLAP) != 0,
 	};
 	_cleanup_free_ struct step_avail *a = avail_build(job);
+	_cleanup_free_ uint32_t *arb = NULL;
 	int r;
 
 	if (!a)
 		return -ENOMEM;
 	if (!job->alloc.count)
 		return -ESLURM_ALREADY_DONE;
-	r = parse_gres(m, &lr);
+	if (m->task_dist > TASK_DIST_ARBITRARY
+	    || (m->task_dist == TASK_DIST_PLANE && !m->plane_size))
+		return -ESLURM_BAD_DIST;
+	lr.dist = (enum task_dist)m->task_dist;
+	lr.plane_size = m->plane_size;
+	r = lr.dist == TASK_DIST_ARBITRARY ? arb_nodes(c, job, m, &arb, &lr.num_tasks) : 0;
+	lr.arb_node = arb;
+	if (r == 0)
+		r = parse_gres(m, &lr);
 	if (r == 0)
 		r = mark_nodes(c, job, m->req_nodes, true, a);
 	if (r == 0)
@@ -301,10 +358,14 @@ int step_create_build(struct ctld *c, const struct job *job, const struct step_c
 
 	if (r == 0)
 		r = step_build(c, job, m, &l, ret);
-	step_layout_done(&l);
-	if (r < 0)
+	if (r < 0) {
+		step_layout_done(&l);
 		return r;
+	}
 	r = resp_fill(c, job, ret, resp);
+	if (r == 0)
+		r = task_map_build(l.node_of, l.num_tasks, &resp->map);
+	step_layout_done(&l);
 	if (r < 0)
 		step_rec_done(ret);
 	return r;

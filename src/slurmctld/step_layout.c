@@ -109,6 +109,12 @@ static int node_range(const struct step_avail *nodes, uint32_t n, const struct s
 	return 0;
 }
 
+/* Task ids dealt to a node in one round: a plane, or one. */
+static uint32_t deal_chunk(const struct step_layout_req *req)
+{
+	return req->dist == TASK_DIST_PLANE && req->plane_size ? req->plane_size : 1;
+}
+
 /* Choose nodes with caps cap[]: required ones, then in job order until
  * the count and the tasks are met. Fills tasks[] (0: not chosen) and
  * returns the task count, or 0 when it does not fit. */
@@ -146,14 +152,22 @@ static uint32_t choose(const struct step_avail *nodes, uint32_t n,
 	if (capsum < num_tasks)
 		goto fail;
 	memset(tasks, 0, n * sizeof(*tasks));
-	/* Slurm's block layout: deal counts round-robin up to each node's
-	 * cap, number the tasks node by node */
-	for (uint32_t j = 0; dealt < num_tasks; j++)
-		for (uint32_t i = 0; i < n && dealt < num_tasks; i++)
-			if (is_chosen[i] && j < cap[i]) {
-				tasks[i]++;
-				dealt++;
-			}
+	/* Slurm's layouts: deal counts round-robin up to each node's cap, one
+	 * task a round (block, cyclic) or a plane of them; capsum >= num_tasks,
+	 * so every round deals some */
+	while (dealt < num_tasks)
+		for (uint32_t i = 0; i < n && dealt < num_tasks; i++) {
+			uint32_t take = deal_chunk(req);
+
+			if (!is_chosen[i] || tasks[i] >= cap[i])
+				continue;
+			if (take > cap[i] - tasks[i])
+				take = cap[i] - tasks[i];
+			if (take > num_tasks - dealt)
+				take = num_tasks - dealt;
+			tasks[i] += take;
+			dealt += take;
+		}
 	free(is_chosen);
 	return num_tasks;
 fail:
@@ -209,6 +223,76 @@ static int fill(const struct step_avail *nodes, uint32_t n, const struct step_la
 	return 0;
 }
 
+/* l->node_of from the placed counts: node by node (block), or dealt
+ * round-robin as choose() dealt the counts (cyclic, plane). */
+static int number(struct step_layout *l, const struct step_layout_req *req)
+{
+	uint32_t chunk = deal_chunk(req), t = 0;
+	_cleanup_free_ uint32_t *have = calloc(l->count ? l->count : 1, sizeof(*have));
+
+	l->node_of = calloc(l->num_tasks ? l->num_tasks : 1, sizeof(*l->node_of));
+	if (!have || !l->node_of)
+		return -ENOMEM;
+	if (req->dist != TASK_DIST_CYCLIC && req->dist != TASK_DIST_PLANE) {
+		for (uint32_t k = 0; k < l->count; k++)
+			for (uint32_t i = 0; i < l->nodes[k].tasks; i++)
+				l->node_of[t++] = k;
+		return 0;
+	}
+	while (t < l->num_tasks)
+		for (uint32_t k = 0; k < l->count; k++)
+			for (uint32_t i = 0; i < chunk && have[k] < l->nodes[k].tasks; i++) {
+				have[k]++;
+				l->node_of[t++] = k;
+			}
+	return 0;
+}
+
+/* -m arbitrary: task i on job node req->arb_node[i]. */
+static int place_arbitrary(const struct step_avail *nodes, uint32_t n,
+			   const struct step_layout_req *req, struct step_layout *ret)
+{
+	_cleanup_free_ uint32_t *tasks = calloc(n ? n : 1, sizeof(*tasks));
+	_cleanup_free_ uint32_t *step_of = calloc(n ? n : 1, sizeof(*step_of));
+	uint32_t count = 0;
+	int rc = 0;
+
+	if (!tasks || !step_of)
+		return -ENOMEM;
+	if (!req->arb_node || !is_given32(req->num_tasks))
+		return -EINVAL;
+	for (uint32_t t = 0; t < req->num_tasks; t++) {
+		if (req->arb_node[t] >= n)
+			return -ENOSPC;
+		count += !tasks[req->arb_node[t]]++;
+	}
+	if (is_given32(req->min_nodes)
+	    && (count < req->min_nodes || (is_given32(req->max_nodes) && count > req->max_nodes)))
+		return -ERANGE;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!tasks[i])
+			continue;
+		if (nodes[i].is_excluded || tasks[i] > node_cap(&nodes[i], req, false))
+			return -ENOSPC;
+		if (tasks[i] > node_cap(&nodes[i], req, true))
+			rc = -EAGAIN;
+	}
+	if (rc == 0)
+		rc = fill(nodes, n, req, tasks, req->num_tasks, ret);
+	if (rc < 0)
+		return rc;
+	for (uint32_t k = 0; k < ret->count; k++)
+		step_of[ret->nodes[k].job_node] = k;
+	ret->node_of = calloc(req->num_tasks, sizeof(*ret->node_of));
+	if (!ret->node_of) {
+		step_layout_done(ret);
+		return -ENOMEM;
+	}
+	for (uint32_t t = 0; t < req->num_tasks; t++)
+		ret->node_of[t] = step_of[req->arb_node[t]];
+	return 0;
+}
+
 int step_layout_place(const struct step_avail *nodes, uint32_t n, const struct step_layout_req *req,
 		      struct step_layout *ret)
 {
@@ -216,6 +300,8 @@ int step_layout_place(const struct step_avail *nodes, uint32_t n, const struct s
 	uint32_t *cap = NULL, *tasks = NULL, num_tasks;
 	int rc;
 
+	if (req->dist == TASK_DIST_ARBITRARY)
+		return place_arbitrary(nodes, n, req, ret);
 	rc = node_range(nodes, n, req, &r);
 	if (rc < 0)
 		return rc;
@@ -237,6 +323,10 @@ int step_layout_place(const struct step_avail *nodes, uint32_t n, const struct s
 	if (!num_tasks)
 		goto out;
 	rc = fill(nodes, n, req, tasks, num_tasks, ret);
+	if (rc == 0 && number(ret, req) < 0) {
+		step_layout_done(ret);
+		rc = -ENOMEM;
+	}
 out:
 	free(cap);
 	free(tasks);
@@ -248,5 +338,6 @@ void step_layout_done(struct step_layout *l)
 	if (!l)
 		return;
 	free(l->nodes);
+	free(l->node_of);
 	*l = (struct step_layout){0};
 }

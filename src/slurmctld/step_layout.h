@@ -14,10 +14,20 @@
  * up to each node's free cpus / cpus_per_task and then numbered in block
  * order (Slurm's _task_layout_block): cpus 3,1 with -n4 -> 3,1; 4,4 with
  * -N2 -n4 -> 2,2; 1,3 with -n4 -> 1,3.
+ *
+ * Task ids follow the node level of -m: block numbers them node by node;
+ * cyclic deals them one by one round-robin over the step's nodes (the same
+ * counts as block), skipping a node once it holds its count; plane=N deals
+ * blocks of N ids round-robin, each node taking at most N a round up to
+ * what it can hold (so the counts follow the planes: -N2 -n6 plane=4 ->
+ * 4,2); arbitrary puts task i on the node the request lists i-th (a node
+ * listed more often than it can hold tasks does not fit).
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "common/task_map.h"
 
 struct step_avail {	    /* one node of the job, as steps see it */
 	uint16_t cpus;	    /* the job's cpus there */
@@ -45,6 +55,10 @@ struct step_layout_req {
 	enum step_gpu_mode gpu_mode;
 	uint16_t gpus_per_node; /* STEP_GPUS_COUNT */
 	bool is_overlap;	/* --overlap: ignores and holds no cpus/GPUs */
+	enum task_dist dist;
+	uint16_t plane_size;	  /* TASK_DIST_PLANE: >= 1 */
+	const uint32_t *arb_node; /* TASK_DIST_ARBITRARY: job node of each of
+				   * num_tasks tasks (those nodes are required) */
 };
 
 struct step_place {	   /* one node of the step */
@@ -58,6 +72,7 @@ struct step_place {	   /* one node of the step */
 struct step_layout {
 	struct step_place *nodes; /* job order */
 	uint32_t count;
+	uint32_t *node_of; /* per task: index into nodes */
 	uint32_t num_tasks;
 	uint32_t num_cpus;
 };

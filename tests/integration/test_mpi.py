@@ -180,6 +180,23 @@ def test_mpich_ring_over_two_nodes(cluster, ring):
     assert lines == want, r.stdout + r.stderr
 
 
+def test_mpich_ring_with_cyclic_and_plane_layouts(cluster, ring):
+    # ranks dealt round-robin (and in planes of 2): MPICH reads the real
+    # layout from PMI_process_mapping, so each rank is where SLURMD_NODENAME says
+    for dist, node_of in (("cyclic", lambda i: i % 2), ("plane=2", lambda i: i // 2 % 2)):
+        r = cluster.run("srun", "--mpi=pmi2", "-N2", "-n8", "-m", dist, str(ring), timeout=120)
+        want = [f"rank {i} of 8 on n{1 + node_of(i)}: token {1000 + (i or 7)}"
+                for i in range(8)]
+        assert ring_lines(r.stdout) == want, dist + r.stdout + r.stderr
+
+
+def test_openmpi_ring_over_pmix_cyclic(cluster, ring_ompi):
+    r = cluster.run("srun", "--mpi=pmix", "-N2", "-n8", "-m", "cyclic", str(ring_ompi),
+                    timeout=120, env={"OMPI_MCA_btl": "self,tcp"})
+    want = [f"rank {i} of 8 on n{1 + i % 2}: token {1000 + (i or 7)}" for i in range(8)]
+    assert ring_lines(r.stdout) == want, r.stdout + r.stderr
+
+
 def test_mpi_default_and_slurm_mpi_type(cluster, ring):
     # SLURM_MPI_TYPE is what srun reads like --mpi (and what MpiDefault sets)
     r = cluster.run("srun", "-N2", "-n4", str(ring), env={"SLURM_MPI_TYPE": "pmi2"},
@@ -199,6 +216,9 @@ def test_pmi2_wire_protocol(cluster):
         assert m, line
         assert int(m.group(1)) == i and m.group(3) == f"v{(i + 1) % 4};x"
         assert m.group(4) == "(vector,(0,1,3),(1,1,1))"  # 3 tasks on n1, 1 on n2, as Slurm lays -N2 -n4 out
+    # -m cyclic on the same 3 + 1 cpus: 0 and 2 and 3 on n1, 1 on n2
+    out = cluster.out("srun", "--mpi=pmi2", "-N2", "-n4", "-m", "cyclic", "python3", str(client))
+    assert {l.rsplit(" ", 1)[1] for l in out.splitlines()} == {"(vector,(0,2,1),(0,1,2))"}, out
 
 
 def test_environment_of_the_tasks(cluster):

@@ -171,6 +171,7 @@ static void fill_launch(struct forge *f, char **argv, int argc, char **env)
 					   .num_tasks = 1,
 					   .gtids = &f->gtid,
 					   .ntasks_here = 1,
+					   .map = r->map,
 					   .cpus_on_node = n->cpus,
 					   .mem_limit = n->mem,
 					   .gpus = n->gpus,

@@ -150,6 +150,10 @@ static void *sample_new(const struct msg_type *t)
 		r->nodes = calloc(2, sizeof(*r->nodes));
 		r->nodes[0] = (struct step_node){ s("n1"), s("127.0.0.1"), 17001, 3, 3, 300, s("0,1") };
 		r->nodes[1] = (struct step_node){ s("n2"), s("127.0.0.1"), 17002, 1, 1, 100, NULL };
+		r->map.nblocks = 2; /* n1: 0 2 3, n2: 1 */
+		r->map.blocks = calloc(2, sizeof(*r->map.blocks));
+		r->map.blocks[0] = (struct task_block){ 0, 2, 1 };
+		r->map.blocks[1] = (struct task_block){ 0, 1, 2 };
 		r->cred = s("MUNGE:abc");
 		r->job_cpus_per_node = s("3,1");
 		break;
@@ -165,6 +169,9 @@ static void *sample_new(const struct msg_type *t)
 		l->gtids = calloc(3, sizeof(uint32_t));
 		l->gtids[1] = 1;
 		l->gtids[2] = 2;
+		l->map.nblocks = 1;
+		l->map.blocks = calloc(1, sizeof(*l->map.blocks));
+		l->map.blocks[0] = (struct task_block){ 0, 1, 3 };
 		l->io_key = s("key");
 		break;
 	}

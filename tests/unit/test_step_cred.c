@@ -23,7 +23,9 @@
 #define NOW	 ((time_t)(CTIME_US / 1000000))
 
 /* Step 7.3 of uid 1000: n1 and n2 with 2 tasks, 4 cpus, 500 MB, GPU 0;
- * n3 with 1 task, 2 cpus, 250 MB, no GPU. */
+ * n3 with 1 task, 2 cpus, 250 MB, no GPU; tasks laid out cyclic (-m
+ * cyclic): n1 runs 0 and 3, n2 1 and 4, n3 2. */
+static struct task_block cyclic3[] = {{.start = 0, .count = 3, .per = 1}};
 static struct step_node nodes[] = {
     {.name = "n1", .tasks = 2, .cpus = 4, .mem = 500, .gpus = "0"},
     {.name = "n2", .tasks = 2, .cpus = 4, .mem = 500, .gpus = "0"},
@@ -38,6 +40,7 @@ static const struct step_create_resp resp = {
     .num_tasks = 5,
     .node_count = 3,
     .nodes = nodes,
+    .map = {.nblocks = 1, .blocks = cyclic3},
 };
 
 static void make_cred(struct step_cred *c)
@@ -48,12 +51,8 @@ static void make_cred(struct step_cred *c)
 /* What srun sends node n (srun_step.c fill_launch). */
 static void make_launch(struct launch_tasks_msg *m, uint32_t n, uint32_t *gtids)
 {
-	uint32_t first = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		first += nodes[i].tasks;
 	for (uint32_t k = 0; k < nodes[n].tasks; k++)
-		gtids[k] = first + k;
+		gtids[k] = n + 3 * k;
 	*m = (struct launch_tasks_msg){
 	    .job_id = 7,
 	    .step_id = 3,
@@ -69,6 +68,7 @@ static void make_launch(struct launch_tasks_msg *m, uint32_t n, uint32_t *gtids)
 	    .cpus_on_node = nodes[n].cpus,
 	    .mem_limit = nodes[n].mem,
 	    .gpus = nodes[n].gpus,
+	    .map = resp.map,
 	};
 }
 
@@ -107,6 +107,7 @@ static void test_pack_unpack_round_trip(void **state)
 	assert_int_equal(d.num_tasks, 5);
 	assert_int_equal(d.run_count, 2);
 	assert_int_equal(d.runs[1].mem, 250);
+	assert_true(task_map_equal(&d.map, &resp.map));
 	/* every truncation, a trailing byte and another version are refused */
 	for (size_t len = 0; len < b.len; len++) {
 		assert_int_equal(step_cred_unpack(b.data, len, &e),
@@ -148,8 +149,11 @@ static void test_launch_differing_from_the_grant_is_refused(void **state)
 	static const char *const whys[] = {
 	    "job or step", "job or step",  "user or group", "user or group", "step nodes",
 	    "step nodes",  "step nodes",   "task count",    "task count",    "task ids",
-	    "cpus",	   "memory limit", "GPUs",	    "GPUs",
+	    "cpus",	   "memory limit", "GPUs",	    "GPUs",	     "task map",
+	    "task ids",	   "task map",
 	};
+	/* block's map: n1 0-1, n2 2-3, n3 4 */
+	static struct task_block block[] = {{0, 2, 2}, {2, 1, 1}};
 	struct step_cred c;
 
 	(void)state;
@@ -202,6 +206,18 @@ static void test_launch_differing_from_the_grant_is_refused(void **state)
 			break;
 		case 13:
 			m.gpus = NULL;
+			break;
+		case 14: /* block's ids under block's map: not what was granted */
+			m.map = (struct task_map){.nblocks = 2, .blocks = block};
+			gtids[0] = 0;
+			gtids[1] = 1;
+			break;
+		case 15: /* block's ids under the granted map */
+			gtids[0] = 0;
+			gtids[1] = 1;
+			break;
+		case 16:
+			m.map.nblocks = 0;
 			break;
 		}
 		assert_int_equal(step_cred_check_launch(&c, &m, "n1", NOW, &why),

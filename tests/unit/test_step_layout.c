@@ -1,6 +1,7 @@
 /* test_step_layout.c - step placement inside a job: Slurm's block
  * layouts, the fewest nodes for -n, all nodes by default, --overlap,
- * busy (-EAGAIN) versus never (-ENOSPC), -w/-x, memory and GPUs.
+ * busy (-EAGAIN) versus never (-ENOSPC), -w/-x, memory and GPUs; the
+ * node of each task under -m block, cyclic, plane=N and arbitrary.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -206,6 +207,98 @@ static void test_gpus(void **state)
 	assert_int_equal(step_layout_place(a, 2, &r, &l), -ENOSPC);
 }
 
+/* The node (step index) of each task under r, and the task counts. */
+static void expect_tasks(const struct step_avail *a, uint32_t n, const struct step_layout_req *r,
+			 uint32_t ntasks, const uint32_t *want_node_of, uint32_t count,
+			 const uint32_t *want_tasks)
+{
+	struct step_layout l = {0};
+
+	assert_int_equal(step_layout_place(a, n, r, &l), 0);
+	assert_int_equal(l.num_tasks, ntasks);
+	assert_int_equal(l.count, count);
+	for (uint32_t i = 0; i < count; i++)
+		assert_int_equal(l.nodes[i].tasks, want_tasks[i]);
+	assert_non_null(l.node_of);
+	assert_memory_equal(l.node_of, want_node_of, ntasks * sizeof(*want_node_of));
+	step_layout_done(&l);
+}
+
+static void test_dist_block_numbers_node_by_node(void **state)
+{
+	struct step_avail a[] = {{.cpus = 4}, {.cpus = 4}};
+	struct step_layout_req r = req_default();
+
+	(void)state;
+	r.num_tasks = 5; /* -N2 -n5: 0-2 on the first, 3-4 on the second */
+	r.min_nodes = r.max_nodes = 2;
+	expect_tasks(a, 2, &r, 5, (uint32_t[]){0, 0, 0, 1, 1}, 2, (uint32_t[]){3, 2});
+}
+
+static void test_dist_cyclic_round_robin(void **state)
+{
+	struct step_avail a[] = {{.cpus = 4}, {.cpus = 4}, {.cpus = 4}};
+	struct step_avail a31[] = {{.cpus = 3}, {.cpus = 1}};
+	struct step_layout_req r = req_default();
+
+	(void)state;
+	r.dist = TASK_DIST_CYCLIC;
+	r.num_tasks = 5; /* -N2 -n5 -m cyclic: 0 2 4 | 1 3 */
+	r.min_nodes = r.max_nodes = 2;
+	expect_tasks(a, 3, &r, 5, (uint32_t[]){0, 1, 0, 1, 0}, 2, (uint32_t[]){3, 2});
+	r.num_tasks = 7; /* -N3 -n7: 0 3 6 | 1 4 | 2 5 */
+	r.min_nodes = r.max_nodes = 3;
+	expect_tasks(a, 3, &r, 7, (uint32_t[]){0, 1, 2, 0, 1, 2, 0}, 3, (uint32_t[]){3, 2, 2});
+	r.num_tasks = 4; /* cpus 3,1: the second node full after one round */
+	r.min_nodes = r.max_nodes = 2;
+	expect_tasks(a31, 2, &r, 4, (uint32_t[]){0, 1, 0, 0}, 2, (uint32_t[]){3, 1});
+}
+
+static void test_dist_plane_deals_blocks(void **state)
+{
+	struct step_avail a[] = {{.cpus = 8}, {.cpus = 8}};
+	struct step_avail a26[] = {{.cpus = 2}, {.cpus = 6}};
+	struct step_layout_req r = req_default();
+
+	(void)state;
+	r.dist = TASK_DIST_PLANE;
+	r.plane_size = 2;
+	r.num_tasks = 5; /* -N2 -n5 plane=2: 0 1 4 | 2 3 */
+	r.min_nodes = r.max_nodes = 2;
+	expect_tasks(a, 2, &r, 5, (uint32_t[]){0, 0, 1, 1, 0}, 2, (uint32_t[]){3, 2});
+	r.plane_size = 4; /* -N2 -n6 plane=4: 0-3 | 4 5 (not block's 3 + 3) */
+	r.num_tasks = 6;
+	expect_tasks(a, 2, &r, 6, (uint32_t[]){0, 0, 0, 0, 1, 1}, 2, (uint32_t[]){4, 2});
+	r.plane_size = 2; /* cpus 2,6 with -n7: 0 1 | 2 3, then the second alone */
+	r.num_tasks = 7;
+	expect_tasks(a26, 2, &r, 7, (uint32_t[]){0, 0, 1, 1, 1, 1, 1}, 2, (uint32_t[]){2, 5});
+}
+
+static void test_dist_arbitrary_follows_the_list(void **state)
+{
+	struct step_avail a[] = {{.cpus = 4}, {.cpus = 4}, {.cpus = 4}};
+	struct step_avail busy[] = {{.cpus = 4, .cpus_held = 4}, {.cpus = 4}};
+	struct step_layout_req r = req_default();
+	struct step_layout l;
+
+	(void)state;
+	r.dist = TASK_DIST_ARBITRARY;
+	r.num_tasks = 5; /* n3,n1,n1,n3,n3: n1 runs 1 2, n3 0 3 4; n2 none */
+	r.arb_node = (uint32_t[]){2, 0, 0, 2, 2};
+	expect_tasks(a, 3, &r, 5, (uint32_t[]){1, 0, 0, 1, 1}, 2, (uint32_t[]){2, 3});
+	r.num_tasks = 5; /* five on a node of 4 cpus: never */
+	r.arb_node = (uint32_t[]){1, 1, 1, 1, 1};
+	assert_int_equal(step_layout_place(a, 3, &r, &l), -ENOSPC);
+	r.num_tasks = 2; /* a node busy now: later */
+	r.arb_node = (uint32_t[]){1, 0};
+	assert_int_equal(step_layout_place(busy, 2, &r, &l), -EAGAIN);
+	r.arb_node = (uint32_t[]){1, 7}; /* outside the job */
+	assert_int_equal(step_layout_place(a, 3, &r, &l), -ENOSPC);
+	r.arb_node = (uint32_t[]){1, 0}; /* -N3 for two listed nodes */
+	r.min_nodes = r.max_nodes = 3;
+	assert_int_equal(step_layout_place(a, 3, &r, &l), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +308,10 @@ int main(void)
 	    cmocka_unit_test(test_required_excluded),
 	    cmocka_unit_test(test_memory),
 	    cmocka_unit_test(test_gpus),
+	    cmocka_unit_test(test_dist_block_numbers_node_by_node),
+	    cmocka_unit_test(test_dist_cyclic_round_robin),
+	    cmocka_unit_test(test_dist_plane_deals_blocks),
+	    cmocka_unit_test(test_dist_arbitrary_follows_the_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,6 @@
 #define PMI_KVSNAME_MAX 256
 #define PMI_KEY_MAX	256
 #define PMI_VAL_MAX	1024
-#define PMI_NODES_MAX	65536
 #define PMI2_LEN_DIGITS 6
 
 struct pmi_kv {
@@ -159,58 +158,6 @@ static const char *kvs_find_linear(const struct pmi_kvs *k, const char *key)
 		if (streq(k->v[i].key, key))
 			return k->v[i].val;
 	return NULL;
-}
-
-/* ---- the task map ---- */
-
-int pmi_counts_parse(const char *s, uint32_t *ret, size_t max)
-{
-	size_t n = 0;
-
-	while (s && *s) {
-		char *end;
-		unsigned long c = strtoul(s, &end, 10), rep = 1;
-
-		if (end == s)
-			return -1;
-		if (strncmp(end, "(x", 2) == 0) {
-			char *e2;
-
-			rep = strtoul(end + 2, &e2, 10);
-			if (e2 == end + 2 || *e2 != ')' || rep == 0)
-				return -1;
-			end = e2 + 1;
-		}
-		if (c > UINT32_MAX || rep > max - n)
-			return -1;
-		for (unsigned long i = 0; i < rep; i++)
-			ret[n++] = (uint32_t)c;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return (int)n;
-}
-
-int pmi_mapping(const uint32_t *counts, size_t n, char *buf, size_t size)
-{
-	size_t len = (size_t)snprintf(buf, size, "(vector");
-
-	for (size_t i = 0; i < n && len < size;) {
-		size_t j = i;
-
-		while (j + 1 < n && counts[j + 1] == counts[i])
-			j++;
-		len += (size_t)snprintf(buf + len, size - len, ",(%zu,%zu,%u)", i, j - i + 1,
-					counts[i]);
-		i = j + 1;
-	}
-	if (len + 1 >= size)
-		return -ENOSPC;
-	snprintf(buf + len, size - len, ")");
-	return 0;
 }
 
 /* ---- replies ---- */
@@ -696,27 +643,19 @@ static void client_ready(void *arg, short revents)
 int pmi_init(struct stepd *s)
 {
 	const char *type = env_launch_get(s, "SLURM_MPI_TYPE");
-	const char *tpn = env_launch_get(s, "SLURM_STEP_TASKS_PER_NODE");
-	uint32_t *counts;
 	struct pmi *p;
-	int nn;
 
 	if (!s->launch || !type || !streq(type, "pmi2"))
 		return 0;
 	p = calloc(1, sizeof(*p));
-	counts = calloc(PMI_NODES_MAX, sizeof(*counts));
-	if (!p || !counts) {
-		free(p);
-		free(counts);
+	if (!p)
 		return -ENOMEM;
-	}
 	s->pmi = p;
 	p->size = s->launch->num_tasks;
 	snprintf(p->kvsname, sizeof(p->kvsname), "%u.%u", s->job_id, s->step_id);
-	nn = pmi_counts_parse(tpn, counts, PMI_NODES_MAX);
-	if (nn <= 0 || pmi_mapping(counts, (size_t)nn, p->mapping, sizeof(p->mapping)) < 0)
+	/* the real layout (task_map.h is that form); none when too long */
+	if (task_map_string(&s->launch->map, p->mapping, sizeof(p->mapping)) < 0)
 		p->mapping[0] = '\0';
-	free(counts);
 	if (p->mapping[0]
 	    && kvs_add(&p->store, "PMI_process_mapping", 19, p->mapping, strlen(p->mapping)) < 0)
 		return -ENOMEM;

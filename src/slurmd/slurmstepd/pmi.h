@@ -29,9 +29,3 @@ void pmi_started(struct stepd *s);
 /* A PMI frame from srun (IO_PMI_KVS). */
 void pmi_frame_in(struct stepd *s, const struct io_hdr *h, const uint8_t *p);
 void pmi_free(struct stepd *s); /* NULL-safe */
-
-/* Parse a Slurm task count list ("4(x2),3") into counts; the number of
- * nodes, or -1 when malformed or over max. Exposed for unit tests. */
-int pmi_counts_parse(const char *s, uint32_t *ret, size_t max);
-/* PMI_process_mapping of a block layout: "(vector,(0,2,4),(2,1,3))". */
-int pmi_mapping(const uint32_t *counts, size_t n, char *buf, size_t size);

@@ -69,7 +69,6 @@ void pmix_srv_free(struct stepd *s)
 #include "step_io.h"
 
 #define PMIX_KVS_MAX   (64u << 20)
-#define PMIX_NODES_MAX 65536
 
 struct fence_req {     /* one fence_nb (or abort) call, from libpmix's thread */
 	bool is_abort; /* PMIx_Abort: status in ndata, rank in cbdata's place */
@@ -268,41 +267,66 @@ static pmix_status_t op_wait(pmix_status_t rc)
 	return op_done ? op_status : PMIX_ERR_TIMEOUT;
 }
 
-/* "n1,n2" and "0,1,2;3,4" (every node's ranks, block layout). */
+/* "0,2,4;1,3" into buf (big enough): the ranks of each node in turn. */
+static int ranks_fill(char *buf, const uint32_t *node_of, uint32_t ntasks, uint32_t nnodes)
+{
+	_cleanup_free_ uint32_t *first = calloc(nnodes + 1, sizeof(*first));
+	_cleanup_free_ uint32_t *ids = calloc(ntasks, sizeof(*ids));
+	char *end = buf;
+
+	if (!first || !ids)
+		return -ENOMEM;
+	for (uint32_t t = 0; t < ntasks; t++)
+		first[node_of[t] + 1]++;
+	for (uint32_t i = 0; i < nnodes; i++)
+		first[i + 1] += first[i];
+	for (uint32_t t = 0; t < ntasks; t++)
+		ids[first[node_of[t]]++] = t; /* first[i] ends as node i+1's start */
+	for (uint32_t i = 0, k = 0; i < nnodes; i++) {
+		if (i)
+			*end++ = ';';
+		for (uint32_t j = 0; k < first[i]; j++, k++)
+			end += sprintf(end, "%s%u", j ? "," : "", ids[k]);
+	}
+	*end = '\0';
+	return 0;
+}
+
+/* "n1,n2" and "0,2,4;1,3" (every node's ranks, from the task map). */
 static int maps(const struct stepd *s, char **ret_nodes, char **ret_ranks)
 {
-	const char *tpn = env_launch_get(s, "SLURM_STEP_TASKS_PER_NODE");
+	const struct launch_tasks_msg *m = s->launch;
 	struct hostlist *hl = NULL;
-	uint32_t *counts = calloc(PMIX_NODES_MAX, sizeof(*counts)), rank = 0;
-	size_t nlen = 1, rlen = 1, n = 0;
+	uint32_t *node_of = calloc(m->num_tasks ? m->num_tasks : 1, sizeof(*node_of));
+	size_t nlen = 1, rlen = 1 + (size_t)m->num_tasks * 11, n = 0;
 	char *nodes = NULL, *ranks = NULL;
-	int nn = counts ? pmi_counts_parse(tpn, counts, PMIX_NODES_MAX) : -1, r = -EINVAL;
+	int r = -EINVAL;
 
-	if (nn > 0 && hostlist_new(s->launch->step_nodes, &hl) == 0)
+	if (node_of && hostlist_new(m->step_nodes, &hl) == 0)
 		n = hostlist_count(hl);
-	if (nn <= 0 || n != (size_t)nn)
+	if (!n || n != m->num_nodes
+	    || task_map_expand(&m->map, m->num_nodes, m->num_tasks, node_of) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		nlen += strlen(hostlist_nth(hl, i)) + 1;
-		rlen += (size_t)counts[i] * 11 + 1;
+		rlen++;
 	}
 	r = -ENOMEM;
 	if (!(nodes = calloc(1, nlen)) || !(ranks = calloc(1, rlen)))
 		goto out;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		strcat(strcat(nodes, i ? "," : ""), hostlist_nth(hl, i));
-		if (i)
-			strcat(ranks, ";");
-		for (uint32_t k = 0; k < counts[i]; k++)
-			sprintf(ranks + strlen(ranks), "%s%u", k ? "," : "", rank++);
-	}
+	/* node by node, each node's ranks ascending: one pass per node would
+	 * be nodes x tasks, so append through per-node cursors instead */
+	if (ranks_fill(ranks, node_of, m->num_tasks, (uint32_t)n) < 0)
+		goto out;
 	*ret_nodes = TAKE_PTR(nodes);
 	*ret_ranks = TAKE_PTR(ranks);
 	r = 0;
 out:
 	free(nodes);
 	free(ranks);
-	free(counts);
+	free(node_of);
 	hostlist_free(hl);
 	return r;
 }
