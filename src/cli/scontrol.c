@@ -31,6 +31,7 @@
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
+#include "cli/scontrol_token.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
@@ -679,6 +680,13 @@ static void v_shutdown(struct sctl *s, int argc, char **argv)
 			cli_perror("slurm_shutdown error", r);
 	}
 }
+static void v_token(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf = conf_of(s);
+
+	if (conf && scontrol_token(conf, argc, argv) != 0)
+		s->exit_code = CLI_EXIT_ERROR;
+}
 /* Verbs in the order scontrol tries them; min is the least abbreviation. */
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
@@ -700,6 +708,7 @@ static const struct verb verbs[] = {
     {"release", 3, v_hold},
     {"show", 3, v_show},
     {"shutdown", 8, v_shutdown},
+    {"token", 3, v_token},
     {"update", 1, v_update},
     {"verbose", 4, v_flag},
     {"version", 4, v_flag},
