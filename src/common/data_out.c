@@ -457,6 +457,13 @@ void dout_str_list(struct dout *d, const char *key, const char *csv)
 
 void dout_meta(struct dout *d, bool db, int argc, char **argv)
 {
+	dout_meta_block(d, db, argc, argv);
+	dout_arr(d, "errors");
+	dout_end(d);
+}
+
+void dout_meta_block(struct dout *d, bool db, int argc, char **argv)
+{
 	dout_obj(d, "meta");
 	dout_obj(d, "plugin");
 	dout_str(d, "type", db ? "openapi/dbv0.0.38" : "openapi/v0.0.38");
@@ -476,8 +483,6 @@ void dout_meta(struct dout *d, bool db, int argc, char **argv)
 			dout_str(d, NULL, argv[i]);
 		dout_end(d);
 	}
-	dout_end(d);
-	dout_arr(d, "errors");
 	dout_end(d);
 }
 

@@ -55,6 +55,8 @@ void dout_str_list(struct dout *d, const char *key, const char *csv);
  * Slurm 22.05: plugin type/name, Slurm's version, and the command line
  * (argv; argc 0 leaves it out). db picks the accounting plugin's names. */
 void dout_meta(struct dout *d, bool db, int argc, char **argv);
+/* The "meta" member alone (slurmrestd writes its own "errors"). */
+void dout_meta_block(struct dout *d, bool db, int argc, char **argv);
 
 /* ---- table-driven records ---- */
 
