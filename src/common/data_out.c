@@ -514,6 +514,20 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 			else
 				dout_uint(d, f->name, u16);
 			break;
+		case DF_U32_Z:
+			u32 = *(const uint32_t *)p;
+			dout_uint(d, f->name, u32 == NO_VAL || u32 == INFINITE ? 0 : u32);
+			break;
+		case DF_U16_Z:
+			u16 = *(const uint16_t *)p;
+			dout_uint(d, f->name, u16 == NO_VAL16 || u16 == INFINITE16 ? 0 : u16);
+			break;
+		case DF_U64_NV:
+			if (*(const uint64_t *)p >= NO_VAL64)
+				dout_null(d, f->name);
+			else
+				dout_uint(d, f->name, *(const uint64_t *)p);
+			break;
 		case DF_EMPTY: dout_str(d, f->name, ""); break;
 		case DF_NULL: dout_null(d, f->name); break;
 		case DF_ZERO: dout_uint(d, f->name, 0); break;
@@ -545,6 +559,7 @@ static void schema_of(struct dout *d, const struct dfield *f)
 		[DF_U16_NV] = DS_INTEGER_NULL, [DF_TIME] = DS_INTEGER, [DF_BOOL16] = DS_BOOLEAN,
 		[DF_EMPTY] = DS_STRING,	   [DF_NULL] = DS_ANY,	    [DF_ZERO] = DS_INTEGER,
 		[DF_FALSE] = DS_BOOLEAN,   [DF_NOARR] = DS_OBJECTS, [DF_OBJ] = DS_OBJECT,
+		[DF_U32_Z] = DS_INTEGER,   [DF_U16_Z] = DS_INTEGER, [DF_U64_NV] = DS_INTEGER_NULL,
 	};
 	uint8_t s = f->type == DF_FN ? f->schema : as_schema[f->type];
 	dout_obj(d, f->name);

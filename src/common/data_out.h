@@ -74,6 +74,9 @@ enum dfield_type {
 	DF_NOARR,  /* constant [] */
 	DF_OBJ,    /* nested object: sub over the same record */
 	DF_FN,     /* fn writes the member */
+	DF_U32_Z,  /* uint32_t, NO_VAL / INFINITE as 0 */
+	DF_U16_Z,  /* uint16_t, NO_VAL16 / INFINITE16 as 0 */
+	DF_U64_NV, /* uint64_t, NO_VAL64 / INFINITE64 as null */
 };
 
 /* The schema of a DF_FN member. */
