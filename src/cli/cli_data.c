@@ -2,25 +2,27 @@
 #include "cli/cli_data.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/data_out.h"
 
 struct dout *cli_data_new(enum cli_mime mime)
 {
-	return dout_new(mime == CLI_MIME_YAML ? DOUT_YAML : DOUT_JSON);
+	struct dout *d = dout_new(mime == CLI_MIME_YAML ? DOUT_YAML : DOUT_JSON);
+
+	fflush(stdout); /* the document goes straight to the descriptor */
+	if (d)
+		dout_sink_fd(d, STDOUT_FILENO);
+	return d;
 }
 
 int cli_data_print(struct dout *d)
 {
-	size_t len = 0;
-	const char *text = d ? dout_text(d, &len) : NULL;
 	int r = 0;
 
-	if (!d || dout_error(d) || !text) {
+	if (!d || dout_flush(d) != 0) {
 		cli_error("%s", "unable to write the document");
-		r = -1;
-	} else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
 		r = -1;
 	}
 	dout_free(d);

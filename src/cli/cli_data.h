@@ -12,9 +12,10 @@ enum cli_mime {
 	CLI_MIME_YAML,
 };
 
-/* A new emitter for mime (JSON or YAML); NULL on no memory. */
+/* A new emitter for mime (JSON or YAML) streaming to stdout as it goes
+ * (dout_sink_fd); NULL on no memory. */
 struct dout *cli_data_new(enum cli_mime mime);
 
-/* Write d's document to stdout and free d. Returns 0, or -1 after
- * "<prog>: error: ..." when the emitter failed or stdout did. */
+/* Write the rest of d's document to stdout and free d. Returns 0, or -1
+ * after "<prog>: error: ..." when the emitter failed or stdout did. */
 int cli_data_print(struct dout *d);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -195,6 +196,47 @@ static void test_zero_and_null_types(void **state)
 	dout_free(d);
 }
 
+/* A sink gets the same bytes as the buffer would hold, in chunks. */
+static void big_doc(struct dout *d)
+{
+	dout_arr(d, NULL);
+	for (int i = 0; i < 20000; i++) {
+		dout_obj(d, NULL);
+		dout_str(d, "name", "a \"b\"/c");
+		dout_int(d, "i", i);
+		dout_end(d);
+	}
+	dout_end(d);
+}
+
+static void test_sink(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		enum dout_kind kind = k ? DOUT_YAML : DOUT_JSON;
+		struct dout *whole = dout_new(kind), *d = dout_new(kind);
+		FILE *f = tmpfile();
+		size_t len, got;
+
+		assert_non_null(f);
+		big_doc(whole);
+		dout_sink_fd(d, fileno(f));
+		big_doc(d);
+		assert_int_equal(dout_flush(d), 0);
+		const char *want = dout_text(whole, &len);
+		assert_true(len > (256u << 10)); /* several chunks */
+		char *back = malloc(len + 1);
+		rewind(f);
+		got = fread(back, 1, len + 1, f);
+		assert_int_equal(got, len);
+		assert_memory_equal(back, want, len);
+		free(back);
+		fclose(f);
+		dout_free(whole);
+		dout_free(d);
+	}
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -214,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_json_layout), cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_yaml),	    cmocka_unit_test(test_table),
 		cmocka_unit_test(test_unbalanced), cmocka_unit_test(test_zero_and_null_types),
+		cmocka_unit_test(test_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
