@@ -205,13 +205,14 @@ static void w_mem_cpu(struct dout *d, const char *key, const void *rec)
 		dout_uint(d, key, j->pn_min_memory & ~MEM_PER_CPU);
 }
 
-/* Slurm's job_shared: none / oversubscribe / user / mcs; null unset. */
+/* job_info.shared is scontrol's OverSubscribe (0 NO, 1 OK: the default,
+ * 2 USER, 3 MCS, 4 YES); Slurm writes its default as null. */
 static void w_shared(struct dout *d, const char *key, const void *rec)
 {
-	static const char *const names[] = {"none", "oversubscribe", "user", "mcs"};
+	static const char *const names[] = {"none", NULL, "user", "mcs", "oversubscribe"};
 	uint16_t s = ((const struct job_info *)rec)->shared;
 
-	if (s < ARRAY_SIZE(names))
+	if (s < ARRAY_SIZE(names) && names[s])
 		dout_str(d, key, names[s]);
 	else
 		dout_null(d, key);
