@@ -32,7 +32,17 @@ void dout_free(struct dout *d);
 const char *dout_text(struct dout *d, size_t *ret_len);
 /* Takes the text; d keeps nothing (free it after). */
 char *dout_steal(struct dout *d, size_t *ret_len);
-/* 0, or -1 when the emitter failed (YAML emitter error, no memory). */
+/* Stream the document to fd (a command's stdout) instead of keeping it:
+ * the text goes out in chunks of 64 KiB between values, so a document of
+ * 16 MB never sits in memory. dout_text() then holds only what has not
+ * gone out yet; dout_flush() writes that. A write error shows in
+ * dout_error(). */
+void dout_sink_fd(struct dout *d, int fd);
+/* Write what is left to the sink (no-op without one). Returns
+ * dout_error(d). */
+int dout_flush(struct dout *d);
+/* 0, or -1 when the emitter failed (YAML emitter error, no memory, a
+ * write to the sink). */
 int dout_error(const struct dout *d);
 
 void dout_obj(struct dout *d, const char *key);
@@ -76,6 +86,9 @@ enum dfield_type {
 	DF_NOARR,  /* constant [] */
 	DF_OBJ,    /* nested object: sub over the same record */
 	DF_FN,     /* fn writes the member */
+	DF_U32_Z,  /* uint32_t, NO_VAL / INFINITE as 0 */
+	DF_U16_Z,  /* uint16_t, NO_VAL16 / INFINITE16 as 0 */
+	DF_U64_NV, /* uint64_t, NO_VAL64 / INFINITE64 as null */
 };
 
 /* The schema of a DF_FN member. */
