@@ -524,6 +524,12 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 			break;
 		case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
 		case DF_FN: f->fn(d, f->name, rec); break;
+		case DF_STR_NULL:
+			if (*(char *const *)p && **(char *const *)p)
+				dout_str(d, f->name, *(char *const *)p);
+			else
+				dout_null(d, f->name);
+			break;
 		default: d->err = -1;
 		}
 	}
@@ -545,11 +551,13 @@ static void schema_of(struct dout *d, const struct dfield *f)
 		[DF_U16_NV] = DS_INTEGER_NULL, [DF_TIME] = DS_INTEGER, [DF_BOOL16] = DS_BOOLEAN,
 		[DF_EMPTY] = DS_STRING,	   [DF_NULL] = DS_ANY,	    [DF_ZERO] = DS_INTEGER,
 		[DF_FALSE] = DS_BOOLEAN,   [DF_NOARR] = DS_OBJECTS, [DF_OBJ] = DS_OBJECT,
+		[DF_STR_NULL] = DS_STRING_NULL,
 	};
 	uint8_t s = f->type == DF_FN ? f->schema : as_schema[f->type];
 	dout_obj(d, f->name);
 	switch (s) {
 	case DS_STRING: schema_type(d, "string", false); break;
+	case DS_STRING_NULL: schema_type(d, "string", true); break;
 	case DS_INTEGER: schema_type(d, "integer", false); break;
 	case DS_INTEGER_NULL: schema_type(d, "integer", true); break;
 	case DS_NUMBER: schema_type(d, "number", false); break;

@@ -74,6 +74,7 @@ enum dfield_type {
 	DF_NOARR,  /* constant [] */
 	DF_OBJ,    /* nested object: sub over the same record */
 	DF_FN,     /* fn writes the member */
+	DF_STR_NULL, /* char * at off, NULL or "" as null */
 };
 
 /* The schema of a DF_FN member. */
@@ -87,6 +88,7 @@ enum dschema {
 	DS_OBJECT,    /* an object; sub describes it when set */
 	DS_OBJECTS,   /* array of objects; sub describes the items when set */
 	DS_ANY,
+	DS_STRING_NULL, /* string or null */
 };
 
 struct dfield_table;
