@@ -62,7 +62,7 @@ int sacct_print_doc(FILE *out, enum dout_kind kind, const char *cluster,
 		    const struct sacct_sel *sels, size_t n_sels, const struct acct_job_rec *jobs,
 		    size_t count, bool with_steps, int argc, char **argv)
 {
-	struct shown s = { 0 };
+	struct shown s = {0};
 	struct dout *d = NULL;
 	const char *text;
 	size_t len;

@@ -55,12 +55,8 @@ const char *dacct_group_name(struct dacct_names *n, uint32_t gid)
 
 /* ---- the job record ---- */
 
-#define JV(rec) ((const struct dacct_job_view *)(rec))
+#define JV(rec)	 ((const struct dacct_job_view *)(rec))
 #define J_OFF(m) offsetof(struct dacct_job_view, m)
-#define FN(name, fn, schema, sub) { name, DF_FN, schema, 0, fn, sub }
-#define OBJ(name, sub) { name, DF_OBJ, 0, 0, NULL, sub }
-#define CONST(name, type) { name, type, 0, 0, NULL, NULL }
-#define FIELD(name, type, off) { name, type, 0, off, NULL, NULL }
 
 static void f_derived(struct dout *d, const char *k, const void *r)
 {
@@ -133,119 +129,119 @@ static void f_tres_req(struct dout *d, const char *k, const void *r)
 }
 
 static const struct dfield comment_fields[] = {
-	CONST("administrator", DF_NULL),
-	FIELD("job", DF_STR_NULL, J_OFF(j.comment)),
-	CONST("system", DF_NULL),
+    DA_CONST("administrator", DF_NULL),
+    DA_FIELD("job", DF_STR_NULL, J_OFF(j.comment)),
+    DA_CONST("system", DF_NULL),
 };
 static DFIELD_TABLE(comment_t, "comment", comment_fields);
 
-static const struct dfield running_fields[] = { CONST("tasks", DF_ZERO) };
+static const struct dfield running_fields[] = {DA_CONST("tasks", DF_ZERO)};
 static DFIELD_TABLE(running_t, "running", running_fields);
-static const struct dfield max_fields[] = { OBJ("running", &running_t) };
+static const struct dfield max_fields[] = {DA_OBJ("running", &running_t)};
 static DFIELD_TABLE(max_t, "max", max_fields);
-static const struct dfield limits_fields[] = { OBJ("max", &max_t) };
+static const struct dfield limits_fields[] = {DA_OBJ("max", &max_t)};
 static DFIELD_TABLE(limits_t, "limits", limits_fields);
 
 static const struct dfield array_fields[] = {
-	FIELD("job_id", DF_U32, J_OFF(j.array_job_id)),
-	OBJ("limits", &limits_t),
-	FIELD("task", DF_STR_NULL, J_OFF(j.array_task_str)),
-	FIELD("task_id", DF_U32_NV, J_OFF(j.array_task_id)),
+    DA_FIELD("job_id", DF_U32, J_OFF(j.array_job_id)),
+    DA_OBJ("limits", &limits_t),
+    DA_FIELD("task", DF_STR_NULL, J_OFF(j.array_task_str)),
+    DA_FIELD("task_id", DF_U32_NV, J_OFF(j.array_task_id)),
 };
 static DFIELD_TABLE(array_t, "array", array_fields);
 
 static const struct dfield assoc_fields[] = {
-	FIELD("account", DF_STR, J_OFF(j.account)),
-	FIELD("cluster", DF_STR, J_OFF(cluster)),
-	CONST("partition", DF_NULL),
-	FIELD("user", DF_STR, J_OFF(j.user)),
+    DA_FIELD("account", DF_STR, J_OFF(j.account)),
+    DA_FIELD("cluster", DF_STR, J_OFF(cluster)),
+    DA_CONST("partition", DF_NULL),
+    DA_FIELD("user", DF_STR, J_OFF(j.user)),
 };
 static DFIELD_TABLE(assoc_t, "dbv0.0.38_association_short_info", assoc_fields);
 
 static const struct dfield time_fields[] = {
-	FN("elapsed", f_elapsed, DS_INTEGER, NULL),
-	FIELD("eligible", DF_TIME, J_OFF(j.eligible)),
-	FIELD("end", DF_TIME, J_OFF(j.end)),
-	FIELD("start", DF_TIME, J_OFF(j.start)),
-	FIELD("submission", DF_TIME, J_OFF(j.submit)),
-	CONST("suspended", DF_ZERO),
-	FN("system", f_sys, DS_OBJECT, &dacct_cpu_time_t),
-	FIELD("limit", DF_U32_NV, J_OFF(j.time_limit)),
-	FN("total", f_total, DS_OBJECT, &dacct_cpu_time_t),
-	FN("user", f_user, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FN("elapsed", f_elapsed, DS_INTEGER, NULL),
+    DA_FIELD("eligible", DF_TIME, J_OFF(j.eligible)),
+    DA_FIELD("end", DF_TIME, J_OFF(j.end)),
+    DA_FIELD("start", DF_TIME, J_OFF(j.start)),
+    DA_FIELD("submission", DF_TIME, J_OFF(j.submit)),
+    DA_CONST("suspended", DF_ZERO),
+    DA_FN("system", f_sys, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FIELD("limit", DF_U32_NV, J_OFF(j.time_limit)),
+    DA_FN("total", f_total, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FN("user", f_user, DS_OBJECT, &dacct_cpu_time_t),
 };
 static DFIELD_TABLE(time_t_, "time", time_fields);
 
 static const struct dfield het_fields[] = {
-	CONST("job_id", DF_ZERO),
-	CONST("job_offset", DF_NULL),
+    DA_CONST("job_id", DF_ZERO),
+    DA_CONST("job_offset", DF_NULL),
 };
 static DFIELD_TABLE(het_t, "het", het_fields);
 
-static const struct dfield mcs_fields[] = { CONST("label", DF_EMPTY) };
+static const struct dfield mcs_fields[] = {DA_CONST("label", DF_EMPTY)};
 static DFIELD_TABLE(mcs_t, "mcs", mcs_fields);
 
 static const struct dfield required_fields[] = {
-	FIELD("CPUs", DF_U32, J_OFF(j.req_cpus)),
-	FIELD("memory", DF_U64, J_OFF(j.req_mem_mb)),
+    DA_FIELD("CPUs", DF_U32, J_OFF(j.req_cpus)),
+    DA_FIELD("memory", DF_U64, J_OFF(j.req_mem_mb)),
 };
 static DFIELD_TABLE(required_t, "required", required_fields);
 
 static const struct dfield resv_fields[] = {
-	CONST("id", DF_ZERO),
-	CONST("name", DF_ZERO), /* an integer in Slurm 22.05's output and spec */
+    DA_CONST("id", DF_ZERO),
+    DA_CONST("name", DF_ZERO), /* an integer in Slurm 22.05's output and spec */
 };
 static DFIELD_TABLE(resv_t, "reservation", resv_fields);
 
 static const struct dfield state_fields[] = {
-	FN("current", f_state, DS_STRING, NULL),
-	FN("reason", f_reason, DS_STRING, NULL),
+    DA_FN("current", f_state, DS_STRING, NULL),
+    DA_FN("reason", f_reason, DS_STRING, NULL),
 };
 static DFIELD_TABLE(state_t, "state", state_fields);
 
 static const struct dfield tres_fields[] = {
-	FN("allocated", f_tres_alloc, DS_OBJECTS, &data_acct_tres_t),
-	FN("requested", f_tres_req, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("allocated", f_tres_alloc, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("requested", f_tres_req, DS_OBJECTS, &data_acct_tres_t),
 };
 static DFIELD_TABLE(tres_t, "tres", tres_fields);
 
 static const struct dfield wckey_fields[] = {
-	CONST("wckey", DF_EMPTY),
-	FN("flags", f_empty_strings, DS_STRINGS, NULL),
+    DA_CONST("wckey", DF_EMPTY),
+    DA_FN("flags", f_empty_strings, DS_STRINGS, NULL),
 };
 static DFIELD_TABLE(wckey_t, "wckey", wckey_fields);
 
 static const struct dfield job_fields[] = {
-	FIELD("account", DF_STR, J_OFF(j.account)),
-	OBJ("comment", &comment_t),
-	FIELD("allocation_nodes", DF_U32, J_OFF(j.nnodes)),
-	OBJ("array", &array_t),
-	OBJ("association", &assoc_t),
-	FIELD("cluster", DF_STR, J_OFF(cluster)),
-	CONST("constraints", DF_EMPTY),
-	CONST("container", DF_NULL),
-	FN("derived_exit_code", f_derived, DS_OBJECT, &data_acct_exit_code_t),
-	OBJ("time", &time_t_),
-	FN("exit_code", f_exit, DS_OBJECT, &data_acct_exit_code_t),
-	FN("flags", f_empty_strings, DS_STRINGS, NULL),
-	FIELD("group", DF_STR, J_OFF(group)),
-	OBJ("het", &het_t),
-	FIELD("job_id", DF_U32, J_OFF(j.job_id)),
-	FIELD("name", DF_STR, J_OFF(j.name)),
-	OBJ("mcs", &mcs_t),
-	FN("nodes", f_nodes, DS_STRING, NULL),
-	FIELD("partition", DF_STR, J_OFF(j.partition)),
-	CONST("priority", DF_ZERO),
-	FIELD("qos", DF_STR, J_OFF(j.qos)),
-	OBJ("required", &required_t),
-	FIELD("kill_request_user", DF_STR_NULL, J_OFF(kill_user)),
-	OBJ("reservation", &resv_t),
-	OBJ("state", &state_t),
-	FN("steps", f_steps, DS_OBJECTS, &data_acct_step_t),
-	OBJ("tres", &tres_t),
-	FIELD("user", DF_STR, J_OFF(j.user)),
-	OBJ("wckey", &wckey_t),
-	FIELD("working_directory", DF_STR, J_OFF(j.work_dir)),
+    DA_FIELD("account", DF_STR, J_OFF(j.account)),
+    DA_OBJ("comment", &comment_t),
+    DA_FIELD("allocation_nodes", DF_U32, J_OFF(j.nnodes)),
+    DA_OBJ("array", &array_t),
+    DA_OBJ("association", &assoc_t),
+    DA_FIELD("cluster", DF_STR, J_OFF(cluster)),
+    DA_CONST("constraints", DF_EMPTY),
+    DA_CONST("container", DF_NULL),
+    DA_FN("derived_exit_code", f_derived, DS_OBJECT, &data_acct_exit_code_t),
+    DA_OBJ("time", &time_t_),
+    DA_FN("exit_code", f_exit, DS_OBJECT, &data_acct_exit_code_t),
+    DA_FN("flags", f_empty_strings, DS_STRINGS, NULL),
+    DA_FIELD("group", DF_STR, J_OFF(group)),
+    DA_OBJ("het", &het_t),
+    DA_FIELD("job_id", DF_U32, J_OFF(j.job_id)),
+    DA_FIELD("name", DF_STR, J_OFF(j.name)),
+    DA_OBJ("mcs", &mcs_t),
+    DA_FN("nodes", f_nodes, DS_STRING, NULL),
+    DA_FIELD("partition", DF_STR, J_OFF(j.partition)),
+    DA_CONST("priority", DF_ZERO),
+    DA_FIELD("qos", DF_STR, J_OFF(j.qos)),
+    DA_OBJ("required", &required_t),
+    DA_FIELD("kill_request_user", DF_STR_NULL, J_OFF(kill_user)),
+    DA_OBJ("reservation", &resv_t),
+    DA_OBJ("state", &state_t),
+    DA_FN("steps", f_steps, DS_OBJECTS, &data_acct_step_t),
+    DA_OBJ("tres", &tres_t),
+    DA_FIELD("user", DF_STR, J_OFF(j.user)),
+    DA_OBJ("wckey", &wckey_t),
+    DA_FIELD("working_directory", DF_STR, J_OFF(j.work_dir)),
 };
 DFIELD_TABLE(data_acct_job_t, "dbv0.0.38_job", job_fields);
 
@@ -271,12 +267,12 @@ static void job_view(struct dacct_job_view *v, const struct acct_job_rec *j)
 void data_acct_jobs_doc(struct dout *d, const char *cluster, const struct acct_job_rec *jobs,
 			size_t count, bool with_steps, int argc, char **argv)
 {
-	struct dacct_names names = { 0 };
+	struct dacct_names names = {0};
 	struct dacct_job_view v = {
-		.cluster = cluster ? cluster : "",
-		.now = time(NULL),
-		.with_steps = with_steps,
-		.names = &names,
+	    .cluster = cluster ? cluster : "",
+	    .now = time(NULL),
+	    .with_steps = with_steps,
+	    .names = &names,
 	};
 
 	dout_obj(d, NULL);

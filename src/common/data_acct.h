@@ -40,6 +40,25 @@ extern const struct dfield_table data_acct_tres_t;	/* one dbv0.0.38_tres_list it
 
 /* ---- shared by data_acct.c and data_acct_step.c ---- */
 
+/* Rows of their tables: a computed member, a nested object, a constant,
+ * a member of the view at off. */
+#define DA_FN(name, fn, schema, sub)                                                               \
+	{                                                                                          \
+		name, DF_FN, schema, 0, fn, sub                                                    \
+	}
+#define DA_OBJ(name, sub)                                                                          \
+	{                                                                                          \
+		name, DF_OBJ, 0, 0, NULL, sub                                                      \
+	}
+#define DA_CONST(name, type)                                                                       \
+	{                                                                                          \
+		name, type, 0, 0, NULL, NULL                                                       \
+	}
+#define DA_FIELD(name, type, off)                                                                  \
+	{                                                                                          \
+		name, type, 0, off, NULL, NULL                                                     \
+	}
+
 /* Last user and group looked up: a document of many jobs of one user
  * asks the databases once. */
 struct dacct_names {

@@ -40,8 +40,8 @@ void dacct_cpu_time(struct dout *d, const char *key, uint64_t usec)
 }
 
 static const struct dfield cpu_time_fields[] = {
-	{ "seconds", DF_ZERO, 0, 0, NULL, NULL },
-	{ "microseconds", DF_ZERO, 0, 0, NULL, NULL },
+    {"seconds", DF_ZERO, 0, 0, NULL, NULL},
+    {"microseconds", DF_ZERO, 0, 0, NULL, NULL},
 };
 DFIELD_TABLE(dacct_cpu_time_t, "cpu_time", cpu_time_fields);
 
@@ -68,15 +68,15 @@ void dacct_exit_code(struct dout *d, const char *key, uint32_t status)
 }
 
 static const struct dfield signal_fields[] = {
-	{ "signal_id", DF_ZERO, 0, 0, NULL, NULL },
-	{ "name", DF_EMPTY, 0, 0, NULL, NULL },
+    {"signal_id", DF_ZERO, 0, 0, NULL, NULL},
+    {"name", DF_EMPTY, 0, 0, NULL, NULL},
 };
 static DFIELD_TABLE(signal_t, "signal", signal_fields);
 
 static const struct dfield exit_code_fields[] = {
-	{ "status", DF_EMPTY, 0, 0, NULL, NULL },
-	{ "return_code", DF_ZERO, 0, 0, NULL, NULL },
-	{ "signal", DF_OBJ, 0, 0, NULL, &signal_t },
+    {"status", DF_EMPTY, 0, 0, NULL, NULL},
+    {"return_code", DF_ZERO, 0, 0, NULL, NULL},
+    {"signal", DF_OBJ, 0, 0, NULL, &signal_t},
 };
 DFIELD_TABLE(data_acct_exit_code_t, "dbv0.0.38_job_exit_code", exit_code_fields);
 
@@ -86,9 +86,9 @@ static const struct tres_id {
 	const char *type;
 	uint32_t id;
 } tres_ids[] = {
-	{ "cpu", 1 }, { "mem", 2 }, { "energy", 3 }, { "node", 4 },
-	{ "billing", 5 }, { "fs", 6 }, { "vmem", 7 }, { "pages", 8 },
-	{ "gres", 1001 }, /* Slurm numbers GRES TRES from 1001 in creation order */
+    {"cpu", 1}, {"mem", 2},  {"energy", 3}, {"node", 4},    {"billing", 5},
+    {"fs", 6},	{"vmem", 7}, {"pages", 8},  {"gres", 1001}, /* Slurm numbers GRES TRES from 1001 in
+							       creation order */
 };
 
 static uint32_t tres_id_of(const char *type)
@@ -127,10 +127,14 @@ static uint64_t tres_value(const char *v, bool is_mem)
 	if (!is_mem)
 		return n;
 	switch (*end) {
-	case 'K': return n / 1024;
-	case 'G': return n * 1024;
-	case 'T': return n * 1024 * 1024;
-	default: return n;
+	case 'K':
+		return n / 1024;
+	case 'G':
+		return n * 1024;
+	case 'T':
+		return n * 1024 * 1024;
+	default:
+		return n;
 	}
 }
 
@@ -157,22 +161,21 @@ void dacct_tres_list(struct dout *d, const char *key, const char *tres)
 }
 
 static const struct dfield tres_fields[] = {
-	{ "type", DF_EMPTY, 0, 0, NULL, NULL },
-	{ "name", DF_STR_NULL, 0, 0, NULL, NULL },
-	{ "id", DF_ZERO, 0, 0, NULL, NULL },
-	{ "count", DF_ZERO, 0, 0, NULL, NULL },
+    {"type", DF_EMPTY, 0, 0, NULL, NULL},
+    {"name", DF_STR_NULL, 0, 0, NULL, NULL},
+    {"id", DF_ZERO, 0, 0, NULL, NULL},
+    {"count", DF_ZERO, 0, 0, NULL, NULL},
 };
 DFIELD_TABLE(data_acct_tres_t, "dbv0.0.38_tres_list", tres_fields);
 
 /* The step's TRESUsageIn list: 'x' max, 'n' min, 'a' average, 't' total. */
-static void usage_list(struct dout *d, const char *key, const struct dacct_step_view *v,
-		       char what)
+static void usage_list(struct dout *d, const char *key, const struct dacct_step_view *v, char what)
 {
 	const struct acct_usage *u = &v->s.usage;
 	uint64_t cpu = (u->user_usec + u->sys_usec) / 1000000, n = u->ntasks;
 	bool one = n == 1, peak = what == 'x' || what == 'n';
-	const char *rss_node = v->s.max_rss_node && *v->s.max_rss_node ? v->s.max_rss_node
-									: v->s.nodes;
+	const char *rss_node =
+	    v->s.max_rss_node && *v->s.max_rss_node ? v->s.max_rss_node : v->s.nodes;
 	const char *vm_node = v->s.max_vm_node && *v->s.max_vm_node ? v->s.max_vm_node : v->s.nodes;
 	uint32_t zero = 0;
 
@@ -185,12 +188,18 @@ static void usage_list(struct dout *d, const char *key, const struct dacct_step_
 		tres_item(d, "cpu", NULL, what == 'a' ? cpu / n : cpu, peak ? &zero : NULL,
 			  v->s.nodes);
 	tres_item(d, "mem", NULL,
-		  (peak ? u->max_rss_kb : what == 'a' ? u->tot_rss_kb / n : u->tot_rss_kb) * 1024,
+		  (peak		 ? u->max_rss_kb
+		   : what == 'a' ? u->tot_rss_kb / n
+				 : u->tot_rss_kb)
+		      * 1024,
 		  peak ? &u->max_rss_task : NULL, rss_node);
 	tres_item(d, "energy", NULL, 0, peak ? &zero : NULL, v->s.nodes);
 	tres_item(d, "fs", "disk", 0, peak ? &zero : NULL, v->s.nodes);
 	tres_item(d, "vmem", NULL,
-		  (peak ? u->max_vm_kb : what == 'a' ? u->tot_vm_kb / n : u->tot_vm_kb) * 1024,
+		  (peak		 ? u->max_vm_kb
+		   : what == 'a' ? u->tot_vm_kb / n
+				 : u->tot_vm_kb)
+		      * 1024,
 		  peak ? &u->max_vm_task : NULL, vm_node);
 	tres_item(d, "pages", NULL, 0, peak ? &zero : NULL, v->s.nodes);
 	dout_end(d);
@@ -200,10 +209,22 @@ static void usage_list(struct dout *d, const char *key, const struct dacct_step_
 
 #define SV(rec) ((const struct dacct_step_view *)(rec))
 
-static void f_usage_max(struct dout *d, const char *k, const void *r) { usage_list(d, k, SV(r), 'x'); }
-static void f_usage_min(struct dout *d, const char *k, const void *r) { usage_list(d, k, SV(r), 'n'); }
-static void f_usage_ave(struct dout *d, const char *k, const void *r) { usage_list(d, k, SV(r), 'a'); }
-static void f_usage_tot(struct dout *d, const char *k, const void *r) { usage_list(d, k, SV(r), 't'); }
+static void f_usage_max(struct dout *d, const char *k, const void *r)
+{
+	usage_list(d, k, SV(r), 'x');
+}
+static void f_usage_min(struct dout *d, const char *k, const void *r)
+{
+	usage_list(d, k, SV(r), 'n');
+}
+static void f_usage_ave(struct dout *d, const char *k, const void *r)
+{
+	usage_list(d, k, SV(r), 'a');
+}
+static void f_usage_tot(struct dout *d, const char *k, const void *r)
+{
+	usage_list(d, k, SV(r), 't');
+}
 
 static void f_empty_list(struct dout *d, const char *k, const void *r)
 {
@@ -280,105 +301,101 @@ static void f_distribution(struct dout *d, const char *k, const void *r)
 }
 
 #define S_OFF(m) offsetof(struct dacct_step_view, m)
-#define FN(name, fn, schema, sub) { name, DF_FN, schema, 0, fn, sub }
-#define OBJ(name, sub) { name, DF_OBJ, 0, 0, NULL, sub }
-#define CONST(name, type) { name, type, 0, 0, NULL, NULL }
-#define FIELD(name, type, off) { name, type, 0, off, NULL, NULL }
 
 static const struct dfield nodes_fields[] = {
-	FN("list", f_node_list, DS_STRINGS, NULL),
-	FIELD("count", DF_U32, S_OFF(s.nnodes)),
-	FIELD("range", DF_STR, S_OFF(s.nodes)),
+    DA_FN("list", f_node_list, DS_STRINGS, NULL),
+    DA_FIELD("count", DF_U32, S_OFF(s.nnodes)),
+    DA_FIELD("range", DF_STR, S_OFF(s.nodes)),
 };
 static DFIELD_TABLE(nodes_t, "nodes", nodes_fields);
 
 static const struct dfield usage_fields[] = {
-	FN("max", f_usage_max, DS_OBJECTS, &data_acct_tres_t),
-	FN("min", f_usage_min, DS_OBJECTS, &data_acct_tres_t),
-	FN("average", f_usage_ave, DS_OBJECTS, &data_acct_tres_t),
-	FN("total", f_usage_tot, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("max", f_usage_max, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("min", f_usage_min, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("average", f_usage_ave, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("total", f_usage_tot, DS_OBJECTS, &data_acct_tres_t),
 };
 static DFIELD_TABLE(usage_t, "requested", usage_fields);
 
 static const struct dfield out_fields[] = {
-	FN("max", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
-	FN("min", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
-	FN("average", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
-	FN("total", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("max", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("min", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("average", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
+    DA_FN("total", f_empty_list, DS_OBJECTS, &data_acct_tres_t),
 };
 static DFIELD_TABLE(out_t, "consumed", out_fields);
 
 static const struct dfield step_tres_fields[] = {
-	OBJ("requested", &usage_t),
-	OBJ("consumed", &out_t),
-	FN("allocated", f_alloc, DS_OBJECTS, &data_acct_tres_t),
+    DA_OBJ("requested", &usage_t),
+    DA_OBJ("consumed", &out_t),
+    DA_FN("allocated", f_alloc, DS_OBJECTS, &data_acct_tres_t),
 };
 static DFIELD_TABLE(step_tres_t, "tres", step_tres_fields);
 
 static const struct dfield step_time_fields[] = {
-	FN("elapsed", f_elapsed, DS_INTEGER, NULL),
-	FIELD("end", DF_TIME, S_OFF(end)),
-	FIELD("start", DF_TIME, S_OFF(s.start)),
-	CONST("suspended", DF_ZERO),
-	FN("system", f_sys, DS_OBJECT, &dacct_cpu_time_t),
-	FN("total", f_total, DS_OBJECT, &dacct_cpu_time_t),
-	FN("user", f_user, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FN("elapsed", f_elapsed, DS_INTEGER, NULL),
+    DA_FIELD("end", DF_TIME, S_OFF(end)),
+    DA_FIELD("start", DF_TIME, S_OFF(s.start)),
+    DA_CONST("suspended", DF_ZERO),
+    DA_FN("system", f_sys, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FN("total", f_total, DS_OBJECT, &dacct_cpu_time_t),
+    DA_FN("user", f_user, DS_OBJECT, &dacct_cpu_time_t),
 };
 static DFIELD_TABLE(step_time_t, "time", step_time_fields);
 
 static const struct dfield tasks_fields[] = {
-	FIELD("count", DF_U32, S_OFF(s.ntasks)),
+    DA_FIELD("count", DF_U32, S_OFF(s.ntasks)),
 };
 static DFIELD_TABLE(tasks_t, "tasks", tasks_fields);
 
 static const struct dfield freq_fields[] = {
-	CONST("min", DF_ZERO),
-	CONST("max", DF_ZERO),
+    DA_CONST("min", DF_ZERO),
+    DA_CONST("max", DF_ZERO),
 };
 static DFIELD_TABLE(freq_t, "requested_frequency", freq_fields);
 
 static const struct dfield cpu_fields[] = {
-	OBJ("requested_frequency", &freq_t),
-	FN("governor", f_empty_list, DS_STRINGS, NULL),
+    DA_OBJ("requested_frequency", &freq_t),
+    DA_FN("governor", f_empty_list, DS_STRINGS, NULL),
 };
 static DFIELD_TABLE(cpu_t, "CPU", cpu_fields);
 
-static const struct dfield actual_fields[] = { CONST("actual_frequency", DF_ZERO) };
+static const struct dfield actual_fields[] = {DA_CONST("actual_frequency", DF_ZERO)};
 static DFIELD_TABLE(actual_t, "CPU", actual_fields);
-static const struct dfield energy_fields[] = { CONST("consumed", DF_ZERO) };
+static const struct dfield energy_fields[] = {DA_CONST("consumed", DF_ZERO)};
 static DFIELD_TABLE(energy_t, "energy", energy_fields);
-static const struct dfield stats_fields[] = { OBJ("CPU", &actual_t), OBJ("energy", &energy_t) };
+static const struct dfield stats_fields[] = {DA_OBJ("CPU", &actual_t), DA_OBJ("energy", &energy_t)};
 static DFIELD_TABLE(stats_t, "statistics", stats_fields);
 
-static const struct dfield het_fields[] = { CONST("component", DF_NULL) };
+static const struct dfield het_fields[] = {DA_CONST("component", DF_NULL)};
 static DFIELD_TABLE(het_t, "het", het_fields);
 
 static const struct dfield step_id_fields[] = {
-	FIELD("job_id", DF_U32, S_OFF(job_id)),
-	OBJ("het", &het_t),
-	FN("id", f_step_id, DS_STRING, NULL),
-	FIELD("name", DF_STR, S_OFF(s.name)),
+    DA_FIELD("job_id", DF_U32, S_OFF(job_id)),
+    DA_OBJ("het", &het_t),
+    DA_FN("id", f_step_id, DS_STRING, NULL),
+    DA_FIELD("name", DF_STR, S_OFF(s.name)),
 };
 static DFIELD_TABLE(step_id_t, "step", step_id_fields);
 
 static const struct dfield task_fields[] = {
-	FN("distribution", f_distribution, DS_STRING, NULL),
+    DA_FN("distribution", f_distribution, DS_STRING, NULL),
 };
 static DFIELD_TABLE(task_t, "task", task_fields);
 
 static const struct dfield step_fields[] = {
-	OBJ("nodes", &nodes_t),
-	OBJ("tres", &step_tres_t),
-	OBJ("time", &step_time_t),
-	FN("exit_code", f_exit, DS_OBJECT, &data_acct_exit_code_t),
-	OBJ("tasks", &tasks_t),
-	CONST("pid", DF_NULL),
-	OBJ("CPU", &cpu_t),
-	FIELD("kill_request_user", DF_STR_NULL, S_OFF(kill_user)),
-	FN("state", f_state, DS_STRING, NULL),
-	OBJ("statistics", &stats_t),
-	OBJ("step", &step_id_t),
-	OBJ("task", &task_t),
+    DA_OBJ("nodes", &nodes_t),
+    DA_OBJ("tres", &step_tres_t),
+    DA_OBJ("time", &step_time_t),
+    DA_FN("exit_code", f_exit, DS_OBJECT, &data_acct_exit_code_t),
+    DA_OBJ("tasks", &tasks_t),
+    DA_CONST("pid", DF_NULL),
+    DA_OBJ("CPU", &cpu_t),
+    DA_FIELD("kill_request_user", DF_STR_NULL, S_OFF(kill_user)),
+    DA_FN("state", f_state, DS_STRING, NULL),
+    DA_OBJ("statistics", &stats_t),
+    DA_OBJ("step", &step_id_t),
+    DA_OBJ("task", &task_t),
 };
 DFIELD_TABLE(data_acct_step_t, "dbv0.0.38_job_step", step_fields);
 
@@ -388,11 +405,11 @@ void dacct_steps(struct dout *d, const char *key, const struct dacct_job_view *v
 	for (uint32_t i = 0; v->with_steps && i < v->j.step_count; i++) {
 		const struct acct_step_rec *s = &v->j.steps[i];
 		struct dacct_step_view sv = {
-			.s = *s,
-			.job_id = v->j.job_id,
-			.kill_user = dacct_user_name(v->names, s->kill_requid),
-			.end = s->end ? s->end : v->j.end,
-			.now = v->now,
+		    .s = *s,
+		    .job_id = v->j.job_id,
+		    .kill_user = dacct_user_name(v->names, s->kill_requid),
+		    .end = s->end ? s->end : v->j.end,
+		    .now = v->now,
 		};
 
 		dout_record(d, NULL, &data_acct_step_t, &sv);

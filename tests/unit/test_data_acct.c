@@ -23,35 +23,76 @@ static struct acct_step_rec steps[2];
 static struct acct_job_rec job(void)
 {
 	steps[0] = (struct acct_step_rec){
-		.step_id = SL_BATCH_STEP, .name = "batch", .state = JOB_COMPLETE,
-		.exit_code = 0, .kill_requid = NO_VAL, .nodes = "n1", .nnodes = 1,
-		.ntasks = 1, .ncpus = 1, .start = 1000, .end = 1010,
-		.tres_alloc = "cpu=1,mem=100M,node=1",
-		.usage = { .user_usec = 1500000, .sys_usec = 250000, .max_rss_kb = 2048,
-			   .tot_rss_kb = 2048, .max_vm_kb = 4096, .tot_vm_kb = 4096, .ntasks = 1 },
+	    .step_id = SL_BATCH_STEP,
+	    .name = "batch",
+	    .state = JOB_COMPLETE,
+	    .exit_code = 0,
+	    .kill_requid = NO_VAL,
+	    .nodes = "n1",
+	    .nnodes = 1,
+	    .ntasks = 1,
+	    .ncpus = 1,
+	    .start = 1000,
+	    .end = 1010,
+	    .tres_alloc = "cpu=1,mem=100M,node=1",
+	    .usage = {.user_usec = 1500000,
+		      .sys_usec = 250000,
+		      .max_rss_kb = 2048,
+		      .tot_rss_kb = 2048,
+		      .max_vm_kb = 4096,
+		      .tot_vm_kb = 4096,
+		      .ntasks = 1},
 	};
 	steps[1] = (struct acct_step_rec){
-		.step_id = 0, .name = "hostname", .state = JOB_CANCELLED,
-		.exit_code = SIGKILL, .kill_requid = 0, .nodes = "n[1-2]", .nnodes = 2,
-		.ntasks = 2, .ncpus = 2, .start = 1001, .end = 1009,
-		.tres_alloc = "cpu=2,mem=1G,node=2,gres/gpu=1",
+	    .step_id = 0,
+	    .name = "hostname",
+	    .state = JOB_CANCELLED,
+	    .exit_code = SIGKILL,
+	    .kill_requid = 0,
+	    .nodes = "n[1-2]",
+	    .nnodes = 2,
+	    .ntasks = 2,
+	    .ncpus = 2,
+	    .start = 1001,
+	    .end = 1009,
+	    .tres_alloc = "cpu=2,mem=1G,node=2,gres/gpu=1",
 	};
 	return (struct acct_job_rec){
-		.job_id = 12, .array_task_id = NO_VAL, .name = "a\"b/c\nd", .uid = 0, .gid = 0,
-		.user = "root", .account = "acct", .partition = "debug", .qos = "normal",
-		.state = JOB_FAILED, .exit_code = 3 << 8, .derived_ec = SIGKILL,
-		.kill_requid = NO_VAL, .nodes = "n[1-2]", .nnodes = 2, .ncpus = 2,
-		.req_cpus = 2, .req_mem_mb = 100, .time_limit = 60, .submit = 990,
-		.eligible = 990, .start = 1000, .end = 1010, .work_dir = "/tmp",
-		.tres_req = "cpu=2,mem=100M,node=1,billing=2", .tres_alloc = "cpu=2,mem=100M,node=2",
-		.step_count = 2, .steps = steps,
+	    .job_id = 12,
+	    .array_task_id = NO_VAL,
+	    .name = "a\"b/c\nd",
+	    .uid = 0,
+	    .gid = 0,
+	    .user = "root",
+	    .account = "acct",
+	    .partition = "debug",
+	    .qos = "normal",
+	    .state = JOB_FAILED,
+	    .exit_code = 3 << 8,
+	    .derived_ec = SIGKILL,
+	    .kill_requid = NO_VAL,
+	    .nodes = "n[1-2]",
+	    .nnodes = 2,
+	    .ncpus = 2,
+	    .req_cpus = 2,
+	    .req_mem_mb = 100,
+	    .time_limit = 60,
+	    .submit = 990,
+	    .eligible = 990,
+	    .start = 1000,
+	    .end = 1010,
+	    .work_dir = "/tmp",
+	    .tres_req = "cpu=2,mem=100M,node=1,billing=2",
+	    .tres_alloc = "cpu=2,mem=100M,node=2",
+	    .step_count = 2,
+	    .steps = steps,
 	};
 }
 
 static char *doc(enum dout_kind kind, const struct acct_job_rec *j, size_t n, bool with_steps)
 {
 	struct dout *d = dout_new(kind);
-	char *argv[] = { "sacct", "--json" };
+	char *argv[] = {"sacct", "--json"};
 	data_acct_jobs_doc(d, "c1", j, n, with_steps, 2, argv);
 	assert_int_equal(dout_error(d), 0);
 	char *s = dout_steal(d, NULL);
@@ -82,13 +123,15 @@ static void test_job(void **state)
 	HAS(s, "\"id\": \"12.0\"");
 	HAS(s, "\"list\": [\n              \"n1\",\n              \"n2\"\n            ]");
 	HAS(s, "\"kill_request_user\": \"root\"");
-	HAS(s, "\"type\": \"gres\",\n                \"name\": \"gpu\",\n                \"id\": 1001");
+	HAS(s, "\"type\": \"gres\",\n                \"name\": \"gpu\",\n                \"id\": "
+	       "1001");
 	HAS(s, "\"type\": \"mem\",\n                \"name\": null,\n                \"id\": 2,\n"
 	       "                \"count\": 1024\n");
 	/* the batch step's peak RSS with its task and node */
-	HAS(s, "\"type\": \"mem\",\n                  \"name\": null,\n                  \"id\": 2,\n"
-	       "                  \"count\": 2097152,\n                  \"task\": 0,\n"
-	       "                  \"node\": \"n1\"\n");
+	HAS(s,
+	    "\"type\": \"mem\",\n                  \"name\": null,\n                  \"id\": 2,\n"
+	    "                  \"count\": 2097152,\n                  \"task\": 0,\n"
+	    "                  \"node\": \"n1\"\n");
 	HAS(s, "\"type\": \"billing\",\n            \"name\": null,\n            \"id\": 5,\n"
 	       "            \"count\": 2\n");
 	free(s);
@@ -151,10 +194,10 @@ static void test_schemas(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_job),
-		cmocka_unit_test(test_no_steps_and_pending),
-		cmocka_unit_test(test_yaml),
-		cmocka_unit_test(test_schemas),
+	    cmocka_unit_test(test_job),
+	    cmocka_unit_test(test_no_steps_and_pending),
+	    cmocka_unit_test(test_yaml),
+	    cmocka_unit_test(test_schemas),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
