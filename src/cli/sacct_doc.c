@@ -1,4 +1,4 @@
-/* sacct_doc.c - sacct --json / --yaml (see sacct_doc.h).
+/* sacct_doc.c - sacct --json / --yaml (see sacct_doc.h), streamed to stdout.
  *
  * The -j selection is applied to shallow copies of the rows (the strings
  * stay the caller's), so the serializer shared with slurmrestd only sees
@@ -62,23 +62,18 @@ int sacct_print_doc(FILE *out, enum dout_kind kind, const char *cluster,
 		    const struct sacct_sel *sels, size_t n_sels, const struct acct_job_rec *jobs,
 		    size_t count, bool with_steps, int argc, char **argv)
 {
-	struct shown s = {0};
+	struct shown s = { 0 };
 	struct dout *d = NULL;
-	const char *text;
-	size_t len;
 	int r = select_rows(&s, sels, n_sels, jobs, count, with_steps);
 
 	if (r == 0 && !(d = dout_new(kind)))
 		r = -ENOMEM;
 	if (r == 0) {
+		/* streamed: 5,000 jobs with steps are some 80 MB of JSON */
+		dout_set_sink(d, out);
 		data_acct_jobs_doc(d, cluster, s.jobs, s.count, with_steps, argc, argv);
-		if (dout_error(d))
-			r = -ENOMEM;
-	}
-	if (r == 0) {
-		text = dout_text(d, &len);
-		if (fwrite(text, 1, len, out) != len)
-			r = -EIO;
+		if (dout_flush(d) < 0)
+			r = ferror(out) ? -EIO : -ENOMEM;
 	}
 	dout_free(d);
 	shown_done(&s);

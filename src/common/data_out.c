@@ -23,7 +23,10 @@ struct dout {
 	char close[DOUT_MAX_DEPTH];     /* '}' or ']' */
 	yaml_emitter_t em;
 	bool em_open;
+	FILE *sink; /* dout_set_sink(): where full chunks go */
 };
+
+#define DOUT_SINK_CHUNK (64 * 1024)
 
 /* ---- the buffer ---- */
 
@@ -53,6 +56,8 @@ static void put(struct dout *d, const char *s, size_t n)
 	memcpy(d->buf + d->len, s, n);
 	d->len += n;
 	d->buf[d->len] = '\0';
+	if (d->sink && d->len >= DOUT_SINK_CHUNK)
+		dout_flush(d);
 }
 
 static int yaml_write(void *data, unsigned char *buffer, size_t size)
@@ -596,4 +601,22 @@ void dout_schema(struct dout *d, const char *key, const struct dfield_table *t)
 		schema_of(d, &t->fields[i]);
 	dout_end(d);
 	dout_end(d);
+}
+
+/* ---- streaming ---- */
+
+void dout_set_sink(struct dout *d, FILE *f)
+{
+	d->sink = f;
+}
+
+int dout_flush(struct dout *d)
+{
+	if (!d->sink || d->len == 0)
+		return d->err;
+	if (fwrite(d->buf, 1, d->len, d->sink) != d->len)
+		d->err = -1;
+	d->len = 0;
+	d->buf[0] = '\0';
+	return d->err;
 }

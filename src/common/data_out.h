@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum dout_kind {
 	DOUT_JSON,
@@ -117,3 +118,13 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 /* The JSON Schema of t's records ({"type":"object","properties":{...}});
  * sub-tables are written inline. */
 void dout_schema(struct dout *d, const char *key, const struct dfield_table *t);
+
+/* ---- streaming (a command's big document) ---- */
+
+/* From now on the text goes to f in 64 KiB chunks as it is written, so a
+ * document of any size needs no more memory than that: dout_text() holds
+ * only what is not written yet. NULL stops it. */
+void dout_set_sink(struct dout *d, FILE *f);
+/* Writes what is held to the sink (none: does nothing). 0, or -1 when a
+ * write failed (dout_error() says so from then on). */
+int dout_flush(struct dout *d);

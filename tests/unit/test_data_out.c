@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -190,6 +191,40 @@ static void test_str_null(void **state)
 	dout_free(d);
 }
 
+/* A sink gets the same bytes as the buffer would hold, in chunks. */
+static void write_big(struct dout *d)
+{
+	dout_arr(d, NULL);
+	for (int i = 0; i < 20000; i++)
+		dout_str(d, NULL, "some/text");
+	dout_end(d);
+}
+
+static void test_sink(void **state)
+{
+	(void)state;
+	struct dout *whole = dout_new(DOUT_JSON);
+	write_big(whole);
+	size_t len;
+	const char *want = dout_text(whole, &len);
+
+	char *got = NULL;
+	size_t got_len = 0;
+	FILE *f = open_memstream(&got, &got_len);
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_set_sink(d, f);
+	write_big(d);
+	assert_true(dout_text(d, NULL)[0] != '\0' || len % (64 * 1024) == 0);
+	assert_int_equal(dout_flush(d), 0);
+	assert_string_equal(dout_text(d, NULL), "");
+	fclose(f);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, want, len);
+	free(got);
+	dout_free(d);
+	dout_free(whole);
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -209,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_json_layout), cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_yaml),	    cmocka_unit_test(test_table),
 		cmocka_unit_test(test_unbalanced), cmocka_unit_test(test_str_null),
+		cmocka_unit_test(test_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
