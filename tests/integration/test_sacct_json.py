@@ -36,7 +36,8 @@ def jobs(cluster, tmp_path_factory):
          "fail": sb("fail_job", "--wrap", "exit 3"),
          "cancel": sb("cancel_job", "--wrap", "sleep 300"),
          "array": sb("array_job", "--array=1-2", "--wrap", "true"),
-         "weird": sb(WEIRD, "--wrap", "true")}
+         "weird": sb(WEIRD, "--wrap", "true"),
+         "held": sb("held_job", "-H", "--wrap", "true")}
     wait_state(cluster, j["cancel"], "RUNNING")
     cluster.run("scancel", str(j["cancel"]))
     for name in ("ok", "fail", "cancel", "weird"):
@@ -45,7 +46,7 @@ def jobs(cluster, tmp_path_factory):
         wait_state(cluster, f"{j['array']}_{task}", FINAL, timeout=60)
     # every job's row and its steps' rows are in the store
     ids = ",".join(str(v) for v in j.values())
-    wait_for(lambda: len(sacct_rows(cluster, "-j", ids)) >= 13, timeout=30,
+    wait_for(lambda: len(sacct_rows(cluster, "-j", ids)) >= 14, timeout=30,
              what="the store to hold every row")
     return j
 
@@ -210,3 +211,43 @@ def test_weird_name(cluster, jobs):
     assert json.loads(out)["jobs"][0]["name"] == WEIRD
     y = doc(cluster, "-j", str(jobs["weird"]), kind="--yaml")
     assert y["jobs"][0]["name"] == WEIRD
+
+
+# dbv0.0.38's members (Slurm 22.05's spec and output), every one written
+JOB_MEMBERS = {
+    "account", "comment", "allocation_nodes", "array", "association", "cluster",
+    "constraints", "container", "derived_exit_code", "time", "exit_code", "flags", "group",
+    "het", "job_id", "name", "mcs", "nodes", "partition", "priority", "qos", "required",
+    "kill_request_user", "reservation", "state", "steps", "tres", "user", "wckey",
+    "working_directory"}
+STEP_MEMBERS = {"nodes", "tres", "time", "exit_code", "tasks", "pid", "CPU",
+                "kill_request_user", "state", "statistics", "step", "task"}
+TIME_MEMBERS = {"elapsed", "eligible", "end", "start", "submission", "suspended", "system",
+                "limit", "total", "user"}
+
+
+def test_members_are_slurms(cluster, jobs):
+    j = by_id(doc(cluster, "-j", str(jobs["ok"])))[jobs["ok"]]
+    assert set(j) == JOB_MEMBERS
+    assert set(j["time"]) == TIME_MEMBERS
+    assert set(j["comment"]) == {"administrator", "job", "system"}
+    assert set(j["array"]) == {"job_id", "limits", "task", "task_id"}
+    assert set(j["association"]) == {"account", "cluster", "partition", "user"}
+    assert set(j["tres"]) == {"allocated", "requested"}
+    assert all(set(t) == {"type", "name", "id", "count"} for t in j["tres"]["allocated"])
+    for s in j["steps"]:
+        assert set(s) == STEP_MEMBERS
+        assert set(s["time"]) == TIME_MEMBERS - {"eligible", "submission", "limit"}
+        assert set(s["tres"]) == {"requested", "consumed", "allocated"}
+        assert set(s["tres"]["requested"]) == {"max", "min", "average", "total"}
+        assert set(s["step"]) == {"job_id", "het", "id", "name"}
+
+
+def test_pending_job(cluster, jobs):
+    j = by_id(doc(cluster, "-j", str(jobs["held"])))[jobs["held"]]
+    assert j["state"]["current"] == "PENDING"
+    assert j["nodes"] == "None assigned"
+    assert j["exit_code"]["status"] == "PENDING"
+    assert j["time"]["start"] == 0 and j["time"]["elapsed"] == 0
+    assert j["steps"] == []
+    assert check(j, db_schemas()["dbv0.0.38_job"]) == []
