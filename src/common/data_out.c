@@ -606,6 +606,12 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 			break;
 		case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
 		case DF_FN: f->fn(d, f->name, rec); break;
+		case DF_STR_NULL:
+			if (*(char *const *)p && **(char *const *)p)
+				dout_str(d, f->name, *(char *const *)p);
+			else
+				dout_null(d, f->name);
+			break;
 		default: d->err = -1;
 		}
 	}
@@ -628,11 +634,13 @@ static void schema_of(struct dout *d, const struct dfield *f)
 		[DF_EMPTY] = DS_STRING,	   [DF_NULL] = DS_ANY,	    [DF_ZERO] = DS_INTEGER,
 		[DF_FALSE] = DS_BOOLEAN,   [DF_NOARR] = DS_OBJECTS, [DF_OBJ] = DS_OBJECT,
 		[DF_U32_Z] = DS_INTEGER,   [DF_U16_Z] = DS_INTEGER, [DF_U64_NV] = DS_INTEGER_NULL,
+		[DF_STR_NULL] = DS_STRING_NULL,
 	};
 	uint8_t s = f->type == DF_FN ? f->schema : as_schema[f->type];
 	dout_obj(d, f->name);
 	switch (s) {
 	case DS_STRING: schema_type(d, "string", false); break;
+	case DS_STRING_NULL: schema_type(d, "string", true); break;
 	case DS_INTEGER: schema_type(d, "integer", false); break;
 	case DS_INTEGER_NULL: schema_type(d, "integer", true); break;
 	case DS_NUMBER: schema_type(d, "number", false); break;
@@ -671,4 +679,18 @@ void dout_schema(struct dout *d, const char *key, const struct dfield_table *t)
 		schema_of(d, &t->fields[i]);
 	dout_end(d);
 	dout_end(d);
+}
+
+/* ---- streaming ---- */
+
+/* The stdio form of dout_sink_fd() (sacct's): what f holds goes out
+ * first; NULL stops streaming. */
+void dout_set_sink(struct dout *d, FILE *f)
+{
+	if (!f) {
+		d->has_sink = false;
+		return;
+	}
+	fflush(f);
+	dout_sink_fd(d, fileno(f));
 }

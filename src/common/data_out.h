@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum dout_kind {
 	DOUT_JSON,
@@ -89,6 +90,7 @@ enum dfield_type {
 	DF_U32_Z,  /* uint32_t, NO_VAL / INFINITE as 0 */
 	DF_U16_Z,  /* uint16_t, NO_VAL16 / INFINITE16 as 0 */
 	DF_U64_NV, /* uint64_t, NO_VAL64 / INFINITE64 as null */
+	DF_STR_NULL, /* char * at off, NULL or "" as null */
 };
 
 /* The schema of a DF_FN member. */
@@ -102,6 +104,7 @@ enum dschema {
 	DS_OBJECT,    /* an object; sub describes it when set */
 	DS_OBJECTS,   /* array of objects; sub describes the items when set */
 	DS_ANY,
+	DS_STRING_NULL, /* string or null */
 };
 
 struct dfield_table;
@@ -130,3 +133,9 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 /* The JSON Schema of t's records ({"type":"object","properties":{...}});
  * sub-tables are written inline. */
 void dout_schema(struct dout *d, const char *key, const struct dfield_table *t);
+
+/* ---- streaming (a command's big document) ---- */
+
+/* dout_sink_fd() to f's descriptor (f is flushed first); NULL stops it.
+ * dout_flush() writes what is held. */
+void dout_set_sink(struct dout *d, FILE *f);

@@ -196,6 +196,34 @@ static void test_zero_and_null_types(void **state)
 	dout_free(d);
 }
 
+/* DF_STR_NULL: NULL and "" are null, the schema a nullable string. */
+static void test_str_null(void **state)
+{
+	(void)state;
+	static const struct dfield f[] = {
+		{ "name", DF_STR_NULL, 0, offsetof(struct rec, name), NULL, NULL },
+	};
+	static DFIELD_TABLE(t, "t", f);
+	struct rec r = { .name = NULL };
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_arr(d, NULL);
+	dout_record(d, NULL, &t, &r);
+	r.name = "";
+	dout_record(d, NULL, &t, &r);
+	r.name = "a";
+	dout_record(d, NULL, &t, &r);
+	dout_end(d);
+	assert_string_equal(dout_text(d, NULL), "[\n  {\n    \"name\": null\n  },\n"
+						"  {\n    \"name\": null\n  },\n"
+						"  {\n    \"name\": \"a\"\n  }\n]\n");
+	dout_free(d);
+	d = dout_new(DOUT_JSON);
+	dout_schema(d, NULL, &t);
+	assert_non_null(strstr(dout_text(d, NULL), "\"name\": {\n      \"type\": \"string\",\n"
+						   "      \"nullable\": true\n"));
+	dout_free(d);
+}
+
 /* A sink gets the same bytes as the buffer would hold, in chunks. */
 static void big_doc(struct dout *d)
 {
@@ -256,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_json_layout), cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_yaml),	    cmocka_unit_test(test_table),
 		cmocka_unit_test(test_unbalanced), cmocka_unit_test(test_zero_and_null_types),
+		cmocka_unit_test(test_str_null),
 		cmocka_unit_test(test_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
