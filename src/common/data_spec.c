@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "common/data_acct.h"
 #include "common/data_diag.h"
 #include "common/data_job.h"
 #include "common/data_node.h"
@@ -121,6 +122,10 @@ static void paths(struct dout *d)
 	    {"/slurm/v0.0.38/partition/{partition_name}",
 	     {{"get", "slurmctld_get_partition", "get partition info", "partition_name", 0,
 	       "v0.0.38_partitions_response"}}},
+	    {"/slurmdb/v0.0.38/jobs",
+	     {{"get", "slurmdbd_get_jobs", "get job list", 0, 0, "dbv0.0.38_job_info"}}},
+	    {"/slurmdb/v0.0.38/job/{job_id}",
+	     {{"get", "slurmdbd_get_job", "get job info", "job_id", 0, "dbv0.0.38_job_info"}}},
 	};
 	dout_obj(d, "paths");
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
@@ -250,6 +255,7 @@ static void schemas(struct dout *d)
 	dout_schema(d, "statistics", &data_diag_table);
 	obj_schema_close(d);
 	submit_schemas(d);
+	data_schemas_db(d); /* slurmrestd serves /slurmdb/v0.0.38 too */
 	dout_end(d);
 }
 

@@ -1,6 +1,7 @@
 /* reply.c - response documents; see reply.h. */
 #include "reply.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "common/data_out.h"
@@ -36,6 +37,16 @@ void rest_reply_doc(struct rest_req *r, int status, struct dout *d)
 	if (d)
 		dout_end(d);
 	set_body(r, status, d);
+}
+
+void rest_reply_written(struct rest_req *r, struct dout *d)
+{
+	if (!d || dout_error(d)) {
+		dout_free(d);
+		rest_reply_error(r, 500, ENOMEM, NULL);
+		return;
+	}
+	set_body(r, 200, d);
 }
 
 void rest_reply_error(struct rest_req *r, int status, int code, const char *text)

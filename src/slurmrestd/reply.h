@@ -11,6 +11,9 @@ struct rest_req;
 struct dout *rest_doc_new(bool db);
 /* Close d's top object, make it r's body with status; frees d. */
 void rest_reply_doc(struct rest_req *r, int status, struct dout *d);
+/* A whole document a data_*_doc() function wrote: 200 with it (500 when
+ * the emitter failed); frees d. */
+void rest_reply_written(struct rest_req *r, struct dout *d);
 /* {"meta":..., "errors":[{"error": text or sl_strerror(code), "errno": code}]}
  * code is positive or negative; text NULL: the code's text. */
 void rest_reply_error(struct rest_req *r, int status, int code, const char *text);

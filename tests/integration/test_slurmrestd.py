@@ -487,10 +487,97 @@ def test_world_readable_jwt_key_is_refused(restd):
     assert "accessible by group or others (mode 0644)" in p.stderr
 
 
-def test_listings_wait_for_the_serializers(restd):
-    for path in (f"{API}/jobs", f"{API}/nodes", "/openapi/v3"):
+# ----- listings (the --json documents) ----------------------------------------
+
+
+def test_jobs_and_one_job(restd, test_user, workdir):
+    job_id = held_root_job(restd, workdir, name="listed")
+    status, doc = unix(restd, "GET", f"{API}/jobs")
+    assert status == 200, doc
+    assert doc["meta"]["plugin"]["type"] == "openapi/v0.0.38" and doc["errors"] == []
+    assert job_id in [j["job_id"] for j in doc["jobs"]]
+    status, doc = unix(restd, "GET", f"{API}/job/{job_id}", as_user=test_user)
+    assert status == 200, doc
+    assert [j["job_id"] for j in doc["jobs"]] == [job_id]
+    assert doc["jobs"][0]["name"] == "listed" and doc["jobs"][0]["user_name"] == "root"
+    status, doc = unix(restd, "GET", f"{API}/job/99999")
+    assert status == 500 and errnos(doc) == [2017], doc
+    unix(restd, "DELETE", f"{API}/job/{job_id}")
+
+
+def test_nodes_partitions_diag(restd, test_user, user_token):
+    status, doc = tcp(restd, "GET", f"{API}/nodes", user=test_user.pw_name, token=user_token)
+    assert status == 200, doc
+    assert sorted(n["name"] for n in doc["nodes"]) == ["n1", "n2"]
+    status, doc = unix(restd, "GET", f"{API}/node/n2")
+    assert status == 200 and [n["name"] for n in doc["nodes"]] == ["n2"], doc
+    status, doc = unix(restd, "GET", f"{API}/node/nope")
+    assert status == 500 and errnos(doc) == [2018], doc
+    status, doc = unix(restd, "GET", f"{API}/partitions")
+    assert status == 200 and [p["name"] for p in doc["partitions"]] == ["debug"], doc
+    status, doc = unix(restd, "GET", f"{API}/partition/debug")
+    assert status == 200 and [p["name"] for p in doc["partitions"]] == ["debug"], doc
+    status, doc = unix(restd, "GET", f"{API}/partition/nope")
+    assert status == 500 and errnos(doc) == [2000], doc
+    status, doc = unix(restd, "GET", f"{API}/diag")
+    assert status == 200 and "statistics" in doc, doc
+
+
+def test_slurmdb_jobs(restd, test_user, user_token, workdir):
+    status, doc = tcp(restd, "POST", f"{API}/job/submit", submit_body(workdir, "dbjob"),
+                      user=test_user.pw_name, token=user_token)
+    assert status == 200, doc
+    job_id = doc["job_id"]
+    wait_state(restd, job_id, "COMPLETED")
+
+    def listed():
+        status, doc = tcp(restd, "GET", f"/slurmdb/v0.0.38/jobs?users={test_user.pw_name}",
+                          user=test_user.pw_name, token=user_token)
+        assert status == 200, doc
+        return job_id in [j["job_id"] for j in doc["jobs"]] and doc
+    doc = wait_for(listed, timeout=20, what="the job in the accounting store")
+    assert doc["meta"]["plugin"]["type"] == "openapi/dbv0.0.38"
+    assert all(j["user"] == test_user.pw_name for j in doc["jobs"])
+    status, doc = unix(restd, "GET", f"/slurmdb/v0.0.38/job/{job_id}")
+    assert status == 200 and [j["job_id"] for j in doc["jobs"]] == [job_id], doc
+    assert doc["jobs"][0]["name"] == "dbjob"
+    status, doc = unix(restd, "GET", "/slurmdb/v0.0.38/jobs?job_name=dbjob&bogus=1")
+    assert status == 422 and "bogus" in doc["errors"][0]["error"], doc
+    status, doc = unix(restd, "GET", "/slurmdb/v0.0.38/jobs?users=nosuchuser_rest")
+    assert status == 422, doc
+
+
+def test_openapi_spec(restd):
+    for path in ("/openapi/v3", "/openapi", "/openapi.json"):
         status, doc = unix(restd, "GET", path)
-        assert status in (200, 501), (path, doc)
+        assert status == 200, (path, doc)
+        assert doc["openapi"].startswith("3.")
+        for p in (f"{API}/job/submit", f"{API}/jobs", f"{API}/ping", "/slurmdb/v0.0.38/jobs"):
+            assert p in doc["paths"], p
+        assert "dbv0.0.38_job" in doc["components"]["schemas"]
+
+
+def test_private_data_hides_other_users_jobs(fresh_cluster, test_user):
+    c = fresh_cluster(nodes=("n1",), settings={
+        "PrivateData": "jobs", "AuthAltTypes": "auth/jwt",
+        "AuthAltParameters": "jwt_key=@RUN_DIR@/jwt.key"})
+    c.start_slurmrestd()
+    work = c.dir / "work"
+    work.mkdir()
+    os.chmod(work, 0o777)
+    root_job = held_root_job(c, work)
+    tok = token(c, user=test_user.pw_name)
+    status, doc = tcp(c, "POST", f"{API}/job/submit", submit_body(work, "mine", hold=True),
+                      user=test_user.pw_name, token=tok)
+    assert status == 200, doc
+    mine = doc["job_id"]
+    status, doc = tcp(c, "GET", f"{API}/jobs", user=test_user.pw_name, token=tok)
+    assert status == 200, doc
+    assert [j["job_id"] for j in doc["jobs"]] == [mine]
+    status, doc = unix(c, "GET", f"{API}/jobs")
+    assert sorted(j["job_id"] for j in doc["jobs"]) == sorted([root_job, mine])
+    status, doc = tcp(c, "GET", f"{API}/job/{root_job}", user=test_user.pw_name, token=tok)
+    assert status != 200 or doc["jobs"] == [], doc
 
 
 def test_slurmrestd_stops_on_sigterm(restd):
