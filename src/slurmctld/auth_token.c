@@ -102,6 +102,12 @@ int rpc_auth_token(struct ctld *c, struct rpc_req *req)
 		      (unsigned)req->uid);
 		return -ESLURM_NOT_SUPPORTED;
 	}
+	if (c->conf->auth_alt_params && strstr(c->conf->auth_alt_params, "disable_token_creation")
+	    && !ctld_is_admin(c, req->uid)) {
+		error("REQUEST_AUTH_TOKEN from uid=%u refused: disable_token_creation",
+		      (unsigned)req->uid);
+		return -ESLURM_ACCESS_DENIED;
+	}
 	if (m->username && (!*m->username || strpbrk(m->username, " \t\n,:/")))
 		return -ESLURM_USER_ID_MISSING;
 	if (life > TOKEN_LIFESPAN_MAX)

@@ -13,5 +13,5 @@ void auth_token_fini(struct ctld *c);
 void auth_token_reload(struct ctld *c); /* reconfigure: the key named now */
 
 /* REQUEST_AUTH_TOKEN: a user may ask for themself only, root/SlurmUser for
- * any name. */
+ * any name; with AuthAltParameters=disable_token_creation, only they. */
 int rpc_auth_token(struct ctld *c, struct rpc_req *req);

@@ -281,6 +281,21 @@ def test_user_cannot_get_a_token_for_root(restd, test_user):
     assert token(restd, f"username={test_user.pw_name}", user=test_user.pw_name)
 
 
+def test_disable_token_creation_leaves_tokens_to_admins(restd, test_user):
+    conf = restd.conf_path.read_text()
+    restd.conf_path.write_text(conf.replace("AuthAltParameters=jwt_key=",
+                                            "AuthAltParameters=disable_token_creation,jwt_key="))
+    try:
+        restd.run("scontrol", "reconfigure")
+        r = restd.run("scontrol", "token", user=test_user.pw_name, check=False)
+        assert r.returncode == 1 and "Access/permission denied" in r.stderr, r.stderr
+        assert token(restd, f"username={test_user.pw_name}")  # root still may
+    finally:
+        restd.conf_path.write_text(conf)
+        restd.run("scontrol", "reconfigure")
+    assert token(restd, user=test_user.pw_name)
+
+
 def test_token_bad_arguments(restd):
     r = restd.run("scontrol", "token", "lifespan=abc", check=False)
     assert r.returncode == 1 and "Invalid lifespan" in r.stderr
@@ -374,6 +389,28 @@ def test_many_idle_connections_do_not_stop_others(restd):
             s.close()
     wait_for(lambda: unix(restd, "GET", f"{API}/ping")[0] == 200, timeout=20,
              what="pings again")
+
+
+def test_clients_that_leave_before_the_answer(restd):
+    for _ in range(40):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(restd.restd_socket)
+        s.sendall(b"GET /slurm/v0.0.38/ping HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.close()
+    status, _ = unix(restd, "GET", f"{API}/ping")
+    assert status == 200
+    restd._check_alive("slurmrestd")
+
+
+def test_keep_alive_serves_several_requests(restd):
+    c = UnixConn(restd.restd_socket)
+    try:
+        for path in (f"{API}/ping", f"{API}/nope", f"{API}/ping"):
+            c.request("GET", path)
+            status, _ = _answer(c.getresponse())
+            assert status == (404 if path.endswith("nope") else 200)
+    finally:
+        c.close()
 
 
 # ----- submit, update, cancel -------------------------------------------------
