@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_for, wait_state
+from cluster import BUILD_DIR, TIMEOUT_SCALE, free_ports, submit, wait_for, wait_state
 
 CLUSTER_KWARGS = {
     "nodes": ("n1", "n2"),
@@ -615,6 +615,39 @@ def test_private_data_hides_other_users_jobs(fresh_cluster, test_user):
     assert sorted(j["job_id"] for j in doc["jobs"]) == sorted([root_job, mine])
     status, doc = tcp(c, "GET", f"{API}/job/{root_job}", user=test_user.pw_name, token=tok)
     assert status != 200 or doc["jobs"] == [], doc
+
+
+def test_auth_option_limits_the_methods(restd, test_user, user_token):
+    """-a rest_auth/local: tokens are refused on TCP; -a rest_auth/jwt: the
+    unix socket is refused."""
+    for auth, tcp_ok, unix_ok in (("rest_auth/local", False, True), ("rest_auth/jwt", True, False)):
+        port = free_ports(1)[0]
+        sock = str(restd.dir / f"restd-{auth[10:]}.sock")
+        p = subprocess.Popen([str(BUILD_DIR / "slurmrestd"), "-f", str(restd.conf_path), "-a",
+                              auth, f"127.0.0.1:{port}", f"unix:{sock}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=restd.env(), start_new_session=True)
+        try:
+            other = type("R", (), {"restd_port": port, "restd_socket": sock})
+
+            def up():
+                assert p.poll() is None
+                with socket.socket() as s:
+                    return os.path.exists(sock) and s.connect_ex(("127.0.0.1", port)) == 0
+            wait_for(up, timeout=10, what=f"slurmrestd -a {auth}")
+            status, _ = tcp(other, "GET", f"{API}/ping", user=test_user.pw_name,
+                            token=user_token)
+            assert (status == 200) == tcp_ok, (auth, status)
+            status, _ = unix(other, "GET", f"{API}/ping", as_user=test_user)
+            assert (status == 200) == unix_ok, (auth, status)
+        finally:
+            p.terminate()
+            try:
+                p.wait(timeout=10 * TIMEOUT_SCALE)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    assert unix(restd, "GET", f"{API}/ping")[0] == 200
 
 
 def test_slurmrestd_stops_on_sigterm(restd):
