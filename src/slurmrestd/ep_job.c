@@ -55,6 +55,8 @@ void ep_job_submit(struct rest_req *r)
 	int rc;
 
 	rc = job_parse_submit(r->body, r->body_len, &d, err, sizeof(err));
+	if (rc == 0 && !d.work_dir && !(d.work_dir = strdup("/tmp"))) /* no shell cwd here */
+		rc = -ENOMEM;
 	if (rc == 0) {
 		d.user_id = (uint32_t)r->uid;
 		d.group_id = (uint32_t)r->gid;
