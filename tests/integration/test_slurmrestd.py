@@ -271,6 +271,17 @@ def test_user_name_must_match_the_token(restd, test_user, user_token, workdir):
     restd.wait_for_log(r"does not match the token's user", daemon="slurmrestd")
 
 
+def test_a_root_token_may_act_as_another_user(restd, test_user, workdir):
+    """As Slurm: the token of root or SlurmUser may name another user in
+    X-SLURM-USER-NAME; the request is then that user's."""
+    root_tok = token(restd)
+    status, doc = tcp(restd, "POST", f"{API}/job/submit", submit_body(workdir, "proxied"),
+                      user=test_user.pw_name, token=root_tok)
+    assert status == 200, doc
+    rec = wait_state(restd, doc["job_id"], "COMPLETED")
+    assert rec["UserId"].startswith(f"{test_user.pw_name}(")
+
+
 def test_user_cannot_get_a_token_for_root(restd, test_user):
     r = restd.run("scontrol", "token", "username=root", user=test_user.pw_name, check=False)
     assert r.returncode == 1
