@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <time.h>
 
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
@@ -14,7 +16,8 @@
 
 struct cap_conn {
 	struct bufferevent *bev;
-	bool is_shut; /* evicted: shut down, evhttp drops it on EOF */
+	bool is_shut;	     /* evicted: shut down, evhttp drops it on EOF */
+	time_t partial_since; /* monotonic s: bytes of a request not yet complete came in */
 	struct cap_conn *next;
 };
 
@@ -23,8 +26,18 @@ struct conn_cap {
 	struct event *sweep;
 	struct cap_conn *head;
 	unsigned count, max;
+	unsigned deadline_s;
 	unsigned refused; /* since the last log line */
+	unsigned late;	  /* closed for their deadline, since the last log line */
 };
+
+static time_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
 
 /* evhttp freed it: bufferevent_free() cleared its callbacks. */
 static bool conn_gone(struct bufferevent *bev)
@@ -51,13 +64,36 @@ static void cap_sweep(struct conn_cap *c)
 	}
 }
 
+static void shut_bev(struct bufferevent *bev);
+
+/* A request begun more than deadline_s ago and not complete: a client
+ * that trickles its request is closed, however often it sends a byte. */
+static void cap_deadlines(struct conn_cap *c)
+{
+	time_t now = mono_now();
+
+	for (struct cap_conn *k = c->head; k; k = k->next) {
+		if (k->is_shut || !k->partial_since || now - k->partial_since <= c->deadline_s)
+			continue;
+		k->is_shut = true;
+		c->late++;
+		shut_bev(k->bev);
+	}
+}
+
 static void sweep_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn_cap *c = arg;
 
 	(void)fd;
 	(void)what;
+	cap_deadlines(c);
 	cap_sweep(c);
+	if (c->late) {
+		error("closed %u connections whose request was not complete within %u s",
+		      c->late, c->deadline_s);
+		c->late = 0;
+	}
 	if (c->refused) {
 		error("closed %u old connections: %u open is the most slurmrestd keeps",
 		      c->refused, c->max);
@@ -106,6 +142,22 @@ static void cap_evict(struct conn_cap *c)
 		bufferevent_decref(pick->bev);
 }
 
+static void input_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct cap_conn *k = arg;
+
+	(void)buf;
+	if (info->n_added && !k->partial_since)
+		k->partial_since = mono_now();
+}
+
+void conn_cap_request_done(struct conn_cap *c, struct bufferevent *bev)
+{
+	for (struct cap_conn *k = c->head; k; k = k->next)
+		if (k->bev == bev)
+			k->partial_since = 0;
+}
+
 static struct bufferevent *cap_bevcb(struct event_base *base, void *arg)
 {
 	struct conn_cap *c = arg;
@@ -120,6 +172,7 @@ static struct bufferevent *cap_bevcb(struct event_base *base, void *arg)
 		return NULL;
 	}
 	bufferevent_incref(k->bev);
+	evbuffer_add_cb(bufferevent_get_input(k->bev), input_cb, k);
 	k->next = c->head;
 	c->head = k;
 	if (++c->count > c->max)
@@ -128,7 +181,7 @@ static struct bufferevent *cap_bevcb(struct event_base *base, void *arg)
 }
 
 int conn_cap_new(struct event_base *base, struct evhttp *http, unsigned max,
-		 struct conn_cap **ret)
+		 unsigned deadline_s, struct conn_cap **ret)
 {
 	struct conn_cap *c = calloc(1, sizeof(*c));
 	static const struct timeval second = { 1, 0 };
@@ -137,6 +190,7 @@ int conn_cap_new(struct event_base *base, struct evhttp *http, unsigned max,
 		return -ENOMEM;
 	c->base = base;
 	c->max = max;
+	c->deadline_s = deadline_s;
 	c->sweep = event_new(base, -1, EV_PERSIST, sweep_cb, c);
 	if (!c->sweep) {
 		free(c);

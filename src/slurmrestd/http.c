@@ -4,7 +4,8 @@
  * Bounds: headers RESTD_MAX_HEADERS, body RESTD_MAX_BODY (evhttp answers
  * 413 itself and, with lingering close, reads and drops the rest so the
  * client sees the answer), RESTD_TIMEOUT_S without progress closes a
- * connection (a client that sends half a request and stalls), at most
+ * connection (a client that sends half a request and stalls), a request
+ * not whole RESTD_REQUEST_S after its first byte too (one that trickles), at most
  * RESTD_MAX_CONNS connections (conn_cap.c), RESTD_MAX_QUEUED requests
  * waiting for a worker (503 beyond).
  */
@@ -197,6 +198,9 @@ static void http_cb(struct evhttp_request *req, void *arg)
 		return;
 	}
 	r->rd = rd;
+	if (evhttp_request_get_connection(req))
+		conn_cap_request_done(rd->cap, evhttp_connection_get_bufferevent(
+						   evhttp_request_get_connection(req)));
 	rc = req_copy(req, r);
 	if (rc < 0) {
 		reply_now(req, r, rc == -EFBIG ? 413 : 400,
@@ -234,7 +238,7 @@ int restd_http_init(struct restd *rd)
 						 | EVHTTP_REQ_PUT | EVHTTP_REQ_PATCH
 						 | EVHTTP_REQ_HEAD | EVHTTP_REQ_OPTIONS);
 	evhttp_set_gencb(rd->http, http_cb, rd);
-	r = conn_cap_new(rd->base, rd->http, RESTD_MAX_CONNS, &rd->cap);
+	r = conn_cap_new(rd->base, rd->http, RESTD_MAX_CONNS, RESTD_REQUEST_S, &rd->cap);
 	return r;
 }
 

@@ -30,6 +30,7 @@ struct conn_cap;
 #define RESTD_MAX_BODY	   (1u << 20) /* bigger: 413, nothing read further */
 #define RESTD_MAX_HEADERS  (16u << 10)
 #define RESTD_TIMEOUT_S	   10	      /* a connection idle this long is closed */
+#define RESTD_REQUEST_S	   20	      /* a request not whole this long after its start */
 #define RESTD_MAX_CONNS	   256	      /* open connections, all listeners */
 #define RESTD_WORKERS	   4
 #define RESTD_MAX_QUEUED   256	      /* requests waiting for a worker; more: 503 */

@@ -388,6 +388,35 @@ def test_a_stalled_client_does_not_stop_others(restd):
         s.close()
 
 
+def test_a_trickling_request_is_cut_at_its_deadline(restd):
+    """One byte a second keeps the per-read timeout away; the request's
+    own deadline (20 s from its first byte) still closes it."""
+    s = socket.create_connection(("127.0.0.1", restd.restd_port))
+    mark = restd.log_mark("slurmrestd")
+    try:
+        s.sendall(b"GET /slurm/v0.0.38/ping HTTP/1.1\r\nX-Slow: ")
+        s.settimeout(1)
+        t0 = time.monotonic()
+        closed = False
+        while time.monotonic() - t0 < 40 * TIMEOUT_SCALE:
+            try:
+                s.sendall(b"a")
+                if s.recv(4096) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                assert unix(restd, "GET", f"{API}/ping")[0] == 200  # others are served
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+        assert closed
+        assert 15 <= time.monotonic() - t0
+    finally:
+        s.close()
+    restd.wait_for_log(r"request was not complete within 20 s", daemon="slurmrestd",
+                       since=mark)
+
+
 def test_many_idle_connections_do_not_stop_others(restd):
     socks = []
     try:
