@@ -20,6 +20,7 @@ import time
 import pytest
 
 from cluster import BUILD_DIR, TIMEOUT_SCALE, free_ports, submit, wait_for, wait_state
+from openapi_check import check
 
 CLUSTER_KWARGS = {
     "nodes": ("n1", "n2"),
@@ -642,6 +643,35 @@ def test_openapi_spec(restd):
         for p in (f"{API}/job/submit", f"{API}/jobs", f"{API}/ping", "/slurmdb/v0.0.38/jobs"):
             assert p in doc["paths"], p
         assert "dbv0.0.38_job" in doc["components"]["schemas"]
+
+
+def test_every_answer_is_valid_against_the_served_spec(restd, test_user, user_token, workdir):
+    status, spec = unix(restd, "GET", "/openapi/v3")
+    assert status == 200
+    held = held_root_job(restd, workdir, name="specjob")
+    status, sub = tcp(restd, "POST", f"{API}/job/submit", submit_body(workdir, "specsub"),
+                      user=test_user.pw_name, token=user_token)
+    assert status == 200, sub
+    wait_state(restd, sub["job_id"], "COMPLETED")
+    cases = [
+        (f"{API}/ping", "v0.0.38_pings"),
+        (f"{API}/diag", "v0.0.38_diag"),
+        (f"{API}/jobs", "v0.0.38_jobs_response"),
+        (f"{API}/job/{held}", "v0.0.38_jobs_response"),
+        (f"{API}/nodes", "v0.0.38_nodes_response"),
+        (f"{API}/node/n1", "v0.0.38_nodes_response"),
+        (f"{API}/partitions", "v0.0.38_partitions_response"),
+        (f"{API}/partition/debug", "v0.0.38_partitions_response"),
+        ("/slurmdb/v0.0.38/jobs", "dbv0.0.38_job_info"),
+        (f"/slurmdb/v0.0.38/job/{sub['job_id']}", "dbv0.0.38_job_info"),
+        (f"{API}/job/99999", "v0.0.38_errors_response"),
+    ]
+    for path, schema in cases:
+        status, doc = unix(restd, "GET", path)
+        assert status in (200, 500), (path, doc)
+        check(spec, doc, schema)
+    check(spec, sub, "v0.0.38_job_submission_response")
+    unix(restd, "DELETE", f"{API}/job/{held}")
 
 
 def test_private_data_hides_other_users_jobs(fresh_cluster, test_user):
