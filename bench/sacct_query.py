@@ -34,10 +34,11 @@ from pathlib import Path
 import benchlib
 
 
-def parse_args():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-n", "--jobs", type=int, default=100000, help="jobs in the store")
-    ap.add_argument("-r", "--runs", type=int, default=5, help="runs per command (default 5)")
+def parse_args(doc=__doc__, jobs=100000, runs=5):
+    """-n, -r and --build-dir, with these defaults (also bench/sacct_json.py's)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("-n", "--jobs", type=int, default=jobs, help=f"jobs in the store ({jobs})")
+    ap.add_argument("-r", "--runs", type=int, default=runs, help=f"runs per command ({runs})")
     ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
     return ap.parse_args()
 
@@ -74,24 +75,34 @@ def timed(cluster, args, runs):
     return lat, lines
 
 
+def filled_store(h, n, name):
+    """A started cluster whose store holds one real batch job with an srun
+    step copied to n jobs in all. Returns (cluster, job id, jobs, steps);
+    the caller stops the cluster (benchlib.finish), also on an error."""
+    cluster = h.Cluster(nodes=("n1", "n2"), name=name)
+    cluster.start()
+    work = Path(tempfile.mkdtemp(dir=cluster.dir))
+    os.chmod(work, 0o777)
+    jid = h.submit(cluster, "-D", work, "-o", "/dev/null", "-J", "bench", "--wrap", "srun true")
+    h.wait_state(cluster, jid, "COMPLETED", timeout=60)
+    h.wait_for(lambda: cluster.out("sacct", "-j", str(jid), "-n", "-P", "-o", "JobID")
+               .count("\n") == 3, what="the job's three rows in the store")
+    cluster.kill_slurmctld(signal.SIGTERM)  # it writes what is queued, then exits
+    db = cluster.dir / "state" / "job_accounting.db"
+    t0 = time.perf_counter()
+    jobs, steps = fill(db, n - 1)
+    print(f"store: {db}: {jobs} jobs, {steps} steps (filled in "
+          f"{time.perf_counter() - t0:.1f} s)")
+    cluster.start_slurmctld()
+    return cluster, jid, jobs, steps
+
+
 def main():
     args = parse_args()
     h = benchlib.harness(args.build_dir, "sacct")
-    cluster = h.Cluster(nodes=("n1", "n2"), name="bench-sacct")
-    cluster.start()
-    ok = False
+    cluster, ok = None, False
     try:
-        work = Path(tempfile.mkdtemp(dir=cluster.dir))
-        os.chmod(work, 0o777)
-        jid = h.submit(cluster, "-D", work, "-o", "/dev/null", "-J", "bench", "--wrap", "srun true")
-        h.wait_state(cluster, jid, "COMPLETED", timeout=60)
-        cluster.kill_slurmctld(signal.SIGTERM)  # it writes what is queued, then exits
-        db = cluster.dir / "state" / "job_accounting.db"
-        t0 = time.perf_counter()
-        jobs, steps = fill(db, args.jobs - 1)
-        print(f"store: {db}: {jobs} jobs, {steps} steps (filled in "
-              f"{time.perf_counter() - t0:.1f} s)")
-        cluster.start_slurmctld()
+        cluster, jid, _, _ = filled_store(h, args.jobs, "bench-sacct")
         cases = [["-a", "-S", "2020-01-01"], ["-a", "-X", "-S", "2020-01-01"],
                  ["-a", "-P", "-S", "2020-01-01", "-o", "JobID,State,Elapsed,TotalCPU,MaxRSS"],
                  ["-a", "-X", "-S", "2020-01-01", "-N", "n1"],
@@ -103,7 +114,7 @@ def main():
                   f"{statistics.median(lat):>9.3f} {max(lat):>7.3f}")
         ok = True
     finally:
-        status = benchlib.finish(cluster, ok)
+        status = benchlib.finish(cluster, ok) if cluster else 1
     return status
 
 

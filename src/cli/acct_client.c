@@ -15,6 +15,12 @@
 int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 		      struct acct_rows *ret)
 {
+	return acct_client_fetch_as(conf, NULL, req, ret);
+}
+
+int acct_client_fetch_as(const struct sl_conf *conf, const struct frame_as *as,
+			 struct acct_query_req *req, struct acct_rows *ret)
+{
 	struct acct_rows rows = { 0 };
 	unsigned busy_tries = 0;
 	int r = 0;
@@ -26,7 +32,8 @@ int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 		struct acct_job_rec *nv;
 		bool is_more;
 
-		r = cli_ctld_fetch(conf, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY, (void **)&m);
+		r = cli_ctld_fetch_as(conf, as, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY,
+				      (void **)&m);
 		if (r < 0)
 			break;
 		if (m->error_code == EAGAIN && busy_tries++ < BUSY_TRIES_MAX) {

@@ -6,6 +6,7 @@
 
 struct acct_job_rec;
 struct acct_query_req;
+struct frame_as;
 struct sl_conf;
 
 struct acct_rows {
@@ -20,4 +21,7 @@ struct acct_rows {
  * acct_query_resp.error_code). */
 int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 		      struct acct_rows *ret);
+/* The same on behalf of as->uid (slurmrestd; frame.h). */
+int acct_client_fetch_as(const struct sl_conf *conf, const struct frame_as *as,
+			 struct acct_query_req *req, struct acct_rows *ret);
 void acct_rows_done(struct acct_rows *rows);

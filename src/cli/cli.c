@@ -156,11 +156,17 @@ char *cli_preempt_mode_str(uint16_t v, char *buf, size_t n)
 int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *req,
 		   uint16_t resp_type, void **ret_msg)
 {
+	return cli_ctld_fetch_as(conf, NULL, req_type, req, resp_type, ret_msg);
+}
+
+int cli_ctld_fetch_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t req_type,
+		      const void *req, uint16_t resp_type, void **ret_msg)
+{
 	uint16_t type = 0;
 	void *m = NULL;
 	int r;
 
-	r = rpc_call_ctld(conf, req_type, req, &type, &m);
+	r = rpc_call_ctld_as(conf, as, req_type, req, &type, &m);
 	if (r < 0)
 		return r;
 	if (type == resp_type) {

@@ -12,6 +12,7 @@
 
 #include "common/macros.h"
 
+struct frame_as;
 struct sl_conf;
 
 /* Exit codes of every tool: Slurm's commands use only these two. */
@@ -71,3 +72,6 @@ char *cli_preempt_mode_str(uint16_t v, char *buf, size_t n);
  * or -SLURM_UNEXPECTED_MSG_ERROR for any other reply type. */
 int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *req,
 		   uint16_t resp_type, void **ret_msg);
+/* The same on behalf of as->uid (slurmrestd; frame.h). */
+int cli_ctld_fetch_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t req_type,
+		      const void *req, uint16_t resp_type, void **ret_msg);

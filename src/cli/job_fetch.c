@@ -33,13 +33,20 @@ static int take_page(struct job_info_msg **all, struct job_info_msg *page, uint3
 
 int job_fetch_all(const struct sl_conf *conf, struct job_info_req *req, struct job_info_msg **ret)
 {
+	return job_fetch_all_as(conf, NULL, req, ret);
+}
+
+int job_fetch_all_as(const struct sl_conf *conf, const struct frame_as *as,
+		     struct job_info_req *req, struct job_info_msg **ret)
+{
 	uint32_t saved = req->after_job_id;
 	struct job_info_msg *all = NULL, *page;
 	int r;
 
 	do {
 		page = NULL;
-		r = cli_ctld_fetch(conf, REQUEST_JOB_INFO, req, RESPONSE_JOB_INFO, (void **)&page);
+		r = cli_ctld_fetch_as(conf, as, REQUEST_JOB_INFO, req, RESPONSE_JOB_INFO,
+				      (void **)&page);
 		if (r == 0)
 			r = take_page(&all, page, &req->after_job_id);
 	} while (r > 0);

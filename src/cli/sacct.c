@@ -9,7 +9,8 @@
  * "sacct: error: Invalid field requested: "X"", "Invalid time
  * specification (pos=N): X"; all exit 1.
  * Caveat: cluster options (-L, -M, --local, --federation) are accepted and
- * ignored (one cluster); --json/--yaml, -x, -W, -C, -B, -c, -f, -F,
+ * ignored (one cluster); --json/--yaml write the dbv0.0.38 document
+ * (sacct_doc.c) of the rows the text would show. -x, -W, -C, -B, -c, -f, -F,
  * --reason and --env-vars of Slurm's sacct are not implemented.
  */
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 #include "cli/acct_client.h"
 #include "cli/cli.h"
+#include "cli/sacct_doc.h"
 #include "cli/sacct_fmt.h"
 #include "cli/sacct_opt.h"
 #include "common/conf.h"
@@ -37,6 +39,8 @@
 #define OPT_NOCONVERT 0x102
 #define OPT_UNITS     0x103
 #define OPT_IGNORED   0x104
+#define OPT_JSON      0x105
+#define OPT_YAML      0x106
 
 struct sacct {
 	struct sacct_out out;
@@ -51,6 +55,10 @@ struct sacct {
 	const char *start_str, *end_str, *limit_min_str, *limit_max_str;
 	bool all_users, brief, long_list, no_header, dups, no_steps, truncate, verbose;
 	int help; /* 1 --help, 2 --helpformat, 3 --usage */
+	bool is_doc;		  /* --json or --yaml */
+	enum dout_kind doc_kind;  /* which of the two */
+	int argc;		  /* the command line, for the document's meta */
+	char **argv;
 };
 
 static const char usage_text[] = "Usage: sacct [options]\n\tUse --help for help\n";
@@ -69,6 +77,7 @@ static const char help_text[] =
     "  -i, --nnodes=min[-max]      only jobs that ran on this many nodes\n"
     "  -I, --ncpus=min[-max]       only jobs that ran on this many cpus\n"
     "  -j, --jobs=job[.step],...   these jobs, array tasks (N_T) or steps (N.S)\n"
+    "      --json                  the jobs as Slurm's dbv0.0.38 JSON document\n"
     "  -k, --timelimit-min=time    only jobs with this time limit (the least\n"
     "                              of a range with -K)\n"
     "  -K, --timelimit-max=time    the greatest time limit of -k's range\n"
@@ -93,6 +102,7 @@ static const char help_text[] =
     "  -v, --verbose               print the time window of the query\n"
     "  -V, --version               print the version\n"
     "  -X, --allocations           job lines only, no steps\n"
+    "      --yaml                  the jobs as Slurm's dbv0.0.38 YAML document\n"
     "\nTimes: HH:MM[:SS][AM|PM], MMDD[YY], MM/DD[/YY], MM.DD[.YY] (each with an\n"
     "optional -HH:MM[:SS]), YYYY-MM-DD[THH:MM[:SS]], today, midnight, noon,\n"
     "fika, teatime, now[{+|-}count[seconds|minutes|hours|days|weeks]].\n";
@@ -307,6 +317,11 @@ static int output_opt(struct sacct *a, int c, char *arg)
 	case 'v':
 		a->verbose = true;
 		break;
+	case OPT_JSON:
+	case OPT_YAML:
+		a->is_doc = true;
+		a->doc_kind = c == OPT_JSON ? DOUT_JSON : DOUT_YAML;
+		break;
 	case 'L':
 	case 'M':
 	case OPT_IGNORED:
@@ -344,6 +359,8 @@ static int parse_args(struct sacct *a, int argc, char **argv)
 	    {"local", no_argument, 0, OPT_IGNORED},
 	    {"name", required_argument, 0, OPT_NAME},
 	    {"jobs", required_argument, 0, 'j'},
+	    {"json", no_argument, 0, OPT_JSON},
+	    {"yaml", no_argument, 0, OPT_YAML},
 	    {"long", no_argument, 0, 'l'},
 	    {"allclusters", no_argument, 0, 'L'},
 	    {"cluster", required_argument, 0, 'M'},
@@ -518,8 +535,17 @@ static int run(struct sacct *a)
 			sacct_truncate(&rows.jobs[i], a->req.start, cut_end);
 		if (!a->dups)
 			rows.count = (uint32_t)sacct_rows_dedup(rows.jobs, rows.count);
-		print_rows(a, &rows);
+		if (a->is_doc)
+			r = sacct_print_doc(stdout, a->doc_kind, conf->cluster_name, a->sels,
+					    a->n_sels, rows.jobs, rows.count, !a->no_steps, a->argc,
+					    a->argv);
+		else
+			print_rows(a, &rows);
+		if (a->is_doc && fflush(stdout) != 0 && r == 0)
+			r = -EIO;
 		fflush(stdout);
+		if (r < 0 && a->is_doc)
+			cli_error("Unable to write the document: %s", sl_strerror(r));
 	}
 	acct_rows_done(&rows);
 	conf_free(conf);
@@ -528,7 +554,7 @@ static int run(struct sacct *a)
 
 int main(int argc, char **argv)
 {
-	struct sacct a = {.out = {.parsable = SACCT_TABLE}};
+	struct sacct a = {.out = {.parsable = SACCT_TABLE}, .argc = argc, .argv = argv};
 	int r;
 
 	/* the rows of a big query are many small allocations and a few large

@@ -34,6 +34,7 @@
 #include "common/job_states.h"
 #include "common/msg.h"
 #include "common/rpc_client.h"
+#include "common/sig_name.h"
 #include "common/sl_errno.h"
 
 #define STATE_UNSET    0xffffffffu
@@ -63,16 +64,6 @@ struct scancel {
 	int rc; /* worst error code */
 };
 
-static const struct {
-	const char *name;
-	int num;
-} signals[] = {
-    {"HUP", SIGHUP},   {"INT", SIGINT},	  {"QUIT", SIGQUIT}, {"ABRT", SIGABRT}, {"KILL", SIGKILL},
-    {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"URG", SIGURG},
-    {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU},
-    {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ}, {"PIPE", SIGPIPE}, {"BUS", SIGBUS},	{"SEGV", SIGSEGV},
-};
-
 static void verbose_msg(const struct scancel *c, const char *fmt, ...) _printf_(2, 3);
 static void verbose_msg(const struct scancel *c, const char *fmt, ...)
 {
@@ -86,31 +77,6 @@ static void verbose_msg(const struct scancel *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/* Slurm's sig_name2num(): a number, or a name with or without "SIG". */
-static int sig_num(const char *s)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	if (end != s) {
-		while (isspace((unsigned char)*end))
-			end++;
-		return *end || n <= 0 || n > 0xffff ? 0 : (int)n;
-	}
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!strncasecmp(s, "SIG", 3))
-		s += 3;
-	for (size_t i = 0; i < ARRAY_SIZE(signals); i++) {
-		size_t len = strlen(signals[i].name);
-
-		if (!strncasecmp(s, signals[i].name, len)
-		    && strspn(s + len, " \t\n") == strlen(s + len))
-			return signals[i].num;
-	}
-	return 0;
 }
 
 static int add_id(struct scancel *c, uint32_t job, uint32_t task, uint32_t step)
@@ -642,7 +608,7 @@ static int parse_args(struct scancel *c, int argc, char **argv)
 		case OPT_IGNORED:
 			break;
 		case 's':
-			if (!(sig = sig_num(optarg))) {
+			if (!(sig = sig_name2num(optarg))) {
 				fprintf(stderr, "Unknown job signal: %s\n", optarg);
 				return -1;
 			}

@@ -27,13 +27,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/scontrol_data.h"
 #include "cli/job_fetch.h"
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
+#include "cli/scontrol_token.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/parse_time.h"
 #include "common/rpc_client.h"
@@ -49,6 +52,7 @@ struct sctl {
 	int quiet; /* 1: -Q, -1: -v, 0: normal */
 	int exit_code;
 	bool exit_flag;
+	struct scontrol_data data; /* --json / --yaml */
 };
 
 typedef void verb_fn(struct sctl *s, int argc, char **argv);
@@ -196,7 +200,10 @@ static void show_nodes(struct sctl *s, const char *val)
 
 	if (!m)
 		return;
-	if (!val) {
+	if (s->data.mime) {
+		if (scontrol_data_nodes(&s->data, m, val) < 0)
+			s->exit_code = CLI_EXIT_ERROR;
+	} else if (!val) {
 		for (uint32_t i = 0; i < m->count; i++)
 			if (m->nodes[i].name && ++shown)
 				scontrol_show_node(stdout, &m->nodes[i], &o);
@@ -237,6 +244,12 @@ static void show_parts(struct sctl *s, const char *val)
 
 	if (!m)
 		return;
+	if (s->data.mime) {
+		if (scontrol_data_parts(&s->data, m, val, s->all) < 0)
+			s->exit_code = CLI_EXIT_ERROR;
+		msg_free(msg_lookup(RESPONSE_PARTITION_INFO), m);
+		return;
+	}
 	for (uint32_t i = 0; i < m->count; i++) {
 		const struct part_info *p = &m->parts[i];
 
@@ -372,8 +385,12 @@ static void e_jobs(struct sctl *s, int argc _unused_, char **argv)
 	if (!m)
 		return;
 	o = show_opts(s);
-	print_update_line(s, m->last_update, m->count);
-	r = scontrol_job_print(stdout, m, val, &o, s->quiet);
+	if (s->data.mime) {
+		r = scontrol_data_jobs(&s->data, m, val);
+	} else {
+		print_update_line(s, m->last_update, m->count);
+		r = scontrol_job_print(stdout, m, val, &o, s->quiet);
+	}
 	if (r < 0)
 		s->exit_code = CLI_EXIT_ERROR;
 	if (r == -ESLURM_INVALID_JOB_ID && s->quiet != 1)
@@ -446,6 +463,12 @@ static void v_show(struct sctl *s, int argc, char **argv)
 	len = val ? (size_t)(val - tag) : strlen(tag);
 	val = val ? val + 1 : argc == 3 ? argv[2] : NULL;
 	e = lookup(entities, ARRAY_SIZE(entities), tag, len);
+	if (e && s->data.mime && e->fn != e_jobs && e->fn != e_nodes && e->fn != e_parts) {
+		s->exit_code = CLI_EXIT_ERROR;
+		fprintf(stderr, "--json and --yaml are only supported by show job, node and "
+				"partition\n");
+		return;
+	}
 	if (e) {
 		e->fn(s, 1, &val);
 		return;
@@ -679,6 +702,13 @@ static void v_shutdown(struct sctl *s, int argc, char **argv)
 			cli_perror("slurm_shutdown error", r);
 	}
 }
+static void v_token(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf = conf_of(s);
+
+	if (conf && scontrol_token(conf, argc, argv) != 0)
+		s->exit_code = CLI_EXIT_ERROR;
+}
 /* Verbs in the order scontrol tries them; min is the least abbreviation. */
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
@@ -700,6 +730,7 @@ static const struct verb verbs[] = {
     {"release", 3, v_hold},
     {"show", 3, v_show},
     {"shutdown", 8, v_shutdown},
+    {"token", 3, v_token},
     {"update", 1, v_update},
     {"verbose", 4, v_flag},
     {"version", 4, v_flag},
@@ -772,13 +803,18 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"all", no_argument, 0, 'a'},      {"details", no_argument, 0, 'd'},
 	    {"help", no_argument, 0, 'h'},     {"hide", no_argument, 0, 0x100},
+	    {"json", no_argument, 0, 0x101},   {"yaml", no_argument, 0, 0x102},
 	    {"oneliner", no_argument, 0, 'o'}, {"quiet", no_argument, 0, 'Q'},
 	    {"usage", no_argument, 0, 'h'},    {"verbose", no_argument, 0, 'v'},
 	    {"version", no_argument, 0, 'V'},  {NULL, 0, 0, 0},
 	};
-	struct sctl s = {.conf = NULL};
+	/* meta.command is the command line as typed: getopt reorders argv */
+	_cleanup_free_ char **typed = calloc((size_t)argc + 1, sizeof(*typed));
+	struct sctl s = {.conf = NULL, .data = {.argc = typed ? argc : 0, .argv = typed}};
 	int c;
 
+	if (typed)
+		memcpy(typed, argv, (size_t)argc * sizeof(*typed));
 	cli_init(argv[0]);
 	if (getenv("SCONTROL_ALL"))
 		s.all = true;
@@ -795,6 +831,10 @@ int main(int argc, char **argv)
 			return s.exit_code;
 		case 0x100:
 			s.all = s.details = false;
+			break;
+		case 0x101:
+		case 0x102:
+			s.data.mime = c == 0x101 ? CLI_MIME_JSON : CLI_MIME_YAML;
 			break;
 		case 'o':
 			s.one_liner = true;

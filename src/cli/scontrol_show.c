@@ -25,6 +25,8 @@
 
 #include "cli/cli.h"
 #include "cli/fmt.h"
+#include "common/data_job.h"
+#include "common/data_node.h"
 #include "common/hostlist.h"
 #include "common/job_states.h"
 #include "common/macros.h"
@@ -57,11 +59,7 @@ static const char *user_of(uint32_t uid, char *buf, size_t n)
  * only other resources) allocated shows as MIXED, flags kept. */
 static uint32_t shown_state(const struct node_info *n)
 {
-	uint32_t idle = n->cpus > n->alloc_cpus ? n->cpus - n->alloc_cpus : 0;
-
-	if ((idle && idle < n->cpus) || (n->alloc_tres && idle == n->cpus))
-		return (n->state & NODE_STATE_FLAGS) | NODE_STATE_MIXED;
-	return n->state;
+	return data_node_state(n);
 }
 
 /* "Reason=<text> [user@time]"; later lines of a multi-line reason are
@@ -405,25 +403,6 @@ static void print_sizes(FILE *out, const struct job_info *j)
 	fprintf(out, "ReqB:S:C:T=0:0:*:*");
 }
 
-/* "4(x2),2" -> the CPU count of the i-th node; 0 when not listed. */
-static uint32_t cpus_on(const char *spec, size_t i)
-{
-	for (const char *p = spec; p && *p;) {
-		char *end;
-		unsigned long n = strtoul(p, &end, 10), reps = 1;
-
-		if (end == p)
-			return 0;
-		if (!strncmp(end, "(x", 2))
-			reps = strtoul(end + 2, &end, 10), end += *end == ')';
-		if (i < reps)
-			return (uint32_t)n;
-		i -= reps;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
 /* The i-th ';'-separated piece of gres_detail into buf ("" if none). */
 static const char *gres_on(const char *detail, size_t i, char *buf, size_t n)
 {
@@ -469,7 +448,7 @@ static void print_node_detail(FILE *out, const struct job_info *j, const char *l
 	print_job_gres(out, j, le);
 	for (size_t i = 0; i <= hostlist_count(hl); i++) {
 		if (i < hostlist_count(hl)) {
-			uint32_t cpus = j->cpus_per_node ? cpus_on(j->cpus_per_node, i) : per;
+			uint32_t cpus = j->cpus_per_node ? data_job_cpus_on(j->cpus_per_node, i) : per;
 			uint64_t m = j->pn_min_memory & MEM_PER_CPU ? mem * cpus : mem;
 
 			if (cpus > 1)

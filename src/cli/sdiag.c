@@ -15,14 +15,17 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_data.h"
 #include "common/conf.h"
+#include "common/data_diag.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/msg_stats.h"
 #include "common/sl_errno.h"
 
 enum rpc_sort { SORT_COUNT, SORT_ID, SORT_TIME, SORT_AVE };
 
-static const char usage_text[] = "Usage: sdiag [-M cluster] [-aritT]\n";
+static const char usage_text[] = "Usage: sdiag [-M cluster] [-aritT] [--json] [--yaml]\n";
 static const char help_text[] = "Usage: sdiag [OPTIONS]\n"
 				"  -a, --all             all statistics\n"
 				"  -r, --reset           reset statistics\n"
@@ -31,6 +34,8 @@ static const char help_text[] = "Usage: sdiag [OPTIONS]\n"
 				"  -t, --sort-by-time    sort RPCs by time\n"
 				"  -T, --sort-by-time2   sort RPCs by average time\n"
 				"  -V, --version         print version information and exit\n"
+				"      --json            Produce JSON output\n"
+				"      --yaml            Produce YAML output\n"
 				"\nHelp options:\n"
 				"  --help                show this help message\n"
 				"  --usage               display brief usage message\n";
@@ -194,7 +199,14 @@ static int reset(const struct sl_conf *conf)
 	return CLI_EXIT_OK;
 }
 
-static int show(const struct sl_conf *conf)
+/* --json / --yaml: argv as typed goes into meta.command. */
+struct sdiag_doc {
+	enum cli_mime mime;
+	int argc;
+	char **argv;
+};
+
+static int show(const struct sl_conf *conf, const struct sdiag_doc *doc)
 {
 	struct stats_info_req req = {.command = STATS_CMD_GET};
 	struct stats_info_msg *m = NULL;
@@ -203,6 +215,15 @@ static int show(const struct sl_conf *conf)
 	if (r < 0) {
 		cli_perror("slurm_get_statistics", r);
 		return 255; /* exit(SLURM_ERROR), as for -r */
+	}
+	if (doc->mime) {
+		struct dout *d = cli_data_new(doc->mime);
+
+		if (d)
+			data_diag_doc(d, m, doc->argc, doc->argv);
+		r = cli_data_print(d);
+		msg_free(msg_lookup(RESPONSE_STATS_INFO), m);
+		return r < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
 	}
 	print_head(m);
 	print_main(m);
@@ -223,16 +244,23 @@ static const struct option long_opts[] = {
     {"version", no_argument, 0, 'V'},
     {"help", no_argument, 0, 'h'},
     {"usage", no_argument, 0, 'u'},
+    {"json", no_argument, 0, 0x100},
+    {"yaml", no_argument, 0, 0x101},
     {0, 0, 0, 0},
 };
 
 int main(int argc, char **argv)
 {
+	/* meta.command is the command line as typed: getopt reorders argv */
+	_cleanup_free_ char **typed = calloc((size_t)argc + 1, sizeof(*typed));
+	struct sdiag_doc doc = {.mime = CLI_MIME_TEXT, .argc = typed ? argc : 0, .argv = typed};
 	struct sl_conf *conf = NULL;
 	bool is_reset = false;
 	const char *cluster = NULL;
 	int ch, r;
 
+	if (typed)
+		memcpy(typed, argv, (size_t)argc * sizeof(*typed));
 	cli_init(argv[0]);
 	while ((ch = getopt_long(argc, argv, "aM:ritTVh", long_opts, NULL)) != -1) {
 		switch (ch) {
@@ -262,6 +290,10 @@ int main(int argc, char **argv)
 		case 'u':
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
+		case 0x100:
+		case 0x101:
+			doc.mime = ch == 0x100 ? CLI_MIME_JSON : CLI_MIME_YAML;
+			break;
 		default:
 			fprintf(stderr, "Try \"sdiag --help\" for more information\n");
 			return CLI_EXIT_ERROR;
@@ -281,7 +313,7 @@ int main(int argc, char **argv)
 		conf_free(conf);
 		return CLI_EXIT_ERROR;
 	}
-	r = is_reset ? reset(conf) : show(conf);
+	r = is_reset ? reset(conf) : show(conf, &doc);
 	conf_free(conf);
 	return r;
 }

@@ -5,8 +5,10 @@
  * engine (sinfo_fmt.c), once or every -i seconds.
  * Errors are Slurm's words: "slurm_load_partitions: <strerror>" when the
  * controller cannot be reached (exit 1), "Bad state string" for -t.
- * Caveats: -M/--clusters, -T/--reservation, --federation and --json/--yaml
- * are not implemented; -v prints the date line as Slurm's does but not
+ * --json/--yaml print {"meta", "errors", "nodes", "partitions"} (v0.0.38
+ * records, data_node.h and data_part.h) filtered by -p, -n, -t, -d, -r.
+ * Caveats: -M/--clusters, -T/--reservation and --federation are not
+ * implemented; -v prints the date line as Slurm's does but not
  * its option dump.
  */
 #include <getopt.h>
@@ -18,21 +20,31 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_data.h"
+#include "cli/fmt.h"
+#include "cli/sinfo_rec.h"
 #include "cli/sinfo_fmt.h"
 #include "common/conf.h"
+#include "common/data_node.h"
+#include "common/data_out.h"
+#include "common/data_part.h"
 #include "common/hostlist.h"
+#include "common/macros.h"
 #include "common/msg.h"
 
 /* show_flags of the info requests (Slurm's SHOW_ALL). */
 #define SINFO_SHOW_ALL 0x0001
 
-enum { OPT_HELP = 0x100, OPT_USAGE, OPT_HIDE, OPT_NOCONVERT, OPT_LOCAL };
+enum { OPT_HELP = 0x100, OPT_USAGE, OPT_HIDE, OPT_NOCONVERT, OPT_LOCAL, OPT_JSON, OPT_YAML };
 
 struct sinfo_cmd {
 	struct sinfo_opts o;
 	char *states; /* -t as given (owned copy) */
 	int iterate;  /* -i seconds, 0: once */
 	int verbose;
+	enum cli_mime mime; /* --json / --yaml */
+	int argc;	    /* the command line as typed, for meta.command */
+	char **argv;
 };
 
 static const char usage_text[] =
@@ -48,6 +60,7 @@ static const char help_text[] =
     "  -h, --noheader             no headers on output\n"
     "  --hide                     do not show hidden or non-accessible partitions\n"
     "  -i, --iterate=seconds      specify an iteration period\n"
+    "      --json                 Produce JSON output\n"
     "  -l, --long                 long output - displays more information\n"
     "  -n, --nodes=NODES          report on specific node(s)\n"
     "  -N, --Node                 Node-centric format\n"
@@ -61,6 +74,7 @@ static const char help_text[] =
     "  -t, --states=node_state    specify the what states of nodes to view\n"
     "  -v, --verbose              verbosity level\n"
     "  -V, --version              output version information and exit\n"
+    "      --yaml                 Produce YAML output\n"
     "\nHelp options:\n"
     "  --help                     show this help message\n"
     "  --usage                    display brief usage message\n";
@@ -132,6 +146,7 @@ static const struct option sinfo_longopts[] = {
     {"help", no_argument, 0, OPT_HELP},
     {"hide", no_argument, 0, OPT_HIDE},
     {"iterate", required_argument, 0, 'i'},
+    {"json", no_argument, 0, OPT_JSON},
     {"local", no_argument, 0, OPT_LOCAL},
     {"long", no_argument, 0, 'l'},
     {"nodes", required_argument, 0, 'n'},
@@ -149,6 +164,7 @@ static const struct option sinfo_longopts[] = {
     {"usage", no_argument, 0, OPT_USAGE},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, 'V'},
+    {"yaml", no_argument, 0, OPT_YAML},
     {NULL, 0, 0, 0},
 };
 
@@ -243,12 +259,72 @@ static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
 		case OPT_NOCONVERT:
 		case OPT_LOCAL:
 			break;
+		case OPT_JSON:
+		case OPT_YAML:
+			s->mime = c == OPT_JSON ? CLI_MIME_JSON : CLI_MIME_YAML;
+			break;
 		default:
 			fprintf(stderr, "Try \"sinfo --help\" for more information\n");
 			exit(CLI_EXIT_ERROR);
 		}
 	}
 	args_finish(s, opt_a, opt_p);
+	if (s->mime && s->iterate) {
+		cli_error("%s", "--json and --yaml can not be used with --iterate");
+		exit(CLI_EXIT_ERROR);
+	}
+}
+
+struct keep_arg {
+	const struct sinfo_opts *o;
+	const struct part_info_msg *parts;
+	const struct hostlist *only;
+};
+
+static bool keep_part(const struct part_info *p, void *arg)
+{
+	return sinfo_part_wanted(((const struct keep_arg *)arg)->o, p);
+}
+
+/* A node passes -n/-t/-d/-r and, with -p, is in a listed partition. */
+static bool keep_node(const struct node_info *n, void *arg)
+{
+	const struct keep_arg *k = arg;
+
+	if (!sinfo_node_wanted(k->o, k->only, n))
+		return false;
+	if (!k->o->partitions)
+		return true;
+	for (uint32_t i = 0; i < k->parts->count; i++)
+		if (sinfo_part_wanted(k->o, &k->parts->parts[i]) && n->partitions
+		    && fmt_list_has(n->partitions, k->parts->parts[i].name, false))
+			return true;
+	return false;
+}
+
+/* --json / --yaml: nodes, then partitions. Returns 0 or -1. */
+static int print_doc(const struct sinfo_cmd *s, const struct node_info_msg *nodes,
+		     const struct part_info_msg *parts)
+{
+	struct hostlist *only = NULL;
+	struct keep_arg k = {.o = &s->o, .parts = parts};
+	struct dout *d;
+	int r;
+
+	if (s->o.nodes && hostlist_new(s->o.nodes, &only) < 0)
+		return -1;
+	k.only = only;
+	d = cli_data_new(s->mime);
+	if (d) {
+		dout_obj(d, NULL);
+		dout_meta(d, false, s->argc, s->argv);
+		data_nodes_member(d, nodes, keep_node, &k);
+		data_parts_member(d, parts, keep_part, &k);
+		dout_end(d);
+	}
+	r = cli_data_print(d);
+	hostlist_free(only);
+	return r;
 }
 
 /* One round: fetch both tables and print. Returns 0 or 1 (exit code). */
@@ -272,9 +348,13 @@ static int sinfo_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
 		msg_free(msg_lookup(RESPONSE_PARTITION_INFO), parts);
 		return CLI_EXIT_ERROR;
 	}
-	r = sinfo_print(stdout, &s->o, nodes, parts);
-	if (r < 0)
-		cli_error("%s", "Unable to print node information");
+	if (s->mime) {
+		r = print_doc(s, nodes, parts);
+	} else {
+		r = sinfo_print(stdout, &s->o, nodes, parts);
+		if (r < 0)
+			cli_error("%s", "Unable to print node information");
+	}
 	msg_free(msg_lookup(RESPONSE_NODE_INFO), nodes);
 	msg_free(msg_lookup(RESPONSE_PARTITION_INFO), parts);
 	return r < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
@@ -282,17 +362,21 @@ static int sinfo_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
 
 int main(int argc, char **argv)
 {
-	struct sinfo_cmd s = {.o = {.format = NULL}};
+	/* meta.command is the command line as typed: getopt reorders argv */
+	_cleanup_free_ char **typed = calloc((size_t)argc + 1, sizeof(*typed));
+	struct sinfo_cmd s = {.o = {.format = NULL}, .argc = typed ? argc : 0, .argv = typed};
 	struct sl_conf *conf = NULL;
 	int rc = CLI_EXIT_OK;
 
+	if (typed)
+		memcpy(typed, argv, (size_t)argc * sizeof(*typed));
 	cli_init(argv[0]);
 	parse_args(&s, argc, argv);
 	if (cli_conf_load(&conf) < 0)
 		return CLI_EXIT_ERROR;
 	s.o.cluster_name = conf->cluster_name;
 	for (;;) {
-		if (!s.o.no_header && (s.iterate || s.verbose || s.o.long_flag))
+		if (!s.mime && !s.o.no_header && (s.iterate || s.verbose || s.o.long_flag))
 			sinfo_print_date(stdout, time(NULL));
 		if (sinfo_once(&s, conf) != CLI_EXIT_OK)
 			rc = CLI_EXIT_ERROR;

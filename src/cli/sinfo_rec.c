@@ -137,7 +137,7 @@ static bool state_wanted(const struct sinfo_opts *o, const struct node_info *n, 
 	return o->n_states == 0;
 }
 
-static bool node_wanted(const struct sinfo_opts *o, const struct hostlist *only,
+bool sinfo_node_wanted(const struct sinfo_opts *o, const struct hostlist *only,
 			const struct node_info *n)
 {
 	uint32_t s = eff_state(n);
@@ -151,7 +151,7 @@ static bool node_wanted(const struct sinfo_opts *o, const struct hostlist *only,
 	return state_wanted(o, n, s);
 }
 
-static bool part_wanted(const struct sinfo_opts *o, const struct part_info *p)
+bool sinfo_part_wanted(const struct sinfo_opts *o, const struct part_info *p)
 {
 	const char *s = o->partitions;
 	size_t len = strlen(p->name);
@@ -346,20 +346,20 @@ int sinfo_rec_build(const struct sinfo_opts *o, uint64_t m, const struct node_in
 		return -EINVAL;
 	if (!o->node_flag && (m & M_PART)) /* every partition shows, even empty */
 		for (uint32_t j = 0; j < pm->count && e == 0; j++)
-			if (part_wanted(o, &pm->parts[j]))
+			if (sinfo_part_wanted(o, &pm->parts[j]))
 				e = rec_new(rs, &pm->parts[j], j, &r);
 	for (uint32_t j = 0; j < pm->count && e == 0; j++) {
 		const struct part_info *p = &pm->parts[j];
 		struct hostlist *members = NULL;
 
-		if (!part_wanted(o, p))
+		if (!sinfo_part_wanted(o, p))
 			continue;
 		e = hostlist_new(p->nodes, &members);
 		for (uint32_t i = 0; i < nm->count && e == 0; i++) {
 			const struct node_info *n = &nm->nodes[i];
 
 			if (n->name && hostlist_find(members, n->name) >= 0
-			    && node_wanted(o, only, n))
+			    && sinfo_node_wanted(o, only, n))
 				e = rec_insert(rs, o, m, p, j, n);
 		}
 		hostlist_free(members);

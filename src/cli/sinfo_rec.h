@@ -83,6 +83,12 @@ struct recs {
  * holds what was built so far and still needs sinfo_recs_done(). */
 int sinfo_rec_build(const struct sinfo_opts *o, uint64_t match, const struct node_info_msg *nm,
 		    const struct part_info_msg *pm, struct recs *rs);
+/* The filters alone: -n (only, a host list or NULL), -t, -d, -r for a
+ * node; -p (or hidden partitions without -a) for a partition. */
+bool sinfo_node_wanted(const struct sinfo_opts *o, const struct hostlist *only,
+		       const struct node_info *n);
+bool sinfo_part_wanted(const struct sinfo_opts *o, const struct part_info *p);
+
 /* Order the lines by -S (default "#P,-t", or "N" with -N); ties keep the
  * order in which the lines were created. */
 void sinfo_rec_sort(const struct sinfo_opts *o, struct recs *rs);

@@ -8,8 +8,10 @@
  * bad options "squeue: error: ..." and exit 1.
  * -s/--steps[=LIST] shows job steps instead (RESPONSE_JOB_STEP_INFO,
  * squeue_print_steps), "slurm_get_job_steps error: <text>" on failure.
- * Caveat: clusters (-M), --json/--yaml and licenses or reservation
- * filters are not implemented.
+ * --json/--yaml print Slurm's v0.0.38 document (data_job.h) of the jobs
+ * the filters keep, every state unless -t is given (as Slurm 22.05).
+ * Caveat: clusters (-M) and licenses or reservation filters are not
+ * implemented.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,10 +22,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_data.h"
 #include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "cli/squeue_fmt.h"
 #include "common/conf.h"
+#include "common/data_job.h"
+#include "common/data_out.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
 #include "common/job_states.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
@@ -32,6 +39,9 @@
 #define OPT_USAGE 0x101
 #define OPT_HIDE  0x102
 #define OPT_START 0x103
+#define OPT_JSON  0x104
+#define OPT_YAML  0x105
+#define OPT_ME	  0x106
 
 struct sq {
 	struct squeue_opts o;
@@ -44,6 +54,10 @@ struct sq {
 	struct squeue_job_id *job_ids;
 	struct squeue_step_id *step_ids;
 	uint32_t *uids, *state_vals;
+	enum cli_mime mime; /* --json / --yaml */
+	char me[16];	    /* --me: this uid as a -u list */
+	int argc;	    /* the command line, for meta.command */
+	char **argv;
 };
 
 static const char usage_text[] =
@@ -52,7 +66,7 @@ static const char usage_text[] =
     "              [--reservation reservation] [--sort fields] [--start]\n"
     "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
     "              [-L licenses] [-w nodes] [--federation] [--local] [--sibling]\n"
-    "              [--expand-patterns] [--json] [--yaml] [-ahjlrsv]\n";
+    "              [--expand-patterns] [--json] [--yaml] [--me] [-ahjlrsv]\n";
 
 static const char help_text[] =
     "Usage: squeue [OPTIONS]\n"
@@ -64,7 +78,9 @@ static const char help_text[] =
     "  -i, --iterate=seconds           specify an interation period\n"
     "  -j, --job=job(s)                comma separated list of jobs IDs\n"
     "                                  to view, default is all\n"
+    "      --json                      Produce JSON output\n"
     "  -l, --long                      long report\n"
+    "      --me                        equivalent to --user=<my username>\n"
     "  -n, --name=job_name(s)          comma separated list of job names to view\n"
     "  -o, --format=format             format specification\n"
     "  -O, --Format=format             format specification\n"
@@ -86,6 +102,7 @@ static const char help_text[] =
     "  -V, --version                   output version information and exit\n"
     "  -w, --nodelist=hostlist         list of nodes to view, default is\n"
     "                                  all nodes\n"
+    "      --yaml                      Produce YAML output\n"
     "\nHelp options:\n"
     "  --help                          show this help message\n"
     "  --usage                         display a brief summary of squeue options\n";
@@ -244,6 +261,13 @@ static int args_finish(struct sq *q, int argc, char **argv)
 	q->users = env_or(q->users, "SQUEUE_USERS");
 	if (q->o.start_flag && !q->states)
 		q->states = "PD";
+	if (q->mime && !q->states)
+		q->o.all_states = true; /* Slurm 22.05's --json shows every job */
+	if (q->mime && (q->iterate || q->o.step_flag)) {
+		cli_error("%s", q->iterate ? "--json and --yaml can not be used with --iterate"
+					   : "--json and --yaml can not be used with --steps");
+		return -1;
+	}
 	if ((q->jobs && parse_jobs(q) < 0) || (q->steps && parse_steps(q) < 0)
 	    || (q->users && parse_users(q) < 0) || (q->states && parse_states(q) < 0))
 		return -1;
@@ -262,7 +286,9 @@ static const struct option squeue_longopts[] = {
     {"hide", no_argument, 0, OPT_HIDE},
     {"iterate", required_argument, 0, 'i'},
     {"jobs", optional_argument, 0, 'j'},
+    {"json", no_argument, 0, OPT_JSON},
     {"long", no_argument, 0, 'l'},
+    {"me", no_argument, 0, OPT_ME},
     {"name", required_argument, 0, 'n'},
     {"noheader", no_argument, 0, 'h'},
     {"node", required_argument, 0, 'w'},
@@ -279,6 +305,7 @@ static const struct option squeue_longopts[] = {
     {"users", required_argument, 0, 'u'},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, 'V'},
+    {"yaml", no_argument, 0, OPT_YAML},
     {NULL, 0, 0, 0},
 };
 
@@ -370,6 +397,14 @@ static int parse_args(struct sq *q, int argc, char **argv)
 		case OPT_START:
 			q->o.start_flag = q->override = true;
 			break;
+		case OPT_JSON:
+		case OPT_YAML:
+			q->mime = c == OPT_JSON ? CLI_MIME_JSON : CLI_MIME_YAML;
+			break;
+		case OPT_ME:
+			snprintf(q->me, sizeof(q->me), "%u", (unsigned)getuid());
+			q->users = q->me;
+			break;
 		default:
 			fprintf(stderr, "Try \"squeue --help\" for more information\n");
 			return -1;
@@ -411,13 +446,45 @@ static int show_steps(struct sq *q, const struct sl_conf *conf)
 	return r;
 }
 
+struct keep_arg {
+	const struct squeue_opts *o;
+	const struct hostlist *want;
+};
+
+static bool keep_job(const struct job_info *j, void *arg)
+{
+	const struct keep_arg *k = arg;
+
+	return squeue_job_keep(k->o, k->want, j);
+}
+
+/* --json / --yaml: the records the filters keep, as the controller
+ * sent them. */
+static int print_doc(struct sq *q, const struct job_info_msg *m)
+{
+	struct keep_arg k = {.o = &q->o, .want = NULL};
+	struct hostlist *want = NULL;
+	struct dout *d;
+	int r;
+
+	if (q->o.nodes && hostlist_new(q->o.nodes, &want) < 0)
+		return -EINVAL;
+	k.want = want;
+	d = cli_data_new(q->mime);
+	if (d)
+		data_jobs_doc(d, m, keep_job, &k, q->argc, q->argv);
+	r = cli_data_print(d);
+	hostlist_free(want);
+	return r;
+}
+
 static int show_once(struct sq *q, const struct sl_conf *conf)
 {
 	struct job_info_req req = {.show_flags = 0};
 	struct job_info_msg *m = NULL;
 	int r;
 
-	if (!q->o.no_header && (q->iterate || q->o.long_flag))
+	if (!q->mime && !q->o.no_header && (q->iterate || q->o.long_flag))
 		fmt_print_date(stdout, time(NULL));
 	/* -j: the controller sends only those jobs (and their arrays' tasks);
 	 * the exact task filter is applied here */
@@ -429,7 +496,7 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 		cli_perror("slurm_load_jobs error", r);
 	} else {
 		q->o.now = time(NULL);
-		r = squeue_print(stdout, &q->o, m);
+		r = q->mime ? print_doc(q, m) : squeue_print(stdout, &q->o, m);
 	}
 	msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
 	fflush(stdout);
@@ -438,10 +505,14 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 
 int main(int argc, char **argv)
 {
-	struct sq q = {.o = {.now = 0}};
+	/* meta.command is the command line as typed: getopt reorders argv */
+	_cleanup_free_ char **typed = calloc((size_t)argc + 1, sizeof(*typed));
+	struct sq q = {.o = {.now = 0}, .argc = typed ? argc : 0, .argv = typed};
 	struct sl_conf *conf = NULL;
 	int r, rc = CLI_EXIT_OK;
 
+	if (typed)
+		memcpy(typed, argv, (size_t)argc * sizeof(*typed));
 	cli_init(argv[0]);
 	r = parse_args(&q, argc, argv);
 	if (r == 0 && cli_conf_load(&conf) < 0)

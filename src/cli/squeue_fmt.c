@@ -567,6 +567,16 @@ static int filter(struct srec *r, const struct squeue_opts *o, const struct host
 	return partial ? narrow_array(r, o) : 0;
 }
 
+bool squeue_job_keep(const struct squeue_opts *o, const struct hostlist *want,
+		     const struct job_info *j)
+{
+	struct srec r = {.j = *j};
+	int k = filter(&r, o, want);
+
+	free(r.own_tasks);
+	return k != 1;
+}
+
 /* ---- folding split-off pending tasks back into their meta record ---- */
 
 /* Slurm's _merge_job_reason: "Priority,Resources" when tasks differ. */

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <time.h>
 
+struct hostlist;
+struct job_info;
 struct job_info_msg;
 struct step_info_msg;
 
@@ -71,6 +73,13 @@ const char *squeue_builtin_format(const struct squeue_opts *o);
  * error: Invalid sort specification: x" (the header is already out then,
  * as in Slurm), or -ENOMEM. */
 int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m);
+
+/* The filters alone (-j -u -p -t -n -A -q, want: -w as a host list or
+ * NULL), as squeue_print applies them to one record: true to keep it.
+ * For --json/--yaml, which print the records as the controller sends
+ * them (no folding, no sorting). */
+bool squeue_job_keep(const struct squeue_opts *o, const struct hostlist *want,
+		     const struct job_info *j);
 
 /* squeue -s: header (unless no_header) and one line per step that passes
  * the filters Slurm applies to steps (-j, -p, the -s list, -w, -u; pending

@@ -41,6 +41,8 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->slurmd_user);
 	free(c->auth_type);
 	free(c->auth_info);
+	free(c->auth_alt_types);
+	free(c->auth_alt_params);
 	free(c->munge_socket);
 	free(c->state_save_location);
 	free(c->slurmd_spool_dir);

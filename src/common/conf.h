@@ -119,6 +119,8 @@ struct sl_conf {
 	char *slurmd_user;
 	char *auth_type;
 	char *auth_info;
+	char *auth_alt_types;            /* "auth/jwt" or NULL */
+	char *auth_alt_params;           /* "jwt_key=/path,..." or NULL */
 	char *munge_socket;              /* from AuthInfo=socket=..., NULL = default */
 	char *state_save_location;       /* /var/spool */
 	char *slurmd_spool_dir;          /* /var/spool/slurmd; may hold %n / %h */

@@ -1,17 +1,21 @@
 /* data_out.c - the JSON text and libyaml backends of data_out.h. */
 #include "common/data_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "common/macros.h"
 
 #define DOUT_MAX_DEPTH 64
+/* With a sink, the text goes out whenever this much has gathered. */
+#define DOUT_CHUNK (64u << 10)
 
 struct dout {
 	enum dout_kind kind;
@@ -23,6 +27,8 @@ struct dout {
 	char close[DOUT_MAX_DEPTH];     /* '}' or ']' */
 	yaml_emitter_t em;
 	bool em_open;
+	bool has_sink; /* dout_sink_fd(): text goes to sink_fd in chunks */
+	int sink_fd;
 };
 
 /* ---- the buffer ---- */
@@ -55,10 +61,38 @@ static void put(struct dout *d, const char *s, size_t n)
 	d->buf[d->len] = '\0';
 }
 
+/* Write the gathered text to the sink; d->err on a write error. */
+static void drain(struct dout *d)
+{
+	size_t off = 0;
+
+	while (!d->err && off < d->len) {
+		ssize_t n = write(d->sink_fd, d->buf + off, d->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			d->err = -1;
+		else
+			off += (size_t)n;
+	}
+	d->len = 0;
+	if (d->buf)
+		d->buf[0] = '\0';
+}
+
+/* Between two values: out to the sink once a chunk has gathered. */
+static void maybe_drain(struct dout *d)
+{
+	if (d->has_sink && d->len >= DOUT_CHUNK)
+		drain(d);
+}
+
 static int yaml_write(void *data, unsigned char *buffer, size_t size)
 {
 	struct dout *d = data;
 	put(d, (const char *)buffer, size);
+	maybe_drain(d);
 	return d->err ? 0 : 1;
 }
 
@@ -154,18 +188,33 @@ static void json_string(struct dout *d, const char *v)
 /* Before a member: the separator, the indent and "key": . */
 static void json_member(struct dout *d, const char *key)
 {
+	size_t ind = d->depth > 0 ? (size_t)d->depth * 2 : 0, klen = key ? strlen(key) : 0;
+	char *p;
+
+	maybe_drain(d);
+	/* one reservation, then the bytes in place: this runs for every
+	 * member of every record (most of --json's time) */
+	if (ind >= sizeof(spaces) || !reserve(d, 2 + ind + klen + 4)) {
+		d->err = -1;
+		return;
+	}
+	p = d->buf + d->len;
 	if (d->depth > 0) {
 		if (d->count[d->depth - 1]++)
-			put(d, ",\n", 2);
-		else
-			put(d, "\n", 1);
-		json_indent(d, d->depth);
+			*p++ = ',';
+		*p++ = '\n';
+		memcpy(p, spaces, ind);
+		p += ind;
 	}
 	if (key) {
-		put(d, "\"", 1);
-		put(d, key, strlen(key));
-		put(d, "\": ", 3);
+		*p++ = '"';
+		memcpy(p, key, klen);
+		p += klen;
+		memcpy(p, "\": ", 3);
+		p += 3;
 	}
+	d->len = (size_t)(p - d->buf);
+	d->buf[d->len] = '\0';
 }
 
 static size_t fmt_u64(char *out, uint64_t v)
@@ -295,6 +344,20 @@ void dout_free(struct dout *d)
 		yaml_emitter_delete(&d->em);
 	free(d->buf);
 	free(d);
+}
+
+void dout_sink_fd(struct dout *d, int fd)
+{
+	d->has_sink = true;
+	d->sink_fd = fd;
+	reserve(d, DOUT_CHUNK + 4096);
+}
+
+int dout_flush(struct dout *d)
+{
+	if (d->has_sink)
+		drain(d);
+	return d->err;
 }
 
 const char *dout_text(struct dout *d, size_t *ret_len)
@@ -457,6 +520,13 @@ void dout_str_list(struct dout *d, const char *key, const char *csv)
 
 void dout_meta(struct dout *d, bool db, int argc, char **argv)
 {
+	dout_meta_block(d, db, argc, argv);
+	dout_arr(d, "errors");
+	dout_end(d);
+}
+
+void dout_meta_block(struct dout *d, bool db, int argc, char **argv)
+{
 	dout_obj(d, "meta");
 	dout_obj(d, "plugin");
 	dout_str(d, "type", db ? "openapi/dbv0.0.38" : "openapi/v0.0.38");
@@ -476,8 +546,6 @@ void dout_meta(struct dout *d, bool db, int argc, char **argv)
 			dout_str(d, NULL, argv[i]);
 		dout_end(d);
 	}
-	dout_end(d);
-	dout_arr(d, "errors");
 	dout_end(d);
 }
 
@@ -514,6 +582,20 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 			else
 				dout_uint(d, f->name, u16);
 			break;
+		case DF_U32_Z:
+			u32 = *(const uint32_t *)p;
+			dout_uint(d, f->name, u32 == NO_VAL || u32 == INFINITE ? 0 : u32);
+			break;
+		case DF_U16_Z:
+			u16 = *(const uint16_t *)p;
+			dout_uint(d, f->name, u16 == NO_VAL16 || u16 == INFINITE16 ? 0 : u16);
+			break;
+		case DF_U64_NV:
+			if (*(const uint64_t *)p >= NO_VAL64)
+				dout_null(d, f->name);
+			else
+				dout_uint(d, f->name, *(const uint64_t *)p);
+			break;
 		case DF_EMPTY: dout_str(d, f->name, ""); break;
 		case DF_NULL: dout_null(d, f->name); break;
 		case DF_ZERO: dout_uint(d, f->name, 0); break;
@@ -524,6 +606,12 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 			break;
 		case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
 		case DF_FN: f->fn(d, f->name, rec); break;
+		case DF_STR_NULL:
+			if (*(char *const *)p && **(char *const *)p)
+				dout_str(d, f->name, *(char *const *)p);
+			else
+				dout_null(d, f->name);
+			break;
 		default: d->err = -1;
 		}
 	}
@@ -545,11 +633,14 @@ static void schema_of(struct dout *d, const struct dfield *f)
 		[DF_U16_NV] = DS_INTEGER_NULL, [DF_TIME] = DS_INTEGER, [DF_BOOL16] = DS_BOOLEAN,
 		[DF_EMPTY] = DS_STRING,	   [DF_NULL] = DS_ANY,	    [DF_ZERO] = DS_INTEGER,
 		[DF_FALSE] = DS_BOOLEAN,   [DF_NOARR] = DS_OBJECTS, [DF_OBJ] = DS_OBJECT,
+		[DF_U32_Z] = DS_INTEGER,   [DF_U16_Z] = DS_INTEGER, [DF_U64_NV] = DS_INTEGER_NULL,
+		[DF_STR_NULL] = DS_STRING_NULL,
 	};
 	uint8_t s = f->type == DF_FN ? f->schema : as_schema[f->type];
 	dout_obj(d, f->name);
 	switch (s) {
 	case DS_STRING: schema_type(d, "string", false); break;
+	case DS_STRING_NULL: schema_type(d, "string", true); break;
 	case DS_INTEGER: schema_type(d, "integer", false); break;
 	case DS_INTEGER_NULL: schema_type(d, "integer", true); break;
 	case DS_NUMBER: schema_type(d, "number", false); break;
@@ -588,4 +679,18 @@ void dout_schema(struct dout *d, const char *key, const struct dfield_table *t)
 		schema_of(d, &t->fields[i]);
 	dout_end(d);
 	dout_end(d);
+}
+
+/* ---- streaming ---- */
+
+/* The stdio form of dout_sink_fd() (sacct's): what f holds goes out
+ * first; NULL stops streaming. */
+void dout_set_sink(struct dout *d, FILE *f)
+{
+	if (!f) {
+		d->has_sink = false;
+		return;
+	}
+	fflush(f);
+	dout_sink_fd(d, fileno(f));
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum dout_kind {
 	DOUT_JSON,
@@ -32,7 +33,17 @@ void dout_free(struct dout *d);
 const char *dout_text(struct dout *d, size_t *ret_len);
 /* Takes the text; d keeps nothing (free it after). */
 char *dout_steal(struct dout *d, size_t *ret_len);
-/* 0, or -1 when the emitter failed (YAML emitter error, no memory). */
+/* Stream the document to fd (a command's stdout) instead of keeping it:
+ * the text goes out in chunks of 64 KiB between values, so a document of
+ * 16 MB never sits in memory. dout_text() then holds only what has not
+ * gone out yet; dout_flush() writes that. A write error shows in
+ * dout_error(). */
+void dout_sink_fd(struct dout *d, int fd);
+/* Write what is left to the sink (no-op without one). Returns
+ * dout_error(d). */
+int dout_flush(struct dout *d);
+/* 0, or -1 when the emitter failed (YAML emitter error, no memory, a
+ * write to the sink). */
 int dout_error(const struct dout *d);
 
 void dout_obj(struct dout *d, const char *key);
@@ -55,6 +66,8 @@ void dout_str_list(struct dout *d, const char *key, const char *csv);
  * Slurm 22.05: plugin type/name, Slurm's version, and the command line
  * (argv; argc 0 leaves it out). db picks the accounting plugin's names. */
 void dout_meta(struct dout *d, bool db, int argc, char **argv);
+/* The "meta" member alone (slurmrestd writes its own "errors"). */
+void dout_meta_block(struct dout *d, bool db, int argc, char **argv);
 
 /* ---- table-driven records ---- */
 
@@ -74,6 +87,10 @@ enum dfield_type {
 	DF_NOARR,  /* constant [] */
 	DF_OBJ,    /* nested object: sub over the same record */
 	DF_FN,     /* fn writes the member */
+	DF_U32_Z,  /* uint32_t, NO_VAL / INFINITE as 0 */
+	DF_U16_Z,  /* uint16_t, NO_VAL16 / INFINITE16 as 0 */
+	DF_U64_NV, /* uint64_t, NO_VAL64 / INFINITE64 as null */
+	DF_STR_NULL, /* char * at off, NULL or "" as null */
 };
 
 /* The schema of a DF_FN member. */
@@ -87,6 +104,7 @@ enum dschema {
 	DS_OBJECT,    /* an object; sub describes it when set */
 	DS_OBJECTS,   /* array of objects; sub describes the items when set */
 	DS_ANY,
+	DS_STRING_NULL, /* string or null */
 };
 
 struct dfield_table;
@@ -115,3 +133,9 @@ void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 /* The JSON Schema of t's records ({"type":"object","properties":{...}});
  * sub-tables are written inline. */
 void dout_schema(struct dout *d, const char *key, const struct dfield_table *t);
+
+/* ---- streaming (a command's big document) ---- */
+
+/* dout_sink_fd() to f's descriptor (f is flushed first); NULL stops it.
+ * dout_flush() writes what is held. */
+void dout_set_sink(struct dout *d, FILE *f);

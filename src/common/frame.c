@@ -35,7 +35,7 @@ static int frame_digest(const uint8_t *hdr, const uint8_t *body, uint32_t body_l
 /* The whole frame of msg appended to out; is_signed false: with an empty
  * credential, and no call to munged. */
 static int frame_make(uint16_t type, const void *msg, const char *munge_socket, bool is_signed,
-		      struct pack_buf *out, struct sl_error *err)
+		      const struct frame_as *as, struct pack_buf *out, struct sl_error *err)
 {
 	const struct msg_type *t = msg_lookup(type);
 	struct pack_buf body = { 0 }, hdr = { 0 };
@@ -46,9 +46,13 @@ static int frame_make(uint16_t type, const void *msg, const char *munge_socket, 
 
 	if (!t)
 		return errprintf(err, -EINVAL, "unknown message type %u", (unsigned)type);
+	if (as) {
+		pack_u32(&body, (uint32_t)as->uid);
+		pack_u32(&body, (uint32_t)as->gid);
+	}
 	t->pack(msg, &body, PROTOCOL_VERSION);
 	pack_u16(&hdr, PROTOCOL_VERSION);
-	pack_u16(&hdr, 0);
+	pack_u16(&hdr, as ? FRAME_F_ON_BEHALF : 0);
 	pack_u16(&hdr, type);
 	pack_u32(&hdr, (uint32_t)body.len);
 	if (body.err || hdr.err) {
@@ -84,12 +88,38 @@ out:
 int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
 		struct sl_error *err)
 {
-	return frame_make(type, msg, munge_socket, true, out, err);
+	return frame_make(type, msg, munge_socket, true, NULL, out, err);
+}
+
+int frame_build_as(uint16_t type, const void *msg, const char *munge_socket,
+		   const struct frame_as *as, struct pack_buf *out, struct sl_error *err)
+{
+	return frame_make(type, msg, munge_socket, true, as, out, err);
+}
+
+int frame_take_as(struct frame *f, struct frame_as *ret)
+{
+	struct pack_buf b;
+	uint32_t uid, gid;
+
+	if (!(f->flags & FRAME_F_ON_BEHALF))
+		return 0;
+	b = pack_buf_view(f->body, f->body_len);
+	unpack_u32(&b, &uid);
+	unpack_u32(&b, &gid);
+	if (b.err || uid == (uint32_t)-1 || gid == (uint32_t)-1)
+		return -EBADMSG;
+	ret->uid = (uid_t)uid;
+	ret->gid = (gid_t)gid;
+	f->body += b.pos;
+	f->body_len -= (uint32_t)b.pos;
+	f->flags &= (uint16_t)~FRAME_F_ON_BEHALF;
+	return 1;
 }
 
 int frame_build_unsigned(uint16_t type, const void *msg, struct pack_buf *out)
 {
-	return frame_make(type, msg, NULL, false, out, NULL);
+	return frame_make(type, msg, NULL, false, NULL, out, NULL);
 }
 
 int frame_parse(const uint8_t *data, size_t len, struct frame *f)
@@ -105,6 +135,8 @@ int frame_parse(const uint8_t *data, size_t len, struct frame *f)
 		return -SLURM_PROTOCOL_INSUFFICIENT_SPACE;
 	if (f->version != PROTOCOL_VERSION)
 		return -SLURM_PROTOCOL_VERSION_ERROR;
+	if (f->flags & ~FRAME_F_KNOWN)
+		return -EBADMSG;
 	unpack_str(&b, &f->cred, SL_CRED_MAX);
 	if (b.err)
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
@@ -216,6 +248,8 @@ int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16
 		return r;
 	}
 	r = frame_verify(&f, munge_socket, &uid, &gid, err);
+	if (r == 0 && (f.flags & FRAME_F_ON_BEHALF))
+		r = errprintf(err, -EBADMSG, "a reply cannot be made on behalf of a user");
 	if (r == 0) {
 		r = msg_unpack_body(f.type, f.body, f.body_len, f.version, ret_msg);
 		if (r < 0)

@@ -7,6 +7,12 @@
  * the SHA-256 of the 10 header bytes followed by the body, so a credential
  * cannot be moved onto another message. Signing and checking go through
  * auth_munge.h.
+ *
+ * flags bit FRAME_F_ON_BEHALF: the body starts with u32 uid | u32 gid, the
+ * user the request is made for (slurmrestd's verified user), then the
+ * message. Flag and ids are inside the digest, so the mark can be neither
+ * added, altered nor moved onto another message; the receiver honours it
+ * only when the credential is root's or SlurmUser's (rpc_server.c).
  */
 #pragma once
 #include <stddef.h>
@@ -16,8 +22,17 @@
 #define FRAME_HDR_LEN 10u                  /* version, flags, type, body_len */
 #define FRAME_MIN (FRAME_HDR_LEN + 4u)     /* header + an empty credential */
 
+#define FRAME_F_ON_BEHALF 0x0001u
+#define FRAME_F_KNOWN	  FRAME_F_ON_BEHALF
+
 struct pack_buf;
 struct sl_error;
+
+/* The on-behalf mark's fields. */
+struct frame_as {
+	uid_t uid;
+	gid_t gid;
+};
 
 struct frame {
 	uint16_t version;
@@ -36,6 +51,16 @@ struct frame {
 int frame_build(uint16_t type, const void *msg, const char *munge_socket, struct pack_buf *out,
 		struct sl_error *err);
 
+/* frame_build with the on-behalf mark for as->uid/as->gid (as NULL: none). */
+int frame_build_as(uint16_t type, const void *msg, const char *munge_socket,
+		   const struct frame_as *as, struct pack_buf *out, struct sl_error *err);
+
+/* After the credential was checked: when f carries the on-behalf mark,
+ * take its ids off the front of the body (f->body and f->body_len then
+ * cover the message alone) and return 1; 0 when unmarked; -EBADMSG when
+ * the body is too short for the mark. */
+int frame_take_as(struct frame *f, struct frame_as *ret);
+
 /* The same frame with an empty credential and no call to munged: the
  * answer to a peer that did not authenticate (a wrong version, a bad
  * credential), so that junk costs us no munge_encode. A reader counts it
@@ -45,7 +70,8 @@ int frame_build_unsigned(uint16_t type, const void *msg, struct pack_buf *out);
 
 /* Split the bytes after the length into a frame. Checks the version
  * (-SLURM_PROTOCOL_VERSION_ERROR), the credential's size and that
- * body_len matches the bytes left. f->cred must be freed (frame_done). */
+ * body_len matches the bytes left, and that no unknown flag is set
+ * (-EBADMSG). f->cred must be freed (frame_done). */
 int frame_parse(const uint8_t *data, size_t len, struct frame *f);
 void frame_done(struct frame *f);
 

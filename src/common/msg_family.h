@@ -54,3 +54,5 @@ MSG_DECLARE(assoc_mgr_req);
 MSG_DECLARE(assoc_mgr_resp);
 MSG_DECLARE(assoc_list_req);
 MSG_DECLARE(assoc_dump);
+MSG_DECLARE(auth_token_req);
+MSG_DECLARE(auth_token_resp);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "msg_assoc.h"
+#include "msg_auth.h"
 #include "msg_family.h"
 #include "msg_stats.h"
 #include "pack.h"
@@ -71,6 +72,8 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_ASSOC_LIST, assoc_list_req),
     MSG(RESPONSE_ASSOC_LIST, assoc_dump),
     MSG(REQUEST_SHARE_INFO, assoc_list_req),
+    MSG(REQUEST_AUTH_TOKEN, auth_token_req),
+    MSG(RESPONSE_AUTH_TOKEN, auth_token_resp),
 };
 const size_t msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 

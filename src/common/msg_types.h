@@ -59,4 +59,6 @@ enum msg_type_id {
 	REQUEST_ASSOC_LIST = 9102, /* sacctmgr list/show */
 	RESPONSE_ASSOC_LIST = 9103,
 	REQUEST_SHARE_INFO = 9104, /* sshare: answered with RESPONSE_ASSOC_LIST */
+	REQUEST_AUTH_TOKEN = 9105, /* scontrol token (Slurm's number is in its own table) */
+	RESPONSE_AUTH_TOKEN = 9106,
 };

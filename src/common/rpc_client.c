@@ -125,8 +125,9 @@ bool rpc_signer_is_daemon(const struct sl_conf *conf, uid_t uid)
 	return uid == 0 || uid == conf->slurm_user_id;
 }
 
-int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
-		  const void *req, uint16_t *ret_type, void **ret_msg)
+static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port,
+		     const struct frame_as *as, uint16_t type, const void *req, uint16_t *ret_type,
+		     void **ret_msg)
 {
 	int timeout_ms = (int)(conf->message_timeout ? conf->message_timeout : 10) * 1000;
 	struct pack_buf out = { 0 };
@@ -146,7 +147,7 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 		debug("connect to %s:%u: %s", host, (unsigned)port, strerror(-r));
 		return -SLURM_COMMUNICATIONS_CONNECTION_ERROR;
 	}
-	r = frame_build(type, req, conf->munge_socket, &out, &err);
+	r = frame_build_as(type, req, conf->munge_socket, as, &out, &err);
 	if (r < 0) {
 		debug("%s to %s:%u not sent: %s", msg_type_name(type), host, (unsigned)port,
 		      err.text);
@@ -189,8 +190,20 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 	return 0;
 }
 
+int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
+		  const void *req, uint16_t *ret_type, void **ret_msg)
+{
+	return call_addr(conf, host, port, NULL, type, req, ret_type, ret_msg);
+}
+
 int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, uint16_t *ret_type,
 		  void **ret_msg)
+{
+	return rpc_call_ctld_as(conf, NULL, type, req, ret_type, ret_msg);
+}
+
+int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		     const void *req, uint16_t *ret_type, void **ret_msg)
 {
 	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
 	int r;
@@ -202,7 +215,7 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 	 * seconds before saying it cannot be contacted. Only the connect is
 	 * retried: a request that was sent may have been acted on. */
 	for (time_t start = time(NULL);;) {
-		r = rpc_call_addr(conf, host, conf->slurmctld_port, type, req, ret_type, ret_msg);
+		r = call_addr(conf, host, conf->slurmctld_port, as, type, req, ret_type, ret_msg);
 		if (r != -SLURM_COMMUNICATIONS_CONNECTION_ERROR
 		    || time(NULL) - start + 1 >= (time_t)conf->message_timeout)
 			break;
@@ -224,11 +237,17 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req)
 {
+	return rpc_call_ctld_as_rc(conf, NULL, type, req);
+}
+
+int rpc_call_ctld_as_rc(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+			const void *req)
+{
 	uint16_t rtype;
 	void *resp = NULL;
 	int r;
 
-	r = rpc_call_ctld(conf, type, req, &rtype, &resp);
+	r = rpc_call_ctld_as(conf, as, type, req, &rtype, &resp);
 	if (r < 0)
 		return r;
 	if (rtype == RESPONSE_SLURM_RC)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct frame_as;
 struct sl_conf;
 
 /* Send a request to host:port and wait for the reply. On success returns 0
@@ -31,6 +32,14 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 
 /* For requests answered by RESPONSE_SLURM_RC: returns 0 or -rc. */
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req);
+
+/* rpc_call_ctld and rpc_call_ctld_rc on behalf of as->uid/as->gid (frame.h:
+ * the controller honours it only when we run as root or SlurmUser). as
+ * NULL: as ourselves. */
+int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		     const void *req, uint16_t *ret_type, void **ret_msg);
+int rpc_call_ctld_as_rc(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+			const void *req);
 
 /* Whether a reply signed by uid may come from one of our daemons: root
  * (slurmd) or SlurmUser (slurmctld). */

@@ -260,13 +260,44 @@ static bool conn_count_uid(struct rpc_conn *c, uid_t uid)
 	return false;
 }
 
+/* The on-behalf mark (frame.h): honoured only from root or SlurmUser,
+ * whose request then counts as the marked user's. uid and gid become the
+ * marked user's, and auth_uid stays the signer. false: refused (c is gone). */
+static bool conn_take_as(struct rpc_conn *c, struct frame *f, uid_t *uid, gid_t *gid,
+			 uid_t *auth_uid)
+{
+	struct frame_as as;
+	char why[128];
+	int r;
+
+	*auth_uid = *uid;
+	r = frame_take_as(f, &as);
+	if (r == 0)
+		return true;
+	if (r < 0) {
+		conn_refuse(c, r, "malformed on-behalf mark", REFUSE_SIGNED);
+		return false;
+	}
+	if (*uid != 0 && *uid != c->srv->opts.admin_uid) {
+		snprintf(why, sizeof(why),
+			 "Security violation: request on behalf of uid=%u from uid=%u, neither "
+			 "root nor SlurmUser",
+			 (unsigned)as.uid, (unsigned)*uid);
+		conn_refuse(c, -ESLURM_ACCESS_DENIED, why, REFUSE_SIGNED);
+		return false;
+	}
+	*uid = as.uid;
+	*gid = as.gid;
+	return true;
+}
+
 static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t len)
 {
 	struct rpc_req *req;
 	struct frame f;
 	struct sl_error err = {""};
 	void *body = NULL;
-	uid_t uid;
+	uid_t uid, auth_uid;
 	gid_t gid;
 	int r;
 
@@ -289,7 +320,11 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 		frame_done(&f);
 		return conn_refuse(c, r, err.text, REFUSE_UNSIGNED);
 	}
-	if (!conn_count_uid(c, uid)) {
+	if (!conn_take_as(c, &f, &uid, &gid, &auth_uid)) {
+		frame_done(&f);
+		return;
+	}
+	if (!conn_count_uid(c, auth_uid)) {
 		frame_done(&f);
 		return;
 	}
@@ -315,12 +350,14 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 	req->body = body;
 	req->uid = uid;
 	req->gid = gid;
+	req->auth_uid = auth_uid;
 	snprintf(req->peer, sizeof(req->peer), "%s", c->peer);
 	frame_done(&f);
 	c->state = CONN_DISPATCHED;
 	event_del(c->deadline); /* the daemon answers in its own time */
 	bufferevent_disable(c->bev, EV_READ);
-	debug2("%s: %s from uid=%u", c->peer, msg_type_name(req->type), (unsigned)uid);
+	debug2("%s: %s from uid=%u (signed by uid=%u)", c->peer, msg_type_name(req->type),
+	       (unsigned)uid, (unsigned)auth_uid);
 	c->srv->fn(c->srv->arg, req);
 }
 

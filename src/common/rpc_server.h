@@ -23,8 +23,11 @@ struct rpc_req {
 	struct rpc_conn *conn; /* private */
 	uint16_t type;
 	void *body;            /* decoded message, freed with the req */
-	uid_t uid;             /* from the credential, never from the body */
+	uid_t uid;             /* from the credential, never from the body; or the
+				* on-behalf mark's user when root/SlurmUser signed
+				* a marked frame (frame.h, slurmrestd) */
 	gid_t gid;
+	uid_t auth_uid;        /* who signed: uid itself, or root/SlurmUser */
 	char peer[64];         /* "127.0.0.1:45678" */
 };
 

@@ -244,7 +244,14 @@
 	X(ESLURM_DB_CONNECTION, 7000, "Unable to connect to database")                             \
 	X(ESLURM_JOBS_RUNNING_ON_ASSOC, 7001, "Job(s) active, cancel job(s) before remove")        \
 	/* plugins */                                                                              \
-	X(ESLURM_MISSING_TIME_LIMIT, 8000, "Time limit specification required, but not provided")
+	X(ESLURM_MISSING_TIME_LIMIT, 8000, "Time limit specification required, but not provided") \
+	/* slurmrestd */                                                                           \
+	X(ESLURM_REST_INVALID_QUERY, 9000, "Query empty or not RFC7320 compliant")                 \
+	X(ESLURM_REST_FAIL_PARSING, 9001, "Failure during parsing")                                \
+	X(ESLURM_REST_INVALID_JOBS_DESC, 9002,                                                     \
+	  "Jobs description entry not found, empty or not dictionary or list")                     \
+	X(ESLURM_REST_EMPTY_RESULT, 9003, "Nothing found with query")                              \
+	X(ESLURM_DATA_TOO_LARGE, 9205, "Data too large")
 
 #define SL_ERRNO_ENUM_(name, num, text) name = num,
 enum sl_errno {

@@ -192,6 +192,23 @@ static const struct {
     {NODE_STATE_POWERING_DOWN, "POWERING_DOWN"},
 };
 
+size_t node_state_flag_list(uint32_t state, const char **names, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(node_state_flag_names) && k < max; i++)
+		if (state & NODE_STATE_FLAGS & node_state_flag_names[i].flag)
+			names[k++] = node_state_flag_names[i].name;
+	return k;
+}
+
+const char *node_state_base_name(uint32_t state)
+{
+	uint32_t base = state & NODE_STATE_BASE;
+
+	return base < _NODE_STATE_BASE_MAX ? node_state_base_names[base] : "INVALID";
+}
+
 char *node_state_scontrol(uint32_t state, char *buf, unsigned n)
 {
 	uint32_t base = state & NODE_STATE_BASE, flags = state & NODE_STATE_FLAGS;

@@ -73,6 +73,11 @@ const char *node_state_suffix(uint32_t state);
  * e.g. "mixed", "idle*", "drain", "alloc+". Writes buf (size n, truncated
  * like snprintf) and returns buf. */
 char *node_state_sinfo(uint32_t state, bool is_long, char *buf, size_t n);
+/* The upper-case base name ("IDLE", "MIXED", ...; "INVALID" unknown). */
+const char *node_state_base_name(uint32_t state);
+/* The names of state's flags ("DRAIN", "NOT_RESPONDING", ...) in
+ * scontrol's order, at most max of them into names; returns the count. */
+size_t node_state_flag_list(uint32_t state, const char **names, size_t max);
 /* scontrol show node State= value (Slurm's node_state_string_complete):
  * base name (UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE, "INVALID" for
  * other bases) then "+FLAG" for each flag set, in Slurm's table order:

@@ -10,6 +10,8 @@
  */
 #include "admin.h"
 
+#include "auth_token.h"
+
 #include <errno.h>
 #include <stdlib.h>
 
@@ -183,6 +185,7 @@ int admin_reconfigure(struct ctld *c)
 	r = part_table_build(c);
 	log_set_level(conf->slurmctld_debug);
 	conf_free(old);
+	auth_token_reload(c);
 	info("Reconfigured from %s: %u nodes, %u partitions", c->conf_path, c->node_count,
 	     c->part_count);
 	if (r == 0)

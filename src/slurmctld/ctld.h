@@ -84,6 +84,7 @@ struct ctld {
 	/* node_ping.c: where the spread ping round stands */
 	uint32_t ping_tick;	  /* ticks done in the current round */
 	bool is_ping_first_round; /* the quick round right after start */
+	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
 };
 
 /* Privilege a request needs (STYLE R17). */

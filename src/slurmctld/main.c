@@ -18,6 +18,7 @@
 
 #include "acct.h"
 #include "admin.h"
+#include "auth_token.h"
 #include "assoc_limits.h"
 #include "common/conf.h"
 #include "common/daemon.h"
@@ -248,6 +249,7 @@ static const struct subsys {
     {"priority", job_prio_start, job_prio_stop}, /* saved usage; saved again at stop */
     {"signals", signals_init, signals_fini},
     {"mail", mail_init, mail_fini},
+    {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
     {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */
     {"ping", ping_init, node_ping_stop}, /* asks nodes to register */
     {"timer", ctld_timer_start, ctld_timer_stop},

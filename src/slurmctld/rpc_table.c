@@ -15,6 +15,7 @@
 #include "common/rpc_server.h"
 #include "common/conf.h"
 #include "common/sl_errno.h"
+#include "auth_token.h"
 #include "ctld.h"
 #include "sched_stats.h"
 
@@ -52,6 +53,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_ASSOC_MGR, PRIV_ANY, rpc_assoc_mgr),   /* admin check inside */
     H(REQUEST_ASSOC_LIST, PRIV_ANY, rpc_assoc_list),
     H(REQUEST_SHARE_INFO, PRIV_ANY, rpc_assoc_list),
+    H(REQUEST_AUTH_TOKEN, PRIV_ANY, rpc_auth_token), /* self, or admins for anyone */
 };
 
 #undef H

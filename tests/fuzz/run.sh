@@ -19,7 +19,7 @@ shift 2
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
 	targets=(unpack conf hostlist frame io_stream stepd_proto journal sbatch_script
-		 path_pattern parsers env)
+		 path_pattern parsers env rest_job)
 fi
 
 # target -> "max_len timeout_s": the largest input worth trying (what
@@ -35,7 +35,7 @@ limits() {
 	path_pattern | parsers) echo "4096 5" ;;
 	conf) echo "16384 5" ;;
 	unpack | frame | sbatch_script) echo "65536 5" ;;
-	env | journal | io_stream | stepd_proto) echo "262144 5" ;;
+	env | journal | io_stream | stepd_proto | rest_job) echo "262144 5" ;;
 	*) echo "65536 5" ;;
 	esac
 }

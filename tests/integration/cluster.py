@@ -385,11 +385,22 @@ class Cluster:
             (self.dir / "dev" / f"nvidia{i}").touch()
         self.conf_path.write_text(self.conf_text)
         (self.dir / "gres.conf").write_text(self.gres_text)
+        self._write_jwt_key()
         key = self.dir / "munge" / "munge.key"
         if not key.exists():
             fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(os.urandom(1024))
+
+    def _write_jwt_key(self):
+        """The key of AuthAltParameters=jwt_key=PATH when the config names
+        one inside the cluster's directory: 32 random bytes, mode 0600."""
+        m = re.search(r"(?im)^\s*AuthAltParameters=\S*jwt_key=([^,\s]+)", self.conf_text)
+        if not m or not m.group(1).startswith(str(self.dir)) or os.path.exists(m.group(1)):
+            return
+        fd = os.open(m.group(1), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
 
     # ----- processes ------------------------------------------------------
 
@@ -484,6 +495,25 @@ class Cluster:
         StateSaveLocation."""
         self._stop_procs(["slurmctld"], sig=sig, expected=(sig != signal.SIGTERM))
         self.start_slurmctld()
+
+    def start_slurmrestd(self, *args):
+        """slurmrestd on a free 127.0.0.1 port and the unix socket
+        <dir>/restd.sock (args: extra options, e.g. "-a", "rest_auth/jwt");
+        sets restd_port and restd_socket and waits until both accept. It is
+        stopped by pid with everything else."""
+        self.restd_port = free_ports(1)[0]
+        self.restd_socket = str(self.dir / "restd.sock")
+        self._spawn("slurmrestd", [BUILD_DIR / "slurmrestd", "-f", self.conf_path, *args,
+                                   f"127.0.0.1:{self.restd_port}", f"unix:{self.restd_socket}"])
+
+        def listening():
+            self._check_alive("slurmrestd")
+            if not os.path.exists(self.restd_socket):
+                return False
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", self.restd_port)) == 0
+        wait_for(listening, timeout=10, what="slurmrestd to listen")
+        return self
 
     def start(self, wait_idle=True):
         """munged, slurmctld, every slurmd; then wait until all nodes are idle.

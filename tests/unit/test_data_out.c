@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -162,6 +163,108 @@ static void test_table(void **state)
 	dout_free(d);
 }
 
+/* DF_U32_Z / DF_U16_Z write 0 for NO_VAL and INFINITE; DF_U64_NV null. */
+struct zrec {
+	uint32_t a, b;
+	uint16_t c;
+	uint64_t m, n;
+};
+static const struct dfield zfields[] = {
+	{ "a", DF_U32_Z, 0, offsetof(struct zrec, a), NULL, NULL },
+	{ "b", DF_U32_Z, 0, offsetof(struct zrec, b), NULL, NULL },
+	{ "c", DF_U16_Z, 0, offsetof(struct zrec, c), NULL, NULL },
+	{ "m", DF_U64_NV, 0, offsetof(struct zrec, m), NULL, NULL },
+	{ "n", DF_U64_NV, 0, offsetof(struct zrec, n), NULL, NULL },
+};
+static DFIELD_TABLE(zrec_t, "zrec", zfields);
+
+static void test_zero_and_null_types(void **state)
+{
+	(void)state;
+	struct zrec r = { .a = NO_VAL, .b = 5, .c = INFINITE16, .m = NO_VAL64, .n = 9 };
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_record(d, NULL, &zrec_t, &r);
+	assert_string_equal(dout_text(d, NULL), "{\n  \"a\": 0,\n  \"b\": 5,\n  \"c\": 0,\n"
+						"  \"m\": null,\n  \"n\": 9\n}\n");
+	dout_free(d);
+	d = dout_new(DOUT_JSON);
+	dout_schema(d, NULL, &zrec_t);
+	const char *s = dout_text(d, NULL);
+	assert_non_null(strstr(s, "\"a\": {\n      \"type\": \"integer\"\n"));
+	assert_non_null(strstr(s, "\"m\": {\n      \"type\": \"integer\",\n"
+				  "      \"nullable\": true\n"));
+	dout_free(d);
+}
+
+/* DF_STR_NULL: NULL and "" are null, the schema a nullable string. */
+static void test_str_null(void **state)
+{
+	(void)state;
+	static const struct dfield f[] = {
+		{ "name", DF_STR_NULL, 0, offsetof(struct rec, name), NULL, NULL },
+	};
+	static DFIELD_TABLE(t, "t", f);
+	struct rec r = { .name = NULL };
+	struct dout *d = dout_new(DOUT_JSON);
+	dout_arr(d, NULL);
+	dout_record(d, NULL, &t, &r);
+	r.name = "";
+	dout_record(d, NULL, &t, &r);
+	r.name = "a";
+	dout_record(d, NULL, &t, &r);
+	dout_end(d);
+	assert_string_equal(dout_text(d, NULL), "[\n  {\n    \"name\": null\n  },\n"
+						"  {\n    \"name\": null\n  },\n"
+						"  {\n    \"name\": \"a\"\n  }\n]\n");
+	dout_free(d);
+	d = dout_new(DOUT_JSON);
+	dout_schema(d, NULL, &t);
+	assert_non_null(strstr(dout_text(d, NULL), "\"name\": {\n      \"type\": \"string\",\n"
+						   "      \"nullable\": true\n"));
+	dout_free(d);
+}
+
+/* A sink gets the same bytes as the buffer would hold, in chunks. */
+static void big_doc(struct dout *d)
+{
+	dout_arr(d, NULL);
+	for (int i = 0; i < 20000; i++) {
+		dout_obj(d, NULL);
+		dout_str(d, "name", "a \"b\"/c");
+		dout_int(d, "i", i);
+		dout_end(d);
+	}
+	dout_end(d);
+}
+
+static void test_sink(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		enum dout_kind kind = k ? DOUT_YAML : DOUT_JSON;
+		struct dout *whole = dout_new(kind), *d = dout_new(kind);
+		FILE *f = tmpfile();
+		size_t len, got;
+
+		assert_non_null(f);
+		big_doc(whole);
+		dout_sink_fd(d, fileno(f));
+		big_doc(d);
+		assert_int_equal(dout_flush(d), 0);
+		const char *want = dout_text(whole, &len);
+		assert_true(len > (256u << 10)); /* several chunks */
+		char *back = malloc(len + 1);
+		rewind(f);
+		got = fread(back, 1, len + 1, f);
+		assert_int_equal(got, len);
+		assert_memory_equal(back, want, len);
+		free(back);
+		fclose(f);
+		dout_free(whole);
+		dout_free(d);
+	}
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -180,7 +283,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_layout), cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_yaml),	    cmocka_unit_test(test_table),
-		cmocka_unit_test(test_unbalanced),
+		cmocka_unit_test(test_unbalanced), cmocka_unit_test(test_zero_and_null_types),
+		cmocka_unit_test(test_str_null),
+		cmocka_unit_test(test_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

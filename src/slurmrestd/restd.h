@@ -1,0 +1,105 @@
+/* restd.h - slurmrestd: Slurm's REST API v0.0.38 over libevent's evhttp.
+ *
+ * The loop (main.c, http.c) only accepts, reads bounded requests and
+ * writes replies. Each request is handed whole to a small pool of worker
+ * threads (pool.c), which authenticate it (auth.c), route it (route.c)
+ * and make the controller RPCs, munge-signed by slurmrestd (root or
+ * SlurmUser) and marked "on behalf of" the authenticated user (frame.h),
+ * so that slurmctld applies every permission rule to that user. The reply
+ * goes back to the loop (event_active), which sends it.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/jwt_hs.h"
+
+struct event;
+struct event_base;
+struct evhttp;
+struct evhttp_request;
+struct sl_conf;
+struct restd_pool;
+struct conn_cap;
+
+#define RESTD_AUTH_LOCAL 0x1 /* rest_auth/local: the unix socket's peer */
+#define RESTD_AUTH_JWT	 0x2 /* auth/jwt: X-SLURM-USER-NAME/-TOKEN */
+
+#define RESTD_MAX_BODY	   (1u << 20) /* bigger: 413, nothing read further */
+#define RESTD_MAX_HEADERS  (16u << 10)
+#define RESTD_TIMEOUT_S	   10	      /* a connection idle this long is closed */
+#define RESTD_REQUEST_S	   20	      /* a request not whole this long after its start */
+#define RESTD_MAX_CONNS	   256	      /* open connections, all listeners */
+#define RESTD_WORKERS	   4
+#define RESTD_MAX_QUEUED   256	      /* requests waiting for a worker; more: 503 */
+#define RESTD_MAX_LISTEN   8
+
+struct restd {
+	struct event_base *base;
+	struct sl_conf *conf;
+	unsigned auth; /* RESTD_AUTH_* allowed */
+	struct jwt_key jwt;
+	bool has_jwt;
+	struct evhttp *http;
+	struct restd_pool *pool;
+	struct conn_cap *cap;
+};
+
+enum rest_method {
+	RM_GET = 1,
+	RM_POST = 2,
+	RM_DELETE = 4,
+	RM_OTHER = 8,
+};
+
+/* One HTTP request, owned by the worker while it runs. */
+struct rest_req {
+	struct restd *rd;
+	struct evhttp_request *http; /* NULL once the client went away (loop only) */
+	struct event *done_ev;
+	enum rest_method method;
+	char *path;  /* without the query */
+	char *query; /* NULL when none */
+	char *body;  /* NUL-terminated copy; NULL when empty */
+	size_t body_len;
+	char *hdr_user, *hdr_token; /* X-SLURM-USER-NAME, X-SLURM-USER-TOKEN */
+	bool is_unix;
+	uid_t peer_uid;
+	gid_t peer_gid;
+	char peer[64];
+	/* set by auth.c */
+	uid_t uid;
+	gid_t gid;
+	char *user;
+	/* set by route.c: the {id} or {name} of the path */
+	char arg[256];
+	/* the answer */
+	int status;
+	char *out;
+	size_t out_len;
+	struct rest_req *next; /* pool queue */
+};
+
+void rest_req_free(struct rest_req *r);
+
+/* auth.c: 0, or -1 after setting a 401 reply. Runs on a worker. */
+int rest_auth(struct rest_req *r);
+
+/* route.c: find the endpoint and run it (worker). */
+void rest_route(struct rest_req *r);
+
+/* pool.c */
+int restd_pool_new(struct restd *rd, unsigned workers, struct restd_pool **ret);
+void restd_pool_free(struct restd_pool *p); /* joins the workers */
+/* -EAGAIN when RESTD_MAX_QUEUED wait already. */
+int restd_pool_push(struct restd_pool *p, struct rest_req *r);
+
+/* http.c: the loop's side */
+int restd_http_init(struct restd *rd);
+void restd_http_fini(struct restd *rd);
+/* Listen on "host:port" or "unix:/path". */
+int restd_listen(struct restd *rd, const char *spec);
+/* From a worker: hand r back to the loop, which replies and frees it. */
+void restd_http_done(struct rest_req *r);
