@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# local-cluster.sh - a loopback cluster under ./run: munged + slurmctld + 4 slurmd.
+# local-cluster.sh - a loopback cluster under ./run: munged + slurmctld + 4 slurmd
+# + slurmrestd (REST API and the dashboard).
 #
 #   scripts/local-cluster.sh up       start whatever is not running, then wait until
 #                                     the controller answers and every node responds
-#   scripts/local-cluster.sh restart [slurmctld|NODE...]
+#   scripts/local-cluster.sh restart [slurmctld|slurmrestd|NODE...]
 #                                     stop (by pid) and start again slurmctld and
 #                                     every slurmd, or only the ones named
 #   scripts/local-cluster.sh down     stop exactly the processes `up` started (by
 #                                     pid) and the slurmstepds of running jobs
 #   scripts/local-cluster.sh status   say what runs
 #   scripts/local-cluster.sh env      eval "$(scripts/local-cluster.sh env)" puts a shell on it
+#                                     (PATH, SLURM_CONF, SLURMRESTD_URL)
+#   scripts/local-cluster.sh dashboard  print the dashboard's address with a fresh
+#                                     token of the user running it
 #
 # Everything lives in ./run (gitignored): slurm.conf and gres.conf made from
 # etc/local/*.in with free ports, munge/ (own key, socket, log), state/,
-# spool/<node>/, log/, pid/, dev/nvidia0..3 (fake GPUs). The pids of what `up`
+# spool/<node>/, log/, pid/, dev/nvidia0..3 (fake GPUs), jwt.key (auth/jwt:
+# scontrol token, slurmrestd), slurmrestd.port and slurmrestd.socket. The pids of what `up`
 # started are recorded in run/pid/script/<name>.pid; `down` and `restart`
 # signal only those (after checking that the pid still runs the same
 # program), never by name.
@@ -59,8 +64,8 @@ log() { echo "local-cluster: $*"; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
 usage() {
-	echo "usage: $0 up|down|status|env" >&2
-	echo "       $0 restart [slurmctld|NODE...]" >&2
+	echo "usage: $0 up|down|status|env|dashboard" >&2
+	echo "       $0 restart [slurmctld|slurmrestd|NODE...]" >&2
 	exit 2
 }
 
@@ -138,6 +143,8 @@ port_of() {
 	case $1 in
 	slurmctld)
 		awk -F= '/^[[:space:]]*SlurmctldPort=/ { sub(/[[:space:]].*/, "", $2); print $2 }' "$CONF" ;;
+	slurmrestd)
+		cat "$RUN/slurmrestd.port" 2>/dev/null || true ;;
 	slurmd-*)
 		awk -v node="${1#slurmd-}" '/^[[:space:]]*NodeName=/ {
 			sub(/^[[:space:]]*NodeName=/, ""); n = split($0, f, /[[:space:]]+/)
@@ -147,11 +154,13 @@ port_of() {
 	esac
 }
 
-# Every daemon of the cluster, in start order: munged, slurmctld, slurmd-<node>...
+# Every daemon of the cluster, in start order: munged, slurmctld,
+# slurmd-<node>..., slurmrestd.
 daemon_names() {
 	echo munged
 	echo slurmctld
 	node_names | sed 's/^/slurmd-/'
+	echo slurmrestd
 }
 
 # The program a recorded name must be running: munged, slurmctld or slurmd.
@@ -160,6 +169,7 @@ program_of() {
 	munged) echo munged ;;
 	slurmctld) echo slurmctld ;;
 	slurmd-*) echo slurmd ;;
+	slurmrestd) echo slurmrestd ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -291,6 +301,20 @@ wait_until() {
 
 munge_ok() { munge -n -S "$RUN/munge/munge.socket" 2>/dev/null | unmunge -S "$RUN/munge/munge.socket" >/dev/null 2>&1; }
 ctld_up() { ctl scontrol ping 2>/dev/null | grep -q ' is UP'; }
+# slurmrestd answers a ping on its unix socket (rest_auth/local: as this user).
+rest_up() {
+	/usr/bin/python3 - "$RUN/slurmrestd.socket" <<'PY' 2>/dev/null
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(2)
+s.connect(sys.argv[1])
+s.sendall(b"GET /slurm/v0.0.38/ping HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+data = b""
+while chunk := s.recv(4096):
+    data += chunk
+sys.exit(0 if data.startswith(b"HTTP/1.1 200") else 1)
+PY
+}
 
 # Every node responds: sinfo's compact state has no '*' (not responding) and
 # is not down, unknown or invalid. Busy nodes (alloc, mix, comp) are fine and
@@ -346,7 +370,7 @@ config_sum() {
 write_config() {
 	local nodes ports i sed_script
 	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' "${TEMPLATES[0]}" | sort -u)
-	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 2)))"
+	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 3)))"
 	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g"
 	if [[ $(cgroup_mode) == cgroup ]]; then
 		sed_script+="; s|@PROCTRACK@|proctrack/cgroup|g; s|@TASK_PLUGIN@|task/cgroup,task/affinity|g"
@@ -356,8 +380,9 @@ write_config() {
 	fi
 	sed_script+="; s|@SLURMCTLD_PORT@|${ports[0]}|g; s|@SLURMD_PORT@|${ports[1]}|g"
 	for i in "${!nodes[@]}"; do
-		sed_script+="; s|${nodes[$i]}|${ports[$((i + 2))]}|g"
+		sed_script+="; s|${nodes[$i]}|${ports[$((i + 3))]}|g"
 	done
+	echo "${ports[2]}" >"$RUN/slurmrestd.port"
 	sed "$sed_script" "${TEMPLATES[0]}" >"$CONF.tmp"
 	sed "$sed_script" "${TEMPLATES[1]}" >"$RUN/gres.conf"
 	sed "$sed_script" "${TEMPLATES[2]}" >"$RUN/cgroup.conf"
@@ -439,6 +464,13 @@ start_missing() {
 			log "starting slurmd -N $node"
 			SLURM_CONF=$CONF start_daemon "$name" "$BUILD/slurmd" -D -N "$node" -f "$CONF"
 			;;
+		slurmrestd)
+			wait_until "slurmctld to answer ping" ctld_up
+			log "starting slurmrestd on $(rest_url)"
+			rm -f "$RUN/slurmrestd.socket"
+			SLURM_CONF=$CONF start_daemon slurmrestd "$BUILD/slurmrestd" -f "$CONF" \
+				"127.0.0.1:$(port_of slurmrestd)" "unix:$RUN/slurmrestd.socket"
+			;;
 		esac
 		WATCH+=("$name")
 	done < <(daemon_names)
@@ -451,7 +483,19 @@ wait_ready() {
 	wait_until "munged" munge_ok
 	wait_until "slurmctld to answer ping" ctld_up
 	wait_until "every node to respond" nodes_ready
+	wait_until "slurmrestd to answer" rest_up
 	report_drained
+}
+
+rest_url() { echo "http://127.0.0.1:$(port_of slurmrestd)"; }
+
+# The dashboard's address with a token of the user running this (a day
+# long); the token is in the fragment, which browsers never send.
+print_dashboard() {
+	local token
+	token=$(ctl scontrol token lifespan=86400 2>&1) || die "scontrol token: $token"
+	token=${token#SLURM_JWT=}
+	log "dashboard: $(rest_url)/#user=$(id -un)&token=$token"
 }
 
 # AccountingStorageEnforce=associations,limits,qos (etc/local/slurm.conf.in):
@@ -479,7 +523,7 @@ ensure_accounts() {
 
 need_binaries() {
 	local b
-	for b in slurmctld slurmd sinfo scontrol; do
+	for b in slurmctld slurmd slurmrestd sinfo scontrol; do
 		[[ -x $BUILD/$b ]] || die "$BUILD/$b not built; run 'make build' first"
 	done
 	[[ -x $MUNGED ]] || die "munged not found; run scripts/install-deps.sh"
@@ -528,6 +572,11 @@ cmd_up() {
 		fi
 	fi
 	chmod 0600 "$RUN/munge/munge.key"
+	# auth/jwt's key (AuthAltParameters=jwt_key=): readable by SlurmUser only
+	if [[ ! -s $RUN/jwt.key ]]; then
+		(umask 077 && dd if=/dev/urandom of="$RUN/jwt.key" bs=32 count=1 status=none)
+	fi
+	chmod 0600 "$RUN/jwt.key"
 
 	mapfile -t stale < <(for name in $(daemon_names); do live_pid "$name" >/dev/null || echo "$name"; done)
 	if ((${#stale[@]} == 0)); then
@@ -539,6 +588,7 @@ cmd_up() {
 	wait_ready
 	ensure_accounts
 	log "up: $(ctl scontrol ping)"
+	print_dashboard
 	((COLD == 0)) ||
 		log "use it from a shell with:  eval \"\$(scripts/local-cluster.sh env)\""
 }
@@ -551,8 +601,8 @@ cmd_restart() {
 	# names are checked against the config, or the template before the first `up`
 	if [[ -f $CONF ]]; then nodes=$(node_names); else nodes=$(node_names "${TEMPLATES[0]}"); fi
 	for arg in "$@"; do
-		if [[ $arg == slurmctld ]]; then
-			name=slurmctld
+		if [[ $arg == slurmctld || $arg == slurmrestd ]]; then
+			name=$arg
 		elif grep -qxF -- "${arg#slurmd-}" <<<"$nodes"; then
 			name=slurmd-${arg#slurmd-}
 		else
@@ -566,7 +616,8 @@ cmd_restart() {
 	need_binaries
 	((${#targets[@]})) || mapfile -t targets < <(daemon_names | grep -vx munged)
 
-	# slurmds first, then the controller
+	# slurmrestd and the slurmds first, then the controller
+	for name in "${targets[@]}"; do [[ $name == slurmrestd ]] && stop_daemon "$name"; done
 	for name in "${targets[@]}"; do [[ $name == slurmd-* ]] && stop_daemon "$name"; done
 	for name in "${targets[@]}"; do [[ $name == slurmctld ]] && stop_daemon "$name"; done
 	start_missing "${targets[@]}"
@@ -595,12 +646,14 @@ cmd_down() {
 		log "nothing to stop"
 		return 0
 	fi
-	# slurmds first, then the controller, then munged (they need it to the end)
+	# slurmrestd, the slurmds, then the controller, then munged (they need it to the end)
+	for name in "${names[@]}"; do [[ $name == slurmrestd ]] && order+=("$name"); done
 	for name in "${names[@]}"; do [[ $name == slurmd-* ]] && order+=("$name"); done
 	for name in "${names[@]}"; do [[ $name == slurmctld ]] && order+=("$name"); done
 	for name in "${names[@]}"; do [[ $name == munged ]] && order+=("$name"); done
 	for name in "${names[@]}"; do
-		[[ $name == slurmd-* || $name == slurmctld || $name == munged ]] || order+=("$name")
+		[[ $name == slurmd-* || $name == slurmctld || $name == munged || $name == slurmrestd ]] ||
+			order+=("$name")
 	done
 
 	stop_stepds
@@ -636,6 +689,13 @@ cmd_env() {
 	# shellcheck disable=SC2016 # $PATH is expanded by the shell that evals this
 	printf 'export PATH=%q:"$PATH"\n' "$BUILD"
 	printf 'export SLURM_CONF=%q\n' "$CONF"
+	[[ ! -s $RUN/slurmrestd.port ]] || printf 'export SLURMRESTD_URL=%q\n' "$(rest_url)"
+}
+
+cmd_dashboard() {
+	[[ -f $CONF ]] || die "${CONF#"$REPO"/} does not exist yet; run 'make run' first"
+	live_pid slurmrestd >/dev/null || die "slurmrestd is not running; run 'make run'"
+	print_dashboard
 }
 
 (($# >= 1)) || usage
@@ -645,5 +705,6 @@ restart) shift; cmd_restart "$@" ;;
 down) (($# == 1)) || usage; cmd_down ;;
 status) (($# == 1)) || usage; cmd_status ;;
 env) (($# == 1)) || usage; cmd_env ;;
+dashboard) (($# == 1)) || usage; cmd_dashboard ;;
 *) usage ;;
 esac
