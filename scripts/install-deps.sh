@@ -30,6 +30,10 @@ PACKAGES=(
 	libmpich-dev     # tests only: its mpicc (mpicc.mpich)
 	openmpi-bin      # tests only: an Open MPI ring through srun --mpi=pmix
 	libopenmpi-dev   # tests only: its mpicc (mpicc.openmpi)
+	libjs-chart.js   # the dashboard's charts: slurmrestd serves its chart.min.js
+	chromium         # tests only: the dashboard in a headless browser
+	chromium-driver  # tests only: WebDriver for it
+	python3-selenium # tests only: test_dashboard.py drives the browser
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

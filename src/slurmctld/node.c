@@ -471,6 +471,35 @@ static char *node_alloc_tres(const struct conf_node *cfg, const struct node *n)
 	return s;
 }
 
+/* GresUsed as Slurm shows it: "gpu:0" when none is in use, else
+ * "gpu[:type]:N(IDX:0-1,3)"; NULL on a node without GPUs. */
+static char *node_gres_used(const struct conf_node *cfg, const struct node *n)
+{
+	char type[TRES_TYPE_MAX], idx[256] = "", *s = NULL;
+	const char *t = tres_gpu_type(cfg->gres, type, sizeof(type));
+	int used = __builtin_popcountll(n->gpus_used);
+	size_t off = 0;
+
+	if (!gres_count(cfg->gres, "gpu"))
+		return NULL;
+	for (int i = 0; i < 64 && off < sizeof(idx) - 16; i++) {
+		int j = i;
+
+		if (!(n->gpus_used & (1ULL << i)))
+			continue;
+		while (j + 1 < 64 && (n->gpus_used & (1ULL << (j + 1))))
+			j++;
+		off += (size_t)snprintf(idx + off, sizeof(idx) - off, j > i ? "%s%d-%d" : "%s%d",
+					off ? "," : "", i, j);
+		i = j;
+	}
+	if (!used)
+		return t ? (asprintf(&s, "gpu:%s:0", t) < 0 ? NULL : s) : strdup("gpu:0");
+	if (asprintf(&s, "gpu%s%s:%d(IDX:%s)", t ? ":" : "", t ? t : "", used, idx) < 0)
+		return NULL;
+	return s;
+}
+
 int node_info_fill(const struct ctld *c, const struct node *n, struct node_info *ret)
 {
 	const struct conf_node *cfg = n->cfg;
@@ -486,6 +515,7 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .features = sdup(cfg->features),
 	    .features_act = sdup(cfg->features),
 	    .gres = sdup(cfg->gres),
+	    .gres_used = node_gres_used(cfg, n),
 	    .partitions = sdup(n->partitions),
 	    .reason = sdup(n->reason),
 	    .cfg_tres = node_cfg_tres(cfg),

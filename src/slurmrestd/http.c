@@ -32,6 +32,7 @@
 #include "conn_cap.h"
 #include "reply.h"
 #include "restd.h"
+#include "www.h"
 
 void rest_req_free(struct rest_req *r)
 {
@@ -187,20 +188,60 @@ static void reply_now(struct evhttp_request *req, struct rest_req *r, int status
 	rest_req_free(r);
 }
 
+/* The dashboard's files need no worker: they are in memory, and carry no
+ * data of anyone's (the page asks the API for that, with the user's token).
+ * true when req was answered here. */
+static bool serve_www(struct restd *rd, struct evhttp_request *req)
+{
+	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const struct www_file *f;
+	struct evkeyvalq *h;
+	struct evbuffer *b;
+
+	if (!rd->www || (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD))
+		return false;
+	f = www_find(rd->www, path && *path ? path : "/");
+	if (!f)
+		return false;
+	h = evhttp_request_get_output_headers(req);
+	evhttp_add_header(h, "Content-Type", f->type);
+	evhttp_add_header(h, "Content-Security-Policy", www_csp);
+	evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
+	evhttp_add_header(h, "X-Frame-Options", "DENY");
+	evhttp_add_header(h, "Referrer-Policy", "no-referrer");
+	evhttp_add_header(h, "Cache-Control", "no-cache");
+	b = evbuffer_new();
+	if (!b) {
+		evhttp_send_error(req, 500, NULL);
+		return true;
+	}
+	/* the bytes live as long as the daemon: no copy */
+	if (cmd == EVHTTP_REQ_GET)
+		evbuffer_add_reference(b, f->data, f->len, NULL, NULL);
+	evhttp_send_reply(req, 200, "OK", b);
+	evbuffer_free(b);
+	return true;
+}
+
 static void http_cb(struct evhttp_request *req, void *arg)
 {
 	struct restd *rd = arg;
-	struct rest_req *r = calloc(1, sizeof(*r));
+	struct rest_req *r;
 	int rc;
 
+	if (evhttp_request_get_connection(req))
+		conn_cap_request_done(rd->cap, evhttp_connection_get_bufferevent(
+						   evhttp_request_get_connection(req)));
+	if (serve_www(rd, req))
+		return;
+	r = calloc(1, sizeof(*r));
 	if (!r) {
 		evhttp_send_error(req, 500, NULL);
 		return;
 	}
 	r->rd = rd;
-	if (evhttp_request_get_connection(req))
-		conn_cap_request_done(rd->cap, evhttp_connection_get_bufferevent(
-						   evhttp_request_get_connection(req)));
 	rc = req_copy(req, r);
 	if (rc < 0) {
 		reply_now(req, r, rc == -EFBIG ? 413 : 400,

@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "restd.h"
+#include "www.h"
 
 struct restd_args {
 	const char *conf;
@@ -143,6 +144,9 @@ static int setup(struct restd *rd, const struct restd_args *a)
 	r = restd_http_init(rd);
 	if (r < 0)
 		return r;
+	rd->www = www_new(NULL);
+	if (!rd->www)
+		return -ENOMEM;
 	for (int i = 0; i < a->nlisten; i++) {
 		r = restd_listen(rd, a->listen[i]);
 		if (r < 0) {
@@ -191,6 +195,7 @@ int main(int argc, char **argv)
 	}
 	restd_pool_free(rd.pool);
 	restd_http_fini(&rd);
+	www_free(rd.www);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		if (sigs[i])
 			event_free(sigs[i]);

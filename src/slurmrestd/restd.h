@@ -23,6 +23,7 @@ struct evhttp_request;
 struct sl_conf;
 struct restd_pool;
 struct conn_cap;
+struct www;
 
 #define RESTD_AUTH_LOCAL 0x1 /* rest_auth/local: the unix socket's peer */
 #define RESTD_AUTH_JWT	 0x2 /* auth/jwt: X-SLURM-USER-NAME/-TOKEN */
@@ -45,6 +46,7 @@ struct restd {
 	struct evhttp *http;
 	struct restd_pool *pool;
 	struct conn_cap *cap;
+	struct www *www; /* the dashboard's files; NULL: not served */
 };
 
 enum rest_method {

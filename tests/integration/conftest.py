@@ -92,6 +92,23 @@ def fresh_cluster(request):
     _finish(factory.clusters)
 
 
+@pytest.fixture(scope="module")
+def workdir(cluster):
+    """A directory in the module's cluster that every user may write (job
+    output, scripts); modules that want another kind define their own."""
+    d = cluster.dir / "work"
+    d.mkdir(exist_ok=True)
+    os.chmod(d, 0o777)
+    return d
+
+
+@pytest.fixture(scope="module")
+def restd(cluster):
+    """The module's cluster with slurmrestd running (restd_port, restd_socket)."""
+    cluster.start_slurmrestd()
+    return cluster
+
+
 @pytest.fixture(scope="session")
 def test_user():
     """pwd entry of a non-root user that tests run commands as."""

@@ -1,7 +1,8 @@
 """scripts/local-cluster.sh (`make run`) repairs a crashed cluster instead of
 wiping it: `up` starts only the daemons that are not running, keeps
 run/slurm.conf (its ports) and never stops the slurmstepds of running jobs;
-`restart [slurmctld|NODE...]` restarts exactly the daemons named.
+`restart [slurmctld|slurmrestd|NODE...]` restarts exactly the daemons
+named; `up` and `dashboard` print the dashboard's address with a token.
 
 The script works on <its repo>/run, so each test copies it and etc/local/
 into a private tree laid out like the repo (tmp/scripts/local-cluster.sh,
@@ -11,7 +12,9 @@ tmp/etc/local/*.in) and runs it there against the build under test
 whatever of the tree might still run.
 """
 
+import http.client
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,7 +27,8 @@ import pytest
 
 from cluster import BUILD_DIR, REPO, TIMEOUT_SCALE, wait_for
 
-DAEMONS = ("munged", "slurmctld", "slurmd-c1", "slurmd-c2", "slurmd-g1", "slurmd-g2")
+DAEMONS = ("munged", "slurmctld", "slurmd-c1", "slurmd-c2", "slurmd-g1", "slurmd-g2",
+           "slurmrestd")
 UP_TIMEOUT = int(60 * TIMEOUT_SCALE)  # SL_UP_TIMEOUT given to the script
 SCRIPT_TIMEOUT = UP_TIMEOUT + 60      # for one run of the script
 
@@ -295,3 +299,47 @@ def test_up_names_a_foreign_process_holding_a_port_and_stops_nothing(tree):
         assert tree.daemon_ids() == before, "a failed up stopped or started daemons"
     tree.script_ok("up")
     assert all(tree.daemon_ids().values())
+
+
+def _dashboard(text):
+    """(port, user, token) of the dashboard line a command printed."""
+    m = re.search(r"dashboard: http://127\.0\.0\.1:(\d+)/#user=([^&\s]+)&token=(\S+)", text)
+    assert m, text
+    return int(m.group(1)), m.group(2), m.group(3)
+
+
+def _get(port, path, headers=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30 * TIMEOUT_SCALE)
+    try:
+        c.request("GET", path, headers=headers or {})
+        r = c.getresponse()
+        return r.status, r.read()
+    finally:
+        c.close()
+
+
+def test_up_serves_the_dashboard_and_prints_its_address_with_a_token(tree):
+    r = tree.script_ok("dashboard")
+    port, user, token = _dashboard(r.stdout)
+    assert port == int((tree.run_dir / "slurmrestd.port").read_text())
+    status, body = _get(port, "/")
+    assert status == 200 and b"dashboard.js" in body
+    # the token printed is good for the API, as that user
+    status, body = _get(port, "/slurm/v0.0.38/nodes",
+                        {"X-SLURM-USER-NAME": user, "X-SLURM-USER-TOKEN": token})
+    assert status == 200, body
+    assert b'"g1"' in body
+    status, _ = _get(port, "/slurm/v0.0.38/nodes")
+    assert status == 401
+    assert (tree.run_dir / "jwt.key").stat().st_mode & 0o077 == 0
+    env = tree.script_ok("env").stdout
+    assert f"SLURMRESTD_URL=http://127.0.0.1:{port}" in env
+
+
+def test_restart_slurmrestd_restarts_only_it(tree):
+    before = tree.daemon_ids()
+    tree.script_ok("restart", "slurmrestd")
+    after = tree.daemon_ids()
+    assert changed(before, after) == ["slurmrestd"] and after["slurmrestd"]
+    port, _, _ = _dashboard(tree.script_ok("dashboard").stdout)
+    assert _get(port, "/")[0] == 200

@@ -135,20 +135,6 @@ def queue(cluster):
 
 
 @pytest.fixture(scope="module")
-def restd(cluster):
-    cluster.start_slurmrestd()
-    return cluster
-
-
-@pytest.fixture(scope="module")
-def workdir(cluster):
-    d = cluster.dir / "work"
-    d.mkdir(exist_ok=True)
-    os.chmod(d, 0o777)
-    return d
-
-
-@pytest.fixture(scope="module")
 def user_token(restd, test_user):
     return token(restd, user=test_user.pw_name)
 

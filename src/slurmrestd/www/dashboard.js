@@ -42,6 +42,16 @@ const dashboard = {
 };
 window.dashboard = dashboard;
 
+/* Without Chart.js (slurmrestd found no libjs-chart.js) the numbers and
+ * tables still work: charts become objects that draw nothing. */
+if (typeof Chart === 'undefined') {
+	dashboard.noCharts = true;
+	window.Chart = class {
+		constructor(el, cfg) { this.data = cfg.data; }
+		update() {}
+	};
+}
+
 /* ---- auth ---- */
 
 function authFromFragment() {
@@ -493,7 +503,8 @@ async function refresh() {
 		dashboard.refreshes++;
 		const who = dashboard.auth ? dashboard.auth.user : 'local';
 		document.getElementById('who').textContent = 'signed in as ' + who;
-		setStatus('updated ' + new Date().toLocaleTimeString());
+		setStatus('updated ' + new Date().toLocaleTimeString() + (dashboard.noCharts
+			? ' (no charts: slurmrestd has no Chart.js; install libjs-chart.js)' : ''));
 	} catch (e) {
 		dashboard.errors++;
 		if (e.auth)
