@@ -105,7 +105,7 @@ asan-integration: asan
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS ?= unpack conf hostlist frame io_stream stepd_proto journal sbatch_script \
-	path_pattern parsers env
+	path_pattern parsers env rest_job
 fuzz:
 	CC=clang cmake -S . -B $(FUZZ_DIR) -DFUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(FUZZ_DIR) -j$(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))

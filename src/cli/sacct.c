@@ -14,7 +14,6 @@
  * --reason and --env-vars of Slurm's sacct are not implemented.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -559,8 +558,7 @@ int main(int argc, char **argv)
 
 	/* the rows of a big query are many small allocations and a few large
 	 * reply buffers: keep freed memory rather than faulting it in again */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	cli_big_heap();
 	cli_init(argv[0]);
 	r = parse_args(&a, argc, argv);
 	if (r == 0 && a.help) {

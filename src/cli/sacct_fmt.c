@@ -14,7 +14,6 @@
 #include "cli/sacct_fmt.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -565,16 +564,10 @@ static const char *job_value(enum field_id id, struct row *r, char *buf, size_t 
 		return derived_ec_str(j->derived_ec, buf, n);
 	case F_GID:
 		return num(buf, n, j->gid);
-	case F_GROUP: {
-		struct group gr, *res = NULL;
-		char tmp[1024];
-
-		if (getgrgid_r(j->gid, &gr, tmp, sizeof(tmp), &res) == 0 && res)
-			snprintf(buf, n, "%s", gr.gr_name);
-		else
+	case F_GROUP:
+		if (!cli_gid_name(j->gid, buf, n))
 			snprintf(buf, n, "%u", j->gid);
 		return buf;
-	}
 	case F_PARTITION:
 		return j->partition;
 	case F_QOS:

@@ -513,6 +513,7 @@ int main(int argc, char **argv)
 
 	if (typed)
 		memcpy(typed, argv, (size_t)argc * sizeof(*typed));
+	cli_big_heap();
 	cli_init(argv[0]);
 	r = parse_args(&q, argc, argv);
 	if (r == 0 && cli_conf_load(&conf) < 0)

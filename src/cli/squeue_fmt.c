@@ -17,7 +17,6 @@
 #include "cli/squeue_fmt.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -143,12 +142,10 @@ V(v_end_time)
 }
 V(v_group)
 {
-	struct group gr, *res = NULL;
-	char tmp[1024];
+	char name[64];
 
-	if (getgrgid_r((gid_t)j->group_id, &gr, tmp, sizeof(tmp), &res) == 0 && res
-	    && res->gr_name[0])
-		return squeue_cellf(c, "%s", res->gr_name);
+	if (cli_gid_name(j->group_id, name, sizeof(name)) && name[0])
+		return squeue_cellf(c, "%s", name);
 	return squeue_cellf(c, "%d", (int)j->group_id);
 }
 V(v_oversub)
