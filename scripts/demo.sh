@@ -90,3 +90,6 @@ echo
 echo "The cluster keeps running. Use it from your shell with:"
 echo '  eval "$(scripts/local-cluster.sh env)"'
 echo "and stop it with: make stop"
+echo
+echo "Open the dashboard (live node states, GPUs, submissions, efficiency):"
+"$REPO/scripts/local-cluster.sh" dashboard 2>&1 | sed 's/^local-cluster: dashboard: /  /' || true

@@ -224,6 +224,9 @@ def test_page_follows_the_cluster_as_a_job_starts_and_ends(restd, browser, test_
     wait_state(restd, j, {"CANCELLED", "COMPLETED"})
     wait_for(lambda: js(browser, "window.dashboard.gpus.gpu.allocated") == 0,
              timeout=30, what="the GPUs free again on the page")
+    # like squeue, the queue leaves out finished jobs the controller keeps
+    wait_for(lambda: "gpujob" not in browser.find_element("id", "queue").text,
+             timeout=30, what="the cancelled job to leave the page's queue")
     assert errors_in_console(browser) == []
 
 

@@ -409,8 +409,14 @@ function drawWorst() {
 		e.unused_gb_h.toFixed(2)], e => showJob(e.job_id));
 }
 
+/* What squeue lists by default: not the finished jobs the controller still
+ * keeps (MinJobAge); those are in the efficiency views. */
+const FINISHED = new Set(['COMPLETED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'OUT_OF_MEMORY',
+	'NODE_FAIL', 'PREEMPTED', 'BOOT_FAIL', 'DEADLINE']);
+
 function drawQueue(jobs) {
-	const rows = jobs.slice().sort((a, b) => a.job_id - b.job_id).slice(0, 200);
+	const rows = jobs.filter(j => !FINISHED.has(j.job_state))
+		.sort((a, b) => a.job_id - b.job_id).slice(0, 200);
 	fillTable('queue', rows, j => [
 		j.array_job_id && j.array_task_id != null ? j.array_job_id + '_' + j.array_task_id
 			: String(j.job_id),
