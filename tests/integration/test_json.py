@@ -247,6 +247,8 @@ def test_yaml_reads_back_to_the_json_tree(cluster, jobs):
      "squeue: error: --json and --yaml can not be used with --iterate\n"),
     (["sinfo", "--yaml", "-i", "5"], 1,
      "sinfo: error: --json and --yaml can not be used with --iterate\n"),
+    (["squeue", "--json", "-s"], 1,
+     "squeue: error: --json and --yaml can not be used with --steps\n"),
     (["sinfo", "--json", "-t", "bogus"], 1, None),
 ])
 def test_bad_combinations(cluster, argv, rc, err):
