@@ -613,7 +613,11 @@ def test_min_job_age_purges_finished_jobs_and_sacct_keeps_them(fresh_cluster, tm
     os.chmod(tmp_path, 0o777)
     c = fresh_cluster(nodes=("n1",), settings={"MinJobAge": "1"})
     jid = submit(c, "-D", tmp_path, "-o", "/dev/null", "--wrap", "srun true")
-    wait_state(c, jid, "COMPLETED", timeout=30)
+    # purged a second after it ends, the job may be gone between two polls of
+    # scontrol (slow under ASan): its end is awaited in sacct instead
+    wait_for(lambda: [(r["JobID"], r["State"])
+                      for r in parsable(c, "-X", "-j", str(jid), "-o", "JobID,State")]
+             == [(str(jid), "COMPLETED")], timeout=30, what="the job COMPLETED in sacct")
     wait_for(lambda: c.run("scontrol", "show", "job", str(jid), check=False).returncode == 1,
              timeout=30, what="the job purged")
     assert c.out("squeue", "-h", "-j", str(jid), "--states=all", check=False) == ""
