@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 		bytes = b.len;
 		pack_buf_done(&b);
 		for (uint32_t i = 0; i < m.count; i++)
-			job_info_done(&m.jobs[i]);
+			job_info_fill_done(&m.jobs[i]);
 		free(m.jobs);
 	}
 	qsort(fill_ms, (size_t)runs, sizeof(double), dbl_cmp);

@@ -2,33 +2,87 @@
 #include "job_fetch.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "common/frame.h"
 #include "common/msg.h"
+#include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
-/* Adds page to *all (taking it). Returns 1 when another page follows, 0
- * after the last, or an error; a page that would not move the cursor
- * (a confused server) is an error rather than a loop for ever. */
-static int take_page(struct job_info_msg **all, struct job_info_msg *page, uint32_t *after)
-{
-	int more = page->is_more, r = 0;
+struct each {
+	job_page_fn *fn;
+	void *arg;
+	bool view;	/* pages unpacked as views (job_fetch_each_as) */
+	uint32_t after; /* the cursor: every page must move it on */
+};
 
-	if (more && (!page->count || page->last_job_id <= *after))
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	*after = page->last_job_id;
-	if (r == 0 && !*all) {
-		*all = page;
-		return more;
+/* One frame of the stream: a page for fn, or the controller's error. A
+ * page that would not move the cursor (a confused server) is an error
+ * rather than a loop for ever. */
+static int on_frame(void *arg, const struct frame_body *part)
+{
+	struct each *e = arg;
+	struct job_info_msg *page = NULL;
+	uint16_t type = part->type;
+	void *msg = NULL;
+	int more, r;
+
+	if (type == RESPONSE_JOB_INFO && e->view) {
+		r = job_info_msg_unpack_view(part->body, part->len, part->version, &page);
+		msg = page;
+	} else {
+		r = msg_unpack_body(type, part->body, part->len, part->version, &msg);
+		page = msg; /* looked at only as RESPONSE_JOB_INFO */
 	}
-	if (r == 0) {
-		(*all)->last_update = page->last_update;
-		r = job_info_msg_append(*all, page);
+	if (r < 0)
+		return r;
+	r = -SLURM_UNEXPECTED_MSG_ERROR;
+	if (type != RESPONSE_JOB_INFO) {
+		if (type == RESPONSE_SLURM_RC && ((const struct rc_msg *)msg)->rc)
+			r = -(int)((const struct rc_msg *)msg)->rc;
+		msg_free(msg_lookup(type), msg);
+		return r;
 	}
-	msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
+	more = page->is_more;
+	if (more && (!page->count || page->last_job_id <= e->after)) {
+		msg_free(msg_lookup(type), page);
+		return r;
+	}
+	e->after = page->last_job_id;
+	r = e->fn(e->arg, page);
 	return r < 0 ? r : more;
+}
+
+int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
+		      struct job_info_req *req, bool view, job_page_fn *fn, void *arg)
+{
+	struct each e = {.fn = fn, .arg = arg, .view = view, .after = req->after_job_id};
+	uint16_t saved = req->show_flags;
+	int r;
+
+	req->show_flags |= JOB_SHOW_STREAM;
+	r = rpc_stream_ctld_as(conf, as, REQUEST_JOB_INFO, req, on_frame, &e);
+	req->show_flags = saved;
+	return r;
+}
+
+/* Collects the pages into the first one. */
+static int take_page(void *arg, struct job_info_msg *page)
+{
+	struct job_info_msg **all = arg;
+	int r;
+
+	if (!*all) {
+		*all = page;
+		return 0;
+	}
+	(*all)->last_update = page->last_update;
+	r = job_info_msg_append(*all, page);
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
+	return r;
 }
 
 int job_fetch_all(const struct sl_conf *conf, struct job_info_req *req, struct job_info_msg **ret)
@@ -39,18 +93,12 @@ int job_fetch_all(const struct sl_conf *conf, struct job_info_req *req, struct j
 int job_fetch_all_as(const struct sl_conf *conf, const struct frame_as *as,
 		     struct job_info_req *req, struct job_info_msg **ret)
 {
-	uint32_t saved = req->after_job_id;
-	struct job_info_msg *all = NULL, *page;
+	struct job_info_msg *all = NULL;
 	int r;
 
-	do {
-		page = NULL;
-		r = cli_ctld_fetch_as(conf, as, REQUEST_JOB_INFO, req, RESPONSE_JOB_INFO,
-				      (void **)&page);
-		if (r == 0)
-			r = take_page(&all, page, &req->after_job_id);
-	} while (r > 0);
-	req->after_job_id = saved;
+	r = job_fetch_each_as(conf, as, req, false, take_page, &all);
+	if (r == 0 && !all)
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
 	if (r < 0) {
 		msg_free(msg_lookup(RESPONSE_JOB_INFO), all);
 		return r;

@@ -1,17 +1,32 @@
 /* job_fetch.h - every page of a REQUEST_JOB_INFO (squeue, scontrol,
- * scancel): the controller answers at most JOB_INFO_PAGE_BYTES a reply
- * (docs/protocol.md, "Paged replies"); this asks for the next page until
- * the last one and returns all the jobs in one message. */
+ * scancel, slurmrestd). The listing comes streamed (JOB_SHOW_STREAM,
+ * docs/protocol.md "Paged replies"): one request, then the controller's
+ * pages one frame each on the same connection, the first small, so that
+ * the caller can work on a page while the controller builds the next. */
 #pragma once
+#include <stdbool.h>
 
 struct frame_as;
 struct sl_conf;
 struct job_info_req;
 struct job_info_msg;
 
-/* req as the caller built it (after_job_id is set here, then restored).
- * Returns 0 and *ret (owned; free with
- * msg_free(msg_lookup(RESPONSE_JOB_INFO), m)), or cli_ctld_fetch's error. */
+/* Takes page (free with msg_free(msg_lookup(RESPONSE_JOB_INFO), page));
+ * returns 0, or a negative code to stop the listing with. */
+typedef int job_page_fn(void *arg, struct job_info_msg *page);
+
+/* Hands every page to fn in the controller's order (by job id), on
+ * behalf of as->uid (slurmrestd; frame.h) or as ourselves (as NULL).
+ * view: the pages' strings point into the received frame (no copies,
+ * job_info_msg_unpack_view), so fn must be done with the page when it
+ * returns. req as the caller built it (its show_flags are restored).
+ * Returns 0, or fn's code or the controller's (as cli_ctld_fetch); pages
+ * handed over before an error stay handed over. */
+int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
+		      struct job_info_req *req, bool view, job_page_fn *fn, void *arg);
+
+/* Every page in one message: returns 0 and *ret (owned; free with
+ * msg_free(msg_lookup(RESPONSE_JOB_INFO), m)), or the error. */
 int job_fetch_all(const struct sl_conf *conf, struct job_info_req *req, struct job_info_msg **ret);
 /* The same on behalf of as->uid (slurmrestd; frame.h). */
 int job_fetch_all_as(const struct sl_conf *conf, const struct frame_as *as,

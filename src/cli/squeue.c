@@ -478,6 +478,65 @@ static int print_doc(struct sq *q, const struct job_info_msg *m)
 	return r;
 }
 
+/* --json / --yaml of a whole listing, written page by page as the
+ * controller streams them (job_fetch_each_as): the document grows while
+ * the controller builds the next page. Begun with the first page, so an
+ * error before it prints nothing on stdout. */
+struct doc_stream {
+	struct sq *q;
+	struct keep_arg k;
+	struct dout *d;
+};
+
+static int doc_page(void *arg, struct job_info_msg *page)
+{
+	struct doc_stream *s = arg;
+	int r = 0;
+
+	if (!s->d) {
+		s->d = cli_data_new(s->q->mime);
+		if (s->d)
+			data_jobs_doc_begin(s->d, s->q->argc, s->q->argv);
+	}
+	if (s->d)
+		data_jobs_doc_add(s->d, page, keep_job, &s->k);
+	if (!s->d || dout_error(s->d))
+		r = -EIO;
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
+	return r;
+}
+
+static int print_doc_stream(struct sq *q, const struct sl_conf *conf)
+{
+	/* -j: the controller sends only those jobs (as show_once) */
+	struct job_info_req req = {.show_flags = 0, .job_ids = (char *)q->jobs};
+	struct doc_stream s = {.q = q, .k = {.o = &q->o}};
+	struct hostlist *want = NULL;
+	int r;
+
+	if (q->o.nodes && hostlist_new(q->o.nodes, &want) < 0)
+		return -EINVAL;
+	s.k.want = want;
+	q->o.now = time(NULL);
+	r = job_fetch_each_as(conf, NULL, &req, true, doc_page, &s);
+	if (r == -EIO) {
+		dout_free(s.d); /* cli_data_print says why */
+		s.d = NULL;
+	} else if (r < 0) {
+		cli_perror("slurm_load_jobs error", r);
+	}
+	if (r == 0 || r == -EIO) {
+		if (r == 0 && s.d)
+			data_jobs_doc_end(s.d);
+		r = cli_data_print(s.d) < 0 ? -EIO : 0;
+	} else {
+		dout_free(s.d); /* a partial document is left unfinished */
+	}
+	hostlist_free(want);
+	fflush(stdout);
+	return r;
+}
+
 static int show_once(struct sq *q, const struct sl_conf *conf)
 {
 	struct job_info_req req = {.show_flags = 0};
@@ -486,6 +545,8 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 
 	if (!q->mime && !q->o.no_header && (q->iterate || q->o.long_flag))
 		fmt_print_date(stdout, time(NULL));
+	if (q->mime && q->o.n_jobs != 1) /* one id: unknown is an error */
+		return print_doc_stream(q, conf);
 	/* -j: the controller sends only those jobs (and their arrays' tasks);
 	 * the exact task filter is applied here */
 	req.job_ids = (char *)q->jobs;

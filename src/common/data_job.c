@@ -373,14 +373,18 @@ static const char *group_of(struct gid_cache *c, uint32_t gid)
 	return c->name;
 }
 
-void data_jobs_doc(struct dout *d, const struct job_info_msg *m, data_job_keep_fn *keep,
-		   void *arg, int argc, char **argv)
+void data_jobs_doc_begin(struct dout *d, int argc, char **argv)
 {
-	struct gid_cache gc = {.valid = false};
-
 	dout_obj(d, NULL);
 	dout_meta(d, false, argc, argv);
 	dout_arr(d, "jobs");
+}
+
+void data_jobs_doc_add(struct dout *d, const struct job_info_msg *m, data_job_keep_fn *keep,
+		       void *arg)
+{
+	struct gid_cache gc = {.valid = false};
+
 	for (uint32_t i = 0; m && i < m->count; i++) {
 		struct job_info j = m->jobs[i];
 
@@ -390,6 +394,18 @@ void data_jobs_doc(struct dout *d, const struct job_info_msg *m, data_job_keep_f
 			j.group_name = (char *)group_of(&gc, j.group_id);
 		dout_record(d, NULL, &data_job_table, &j);
 	}
+}
+
+void data_jobs_doc_end(struct dout *d)
+{
 	dout_end(d);
 	dout_end(d);
+}
+
+void data_jobs_doc(struct dout *d, const struct job_info_msg *m, data_job_keep_fn *keep,
+		   void *arg, int argc, char **argv)
+{
+	data_jobs_doc_begin(d, argc, argv);
+	data_jobs_doc_add(d, m, keep, arg);
+	data_jobs_doc_end(d);
 }

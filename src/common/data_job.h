@@ -31,6 +31,12 @@ typedef bool data_job_keep_fn(const struct job_info *j, void *arg);
  * dout_error(d). */
 void data_jobs_doc(struct dout *d, const struct job_info_msg *m, data_job_keep_fn *keep,
 		   void *arg, int argc, char **argv);
+/* The same document in parts, for a listing that comes in pages: begin,
+ * then add each page's jobs in order, then end. */
+void data_jobs_doc_begin(struct dout *d, int argc, char **argv);
+void data_jobs_doc_add(struct dout *d, const struct job_info_msg *m, data_job_keep_fn *keep,
+		       void *arg);
+void data_jobs_doc_end(struct dout *d);
 
 /* "4(x2),2" (job_info.cpus_per_node): the CPU count of the i-th node,
  * 0 when not listed. */

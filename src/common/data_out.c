@@ -29,6 +29,8 @@ struct dout {
 	bool em_open;
 	bool has_sink; /* dout_sink_fd(): text goes to sink_fd in chunks */
 	int sink_fd;
+	bool no_tmpl;	     /* dout_set_templates(d, false) */
+	struct jtmpl *tmpls; /* JSON records compiled so far (jtmpl_get) */
 };
 
 /* ---- the buffer ---- */
@@ -57,28 +59,32 @@ static void put(struct dout *d, const char *s, size_t n)
 	if (!reserve(d, n))
 		return;
 	memcpy(d->buf + d->len, s, n);
-	d->len += n;
-	d->buf[d->len] = '\0';
+	d->len += n; /* NUL-terminated by dout_text and dout_steal */
 }
 
-/* Write the gathered text to the sink; d->err on a write error. */
-static void drain(struct dout *d)
+static int write_all(int fd, const char *p, size_t len)
 {
-	size_t off = 0;
-
-	while (!d->err && off < d->len) {
-		ssize_t n = write(d->sink_fd, d->buf + off, d->len - off);
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			d->err = -1;
-		else
-			off += (size_t)n;
+			return -1;
+		p += n;
+		len -= (size_t)n;
 	}
+	return 0;
+}
+
+/* Write the gathered text to the sink; d->err on a write error. (A
+ * writer thread overlapping this with the formatting was tried: slower,
+ * the chunks cross to the other core and it competes with slurmctld.) */
+static void drain(struct dout *d)
+{
+	if (!d->err && write_all(d->sink_fd, d->buf, d->len) < 0)
+		d->err = -1;
 	d->len = 0;
-	if (d->buf)
-		d->buf[0] = '\0';
 }
 
 /* Between two values: out to the sink once a chunk has gathered. */
@@ -140,10 +146,29 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/* Bytes json_string does not copy as they are: controls, '"', '\\',
+ * '/' (Slurm writes "\/") and all of UTF-8 (checked, maybe replaced). */
+static const bool json_special[256] = {
+    [0x00 ... 0x1f] = true, ['"'] = true, ['\\'] = true, ['/'] = true, [0x80 ... 0xff] = true,
+};
+
 static void json_string(struct dout *d, const char *v)
 {
 	const unsigned char *s = (const unsigned char *)v;
-	size_t n = strlen(v);
+	size_t n = 0;
+
+	while (s[n] && !json_special[s[n]])
+		n++;
+	if (!s[n]) { /* nothing to escape: most strings */
+		if (!reserve(d, n + 2))
+			return;
+		d->buf[d->len++] = '"';
+		memcpy(d->buf + d->len, s, n);
+		d->len += n;
+		d->buf[d->len++] = '"';
+		return;
+	}
+	n += strlen(v + n);
 	if (!reserve(d, n + 2))
 		return;
 	d->buf[d->len++] = '"';
@@ -214,7 +239,6 @@ static void json_member(struct dout *d, const char *key)
 		p += 3;
 	}
 	d->len = (size_t)(p - d->buf);
-	d->buf[d->len] = '\0';
 }
 
 static size_t fmt_u64(char *out, uint64_t v)
@@ -336,10 +360,13 @@ struct dout *dout_new(enum dout_kind kind)
 	return d;
 }
 
+static void jtmpl_free_all(struct jtmpl *t);
+
 void dout_free(struct dout *d)
 {
 	if (!d)
 		return;
+	jtmpl_free_all(d->tmpls);
 	if (d->em_open)
 		yaml_emitter_delete(&d->em);
 	free(d->buf);
@@ -364,12 +391,18 @@ const char *dout_text(struct dout *d, size_t *ret_len)
 {
 	if (ret_len)
 		*ret_len = d->len;
-	return d->buf ? d->buf : "";
+	if (!d->buf)
+		return "";
+	d->buf[d->len] = '\0'; /* reserve() keeps a byte for it */
+	return d->buf;
 }
 
 char *dout_steal(struct dout *d, size_t *ret_len)
 {
 	char *s = d->buf ? d->buf : strdup("");
+
+	if (d->buf)
+		d->buf[d->len] = '\0';
 	if (ret_len)
 		*ret_len = d->buf ? d->len : 0;
 	d->buf = NULL;
@@ -551,70 +584,322 @@ void dout_meta_block(struct dout *d, bool db, int argc, char **argv)
 
 /* ---- tables ---- */
 
+/* One member of a record through the public writers (the YAML path, and
+ * the DF_FN/DF_OBJ members of a JSON template). */
+static void record_field(struct dout *d, const struct dfield *f, const void *rec)
+{
+	const void *p = (const char *)rec + f->off;
+	uint32_t u32;
+	uint16_t u16;
+
+	switch (f->type) {
+	case DF_STR: dout_str(d, f->name, *(char *const *)p); break;
+	case DF_U16: dout_uint(d, f->name, *(const uint16_t *)p); break;
+	case DF_U32: dout_uint(d, f->name, *(const uint32_t *)p); break;
+	case DF_U64: dout_uint(d, f->name, *(const uint64_t *)p); break;
+	case DF_TIME: dout_int(d, f->name, (int64_t) * (const time_t *)p); break;
+	case DF_BOOL16: dout_bool(d, f->name, *(const uint16_t *)p != 0); break;
+	case DF_U32_NV:
+		u32 = *(const uint32_t *)p;
+		if (u32 == NO_VAL || u32 == INFINITE)
+			dout_null(d, f->name);
+		else
+			dout_uint(d, f->name, u32);
+		break;
+	case DF_U16_NV:
+		u16 = *(const uint16_t *)p;
+		if (u16 == NO_VAL16 || u16 == INFINITE16)
+			dout_null(d, f->name);
+		else
+			dout_uint(d, f->name, u16);
+		break;
+	case DF_U32_Z:
+		u32 = *(const uint32_t *)p;
+		dout_uint(d, f->name, u32 == NO_VAL || u32 == INFINITE ? 0 : u32);
+		break;
+	case DF_U16_Z:
+		u16 = *(const uint16_t *)p;
+		dout_uint(d, f->name, u16 == NO_VAL16 || u16 == INFINITE16 ? 0 : u16);
+		break;
+	case DF_U64_NV:
+		if (*(const uint64_t *)p >= NO_VAL64)
+			dout_null(d, f->name);
+		else
+			dout_uint(d, f->name, *(const uint64_t *)p);
+		break;
+	case DF_EMPTY: dout_str(d, f->name, ""); break;
+	case DF_NULL: dout_null(d, f->name); break;
+	case DF_ZERO: dout_uint(d, f->name, 0); break;
+	case DF_FALSE: dout_bool(d, f->name, false); break;
+	case DF_NOARR:
+		dout_arr(d, f->name);
+		dout_end(d);
+		break;
+	case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
+	case DF_FN: f->fn(d, f->name, rec); break;
+	case DF_STR_NULL:
+		if (*(char *const *)p && **(char *const *)p)
+			dout_str(d, f->name, *(char *const *)p);
+		else
+			dout_null(d, f->name);
+		break;
+	default: d->err = -1;
+	}
+}
+
+/* ---- JSON record templates ----
+ *
+ * dout_record is most of --json's time, and most of a record's text does
+ * not change from one record to the next: the separators, indents and
+ * keys of its members, and whole members whose value is fixed (DF_EMPTY,
+ * DF_NULL, DF_ZERO, DF_FALSE, DF_NOARR). A table is compiled once per
+ * depth into ops: a run of that text, then the value of one member (the
+ * member's key already in the run), or a member written by the public
+ * writers (DF_FN, DF_OBJ). The text is exactly what the writers would
+ * write (test_data_out compares the two). */
+struct jtmpl_op {
+	const struct dfield *f; /* NULL: text only */
+	bool is_value;		/* text ends with f's key: write its value only */
+	uint32_t off, len;	/* the text in jtmpl.text; starts with a member */
+};
+
+struct jtmpl {
+	const struct dfield_table *t;
+	int depth; /* of the members */
+	char *text;
+	struct jtmpl_op *ops;
+	size_t n_ops;
+	struct jtmpl *next;
+};
+
+static void jtmpl_free_all(struct jtmpl *t)
+{
+	while (t) {
+		struct jtmpl *next = t->next;
+
+		free(t->text);
+		free(t->ops);
+		free(t);
+		t = next;
+	}
+}
+
+/* The JSON of a member whose value never changes, NULL when it does. */
+static const char *fixed_value(const struct dfield *f)
+{
+	switch (f->type) {
+	case DF_EMPTY: return "\"\"";
+	case DF_NULL: return "null";
+	case DF_ZERO: return "0";
+	case DF_FALSE: return "false";
+	default: return NULL;
+	}
+}
+
+static bool is_value_type(uint8_t type)
+{
+	switch (type) {
+	case DF_STR:
+	case DF_U16:
+	case DF_U32:
+	case DF_U64:
+	case DF_TIME:
+	case DF_BOOL16:
+	case DF_U32_NV:
+	case DF_U16_NV:
+	case DF_U32_Z:
+	case DF_U16_Z:
+	case DF_U64_NV:
+	case DF_STR_NULL: return true;
+	default: return false;
+	}
+}
+
+/* The separator, indent and key of member f, appended to tmp (a dout
+ * used as a string builder). */
+static void tmpl_member(struct dout *tmp, int depth, const struct dfield *f, bool first)
+{
+	if (!first)
+		put(tmp, ",", 1);
+	put(tmp, "\n", 1);
+	json_indent(tmp, depth);
+	put(tmp, "\"", 1);
+	put(tmp, f->name, strlen(f->name));
+	put(tmp, "\": ", 3);
+}
+
+static struct jtmpl *jtmpl_compile(const struct dfield_table *t, int depth)
+{
+	struct dout tmp = {.kind = DOUT_JSON};
+	struct jtmpl *j = calloc(1, sizeof(*j));
+	size_t run = 0; /* where the current run of text starts in tmp */
+	bool in_run = false;
+
+	if (!j || !(j->ops = calloc(t->count + 1, sizeof(*j->ops)))) {
+		free(j);
+		return NULL;
+	}
+	j->t = t;
+	j->depth = depth;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct dfield *f = &t->fields[i];
+		const char *v = fixed_value(f);
+
+		if (v || f->type == DF_NOARR || is_value_type(f->type)) {
+			tmpl_member(&tmp, depth, f, !in_run);
+			in_run = true;
+		}
+		if (v) {
+			put(&tmp, v, strlen(v));
+		} else if (f->type == DF_NOARR) {
+			put(&tmp, "[\n", 2);
+			json_indent(&tmp, depth);
+			put(&tmp, "]", 1);
+		} else {
+			/* a value, or a writer after the run so far */
+			bool is_value = is_value_type(f->type);
+
+			if (in_run)
+				j->ops[j->n_ops++] =
+				    (struct jtmpl_op){.f = is_value ? f : NULL,
+						      .is_value = is_value,
+						      .off = (uint32_t)run,
+						      .len = (uint32_t)(tmp.len - run)};
+			if (!is_value)
+				j->ops[j->n_ops++] = (struct jtmpl_op){.f = f};
+			run = tmp.len;
+			in_run = false;
+		}
+	}
+	if (in_run)
+		j->ops[j->n_ops++] =
+		    (struct jtmpl_op){.off = (uint32_t)run, .len = (uint32_t)(tmp.len - run)};
+	if (tmp.err || tmp.len > UINT32_MAX) {
+		free(tmp.buf);
+		free(j->ops);
+		free(j);
+		return NULL;
+	}
+	j->text = tmp.buf;
+	return j;
+}
+
+static struct jtmpl *jtmpl_get(struct dout *d, const struct dfield_table *t, int depth)
+{
+	struct jtmpl *j;
+
+	for (j = d->tmpls; j; j = j->next)
+		if (j->t == t && j->depth == depth)
+			return j;
+	j = jtmpl_compile(t, depth);
+	if (j) {
+		j->next = d->tmpls;
+		d->tmpls = j;
+	}
+	return j;
+}
+
+/* The value of a value member, as the public writers write it. */
+static void json_value(struct dout *d, const struct dfield *f, const void *rec)
+{
+	const void *p = (const char *)rec + f->off;
+	const char *str;
+	char b[24];
+	size_t n = 0;
+	uint64_t u = 0;
+	bool is_null = false;
+
+	switch (f->type) {
+	case DF_STR:
+		str = *(char *const *)p;
+		json_string(d, str ? str : "");
+		return;
+	case DF_STR_NULL:
+		str = *(char *const *)p;
+		if (str && *str)
+			json_string(d, str);
+		else
+			put(d, "null", 4);
+		return;
+	case DF_BOOL16:
+		if (*(const uint16_t *)p)
+			put(d, "true", 4);
+		else
+			put(d, "false", 5);
+		return;
+	case DF_TIME: n = fmt_i64(b, (int64_t) * (const time_t *)p); break;
+	case DF_U16: u = *(const uint16_t *)p; break;
+	case DF_U32: u = *(const uint32_t *)p; break;
+	case DF_U64: u = *(const uint64_t *)p; break;
+	case DF_U32_NV:
+		u = *(const uint32_t *)p;
+		is_null = u == NO_VAL || u == INFINITE;
+		break;
+	case DF_U16_NV:
+		u = *(const uint16_t *)p;
+		is_null = u == NO_VAL16 || u == INFINITE16;
+		break;
+	case DF_U32_Z:
+		u = *(const uint32_t *)p;
+		u = u == NO_VAL || u == INFINITE ? 0 : u;
+		break;
+	case DF_U16_Z:
+		u = *(const uint16_t *)p;
+		u = u == NO_VAL16 || u == INFINITE16 ? 0 : u;
+		break;
+	case DF_U64_NV:
+		u = *(const uint64_t *)p;
+		is_null = u >= NO_VAL64;
+		break;
+	default: d->err = -1; return;
+	}
+	if (is_null)
+		put(d, "null", 4);
+	else
+		put(d, b, n ? n : fmt_u64(b, u));
+}
+
+/* The members of a record opened at d->depth, through its template. */
+static void json_record_members(struct dout *d, const struct jtmpl *j, const void *rec)
+{
+	uint32_t *count = &d->count[d->depth - 1];
+
+	for (size_t i = 0; i < j->n_ops && !d->err; i++) {
+		const struct jtmpl_op *op = &j->ops[i];
+
+		if (op->len) {
+			if (!reserve(d, op->len + 1))
+				return;
+			if ((*count)++)
+				d->buf[d->len++] = ',';
+			memcpy(d->buf + d->len, j->text + op->off, op->len);
+			d->len += op->len;
+		}
+		if (op->is_value)
+			json_value(d, op->f, rec);
+		else if (op->f)
+			record_field(d, op->f, rec);
+	}
+}
+
+void dout_set_templates(struct dout *d, bool on)
+{
+	d->no_tmpl = !on;
+}
+
 void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 		 const void *rec)
 {
-	const char *base = rec;
+	const struct jtmpl *j = NULL;
+
 	dout_obj(d, key);
-	for (size_t i = 0; i < t->count; i++) {
-		const struct dfield *f = &t->fields[i];
-		const void *p = base + f->off;
-		uint32_t u32;
-		uint16_t u16;
-		switch (f->type) {
-		case DF_STR: dout_str(d, f->name, *(char *const *)p); break;
-		case DF_U16: dout_uint(d, f->name, *(const uint16_t *)p); break;
-		case DF_U32: dout_uint(d, f->name, *(const uint32_t *)p); break;
-		case DF_U64: dout_uint(d, f->name, *(const uint64_t *)p); break;
-		case DF_TIME: dout_int(d, f->name, (int64_t) * (const time_t *)p); break;
-		case DF_BOOL16: dout_bool(d, f->name, *(const uint16_t *)p != 0); break;
-		case DF_U32_NV:
-			u32 = *(const uint32_t *)p;
-			if (u32 == NO_VAL || u32 == INFINITE)
-				dout_null(d, f->name);
-			else
-				dout_uint(d, f->name, u32);
-			break;
-		case DF_U16_NV:
-			u16 = *(const uint16_t *)p;
-			if (u16 == NO_VAL16 || u16 == INFINITE16)
-				dout_null(d, f->name);
-			else
-				dout_uint(d, f->name, u16);
-			break;
-		case DF_U32_Z:
-			u32 = *(const uint32_t *)p;
-			dout_uint(d, f->name, u32 == NO_VAL || u32 == INFINITE ? 0 : u32);
-			break;
-		case DF_U16_Z:
-			u16 = *(const uint16_t *)p;
-			dout_uint(d, f->name, u16 == NO_VAL16 || u16 == INFINITE16 ? 0 : u16);
-			break;
-		case DF_U64_NV:
-			if (*(const uint64_t *)p >= NO_VAL64)
-				dout_null(d, f->name);
-			else
-				dout_uint(d, f->name, *(const uint64_t *)p);
-			break;
-		case DF_EMPTY: dout_str(d, f->name, ""); break;
-		case DF_NULL: dout_null(d, f->name); break;
-		case DF_ZERO: dout_uint(d, f->name, 0); break;
-		case DF_FALSE: dout_bool(d, f->name, false); break;
-		case DF_NOARR:
-			dout_arr(d, f->name);
-			dout_end(d);
-			break;
-		case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
-		case DF_FN: f->fn(d, f->name, rec); break;
-		case DF_STR_NULL:
-			if (*(char *const *)p && **(char *const *)p)
-				dout_str(d, f->name, *(char *const *)p);
-			else
-				dout_null(d, f->name);
-			break;
-		default: d->err = -1;
-		}
-	}
+	if (d->kind == DOUT_JSON && !d->no_tmpl && !d->err && (size_t)d->depth * 2 < sizeof(spaces))
+		j = jtmpl_get(d, t, d->depth);
+	if (j)
+		json_record_members(d, j, rec);
+	else
+		for (size_t i = 0; i < t->count; i++)
+			record_field(d, &t->fields[i], rec);
 	dout_end(d);
 }
 

@@ -127,9 +127,13 @@ struct dfield_table {
 #define DFIELD_TABLE(sym, schema_name, arr) \
 	const struct dfield_table sym = { schema_name, arr, sizeof(arr) / sizeof(arr[0]) }
 
-/* One record as an object (key NULL inside an array). */
+/* One record as an object (key NULL inside an array). JSON records go
+ * through a template compiled once per table and depth (data_out.c). */
 void dout_record(struct dout *d, const char *key, const struct dfield_table *t,
 		 const void *rec);
+/* on false: records written member by member, without templates (for
+ * tests comparing the two; the text is the same). */
+void dout_set_templates(struct dout *d, bool on);
 /* The JSON Schema of t's records ({"type":"object","properties":{...}});
  * sub-tables are written inline. */
 void dout_schema(struct dout *d, const char *key, const struct dfield_table *t);

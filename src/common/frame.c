@@ -231,8 +231,8 @@ int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **
 	return b.err ? -SLURM_PROTOCOL_AUTHENTICATION_ERROR : 0;
 }
 
-int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,
-	       void **ret_msg, uid_t *ret_uid, struct sl_error *err)
+int frame_open_raw(const uint8_t *data, size_t len, const char *munge_socket,
+		   struct frame_body *ret, uid_t *ret_uid, struct sl_error *err)
 {
 	struct frame f;
 	gid_t gid;
@@ -251,17 +251,29 @@ int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16
 	if (r == 0 && (f.flags & FRAME_F_ON_BEHALF))
 		r = errprintf(err, -EBADMSG, "a reply cannot be made on behalf of a user");
 	if (r == 0) {
-		r = msg_unpack_body(f.type, f.body, f.body_len, f.version, ret_msg);
-		if (r < 0)
-			errprintf(err, r, "%s",
-				  msg_lookup(f.type) ? "malformed message body"
-						     : "unknown message type");
-	}
-	if (r == 0) {
-		*ret_type = f.type;
+		*ret = (struct frame_body){
+		    .type = f.type, .version = f.version, .body = f.body, .len = f.body_len};
 		if (ret_uid)
 			*ret_uid = uid;
 	}
 	frame_done(&f);
 	return r;
+}
+
+int frame_open(const uint8_t *data, size_t len, const char *munge_socket, uint16_t *ret_type,
+	       void **ret_msg, uid_t *ret_uid, struct sl_error *err)
+{
+	struct frame_body b;
+	int r;
+
+	r = frame_open_raw(data, len, munge_socket, &b, ret_uid, err);
+	if (r < 0)
+		return r;
+	r = msg_unpack_body(b.type, b.body, b.len, b.version, ret_msg);
+	if (r < 0)
+		return errprintf(err, r, "%s",
+				 msg_lookup(b.type) ? "malformed message body"
+						    : "unknown message type");
+	*ret_type = b.type;
+	return 0;
 }

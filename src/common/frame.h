@@ -101,6 +101,19 @@ int frame_auth_check(const struct frame *f, const struct frame_auth *a, struct s
  * -EAGAIN with *ret_need the bytes needed, or a protocol error. */
 int frame_peek_cred(const uint8_t *data, size_t avail, size_t *ret_need, char **ret_cred);
 
+/* A verified frame's message, not unpacked: body points into the frame's
+ * bytes. */
+struct frame_body {
+	uint16_t type;
+	uint16_t version;
+	const uint8_t *body;
+	uint32_t len;
+};
+/* Parse and verify a whole reply frame (bytes after the length), leaving
+ * the body to the caller (msg_unpack_body, or an unpacking that keeps
+ * pointers into it). Codes and err as frame_open; *ret_uid may be NULL. */
+int frame_open_raw(const uint8_t *data, size_t len, const char *munge_socket,
+		   struct frame_body *ret, uid_t *ret_uid, struct sl_error *err);
 /* Parse, verify and unpack a whole frame (bytes after the length) in one
  * call, as reply readers need. On success *ret_msg is owned by the caller
  * (free with msg_free(msg_lookup(*ret_type), m)). Codes and err as in

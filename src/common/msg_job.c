@@ -741,9 +741,33 @@ void job_info_msg_free(void *msg)
 {
 	struct job_info_msg *m = msg;
 
-	for (uint32_t i = 0; m->jobs && i < m->count; i++)
+	for (uint32_t i = 0; !m->is_view && m->jobs && i < m->count; i++)
 		job_info_done(&m->jobs[i]);
 	free(m->jobs);
+}
+
+int job_info_msg_unpack_view(const void *data, size_t len, uint16_t ver,
+			     struct job_info_msg **ret)
+{
+	struct pack_buf b = pack_buf_view(data, len);
+	struct job_info_msg *m = calloc(1, sizeof(*m));
+	int r;
+
+	*ret = NULL;
+	if (!m)
+		return -ENOMEM;
+	b.str_view = true;
+	m->is_view = true;
+	r = job_info_msg_unpack(m, &b, ver);
+	if (r == 0 && pack_remaining(&b) != 0)
+		r = -EBADMSG;
+	if (r < 0) {
+		job_info_msg_free(m);
+		free(m);
+		return r;
+	}
+	*ret = m;
+	return 0;
 }
 
 static size_t str_size(const char *s)
@@ -777,6 +801,8 @@ int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page)
 {
 	struct job_info *jobs;
 
+	if (all->is_view || page->is_view)
+		return -EINVAL;
 	if (!page->count)
 		return 0;
 	if (all->count > SL_ARRAY_MAX || page->count > SL_ARRAY_MAX)

@@ -161,6 +161,7 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
 	struct job_info *jobs;
 	uint32_t last_job_id; /* paging: the next req.after_job_id */
 	bool is_more;	      /* more jobs follow: ask again */
+	bool is_view;	      /* strings point into the frame (job_info_msg_unpack_view) */
 };
 
 /* Paging (docs/protocol.md): a reply stops after the job that takes it
@@ -168,10 +169,25 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
  * below MaxMessageSize; the client asks again with after_job_id =
  * last_job_id until is_more is false. */
 #define JOB_INFO_PAGE_BYTES (8u << 20)
+/* show_flags bit of ours (above Slurm's SHOW_* bits): the controller
+ * sends every page on the request's connection, one frame each, without
+ * being asked again; page sizes grow from JOB_STREAM_PAGE_MIN to
+ * JOB_STREAM_PAGE_MAX bytes, so the client can start on the first while
+ * the next are built. The last frame has is_more false (or is a
+ * RESPONSE_SLURM_RC on error). */
+#define JOB_SHOW_STREAM	    0x8000u
+#define JOB_STREAM_PAGE_MIN (64u << 10)
+#define JOB_STREAM_PAGE_MAX (256u << 10)
 /* About the bytes j packs to (its strings plus the fixed fields). */
 size_t job_info_packed_size(const struct job_info *j);
-/* Move the jobs of page to the end of all (page is left empty). */
+/* Move the jobs of page to the end of all (page is left empty); -EINVAL
+ * for a view. */
 int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page);
+/* RESPONSE_JOB_INFO's body unpacked without copying its strings: they
+ * point into data, so *ret (free with msg_free as usual) is good only as
+ * long as data is. Codes as msg_unpack_body. */
+int job_info_msg_unpack_view(const void *data, size_t len, uint16_t ver,
+			     struct job_info_msg **ret);
 
 #define KILL_JOB_BATCH 0x0001        /* -b: the batch shell only */
 #define KILL_FULL_JOB 0x0004         /* -f: every process of the job */

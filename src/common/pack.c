@@ -239,6 +239,10 @@ void unpack_str(struct pack_buf *b, char **ret, size_t max)
 		b->err = -EBADMSG;
 		return;
 	}
+	if (b->str_view) { /* valid as long as the bytes: the caller knows */
+		*ret = (char *)p;
+		return;
+	}
 	s = malloc(len);
 	if (!s) {
 		b->err = -ENOMEM;

@@ -18,6 +18,7 @@ struct pack_buf {
 	size_t pos; /* unpack cursor */
 	size_t cap; /* allocated (pack side); 0 for a borrowed range */
 	int err;    /* first error, negative; sticky */
+	bool str_view; /* unpack_str: point into data (checked as usual), no copy */
 };
 
 /* An unpack view over borrowed bytes. */
@@ -54,7 +55,8 @@ void unpack_u64(struct pack_buf *b, uint64_t *v);
 void unpack_time(struct pack_buf *b, time_t *v);
 void unpack_double(struct pack_buf *b, double *v);
 /* *ret is set (NULL first) before anything can fail; max caps the length
- * including the NUL; the string must end in its only NUL. */
+ * including the NUL; the string must end in its only NUL. A copy, or with
+ * b->str_view a pointer into b's bytes (not to be freed). */
 void unpack_str(struct pack_buf *b, char **ret, size_t max);
 void unpack_mem(struct pack_buf *b, void **ret, uint32_t *ret_len, size_t max);
 /* Count capped by max_n and by the bytes left (each str needs >= 4). */

@@ -125,18 +125,20 @@ bool rpc_signer_is_daemon(const struct sl_conf *conf, uid_t uid)
 	return uid == 0 || uid == conf->slurm_user_id;
 }
 
-static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port,
-		     const struct frame_as *as, uint16_t type, const void *req, uint16_t *ret_type,
-		     void **ret_msg)
+static int msg_timeout_ms(const struct sl_conf *conf)
 {
-	int timeout_ms = (int)(conf->message_timeout ? conf->message_timeout : 10) * 1000;
+	return (int)(conf->message_timeout ? conf->message_timeout : 10) * 1000;
+}
+
+/* Connect to host:port and send the request; *ret_fd is the connection. */
+static int call_send(const struct sl_conf *conf, const char *host, uint16_t port,
+		     const struct frame_as *as, uint16_t type, const void *req, int *ret_fd)
+{
+	int timeout_ms = msg_timeout_ms(conf);
 	struct pack_buf out = { 0 };
-	_cleanup_free_ uint8_t *data = NULL;
 	_cleanup_close_ int fd = -1;
 	struct sockaddr_in sa;
 	struct sl_error err = {""};
-	uint32_t be_len, len;
-	uid_t uid = (uid_t)-1;
 	int r;
 
 	r = rpc_resolve(host, port, &sa);
@@ -158,6 +160,21 @@ static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port
 	pack_buf_done(&out);
 	if (r < 0)
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+/* Read and verify one reply frame from fd into *buf (grown as needed,
+ * kept by the caller for the next frame); ret->body points into *buf. */
+static int call_recv_raw(const struct sl_conf *conf, int fd, const char *host, uint16_t port,
+			 uint8_t **buf, size_t *cap, struct frame_body *ret)
+{
+	int timeout_ms = msg_timeout_ms(conf);
+	struct sl_error err = {""};
+	uint32_t be_len, len;
+	uid_t uid = (uid_t)-1;
+	int r;
+
 	r = recv_all(fd, (uint8_t *)&be_len, sizeof(be_len), timeout_ms);
 	if (r < 0)
 		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
@@ -165,13 +182,18 @@ static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port
 	if (len < FRAME_MIN || len > (conf->max_message_size ? conf->max_message_size
 							   : (64u << 20)))
 		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
-	data = malloc(len);
-	if (!data)
-		return -ENOMEM;
-	r = recv_all(fd, data, len, timeout_ms);
+	if (len > *cap) {
+		uint8_t *p = realloc(*buf, len);
+
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = len;
+	}
+	r = recv_all(fd, *buf, len, timeout_ms);
 	if (r < 0)
 		return -SLURM_COMMUNICATIONS_RECEIVE_ERROR;
-	r = frame_open(data, len, conf->munge_socket, ret_type, ret_msg, &uid, &err);
+	r = frame_open_raw(*buf, len, conf->munge_socket, ret, &uid, &err);
 	if (r < 0) {
 		debug("reply from %s:%u refused: %s", host, (unsigned)port, err.text);
 		return r;
@@ -183,11 +205,44 @@ static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port
 		      "(uid %u): %s",
 		      host, (unsigned)port, (unsigned)uid, (unsigned)conf->slurm_user_id,
 		      sl_strerror(-SLURM_PROTOCOL_AUTHENTICATION_ERROR));
-		msg_free(msg_lookup(*ret_type), *ret_msg);
-		*ret_msg = NULL;
 		return -SLURM_PROTOCOL_AUTHENTICATION_ERROR;
 	}
 	return 0;
+}
+
+/* call_recv_raw, then the message unpacked (owned by the caller). */
+static int call_recv(const struct sl_conf *conf, int fd, const char *host, uint16_t port,
+		     uint8_t **buf, size_t *cap, uint16_t *ret_type, void **ret_msg)
+{
+	struct frame_body b;
+	int r;
+
+	r = call_recv_raw(conf, fd, host, port, buf, cap, &b);
+	if (r < 0)
+		return r;
+	r = msg_unpack_body(b.type, b.body, b.len, b.version, ret_msg);
+	if (r < 0) {
+		debug("reply from %s:%u refused: %s", host, (unsigned)port,
+		      msg_lookup(b.type) ? "malformed message body" : "unknown message type");
+		return r;
+	}
+	*ret_type = b.type;
+	return 0;
+}
+
+static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port,
+		     const struct frame_as *as, uint16_t type, const void *req, uint16_t *ret_type,
+		     void **ret_msg)
+{
+	_cleanup_free_ uint8_t *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t cap = 0;
+	int r;
+
+	r = call_send(conf, host, port, as, type, req, &fd);
+	if (r == 0)
+		r = call_recv(conf, fd, host, port, &buf, &cap, ret_type, ret_msg);
+	return r;
 }
 
 int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, uint16_t type,
@@ -202,27 +257,10 @@ int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, ui
 	return rpc_call_ctld_as(conf, NULL, type, req, ret_type, ret_msg);
 }
 
-int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
-		     const void *req, uint16_t *ret_type, void **ret_msg)
+/* Connection errors as the controller's (sl_strerror(): "Unable to
+ * contact slurm controller ..."). */
+static int ctld_code(int r)
 {
-	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
-	int r;
-
-	if (!host)
-		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
-	/* A controller being restarted refuses connections for a moment:
-	 * like Slurm's commands, try again each second for MessageTimeout
-	 * seconds before saying it cannot be contacted. Only the connect is
-	 * retried: a request that was sent may have been acted on. */
-	for (time_t start = time(NULL);;) {
-		r = call_addr(conf, host, conf->slurmctld_port, as, type, req, ret_type, ret_msg);
-		if (r != -SLURM_COMMUNICATIONS_CONNECTION_ERROR
-		    || time(NULL) - start + 1 >= (time_t)conf->message_timeout)
-			break;
-		debug("slurmctld at %s:%u does not answer; retrying", host,
-		      (unsigned)conf->slurmctld_port);
-		sleep(1);
-	}
 	switch (-r) {
 	case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
 		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
@@ -233,6 +271,61 @@ int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint
 	default:
 		return r;
 	}
+}
+
+/* A call to the controller: one request, then one reply frame (stream
+ * NULL) or frames handed to stream until it returns 0. */
+static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		     const void *req, uint16_t *ret_type, void **ret_msg, rpc_part_fn *stream,
+		     void *arg)
+{
+	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
+	_cleanup_free_ uint8_t *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t cap = 0;
+	int r;
+
+	if (!host)
+		return -SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR;
+	/* A controller being restarted refuses connections for a moment:
+	 * like Slurm's commands, try again each second for MessageTimeout
+	 * seconds before saying it cannot be contacted. Only the connect is
+	 * retried: a request that was sent may have been acted on. */
+	for (time_t start = time(NULL);;) {
+		r = call_send(conf, host, conf->slurmctld_port, as, type, req, &fd);
+		if (r != -SLURM_COMMUNICATIONS_CONNECTION_ERROR
+		    || time(NULL) - start + 1 >= (time_t)conf->message_timeout)
+			break;
+		debug("slurmctld at %s:%u does not answer; retrying", host,
+		      (unsigned)conf->slurmctld_port);
+		sleep(1);
+	}
+	if (r == 0 && !stream)
+		r = call_recv(conf, fd, host, conf->slurmctld_port, &buf, &cap, ret_type, ret_msg);
+	while (r == 0 && stream) {
+		struct frame_body b;
+
+		r = call_recv_raw(conf, fd, host, conf->slurmctld_port, &buf, &cap, &b);
+		if (r < 0)
+			break;
+		r = stream(arg, &b);
+		if (r <= 0)
+			break;
+		r = 0;
+	}
+	return ctld_code(r);
+}
+
+int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		     const void *req, uint16_t *ret_type, void **ret_msg)
+{
+	return ctld_call(conf, as, type, req, ret_type, ret_msg, NULL, NULL);
+}
+
+int rpc_stream_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		       const void *req, rpc_part_fn *fn, void *arg)
+{
+	return ctld_call(conf, as, type, req, NULL, NULL, fn, arg);
 }
 
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req)

@@ -41,6 +41,18 @@ int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint
 int rpc_call_ctld_as_rc(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 			const void *req);
 
+/* A request the controller answers in several frames (JOB_SHOW_STREAM):
+ * each reply frame, verified (signed by a daemon, as rpc_call_ctld's), is
+ * handed to fn still packed: part->body is good until fn returns (unpack
+ * it with msg_unpack_body, or a view such as job_info_msg_unpack_view
+ * that does not outlive the call). fn returns 1 when another frame
+ * follows, 0 after the last, or a negative code to stop. Returns 0 or
+ * the first error (fn's, or the codes of rpc_call_ctld). */
+struct frame_body;
+typedef int rpc_part_fn(void *arg, const struct frame_body *part);
+int rpc_stream_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
+		       const void *req, rpc_part_fn *fn, void *arg);
+
 /* Whether a reply signed by uid may come from one of our daemons: root
  * (slurmd) or SlurmUser (slurmctld). */
 bool rpc_signer_is_daemon(const struct sl_conf *conf, uid_t uid);

@@ -5,6 +5,10 @@
  * until the reply has been written. If the peer goes away while a request
  * is with the daemon, the conn is only marked dead and is freed when the
  * reply comes (so a struct rpc_req never points at freed memory).
+ * A reply in parts (rpc_reply_part) makes it STREAMING while a part is
+ * being written; once the socket took it, the daemon gets the req back
+ * (DISPATCHED) for the next part. A STREAMING conn that dies or times out
+ * is handed back at once, marked dead, so the daemon frees its state.
  *
  * What a peer may cost us (conn_limit.h holds the numbers):
  * - time: a whole frame must be in within MessageTimeout of the accept
@@ -63,7 +67,7 @@
 #define RPC_LISTEN_BACKLOG  4096 /* as Slurm's daemons; the kernel caps it at somaxconn */
 #define RPC_ACCEPT_PAUSE_MS 100	 /* out of descriptors with nothing to close */
 
-enum conn_state { CONN_READING, CONN_DISPATCHED, CONN_CLOSING };
+enum conn_state { CONN_READING, CONN_DISPATCHED, CONN_STREAMING, CONN_CLOSING };
 
 struct rpc_conn {
 	struct rpc_server *srv;
@@ -76,6 +80,9 @@ struct rpc_conn {
 	uid_t uid;		 /* when is_uid_counted */
 	struct frame_auth auth;  /* valid when is_pre_authed */
 	uint16_t req_type;	 /* of the request, once its header is read: for the logs */
+	struct rpc_req *stream_req; /* STREAMING: the daemon's, handed back to */
+	rpc_more_fn *stream_fn;	    /* stream_fn(stream_arg, req) when the part is taken */
+	void *stream_arg;
 	size_t buffered;	 /* input bytes counted in srv->limit */
 	struct rpc_conn *next;	 /* server's list of live conns, oldest first */
 	struct rpc_conn *prev;
@@ -163,9 +170,30 @@ static void conn_free(struct rpc_conn *c)
 	free(c);
 }
 
+/* A part of the reply was written (or the conn died): the daemon gets
+ * its req back, for the next part or to free what it keeps. */
+static void conn_stream_next(struct rpc_conn *c)
+{
+	struct rpc_req *req = c->stream_req;
+
+	c->stream_req = NULL;
+	c->state = CONN_DISPATCHED;
+	if (c->deadline)
+		event_del(c->deadline);
+	c->stream_fn(c->stream_arg, req);
+}
+
 /* Close now unless the daemon still holds a request on this conn. */
 static void conn_close(struct rpc_conn *c)
 {
+	if (c->state == CONN_STREAMING) {
+		if (c->bev)
+			bufferevent_free(c->bev);
+		c->bev = NULL;
+		c->is_dead = true;
+		conn_stream_next(c); /* the daemon's reply then frees c */
+		return;
+	}
 	if (c->state == CONN_DISPATCHED) {
 		if (c->bev)
 			bufferevent_free(c->bev);
@@ -186,7 +214,7 @@ static bool srv_close_oldest(struct rpc_server *s, const char *why)
 		srv_error(s, "%s: closed, %s: the oldest connection %s", c->peer, why,
 			  c->state == CONN_READING ? "without a whole frame"
 						   : "not taking its reply");
-		conn_free(c);
+		conn_close(c);
 		return true;
 	}
 	return false;
@@ -444,8 +472,12 @@ static void conn_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct rpc_conn *c = arg;
 
-	if (c->state == CONN_CLOSING && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (evbuffer_get_length(bufferevent_get_output(bev)) != 0)
+		return;
+	if (c->state == CONN_CLOSING)
 		conn_free(c);
+	else if (c->state == CONN_STREAMING)
+		conn_stream_next(c);
 }
 
 static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -641,8 +673,9 @@ struct rpc_server *rpc_server_free(struct rpc_server *s)
 	while (s->conns) {
 		struct rpc_conn *c = s->conns;
 
-		if (c->state == CONN_DISPATCHED) {
-			/* the daemon still holds the req: detach, it frees later */
+		if (c->state == CONN_DISPATCHED || c->state == CONN_STREAMING) {
+			/* the daemon holds the req (or gets it back now, the
+			 * conn dead): detach, it frees later */
 			conn_unlink(c);
 			if (c->bev)
 				bufferevent_free(c->bev);
@@ -651,6 +684,8 @@ struct rpc_server *rpc_server_free(struct rpc_server *s)
 				event_free(c->deadline);
 			c->deadline = NULL;
 			c->is_dead = true;
+			if (c->state == CONN_STREAMING)
+				conn_stream_next(c);
 			continue;
 		}
 		conn_free(c);
@@ -682,6 +717,47 @@ int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg)
 	c->is_uid_counted = false;
 	r = conn_send(c, type, msg, true);
 	return r;
+}
+
+int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more_fn *fn,
+		   void *arg)
+{
+	struct rpc_conn *c = req->conn;
+	struct pack_buf out = {0};
+	struct sl_error err = {""};
+	int r;
+
+	if (c->is_dead) {
+		req_free(req);
+		conn_free(c);
+		return -SLURM_COMMUNICATIONS_SEND_ERROR;
+	}
+	if (c->is_uid_counted && c->srv)
+		conn_limit_uid_put(&c->srv->limit, c->uid);
+	c->is_uid_counted = false;
+	r = frame_build(type, msg, c->srv->munge_socket, &out, &err);
+	if (r < 0)
+		error("%s: %s reply to %s not sent: %s", c->peer, msg_type_name(type),
+		      msg_type_name(c->req_type), err.text[0] ? err.text : sl_strerror(r));
+	if (r == 0 && bufferevent_write(c->bev, out.data, out.len) < 0)
+		r = -SLURM_COMMUNICATIONS_SEND_ERROR;
+	pack_buf_done(&out);
+	if (r < 0) {
+		req_free(req);
+		conn_free(c);
+		return r;
+	}
+	c->stream_req = req;
+	c->stream_fn = fn;
+	c->stream_arg = arg;
+	c->state = CONN_STREAMING;
+	event_add(c->deadline, c->srv->deadline_tv); /* each part must be taken in time */
+	return 0;
+}
+
+bool rpc_req_is_gone(const struct rpc_req *req)
+{
+	return req->conn->is_dead;
 }
 
 int rpc_reply_rc(struct rpc_req *req, int rc)

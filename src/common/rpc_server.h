@@ -11,6 +11,7 @@
  * calls is bounded (rpc_server.c says how).
  */
 #pragma once
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -59,5 +60,18 @@ struct rpc_server *rpc_server_free(struct rpc_server *s); /* NULL-safe; drops op
 /* Send msg as the reply, then free req. Returns 0 or a negative code (req
  * is freed either way). */
 int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg);
+/* A reply in several frames (a long listing, docs/protocol.md): send msg
+ * as one part and keep req. Once the socket has taken the part, fn(arg,
+ * req) is called from the loop to send the next part (rpc_reply_part) or
+ * the last (rpc_reply / rpc_reply_rc, which free req). fn is called also
+ * when the peer went away or did not take the part within MessageTimeout:
+ * rpc_req_is_gone(req) is then true and any reply only frees req, so fn
+ * always gets the chance to free arg. Returns 0, or a negative code with
+ * req freed and fn never called. */
+typedef void rpc_more_fn(void *arg, struct rpc_req *req);
+int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more_fn *fn,
+		   void *arg);
+/* The peer of req is gone (its replies would go nowhere). */
+bool rpc_req_is_gone(const struct rpc_req *req);
 /* RESPONSE_SLURM_RC with rc (0 or negative code). Frees req. */
 int rpc_reply_rc(struct rpc_req *req, int rc);

@@ -105,17 +105,17 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 				  ? job_array_ranges(job->array_pending, job->array_pending_count)
 				  : NULL,
 	    .array_max_tasks = job->array_throttle,
-	    .name = sdup(d->name),
+	    .name = (char *)d->name,
 	    .user_id = job->uid,
 	    .group_id = job->gid,
-	    .user_name = sdup(job->user_name),
+	    .user_name = (char *)job->user_name,
 	    .priority = job->priority,
 	    .nice = d->nice == NO_VAL ? NICE_OFFSET : d->nice,
-	    .account = sdup(d->account),
-	    .qos = sdup(d->qos),
+	    .account = (char *)d->account,
+	    .qos = (char *)d->qos,
 	    .job_state = job->state,
 	    .state_reason = (uint16_t)job->reason,
-	    .state_desc = sdup(job->state_desc),
+	    .state_desc = (char *)job->state_desc,
 	    .reason_detail = job_explain(c, job),
 	    .dependency = job_depend_check_text(job),
 	    .requeue = job_may_requeue(c, job),
@@ -130,12 +130,12 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .start_time = job->start_time,
 	    .end_time = job->end_time,
 	    .last_sched_eval = job->last_sched_eval,
-	    .partition = sdup(job->partition),
-	    .alloc_node = sdup(d->submit_host),
-	    .req_nodes = sdup(d->req_nodes),
-	    .exc_nodes = sdup(d->exc_nodes),
-	    .nodes = sdup(job->nodes),
-	    .batch_host = sdup(job->batch_host),
+	    .partition = (char *)job->partition,
+	    .alloc_node = (char *)d->submit_host,
+	    .req_nodes = (char *)d->req_nodes,
+	    .exc_nodes = (char *)d->exc_nodes,
+	    .nodes = (char *)job->nodes,
+	    .batch_host = (char *)job->batch_host,
 	    .num_nodes = job->alloc.count ? job->alloc.count : job->min_nodes,
 	    .max_nodes = job->max_nodes,
 	    .num_cpus = job->alloc.count ? job->alloc.total_cpus
@@ -149,14 +149,14 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .pn_min_memory =
 		job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU) : job->mem_per_node,
 	    .shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
-	    .work_dir = sdup(d->work_dir),
-	    .std_in = sdup(d->std_in ? d->std_in : "/dev/null"),
+	    .work_dir = (char *)d->work_dir,
+	    .std_in = (char *)(d->std_in ? d->std_in : "/dev/null"),
 	    .std_out = job_path(job, d->std_out, path_pattern_default_stdout(job->array_job_id)),
 	    .std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
 				path_pattern_default_stdout(job->array_job_id)),
-	    .comment = sdup(d->comment),
-	    .tres_per_node = sdup(d->tres_per_node),
-	    .mail_user = sdup(d->mail_user),
+	    .comment = (char *)d->comment,
+	    .tres_per_node = (char *)d->tres_per_node,
+	    .mail_user = (char *)d->mail_user,
 	    .mail_type = d->mail_type,
 	};
 	tres_add_gpu_type(&ret->tres_req_str, req_gpu_type(d, type, sizeof(type)));
@@ -178,11 +178,10 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	}
 	if (job_is_interactive(job)) { /* salloc/srun: no script, no files */
 		ret->batch_flag = 0;
-		free(ret->std_in);
 		free(ret->std_out);
 		free(ret->std_err);
 		ret->std_in = ret->std_out = ret->std_err = NULL;
-		ret->command = d->argc && d->argv ? sdup(d->argv[0]) : NULL;
+		ret->command = d->argc && d->argv ? (char *)d->argv[0] : NULL;
 	}
 	ret->sched_by = job->sched_by;
 	if (job_is_pending(job) && job->sched_start) { /* backfill's estimate */
@@ -190,7 +189,19 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 		ret->end_time = job->time_limit == INFINITE
 				    ? 0
 				    : job->sched_start + (time_t)job->time_limit * 60;
-		ret->sched_nodes = sdup(job->sched_nodes);
+		ret->sched_nodes = (char *)job->sched_nodes;
 	}
 	return 0;
+}
+
+void job_info_fill_done(struct job_info *j)
+{
+	free(j->array_task_str);
+	free(j->reason_detail);
+	free(j->dependency);
+	free(j->tres_req_str);
+	free(j->tres_alloc_str);
+	free(j->std_out);
+	free(j->std_err);
+	*j = (struct job_info){0};
 }

@@ -7,6 +7,10 @@ struct ctld;
 struct job;
 struct job_info;
 
-/* Fill an info record (owned strings; job_info_done frees them).
+/* Fill an info record. The strings the job holds are borrowed (valid
+ * until the job changes: pack the record before returning to the loop);
+ * those made here (array ranges, explanation, dependency, TRES, output
+ * paths) are owned. Free with job_info_fill_done, never job_info_done.
  * 0 or -ENOMEM. */
 int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret);
+void job_info_fill_done(struct job_info *j);

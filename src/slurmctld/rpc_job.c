@@ -176,46 +176,133 @@ static uint32_t first_after(const struct ctld *c, uint32_t after)
 	return lo;
 }
 
-/* One page: the jobs after m->after_job_id, stopping after the one that
- * takes the page over JOB_INFO_PAGE_BYTES (docs/protocol.md), so that no
- * reply comes near MaxMessageSize however big the records are. */
+/* One page: the visible jobs after `after` (those of ids when ids is not
+ * NULL), stopping after the one that takes the page over limit bytes. */
+static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_t uid,
+			 uint32_t after, size_t limit, struct job_info_msg *resp)
+{
+	size_t bytes = 0;
+	uint32_t i = first_after(c, after);
+	int r = 0;
+
+	*resp = (struct job_info_msg){.last_update = c->job_last_update};
+	resp->jobs = calloc(c->job_count - i + 1, sizeof(*resp->jobs));
+	if (!resp->jobs)
+		return -ENOMEM;
+	for (; i < c->job_count && r == 0; i++) {
+		if ((ids && !job_listed(c->jobs[i], ids, n_ids))
+		    || !job_is_visible(c, c->jobs[i], uid))
+			continue;
+		if (bytes >= limit) {
+			resp->is_more = true;
+			break;
+		}
+		r = job_info_fill(c, c->jobs[i], &resp->jobs[resp->count++]);
+		bytes += job_info_packed_size(&resp->jobs[resp->count - 1]);
+		resp->last_job_id = c->jobs[i]->job_id;
+	}
+	return r;
+}
+
+static void job_info_page_done(struct job_info_msg *resp)
+{
+	for (uint32_t i = 0; i < resp->count; i++)
+		job_info_fill_done(&resp->jobs[i]);
+	free(resp->jobs);
+}
+
+/* A streamed listing (JOB_SHOW_STREAM): the pages go out one after the
+ * other on the request's connection, each built when the socket took the
+ * one before, so the client works on a page while the next is built and
+ * other requests are served between pages. */
+struct job_stream {
+	struct ctld *c;
+	uint32_t *ids; /* NULL: every job */
+	size_t n_ids;
+	uint32_t after;
+	size_t limit; /* of the next page: small first, so the client starts early */
+};
+
+static void job_stream_free(struct job_stream *s)
+{
+	free(s->ids);
+	free(s);
+}
+
+static void job_stream_more(void *arg, struct rpc_req *req);
+
+/* Sends the next page; frees s after the last one or on error. */
+static void job_stream_send(struct job_stream *s, struct rpc_req *req)
+{
+	struct job_info_msg resp;
+	int r;
+
+	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, &resp);
+	if (r < 0) {
+		rpc_reply_rc(req, r);
+	} else if (resp.is_more) {
+		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs, more after JobId=%u (streamed)",
+		      (unsigned)req->uid, resp.count, resp.last_job_id);
+		s->after = resp.last_job_id;
+		s->limit = s->limit < JOB_STREAM_PAGE_MAX / 2 ? s->limit * 2 : JOB_STREAM_PAGE_MAX;
+		if (rpc_reply_part(req, RESPONSE_JOB_INFO, &resp, job_stream_more, s) == 0)
+			s = NULL; /* back in job_stream_more */
+	} else {
+		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
+	}
+	job_info_page_done(&resp);
+	if (s)
+		job_stream_free(s);
+}
+
+static void job_stream_more(void *arg, struct rpc_req *req)
+{
+	struct job_stream *s = arg;
+
+	if (rpc_req_is_gone(req)) {
+		rpc_reply_rc(req, 0); /* only frees it */
+		job_stream_free(s);
+		return;
+	}
+	job_stream_send(s, req);
+}
+
+/* One page (docs/protocol.md): the jobs after m->after_job_id, stopping
+ * after the one that takes the page over JOB_INFO_PAGE_BYTES, so that no
+ * reply comes near MaxMessageSize however big the records are; or, with
+ * JOB_SHOW_STREAM, every page on this connection. */
 int rpc_job_info(struct ctld *c, struct rpc_req *req)
 {
 	const struct job_info_req *m = req->body;
-	struct job_info_msg resp = { .last_update = c->job_last_update };
+	struct job_info_msg resp;
 	_cleanup_free_ uint32_t *ids = NULL;
-	size_t n_ids = 0, bytes = 0;
-	uint32_t i;
-	int r = 0;
+	size_t n_ids = 0;
+	int r;
 
 	if (m->last_update && m->last_update >= c->job_last_update)
 		return -SLURM_NO_CHANGE_IN_DATA;
 	if (m->job_ids && ids_parse(m->job_ids, &ids, &n_ids) < 0)
 		return -ENOMEM;
-	i = first_after(c, m->after_job_id);
-	resp.jobs = calloc(c->job_count - i + 1, sizeof(*resp.jobs));
-	if (!resp.jobs)
-		return -ENOMEM;
-	for (; i < c->job_count && r == 0; i++) {
-		if ((m->job_ids && !job_listed(c->jobs[i], ids, n_ids))
-		    || !job_is_visible(c, c->jobs[i], req->uid))
-			continue;
-		if (bytes >= JOB_INFO_PAGE_BYTES) {
-			resp.is_more = true;
-			break;
-		}
-		r = job_info_fill(c, c->jobs[i], &resp.jobs[resp.count++]);
-		bytes += job_info_packed_size(&resp.jobs[resp.count - 1]);
-		resp.last_job_id = c->jobs[i]->job_id;
+	if (m->show_flags & JOB_SHOW_STREAM) {
+		struct job_stream *s = calloc(1, sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		*s = (struct job_stream){.c = c,
+					 .ids = TAKE_PTR(ids),
+					 .n_ids = n_ids,
+					 .after = m->after_job_id,
+					 .limit = JOB_STREAM_PAGE_MIN};
+		job_stream_send(s, req);
+		return 0;
 	}
+	r = job_info_page(c, ids, n_ids, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES, &resp);
 	if (r == 0 && resp.is_more)
-		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs (%zu bytes), more after JobId=%u",
-		      (unsigned)req->uid, resp.count, bytes, resp.last_job_id);
+		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs, more after JobId=%u",
+		      (unsigned)req->uid, resp.count, resp.last_job_id);
 	if (r == 0)
 		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
-	for (i = 0; i < resp.count; i++)
-		job_info_done(&resp.jobs[i]);
-	free(resp.jobs);
+	job_info_page_done(&resp);
 	return r;
 }
 

@@ -183,6 +183,17 @@ def wait_gone(pids, timeout=20):
              timeout=timeout, what=f"processes {pids} to be gone")
 
 
+def recv_exact(sock, n):
+    """n bytes from sock, or None when the peer closed first."""
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
 def wait_for(predicate, timeout=30, interval=0.1, what=None):
     """Poll predicate until it returns a true value, which is returned.
 

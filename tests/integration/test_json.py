@@ -139,6 +139,10 @@ def test_squeue_filters_apply_as_in_the_text_view(cluster, jobs):
     every = ids()
     assert {jobs["run"], jobs["held"], jobs["later"]} <= every
     assert ids("-j", str(jobs["held"])) == {jobs["held"]}
+    # several ids: the streamed listing asks the controller for those only
+    two = f"{jobs['held']},{jobs['later']}"
+    assert ids("-j", two) == {jobs["held"], jobs["later"]}
+    assert ids("-j", f"{two},999999") == {jobs["held"], jobs["later"]}
     assert ids("-t", "RUNNING") == {j["job_id"] for j in squeue_doc(cluster)["jobs"]
                                      if j["job_state"] == "RUNNING"}
     assert jobs["run"] in ids("-t", "R") and jobs["held"] not in ids("-t", "R")

@@ -23,7 +23,7 @@ import subprocess
 
 import pytest
 
-from cluster import MUNGE
+from cluster import MUNGE, recv_exact
 
 MESSAGE_TIMEOUT = 3
 CLUSTER_KWARGS = dict(nodes=["n1"], settings={"MessageTimeout": MESSAGE_TIMEOUT})
@@ -81,16 +81,6 @@ def signed_frame(cluster, msg_type, body=b"", version=PROTOCOL_VERSION):
 def node_info_body(last_update=0, show_flags=0, node_name=None):
     """REQUEST_NODE_INFO: time last_update (i64), u16 show_flags, str node_name."""
     return struct.pack(">qH", last_update, show_flags) + pack_str(node_name)
-
-
-def recv_exact(sock, n):
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
 
 
 def exchange(cluster, data, timeout=15, port=None):

@@ -11,15 +11,18 @@ is refused at once instead of being expanded. Once cancelled, the jobs
 leave memory after MinJobAge, also across a controller restart.
 """
 
+import json
 import os
 import re
+import socket
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_for
+from cluster import BUILD_DIR, TIMEOUT_SCALE, recv_exact, submit, wait_for
 
 MIN_JOB_AGE = 8
 CLUSTER_KWARGS = {"name": "stall",
@@ -106,6 +109,124 @@ def test_show_job_returns_that_job_alone(cluster, big_jobs, test_user):
     out = cluster.out("scontrol", "-o", "show", "job", timeout=120)
     ids = [int(line.split()[0].removeprefix("JobId=")) for line in out.splitlines()]
     assert ids == big_jobs
+
+
+def test_json_listing_streams_every_big_job_in_order(cluster, big_jobs, test_user):
+    # squeue --json writes each page as it comes (job_fetch_each_as)
+    mark = cluster.log_mark()
+    for user in (None, test_user.pw_name):
+        r = cluster.run("squeue", "--json", user=user, timeout=120)
+        assert r.stderr == ""
+        jobs = json.loads(r.stdout)["jobs"]
+        assert [j["job_id"] for j in jobs] == big_jobs
+        assert all(len(j["comment"]) == COMMENT_LEN for j in jobs)
+    cluster.wait_for_log(r"REQUEST_JOB_INFO uid=\d+: a page of \d+ jobs, more after JobId=\d+ "
+                         r"\(streamed\)", since=mark)
+
+
+def stream_reader(cluster, *args):
+    r = subprocess.run([str(BUILD_DIR / "stream_reader"), *args], env=cluster.env(),
+                       cwd=cluster.dir, capture_output=True, text=True,
+                       timeout=120 * TIMEOUT_SCALE)
+    assert r.returncode == 0, r.stderr
+    return dict(kv.split("=") for kv in r.stdout.split())
+
+
+def test_a_client_without_streams_still_gets_pages(cluster, big_jobs):
+    # a command of before streaming (one request a page, after_job_id):
+    # the 10 MB listing in two pages of at most 8 MiB
+    mark = cluster.log_mark()
+    got = stream_reader(cluster, "paged")
+    assert got == {"pages": "2", "jobs": str(N_JOBS), "last": str(big_jobs[-1])}, got
+    cluster.wait_for_log(r"REQUEST_JOB_INFO uid=0: a page of \d+ jobs, more after JobId=\d+$",
+                         since=mark)
+
+
+def test_a_reader_gone_mid_stream_costs_nothing(cluster, big_jobs):
+    for _ in range(3):
+        got = stream_reader(cluster, "gone")
+        assert got["frames"] == "1" and got["last_more"] == "1", got
+    # the controller dropped those streams and serves the next listing whole
+    assert cluster.ping_up()
+    assert squeue_ids(cluster) == big_jobs
+
+
+def test_a_stalled_reader_is_closed_after_message_timeout(cluster, big_jobs):
+    """A reader that stops taking pages holds one page of the controller's
+    memory, no more; others are served meanwhile, and after MessageTimeout
+    (10 s here) the controller closes it, before the last page."""
+    mark = cluster.log_mark()
+    reader = subprocess.Popen([str(BUILD_DIR / "stream_reader"), "stall", "14"],
+                              env=cluster.env(), cwd=cluster.dir, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert squeue_ids(cluster) == big_jobs
+        assert cluster.ping_up()
+        assert reader.poll() is None  # served while the stalled stream waits
+        out, err = reader.communicate(timeout=120 * TIMEOUT_SCALE)
+    finally:
+        if reader.poll() is None:
+            reader.kill()
+            reader.wait()
+    assert reader.returncode == 0, err
+    got = dict(kv.split("=") for kv in out.split())
+    assert got["eof"] == "1" and got["last_more"] == "1", got
+    assert int(got["bytes"]) < PAGE_BYTES, got  # far from the 10 MB listing
+    cluster.wait_for_log(r"reply not taken within MessageTimeout, closing", since=mark)
+    assert cluster.ping_up()
+
+
+def cutting_proxy(cluster, frames):
+    """A port that relays one connection to the controller and cuts it
+    after the first `frames` reply frames (the controller failing in the
+    middle of a streamed listing); returns (conf path using it, thread)."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(1)
+    ls.settimeout(60 * TIMEOUT_SCALE)
+    conf = cluster.dir / "slurm-proxy.conf"
+    conf.write_text(re.sub(r"(?m)^SlurmctldPort=\d+$", f"SlurmctldPort={ls.getsockname()[1]}",
+                           cluster.conf_path.read_text()))
+
+    def frame(sock):
+        head = recv_exact(sock, 4)
+        body = head and recv_exact(sock, int.from_bytes(head, "big"))
+        if body is None:
+            raise EOFError
+        return head + body
+
+    def relay():
+        with ls:
+            client, _ = ls.accept()
+        with client, socket.create_connection(("127.0.0.1", cluster.ctld_port)) as up:
+            up.sendall(frame(client))
+            for _ in range(frames):
+                client.sendall(frame(up))
+
+    t = threading.Thread(target=relay, daemon=True)
+    t.start()
+    return conf, t
+
+
+def test_a_listing_cut_midway_leaves_an_unfinished_document(cluster, big_jobs):
+    """squeue --json writes pages as they come: when the controller goes
+    away after two pages the document stops unfinished, the error is on
+    stderr and the exit status is 1 (docs/json.md), never a short listing
+    that parses."""
+    conf, relay = cutting_proxy(cluster, 2)
+    r = cluster.run("squeue", "--json", check=False, env={"SLURM_CONF": str(conf)}, timeout=120)
+    relay.join(timeout=10)
+    assert r.returncode == 1, r.stderr
+    assert "slurm_load_jobs error: " in r.stderr, r.stderr
+    assert r.stdout.startswith("{\n") and f'"job_id": {big_jobs[0]},' in r.stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(r.stdout)
+    # the text view gathers every page first: it prints nothing
+    conf, relay = cutting_proxy(cluster, 2)
+    r = cluster.run("squeue", check=False, env={"SLURM_CONF": str(conf)}, timeout=120)
+    relay.join(timeout=10)
+    assert r.returncode == 1 and r.stdout == "", r.stdout[:200]
+    assert "slurm_load_jobs error: " in r.stderr, r.stderr
 
 
 def test_ping_stays_fast_while_big_listings_are_served(cluster, big_jobs, workdir):

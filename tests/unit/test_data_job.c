@@ -161,6 +161,35 @@ static void test_yaml(void **state)
 	dout_free(d);
 }
 
+/* The job table through its template gives the text of the member by
+ * member path, for jobs of every kind (test_data_out covers the types). */
+static void test_template_document(void **state)
+{
+	(void)state;
+	struct job_info jobs[3] = {running_job(), running_job(), {.job_id = 7}};
+	jobs[1].job_state = JOB_PENDING;
+	jobs[1].state_reason = WAIT_HELD_USER;
+	jobs[1].array_job_id = 40;
+	jobs[1].array_task_id = 2;
+	jobs[1].time_limit = 30;
+	jobs[1].name = NULL;
+	struct job_info_msg m = {.count = 3, .jobs = jobs};
+	char *text[2];
+
+	for (int t = 0; t < 2; t++) {
+		struct dout *d = dout_new(DOUT_JSON);
+
+		dout_set_templates(d, t == 0);
+		data_jobs_doc(d, &m, NULL, NULL, 0, NULL);
+		assert_int_equal(dout_error(d), 0);
+		text[t] = dout_steal(d, NULL);
+		dout_free(d);
+	}
+	assert_string_equal(text[0], text[1]);
+	free(text[0]);
+	free(text[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +197,7 @@ int main(void)
 	    cmocka_unit_test(test_resources),
 	    cmocka_unit_test(test_document),
 	    cmocka_unit_test(test_yaml),
+	    cmocka_unit_test(test_template_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * string escapes (including bytes that are not UTF-8), YAML scalars that
  * would read back as another type, tables and their schema. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -278,6 +280,127 @@ static void test_unbalanced(void **state)
 	dout_free(d);
 }
 
+/* A reader that went away: the writer thread's error reaches the maker
+ * (no hang, no crash), and later chunks are not written. */
+static void test_sink_write_error(void **state)
+{
+	(void)state;
+	int fds[2];
+	struct dout *d = dout_new(DOUT_JSON);
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	dout_sink_fd(d, fds[1]);
+	big_doc(d);
+	assert_int_not_equal(dout_flush(d), 0);
+	assert_int_not_equal(dout_error(d), 0);
+	dout_free(d);
+	close(fds[1]);
+	signal(SIGPIPE, old);
+}
+
+/* Templates (data_out.c): every member type, at several depths, with
+ * writers that write one member, none or several, first, last and
+ * between constants, gives the same text as the member-by-member path. */
+struct every {
+	char *s, *sn;
+	uint16_t u16, u16nv, u16z, b;
+	uint32_t u32, u32nv, u32z;
+	uint64_t u64, u64nv;
+	time_t t;
+	int fn_members; /* what w_some writes */
+};
+
+#define E(m) offsetof(struct every, m)
+
+static void w_some(struct dout *d, const char *key, const void *rec)
+{
+	const struct every *e = rec;
+
+	for (int i = 0; i < e->fn_members; i++)
+		dout_uint(d, i ? "extra" : key, (uint64_t)i);
+}
+
+static const struct dfield inner_fields[] = {
+    {"fn_first", DF_FN, DS_INTEGER, 0, w_some, NULL},
+    {"k_null", DF_NULL, 0, 0, NULL, NULL},
+    {"v_str", DF_STR, 0, E(s), NULL, NULL},
+};
+static DFIELD_TABLE(inner_table, "inner", inner_fields);
+
+static const struct dfield every_fields[] = {
+    {"k_empty", DF_EMPTY, 0, 0, NULL, NULL},
+    {"s", DF_STR, 0, E(s), NULL, NULL},
+    {"sn", DF_STR_NULL, 0, E(sn), NULL, NULL},
+    {"u16", DF_U16, 0, E(u16), NULL, NULL},
+    {"u16nv", DF_U16_NV, 0, E(u16nv), NULL, NULL},
+    {"u16z", DF_U16_Z, 0, E(u16z), NULL, NULL},
+    {"b", DF_BOOL16, 0, E(b), NULL, NULL},
+    {"k_zero", DF_ZERO, 0, 0, NULL, NULL},
+    {"k_false", DF_FALSE, 0, 0, NULL, NULL},
+    {"k_noarr", DF_NOARR, 0, 0, NULL, NULL},
+    {"u32", DF_U32, 0, E(u32), NULL, NULL},
+    {"u32nv", DF_U32_NV, 0, E(u32nv), NULL, NULL},
+    {"u32z", DF_U32_Z, 0, E(u32z), NULL, NULL},
+    {"fn_mid", DF_FN, DS_INTEGER, 0, w_some, NULL},
+    {"obj", DF_OBJ, 0, 0, NULL, &inner_table},
+    {"u64", DF_U64, 0, E(u64), NULL, NULL},
+    {"u64nv", DF_U64_NV, 0, E(u64nv), NULL, NULL},
+    {"t", DF_TIME, 0, E(t), NULL, NULL},
+    {"k_null", DF_NULL, 0, 0, NULL, NULL},
+    {"fn_last", DF_FN, DS_INTEGER, 0, w_some, NULL},
+};
+static DFIELD_TABLE(every_table, "every", every_fields);
+
+static char *render(const struct every *recs, size_t n, bool tmpl)
+{
+	struct dout *d = dout_new(DOUT_JSON);
+	char *s;
+
+	dout_set_templates(d, tmpl);
+	dout_obj(d, NULL);
+	dout_arr(d, "top");
+	for (size_t i = 0; i < n; i++)
+		dout_record(d, NULL, &every_table, &recs[i]);
+	dout_end(d);
+	dout_obj(d, "deeper");
+	dout_obj(d, "still");
+	dout_record(d, "one", &every_table, &recs[0]);
+	dout_end(d);
+	dout_end(d);
+	dout_record(d, "last", &inner_table, &recs[n - 1]);
+	dout_end(d);
+	assert_int_equal(dout_error(d), 0);
+	s = dout_steal(d, NULL);
+	dout_free(d);
+	return s;
+}
+
+static void test_templates_same_text(void **state)
+{
+	(void)state;
+	const struct every recs[] = {
+	    {.s = "plain", .sn = "x", .u16 = 7, .u16nv = 3, .u16z = 4, .b = 1, .u32 = 1234567,
+	     .u32nv = 5, .u32z = 6, .u64 = UINT64_C(12345678901234), .u64nv = 9, .t = 1700000000,
+	     .fn_members = 1},
+	    {.s = NULL, .sn = NULL, .u16nv = NO_VAL16, .u16z = NO_VAL16, .u32nv = NO_VAL,
+	     .u32z = INFINITE, .u64nv = NO_VAL64, .t = -5, .fn_members = 0},
+	    {.s = "q\"u/o\nte\x01\xff", .sn = "", .u16nv = INFINITE16, .u16z = INFINITE16,
+	     .u32nv = INFINITE, .u32z = NO_VAL, .u64 = UINT64_MAX, .u64nv = INFINITE64,
+	     .fn_members = 3},
+	};
+	char *with = render(recs, ARRAY_SIZE(recs), true);
+	char *without = render(recs, ARRAY_SIZE(recs), false);
+
+	assert_string_equal(with, without);
+	assert_non_null(strstr(with, "\"k_empty\": \"\",\n"));
+	assert_non_null(strstr(with, "\"k_noarr\": [\n      ],\n"));
+	assert_non_null(strstr(with, "\"u64nv\": null"));
+	free(with);
+	free(without);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_unbalanced), cmocka_unit_test(test_zero_and_null_types),
 		cmocka_unit_test(test_str_null),
 		cmocka_unit_test(test_sink),
+		cmocka_unit_test(test_sink_write_error),
+		cmocka_unit_test(test_templates_same_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

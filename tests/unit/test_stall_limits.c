@@ -18,6 +18,7 @@
 #include "common/limits.h"
 #include "common/msg.h"
 #include "common/pack.h"
+#include "common/sl_errno.h"
 #include "common/log.h"
 #include "slurmctld/acct_store.h"
 #include "slurmctld/rpc.h"
@@ -104,6 +105,45 @@ static void test_pages_append_in_order_and_move_their_jobs(void **state)
 	assert_int_equal(all.jobs[2].job_id, 5);
 	assert_string_equal(all.jobs[1].name, "b");
 	msg_lookup(RESPONSE_JOB_INFO)->free(&all);
+}
+
+/* A streamed page written as it comes is unpacked as a view: its strings
+ * point into the frame's bytes (no copy), checked as the copying unpack
+ * checks them, freed without freeing them, and never appended to a
+ * listing that outlives the frame. */
+static void test_a_page_unpacked_as_a_view_points_into_the_frame(void **state)
+{
+	struct job_info jobs[2] = {{.job_id = 7, .name = "a", .comment = "hello"},
+				   {.job_id = 9, .name = "b", .user_name = "alice"}};
+	struct job_info_msg m = {.count = 2, .jobs = jobs, .last_job_id = 9, .is_more = true};
+	struct job_info_msg *v = NULL, all = {0};
+	struct pack_buf out = {0};
+	uint8_t *nul;
+
+	(void)state;
+	msg_lookup(RESPONSE_JOB_INFO)->pack(&m, &out, PROTOCOL_VERSION);
+	assert_int_equal(out.err, 0);
+	assert_int_equal(job_info_msg_unpack_view(out.data, out.len, PROTOCOL_VERSION, &v), 0);
+	assert_true(v->is_view && v->is_more);
+	assert_int_equal(v->count, 2);
+	assert_string_equal(v->jobs[0].comment, "hello");
+	assert_string_equal(v->jobs[1].user_name, "alice");
+	assert_null(v->jobs[1].comment);
+	assert_true((uint8_t *)v->jobs[0].comment > out.data
+		    && (uint8_t *)v->jobs[0].comment < out.data + out.len);
+	assert_int_equal(job_info_msg_append(&all, v), -EINVAL);
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), v); /* frees no string: ASan would say */
+
+	/* trailing bytes, and a string whose NUL is not its last byte */
+	assert_int_equal(job_info_msg_unpack_view(out.data, out.len - 1, PROTOCOL_VERSION, &v),
+			 -SLURM_PROTOCOL_INSUFFICIENT_SPACE);
+	assert_null(v);
+	nul = memmem(out.data, out.len, "hello", 6);
+	assert_non_null(nul);
+	nul[2] = '\0';
+	assert_int_equal(job_info_msg_unpack_view(out.data, out.len, PROTOCOL_VERSION, &v), -EBADMSG);
+	assert_null(v);
+	pack_buf_done(&out);
 }
 
 static void test_host_lists_are_counted_without_expanding(void **state)
@@ -217,6 +257,7 @@ int main(void)
 	    cmocka_unit_test(test_the_cursor_and_the_more_flag_cross_the_wire),
 	    cmocka_unit_test(test_the_size_estimate_covers_the_packed_record),
 	    cmocka_unit_test(test_pages_append_in_order_and_move_their_jobs),
+	    cmocka_unit_test(test_a_page_unpacked_as_a_view_points_into_the_frame),
 	    cmocka_unit_test(test_host_lists_are_counted_without_expanding),
 	    cmocka_unit_test(test_the_callback_address_is_the_peer_not_a_claimed_name),
 	    cmocka_unit_test(test_an_accounting_page_scans_a_bounded_range),
