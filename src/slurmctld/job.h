@@ -76,6 +76,10 @@ struct job {
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */
 	time_t kill_seen_time;	      /* COMPLETING and its node still runs it: since
 				       * (node_reconcile.c; not journaled) */
+	bool is_launching;	      /* REQUEST_BATCH_JOB_LAUNCH sent, not answered yet */
+	bool is_kill_deferred;	      /* a kill found nothing while launching: sent
+				       * again once the launch is answered (job_launch.c;
+				       * neither journaled) */
 	/* accounting (acct.c) */
 	struct acct_usage batch_usage; /* the batch step's, from its completion */
 	uint64_t acct_seq; /* its latest queued row (job_seq_is_recorded); not journaled */

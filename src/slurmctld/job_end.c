@@ -290,6 +290,15 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	    || job_is_interactive(job) || a.node >= a.c->node_count || !job->batch_host
 	    || !streq(job->batch_host, node_name(&a.c->nodes[a.node])))
 		return;
+	if (job->is_launching) {
+		/* the kill overtook the launch (another connection), or came
+		 * before the slurmstepd listened: the script may be about to
+		 * start. Not "no trace" yet: again once the launch is answered */
+		debug("JobId=%u: its launch is not answered yet; the kill goes again after it",
+		      job->job_id);
+		job->is_kill_deferred = true;
+		return;
+	}
 	job_end_no_trace(a.c, job, "has no trace of the job");
 }
 

@@ -73,13 +73,33 @@ static bool launch_may_retry(int rc)
 	}
 }
 
+/* A cancel (or time limit) that reached the node before its slurmstepd
+ * was listening found "nothing of the job" (job_end.c): now that the
+ * launch is answered, the stepd is there to be killed, or nothing runs. */
+static void launch_kill_again(struct ctld *c, struct job *job, int rc)
+{
+	if (!job_is_running(job) || job_is_finished(job) || !(job->state & JOB_COMPLETING))
+		return;
+	if (rc == 0)
+		job_end_resend_kill(c, job, job->alloc.nodes[0].node);
+	else
+		job_end_no_trace(c, job, "has no trace of the job (its launch failed)");
+}
+
 static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
 {
 	struct launch_arg *a = arg;
 	struct job *job = job_find(a->c, a->job_id);
+	bool is_kill_deferred = false;
 
 	if (rc == 0 && type == RESPONSE_SLURM_RC)
 		rc = -(int)((struct rc_msg *)msg)->rc;
+	if (job) {
+		is_kill_deferred = job->is_kill_deferred;
+		job->is_launching = job->is_kill_deferred = false;
+	}
+	if (job && is_kill_deferred)
+		launch_kill_again(a->c, job, rc);
 	if (job && rc < 0 && job_is_running(job) && !job_is_finished(job)
 	    && !(job->state & JOB_COMPLETING)) {
 		error("JobId=%u: launch on %s failed: %s", job->job_id, job->batch_host,
@@ -152,6 +172,7 @@ void job_launch(struct ctld *c, struct job *job)
 		a->c = c;
 		a->job_id = job->job_id;
 		r = ctld_send_node(c, bn, REQUEST_BATCH_JOB_LAUNCH, &m, launch_done_cb, a);
+		job->is_launching = r == 0;
 	}
 	free(m.cpus_per_node);
 	free(m.tasks_per_node);

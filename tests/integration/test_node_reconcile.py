@@ -138,6 +138,51 @@ def test_a_cancel_of_a_job_its_node_has_no_trace_of_completes_at_once(cluster):
     cluster.wait_node_state("n2", "idle", timeout=10)
 
 
+def established_to(port):
+    """Connections to 127.0.0.1:port the kernel has established, taken by
+    the listener or not (/proc/net/tcp: state 01)."""
+    n = 0
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            local, st = line.split()[1], line.split()[3]
+            if local == f"0100007F:{port:04X}" and st == "01":
+                n += 1
+    return n
+
+
+def test_a_cancel_that_overtakes_the_launch_still_ends_the_script(cluster):
+    """With slurmd stopped, a job's launch and its cancel wait together in
+    the node's socket: the cancel finds no slurmstepd yet. The controller
+    must not end the job then as "no trace" (batch 0:9) while the script
+    starts and runs on, unseen: once the launch is answered the kill goes
+    again, the script gets SIGTERM (its batch step CANCELLED 0:15, as a
+    cancel of a running job) and nothing of it is left on the node."""
+    wd = workdir(cluster)
+    slurmd = cluster.procs["slurmd-n2"]
+    port = cluster.node_ports["n2"]
+    os.kill(slurmd.pid, signal.SIGSTOP)
+    try:
+        j = submit(cluster, "-D", str(wd), "-w", "n2", "--wrap", "sleep 300")
+        wait_state(cluster, j, "RUNNING")  # the launch is sent (queued at n2)
+        before = established_to(port)
+        cluster.run("scancel", str(j))
+        wait_for(lambda: established_to(port) > before, timeout=10,
+                 what="the terminate queued at n2 beside the launch")
+    finally:
+        os.kill(slurmd.pid, signal.SIGCONT)
+    wait_state(cluster, j, "CANCELLED", timeout=30)
+    wait_for(lambda: not list(spool(cluster, "n2").glob(f"n2_{j}.*")), timeout=30,
+             what=f"job {j}'s slurmstepd gone from n2")
+
+    def batch_row():
+        out = cluster.out("sacct", "-j", str(j), "-n", "-P", "-o", "JobID,State,ExitCode")
+        return [r for r in out.splitlines() if r.startswith(f"{j}.batch|")]
+
+    wait_for(batch_row, timeout=30, what=f"job {j}'s batch step in sacct")
+    assert batch_row() == [f"{j}.batch|CANCELLED|0:15"]
+    cluster.wait_node_state("n2", "idle", timeout=30)
+
+
 def test_a_completion_left_by_a_killed_stepd_is_sent_by_slurmd_with_its_end_time(cluster):
     j, ended = completion_left_in_spool(cluster, "n1", "sleep 2; echo bye; exit 4")
     assert done_files(cluster, "n1") == [f"n1_{j}.4294967291.done"]
