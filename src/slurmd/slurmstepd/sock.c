@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -83,20 +84,38 @@ int sock_open(struct stepd *s)
 		}
 		unlink(s->sock_path); /* left by a stepd that died */
 	}
+	/* Bound and listening under "<path>.new" (a name slurmd ignores),
+	 * then linked to its real name: slurmd never finds the socket bound
+	 * but not yet listening, which it would take for one left by a dead
+	 * stepd (ECONNREFUSED) and remove, and the link fails (EEXIST) if
+	 * another stepd of the step got there first. */
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.new", s->sock_path)
+	    >= (int)sizeof(sa.sun_path)) {
+		s->sock_path[0] = '\0';
+		return log_errno(-ESLURMD_INVALID_SOCKET_NAME_LEN, "JobId=%u: socket in %s",
+				 s->job_id, s->spool_dir);
+	}
+	unlink(sa.sun_path); /* a dead stepd's */
 	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->listen_fd < 0)
 		return -errno;
 	old = umask(0077); /* the file is created 0700, no window */
 	r = bind(s->listen_fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
-	if (r < 0 || listen(s->listen_fd, 64) < 0) {
+	if (r == 0)
+		r = listen(s->listen_fd, 64);
+	if (r == 0)
+		r = link(sa.sun_path, s->sock_path);
+	if (r < 0) {
 		r = -errno;
 		error("JobId=%u: cannot listen on %s: %s", s->job_id, s->sock_path, strerror(-r));
+		unlink(sa.sun_path);
 		close(s->listen_fd);
 		s->listen_fd = -1;
 		s->sock_path[0] = '\0';
-		return r;
+		return r == -EEXIST ? -ESLURMD_STEP_EXISTS : r;
 	}
+	unlink(sa.sun_path);
 	s->listen_id = loop_fd_add(s->loop, STEPD_PRIO_SOCK, s->listen_fd, POLLIN, sock_ready, s);
 	return s->listen_id < 0 ? -ENOMEM : 0;
 }
