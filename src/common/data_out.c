@@ -584,49 +584,77 @@ void dout_meta_block(struct dout *d, bool db, int argc, char **argv)
 
 /* ---- tables ---- */
 
+/* What a value member (is_value_type) holds, as its type reads it: the
+ * one place NO_VAL and INFINITE become null or 0. */
+struct fval {
+	enum { FV_NULL, FV_UINT, FV_INT, FV_BOOL, FV_STR } kind;
+	uint64_t u;
+	int64_t i;
+	const char *s;
+};
+
+static bool is_value_type(uint8_t type);
+
+static struct fval field_value(const struct dfield *f, const void *rec)
+{
+	const void *p = (const char *)rec + f->off;
+	const char *str;
+	uint64_t u;
+
+	switch (f->type) {
+	case DF_STR:
+		str = *(char *const *)p;
+		return (struct fval){.kind = FV_STR, .s = str ? str : ""};
+	case DF_STR_NULL:
+		str = *(char *const *)p;
+		return str && *str ? (struct fval){.kind = FV_STR, .s = str}
+				   : (struct fval){.kind = FV_NULL};
+	case DF_BOOL16: return (struct fval){.kind = FV_BOOL, .u = *(const uint16_t *)p != 0};
+	case DF_TIME: return (struct fval){.kind = FV_INT, .i = (int64_t) * (const time_t *)p};
+	case DF_U16: u = *(const uint16_t *)p; break;
+	case DF_U32: u = *(const uint32_t *)p; break;
+	case DF_U64: u = *(const uint64_t *)p; break;
+	case DF_U32_NV:
+	case DF_U32_Z:
+		u = *(const uint32_t *)p;
+		if (u == NO_VAL || u == INFINITE)
+			return f->type == DF_U32_Z ? (struct fval){.kind = FV_UINT}
+						   : (struct fval){.kind = FV_NULL};
+		break;
+	case DF_U16_NV:
+	case DF_U16_Z:
+		u = *(const uint16_t *)p;
+		if (u == NO_VAL16 || u == INFINITE16)
+			return f->type == DF_U16_Z ? (struct fval){.kind = FV_UINT}
+						   : (struct fval){.kind = FV_NULL};
+		break;
+	case DF_U64_NV:
+		u = *(const uint64_t *)p;
+		if (u >= NO_VAL64)
+			return (struct fval){.kind = FV_NULL};
+		break;
+	default: return (struct fval){.kind = FV_NULL}; /* not a value type */
+	}
+	return (struct fval){.kind = FV_UINT, .u = u};
+}
+
 /* One member of a record through the public writers (the YAML path, and
  * the DF_FN/DF_OBJ members of a JSON template). */
 static void record_field(struct dout *d, const struct dfield *f, const void *rec)
 {
-	const void *p = (const char *)rec + f->off;
-	uint32_t u32;
-	uint16_t u16;
+	if (is_value_type(f->type)) {
+		struct fval v = field_value(f, rec);
 
+		switch (v.kind) {
+		case FV_NULL: dout_null(d, f->name); break;
+		case FV_UINT: dout_uint(d, f->name, v.u); break;
+		case FV_INT: dout_int(d, f->name, v.i); break;
+		case FV_BOOL: dout_bool(d, f->name, v.u != 0); break;
+		case FV_STR: dout_str(d, f->name, v.s); break;
+		}
+		return;
+	}
 	switch (f->type) {
-	case DF_STR: dout_str(d, f->name, *(char *const *)p); break;
-	case DF_U16: dout_uint(d, f->name, *(const uint16_t *)p); break;
-	case DF_U32: dout_uint(d, f->name, *(const uint32_t *)p); break;
-	case DF_U64: dout_uint(d, f->name, *(const uint64_t *)p); break;
-	case DF_TIME: dout_int(d, f->name, (int64_t) * (const time_t *)p); break;
-	case DF_BOOL16: dout_bool(d, f->name, *(const uint16_t *)p != 0); break;
-	case DF_U32_NV:
-		u32 = *(const uint32_t *)p;
-		if (u32 == NO_VAL || u32 == INFINITE)
-			dout_null(d, f->name);
-		else
-			dout_uint(d, f->name, u32);
-		break;
-	case DF_U16_NV:
-		u16 = *(const uint16_t *)p;
-		if (u16 == NO_VAL16 || u16 == INFINITE16)
-			dout_null(d, f->name);
-		else
-			dout_uint(d, f->name, u16);
-		break;
-	case DF_U32_Z:
-		u32 = *(const uint32_t *)p;
-		dout_uint(d, f->name, u32 == NO_VAL || u32 == INFINITE ? 0 : u32);
-		break;
-	case DF_U16_Z:
-		u16 = *(const uint16_t *)p;
-		dout_uint(d, f->name, u16 == NO_VAL16 || u16 == INFINITE16 ? 0 : u16);
-		break;
-	case DF_U64_NV:
-		if (*(const uint64_t *)p >= NO_VAL64)
-			dout_null(d, f->name);
-		else
-			dout_uint(d, f->name, *(const uint64_t *)p);
-		break;
 	case DF_EMPTY: dout_str(d, f->name, ""); break;
 	case DF_NULL: dout_null(d, f->name); break;
 	case DF_ZERO: dout_uint(d, f->name, 0); break;
@@ -637,12 +665,6 @@ static void record_field(struct dout *d, const struct dfield *f, const void *rec
 		break;
 	case DF_OBJ: dout_record(d, f->name, f->sub, rec); break;
 	case DF_FN: f->fn(d, f->name, rec); break;
-	case DF_STR_NULL:
-		if (*(char *const *)p && **(char *const *)p)
-			dout_str(d, f->name, *(char *const *)p);
-		else
-			dout_null(d, f->name);
-		break;
 	default: d->err = -1;
 	}
 }
@@ -802,61 +824,16 @@ static struct jtmpl *jtmpl_get(struct dout *d, const struct dfield_table *t, int
 /* The value of a value member, as the public writers write it. */
 static void json_value(struct dout *d, const struct dfield *f, const void *rec)
 {
-	const void *p = (const char *)rec + f->off;
-	const char *str;
+	struct fval v = field_value(f, rec);
 	char b[24];
-	size_t n = 0;
-	uint64_t u = 0;
-	bool is_null = false;
 
-	switch (f->type) {
-	case DF_STR:
-		str = *(char *const *)p;
-		json_string(d, str ? str : "");
-		return;
-	case DF_STR_NULL:
-		str = *(char *const *)p;
-		if (str && *str)
-			json_string(d, str);
-		else
-			put(d, "null", 4);
-		return;
-	case DF_BOOL16:
-		if (*(const uint16_t *)p)
-			put(d, "true", 4);
-		else
-			put(d, "false", 5);
-		return;
-	case DF_TIME: n = fmt_i64(b, (int64_t) * (const time_t *)p); break;
-	case DF_U16: u = *(const uint16_t *)p; break;
-	case DF_U32: u = *(const uint32_t *)p; break;
-	case DF_U64: u = *(const uint64_t *)p; break;
-	case DF_U32_NV:
-		u = *(const uint32_t *)p;
-		is_null = u == NO_VAL || u == INFINITE;
-		break;
-	case DF_U16_NV:
-		u = *(const uint16_t *)p;
-		is_null = u == NO_VAL16 || u == INFINITE16;
-		break;
-	case DF_U32_Z:
-		u = *(const uint32_t *)p;
-		u = u == NO_VAL || u == INFINITE ? 0 : u;
-		break;
-	case DF_U16_Z:
-		u = *(const uint16_t *)p;
-		u = u == NO_VAL16 || u == INFINITE16 ? 0 : u;
-		break;
-	case DF_U64_NV:
-		u = *(const uint64_t *)p;
-		is_null = u >= NO_VAL64;
-		break;
-	default: d->err = -1; return;
+	switch (v.kind) {
+	case FV_NULL: put(d, "null", 4); break;
+	case FV_UINT: put(d, b, fmt_u64(b, v.u)); break;
+	case FV_INT: put(d, b, fmt_i64(b, v.i)); break;
+	case FV_BOOL: put(d, v.u ? "true" : "false", v.u ? 4 : 5); break;
+	case FV_STR: json_string(d, v.s); break;
 	}
-	if (is_null)
-		put(d, "null", 4);
-	else
-		put(d, b, n ? n : fmt_u64(b, u));
 }
 
 /* The members of a record opened at d->depth, through its template. */

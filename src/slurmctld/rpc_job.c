@@ -181,14 +181,11 @@ static uint32_t first_after(const struct ctld *c, uint32_t after)
 static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_t uid,
 			 uint32_t after, size_t limit, struct job_info_msg *resp)
 {
-	size_t bytes = 0;
+	size_t bytes = 0, cap = 0;
 	uint32_t i = first_after(c, after);
 	int r = 0;
 
 	*resp = (struct job_info_msg){.last_update = c->job_last_update};
-	resp->jobs = calloc(c->job_count - i + 1, sizeof(*resp->jobs));
-	if (!resp->jobs)
-		return -ENOMEM;
 	for (; i < c->job_count && r == 0; i++) {
 		if ((ids && !job_listed(c->jobs[i], ids, n_ids))
 		    || !job_is_visible(c, c->jobs[i], uid))
@@ -196,6 +193,15 @@ static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_
 		if (bytes >= limit) {
 			resp->is_more = true;
 			break;
+		}
+		if (resp->count == cap) { /* grown as filled: a page is far less than every job */
+			struct job_info *jobs;
+
+			cap = cap ? cap * 2 : 64;
+			jobs = realloc(resp->jobs, cap * sizeof(*jobs));
+			if (!jobs)
+				return -ENOMEM;
+			resp->jobs = jobs;
 		}
 		r = job_info_fill(c, c->jobs[i], &resp->jobs[resp->count++]);
 		bytes += job_info_packed_size(&resp->jobs[resp->count - 1]);
