@@ -7,10 +7,14 @@
 #include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
 #include "conf.h"
+#include "macros.h"
+#include "safe_fs.h"
 
 #define TREE_DEPTH_MAX 4 /* job/step/user/task below the node's directory */
 
@@ -61,23 +65,15 @@ int cgroup_fs_signal_tree(const char *dir, int sig)
 	return signal_tree(dir, sig, 0);
 }
 
-static void rmdir_tree(const char *dir, int depth)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-
-	if (depth > TREE_DEPTH_MAX || !(d = opendir(dir)))
-		return;
-	while ((e = readdir(d)))
-		if (e->d_type == DT_DIR && e->d_name[0] != '.'
-		    && snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
-			rmdir_tree(path, depth + 1);
-	closedir(d);
-	(void)rmdir(dir);
-}
-
+/* The one tree removal (safe_fs.c), in its rmdir-only form: a cgroup's
+ * files go with its directory. */
 void cgroup_fs_rmdir_tree(const char *dir)
 {
-	rmdir_tree(dir, 0);
+	_cleanup_free_ char *parent = strdup(dir);
+	char *slash = parent ? strrchr(parent, '/') : NULL;
+
+	if (!slash || slash == parent || !slash[1])
+		return;
+	*slash = '\0';
+	(void)safe_rmtree(parent, slash + 1, SAFE_FS_NO_USER, SAFE_RM_DIRS_ONLY);
 }

@@ -47,7 +47,6 @@ void pmix_srv_free(struct stepd *s)
 #else /* SL_HAVE_PMIX */
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +60,7 @@ void pmix_srv_free(struct stepd *s)
 #include "common/job_env.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/safe_fs.h"
 #include "env.h"
 #include "loop.h"
 #include "pmi.h"
@@ -80,7 +80,8 @@ struct fence_req {     /* one fence_nb (or abort) call, from libpmix's thread */
 
 struct pmix_step {
 	char nspace[PMIX_MAX_NSLEN + 1];
-	char tmpdir[256];
+	char tmpdir[256]; /* <SlurmdSpoolDir>/<dirname>: root's, 0711 */
+	char dirname[64]; /* pmix.<job>.<step> */
 	char ***env; /* per local task: setup_fork's variables */
 	uint32_t ntasks;
 	int pipe[2]; /* fence requests, libpmix's thread -> the loop */
@@ -392,6 +393,30 @@ static int register_clients(struct stepd *s, struct pmix_step *x)
 	return 0;
 }
 
+/*
+ * The user's tasks connect to what the server puts in its directory. It
+ * is root's and 0711: the tasks reach the socket and the dstore files by
+ * name, and cannot add, rename or replace anything in it, so the removal
+ * at the end has nothing of the user's to follow (the dstore's own
+ * subdirectory, which libpmix gives the user, is walked fd by fd).
+ */
+static int pmix_tmpdir_make(struct stepd *s, struct pmix_step *x)
+{
+	_cleanup_close_ int spool = -1, fd = -1;
+
+	snprintf(x->dirname, sizeof(x->dirname), "pmix.%u.%u", s->job_id, s->step_id);
+	snprintf(x->tmpdir, sizeof(x->tmpdir), "%s/%s", s->spool_dir, x->dirname);
+	spool = safe_open_dir(s->spool_dir);
+	if (spool < 0)
+		return log_errno(spool, "%s: SlurmdSpoolDir %s", s->label, s->spool_dir);
+	fd = safe_mkdir_at(spool, x->dirname, 0711, 0, 0, s->uid);
+	if (fd < 0) {
+		x->dirname[0] = '\0'; /* not ours to remove */
+		return log_errno(fd, "%s: %s", s->label, x->tmpdir);
+	}
+	return 0;
+}
+
 int pmix_srv_init(struct stepd *s)
 {
 	static pmix_server_module_t module = {
@@ -417,11 +442,9 @@ int pmix_srv_init(struct stepd *s)
 	s->pmix = x;
 	the_stepd = s;
 	snprintf(x->nspace, sizeof(x->nspace), "slurm.pmix.%u.%u", s->job_id, s->step_id);
-	/* the user's tasks connect to what the server puts here */
-	snprintf(x->tmpdir, sizeof(x->tmpdir), "%s/pmix.%u.%u", s->spool_dir, s->job_id,
-		 s->step_id);
-	if ((mkdir(x->tmpdir, 0700) < 0 && errno != EEXIST) || chown(x->tmpdir, s->uid, s->gid) < 0)
-		return log_errno(-errno, "%s: %s: %s", s->label, x->tmpdir, strerror(errno));
+	r = pmix_tmpdir_make(s, x);
+	if (r < 0)
+		return r;
 	if (pipe2(x->pipe, O_CLOEXEC) < 0)
 		return -errno;
 	x->pipe_id = loop_fd_add(s->loop, STEPD_PRIO_IO, x->pipe[0], POLLIN, fence_ready, s);
@@ -466,19 +489,16 @@ int pmix_srv_task_env(struct stepd *s, uint32_t ltid)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? 0 : 0; /* go on whatever is left */
-}
-
 /* libpmix's files (socket, dstore) in the step's own directory. */
-static void rm_tree(const char *dir)
+static void rm_tmpdir(const struct stepd *s, const struct pmix_step *x)
 {
-	if (dir[0] && strstr(dir, "/pmix."))
-		(void)nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	int r;
+
+	if (!x->dirname[0])
+		return;
+	r = safe_rmtree(s->spool_dir, x->dirname, s->uid, 0);
+	if (r < 0)
+		info("%s: %s not removed whole: %s", s->label, x->tmpdir, strerror(-r));
 }
 
 void pmix_srv_free(struct stepd *s)
@@ -500,7 +520,7 @@ void pmix_srv_free(struct stepd *s)
 		free(x->env[i]);
 	}
 	free(x->env);
-	rm_tree(x->tmpdir);
+	rm_tmpdir(s, x);
 	free(x->all);
 	if (x->fence) {
 		free(x->fence->data);
