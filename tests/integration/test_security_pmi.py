@@ -12,6 +12,10 @@ The attacks run as test_user: the task through a real srun, the forged
 srun frames from tests/tools/pmi_forge.c, which creates and launches a
 step of the user's job as srun does and then feeds the stepd IO_PMI_KVS
 frames on the step's I/O connection.
+
+On cgroup v2 the stepd sits in its step's "slurm" leaf, as Slurm's
+cgroup/v2 puts it, so its memory counts in the job's memory.max; on v1 it
+is in the freezer's job directory only (Slurm's proctrack/cgroup).
 """
 
 import os
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster import submit, wait_for, wait_state
+from cluster import BUILD_DIR, Cluster, submit, wait_for, wait_state
 
 CLUSTER_KWARGS = {"nodes": ("n1",), "name": "sec-pmi"}
 MIB = 1 << 20
@@ -197,3 +201,61 @@ def test_forged_srun_keys_in_every_fence_stop_at_the_cap(cluster, test_user, use
                          daemon="slurmd-n1", since=mark)
     node_runs_a_pmi_step(cluster, test_user, user_dir)
 
+
+def test_the_stepd_is_in_its_steps_cgroup_on_v2(fresh_cluster):
+    """Slurm's cgroup/v2 layout: the stepd in job_<j>/step_<s>/slurm, the
+    tasks in .../user/task_<n>; so the job's memory.max counts the stepd."""
+    mnt = Path("/sys/fs/cgroup")
+    unified = mnt / "unified"
+    if os.geteuid() != 0:
+        pytest.skip("needs root to build cgroups")
+    if not (unified / "cgroup.procs").exists() or (mnt / "cgroup.controllers").exists():
+        pytest.skip(f"no hybrid cgroup v2 hierarchy at {unified}")
+
+    def make():
+        c = Cluster(nodes=("n1",), settings={"ProctrackType": "proctrack/cgroup"},
+                    name="pmi-cgv2")
+        (c.dir / "cgroup.conf").write_text(
+            f"CgroupPlugin=cgroup/v2\nCgroupMountpoint={unified}\n")
+        return c
+
+    c = fresh_cluster(make=make)
+    # the task's parent is its stepd
+    out = c.out("srun", "-n1", "sh", "-c", "cat /proc/$PPID/cgroup; echo; cat /proc/self/cgroup")
+    jid = re.search(r"job_(\d+)", out).group(1)
+    scope = f"/system.slice/n1_slurmstepd.scope/job_{jid}/step_0"
+    assert re.search(rf"^0::{scope}/slurm$", out, re.M), out
+    assert re.search(rf"^0::{scope}/user/task_0$", out, re.M), out
+    # and every directory goes with the step (the stepd left them first)
+    wait_for(lambda: not (unified / "system.slice" / "n1_slurmstepd.scope" / f"job_{jid}").exists(),
+             what="the job's v2 directory removed")
+
+
+def test_the_stepd_is_in_its_jobs_freezer_cgroup_on_v1(fresh_cluster):
+    """Slurm's v1 layout (proctrack/cgroup): the stepd in the freezer's
+    job_<j>, outside the step directory that a kill freezes; v1's memory
+    hierarchy does not get it (so there its caps are what bounds it)."""
+    mnt = Path("/sys/fs/cgroup")
+    if os.geteuid() != 0:
+        pytest.skip("needs root to build cgroups")
+    for ctrl in ("freezer", "memory"):
+        probe = mnt / ctrl / f"sl-probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+            probe.rmdir()
+        except OSError as e:
+            pytest.skip(f"no writable cgroup v1 {ctrl} hierarchy: {e}")
+
+    def make():
+        c = Cluster(nodes=("n1",), settings={"ProctrackType": "proctrack/cgroup",
+                                             "TaskPlugin": "task/cgroup"}, name="pmi-cgv1")
+        (c.dir / "cgroup.conf").write_text("ConstrainRAMSpace=yes\n")
+        return c
+
+    c = fresh_cluster(make=make)
+    out = c.out("srun", "-n1", "--mem=100", "sh", "-c", "cat /proc/$PPID/cgroup")
+    jid = re.search(r"job_(\d+)", out).group(1)
+    assert re.search(rf"^\d+:freezer:/slurm_n1/uid_0/job_{jid}$", out, re.M), out
+    assert not re.search(r"^\d+:memory:.*job_", out, re.M), out
+    wait_for(lambda: not (mnt / "freezer" / "slurm_n1" / "uid_0" / f"job_{jid}").exists(),
+             what="the job's freezer directory removed")
