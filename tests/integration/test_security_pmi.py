@@ -202,6 +202,42 @@ def test_forged_srun_keys_in_every_fence_stop_at_the_cap(cluster, test_user, use
     node_runs_a_pmi_step(cluster, test_user, user_dir)
 
 
+# PMI-2 puts until told no: 40,000 values of 1000 bytes (over the space's
+# 32 MiB) or 2,000 node attributes (over 1,024)
+PUTS = r"""
+import os, sys
+fd = int(os.environ["PMI_FD"])
+
+def cmd(text):
+    os.write(fd, b"%-6d" % len(text) + text.encode())
+    n = int(os.read(fd, 6) or b"0")
+    body = b""
+    while len(body) < n:
+        body += os.read(fd, n - len(body))
+    return body.decode()
+
+cmd("cmd=fullinit;pmijobid=x;pmirank=0;threaded=FALSE;")
+for i in range(40000 if sys.argv[1] == "kvs" else 2000):
+    if sys.argv[1] == "kvs":
+        cmd("cmd=kvs-put;key=k%d;value=%s;" % (i, "v" * 1000))
+    else:
+        cmd("cmd=info-putnodeattr;key=a%d;value=x;" % i)
+print("never stopped", flush=True)
+"""
+
+
+@pytest.mark.parametrize("what,line", [
+    ("kvs", r"task 0 put over 262144 keys or 32 MiB in the key space"),
+    ("nodeattr", r"task 0 put over 1024 node attributes")])
+def test_a_task_putting_without_end_is_stopped_at_the_cap(cluster, test_user, user_dir, what,
+                                                          line):
+    r = cluster.run("srun", "--mpi=pmi2", "-n1", "-D", user_dir, "python3", "-c", PUTS, what,
+                    user=test_user.pw_name, check=False, timeout=90)
+    assert r.returncode != 0 and "never stopped" not in r.stdout, r.stdout + r.stderr
+    assert re.search(rf"slurmstepd: error: StepId=\d+\.\d+: PMI: {line}: killing the step's "
+                     r"tasks", r.stderr), r.stderr
+    node_runs_a_pmi_step(cluster, test_user, user_dir)
+
 def test_the_stepd_is_in_its_steps_cgroup_on_v2(fresh_cluster):
     """Slurm's cgroup/v2 layout: the stepd in job_<j>/step_<s>/slurm, the
     tasks in .../user/task_<n>; so the job's memory.max counts the stepd."""

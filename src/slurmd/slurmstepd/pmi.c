@@ -719,7 +719,7 @@ static void client_ready(void *arg, short revents)
 		return;
 	}
 	c->rlen += (size_t)n;
-	if (client_parse(c) < 0) {
+	if (client_parse(c) < 0 && c->fd >= 0) { /* not closed over a bound already */
 		info("%s: task %u: malformed or oversized PMI command: PMI connection closed",
 		     c->s->label, c->rank);
 		client_close(c);
