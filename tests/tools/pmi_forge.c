@@ -38,7 +38,7 @@
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
-#define CHUNK (60u << 10)
+#define CHUNK	(60u << 10)
 #define VAL_LEN 1000
 
 struct forge {
@@ -172,7 +172,8 @@ static void next_chunk(struct forge *f)
 	}
 	while (len + 8 + 32 + VAL_LEN <= CHUNK && len < f->round_left) {
 		char key[32];
-		uint32_t kl = (uint32_t)snprintf(key, sizeof(key), "forged_%u_%u", f->round, f->key++);
+		uint32_t kl =
+		    (uint32_t)snprintf(key, sizeof(key), "forged_%u_%u", f->round, f->key++);
 		uint32_t be = htonl(kl);
 
 		memcpy(p + len, &be, 4);
@@ -204,7 +205,8 @@ static void frames_in(struct forge *f)
 		if (f->in_len - used < IO_HDR_LEN + h.len)
 			break;
 		if (h.type == IO_MESSAGE)
-			printf("message: %.*s\n", (int)h.len, (const char *)f->in + used + IO_HDR_LEN);
+			printf("message: %.*s\n", (int)h.len,
+			       (const char *)f->in + used + IO_HDR_LEN);
 		else if (h.type == IO_PMI_FENCE && h.ltid == 0)
 			f->rounds_due++;
 		used += IO_HDR_LEN + h.len;
@@ -319,8 +321,8 @@ int main(int argc, char **argv)
 	if (closed < 0)
 		die("poll", closed);
 	printf("sent %zu MiB\nclosed=%d\n", f->sent >> 20, closed);
-	cancel = (struct step_signal_msg){
-	    .job_id = job_id, .step_id = f->step->step_id, .signal = 9};
+	cancel =
+	    (struct step_signal_msg){.job_id = job_id, .step_id = f->step->step_id, .signal = 9};
 	rpc_call_ctld_rc(conf, REQUEST_CANCEL_JOB_STEP, &cancel);
 	msg_free(msg_lookup(RESPONSE_JOB_STEP_CREATE), f->step);
 	conf_free(conf);
