@@ -13,3 +13,13 @@
 #define SL_REASON_MAX 1024             /* node drain reason text */
 #define SL_PATH_MAX 4096               /* file and directory names */
 #define SL_SCRIPT_MAX (4u << 20)       /* batch script, the reference's default cap */
+
+/* The PMI server of a --mpi=pmi2 step (slurmstepd/pmi.c), which runs as
+ * root outside the job's memory cgroup on cgroup v1: what a task or srun
+ * makes it hold. A real MPI job stays far below: MPICH puts a few hundred
+ * bytes per rank (its business card) and a handful of node attributes, and
+ * reads each reply before its next command. */
+#define SL_PMI_OUT_MAX (256u << 10)      /* replies a task left unread (a PMI client has one) */
+#define SL_PMI_KVS_BYTES_MAX (32u << 20) /* the step's key space: keys + values + 64 each */
+#define SL_PMI_KVS_KEYS_MAX 262144       /* keys in the step's space (~100,000 MPICH ranks) */
+#define SL_PMI_NODEATTR_MAX 1024         /* PMI-2 node attributes of one node */

@@ -57,6 +57,8 @@ struct cgroup {
 	bool is_ram_unset; /* a memory limit could not be written */
 	char *uid_dir[CG_N], *job_dir[CG_N], *step_dir[CG_N];
 	char *user_dir;	   /* v2: step_<n>/user, the tasks' parent */
+	char *stepd_dir;   /* where the stepd itself is (stepd_join), NULL: not moved */
+	char *stepd_home;  /* the cgroup it came from, to go back to before the rmdirs */
 	char **task_procs; /* ntasks x CG_N "<task dir>/cgroup.procs", NULL: unused */
 	uint32_t ntasks;
 	int64_t build_us; /* how long cgroup_create took, for the log */
@@ -339,6 +341,8 @@ static void cgroup_free(struct cgroup *cg)
 		free(cg->step_dir[c]);
 	}
 	free(cg->user_dir);
+	free(cg->stepd_dir);
+	free(cg->stepd_home);
 	for (uint32_t i = 0; cg->task_procs && i < cg->ntasks * CG_N; i++)
 		free(cg->task_procs[i]);
 	free(cg->task_procs);
@@ -638,6 +642,87 @@ static int v2_build(struct cgroup *cg, const struct stepd *s, const char *job_na
 	return tasks_make(cg, 0, cg->user_dir);
 }
 
+/* ---- the stepd's own place ---- */
+
+/* The directory of the stepd's cgroup now, from /proc/self/cgroup: v2's
+ * "0::<path>" line, or v1's freezer line, below the mount point. */
+static int self_dir(const char *mnt, int version, char **ret)
+{
+	char line[PATH_MAX + 64];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	int r = -ENOENT;
+
+	*ret = NULL;
+	if (!f)
+		return -errno;
+	while (r == -ENOENT && fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!path)
+			continue;
+		*path++ = '\0';
+		*ctl++ = '\0';
+		if (version == 2 ? !(streq(line, "0") && !*ctl) : !streq(ctl, "freezer"))
+			continue;
+		if (asprintf(ret, "%s%s%s", mnt, version == 2 ? "" : "/freezer",
+			     streq(path, "/") ? "" : path)
+		    < 0) {
+			*ret = NULL;
+			r = -ENOMEM;
+		} else {
+			r = 0;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/* The stepd where Slurm puts it. v2: step_<n>/slurm, so its own memory
+ * (PMI's key space, I/O buffers) counts in the step's and the job's
+ * memory.max with the tasks'. v1 (proctrack/cgroup): the freezer's
+ * job_<job>, outside the step directory that a kill freezes; v1's memory
+ * hierarchy does not get it, as in Slurm, so there the stepd's own caps
+ * (pmi.c) are what bounds it. A failure is logged; the step runs on. */
+static void stepd_join(struct cgroup *cg, const struct stepd *s)
+{
+	char pid[24];
+	int r;
+
+	if (cg->version == 2) {
+		if (path_join(&cg->stepd_dir, cg->step_dir[0], "slurm") < 0
+		    || cg_mkdir(cg->stepd_dir) < 0)
+			goto fail;
+	} else if (!cg->is_used[CG_FREEZER] || !(cg->stepd_dir = strdup(cg->job_dir[CG_FREEZER]))) {
+		return;
+	}
+	if (self_dir(s->conf->cgroup.mountpoint, cg->version, &cg->stepd_home) < 0)
+		goto fail;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	r = cg_write(cg->stepd_dir, "cgroup.procs", pid);
+	if (r == 0)
+		return;
+	info("cgroup: %s: the slurmstepd stays out of %s: %s", s->label, cg->stepd_dir,
+	     strerror(-r));
+fail:
+	free(cg->stepd_home);
+	cg->stepd_home = NULL; /* nothing to go back to; stepd_dir is still removed */
+}
+
+/* Back where it came from, so that its directories can go. */
+static void stepd_leave(struct cgroup *cg)
+{
+	char pid[24];
+	int r;
+
+	if (!cg->stepd_home)
+		return;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	r = cg_write(cg->stepd_home, "cgroup.procs", pid);
+	if (r < 0)
+		debug("cgroup: back to %s: %s", cg->stepd_home, strerror(-r));
+}
+
 static int cgroup_build(struct cgroup *cg, const struct stepd *s)
 {
 	const struct sl_conf *conf = s->conf;
@@ -680,6 +765,8 @@ static int cgroup_build(struct cgroup *cg, const struct stepd *s)
 		    r == 0 && want[CG_MEMORY] && g->constrain_ram && !cg->is_ram_unset;
 		cg->has_cpuset = want[CG_CPUSET];
 	}
+	if (r == 0)
+		stepd_join(cg, s);
 	close(lock_fd);
 	return r;
 }
@@ -791,7 +878,8 @@ int cgroup_signal(const struct stepd *s, int sig)
 
 	if (!cgroup_is_tracking(s))
 		return 0;
-	dir = cg->step_dir[cg->version == 2 ? 0 : CG_FREEZER];
+	/* v2: the tasks' part of the step, not the stepd's (cgroup.kill) */
+	dir = cg->version == 2 ? cg->user_dir : cg->step_dir[CG_FREEZER];
 	if (sig != SIGKILL)
 		return cgroup_fs_signal_tree(dir, sig);
 	if (cg->version == 2) {
@@ -857,6 +945,9 @@ void cgroup_destroy(struct stepd *s)
 
 	if (!cg)
 		return;
+	stepd_leave(cg);
+	if (cg->version == 2)
+		rmdir_quiet(cg->stepd_dir);
 	for (int c = 0; c < CG_N; c++) {
 		for (uint32_t i = 0; i < cg->ntasks; i++) {
 			char *procs = cg->task_procs[i * CG_N + c];

@@ -10,7 +10,11 @@
  *       for freezer (proctrack/cgroup), cpuset (ConstrainCores), memory
  *       (ConstrainRAMSpace or ConstrainSwapSpace), devices (ConstrainDevices);
  *   v2: <mnt>/system.slice/<node>_slurmstepd.scope/job_<job>/step_<step>/user/task_<n>
- * with step_batch for a batch script. Without usable cgroups (not root,
+ * with step_batch for a batch script. The stepd itself goes where Slurm
+ * puts it: v2 <step>/slurm (its memory counts in the job's and the step's
+ * memory.max), v1 the freezer's job_<job> (never in a v1 memory cgroup);
+ * it goes back where it was before the directories are removed. The v2
+ * kill is the step's user/ part, so never the stepd. Without usable cgroups (not root,
  * read-only, no such controller) the stepd says so in its log once and
  * falls back to /proc tracking and memory sampling.
  */

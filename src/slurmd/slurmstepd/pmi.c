@@ -9,6 +9,15 @@
  *
  * Replies go through a per-task iobuf written when the fd takes them, so
  * a task that never reads cannot block the stepd.
+ *
+ * What the stepd holds for the job is bounded too (limits.h, SL_PMI_*):
+ * the replies a task left unread, the step's key space (the store and this
+ * node's puts since the last fence: keys, values and PMI_KV_OVERHEAD per
+ * entry, counted before duplicates are merged), the node attributes, and
+ * what srun sends, which is taken only while a fence of ours is in flight.
+ * Over a bound, the user is told and the step's tasks are killed
+ * (pmi_fail): the stepd is root and, on cgroup v1, outside the job's
+ * memory limit, so this memory would be the node's.
  */
 #include "pmi.h"
 
@@ -25,6 +34,7 @@
 
 #include "common/io_proto.h"
 #include "common/job_env.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -35,12 +45,14 @@
 #include "step.h"
 #include "step_io.h"
 #include "stepd.h"
+#include "user_error.h"
 
 #define PMI_BUF_MAX	8192
 #define PMI_KVSNAME_MAX 256
 #define PMI_KEY_MAX	256
 #define PMI_VAL_MAX	1024
 #define PMI2_LEN_DIGITS 6
+#define PMI_KV_OVERHEAD 64 /* an entry beyond its bytes: its record, two allocations */
 
 struct pmi_kv {
 	char *key, *val;
@@ -50,6 +62,7 @@ struct pmi_kv {
 struct pmi_kvs {
 	struct pmi_kv *v;
 	size_t n, cap;
+	size_t bytes; /* kv_cost() of the entries */
 };
 
 struct pmi_client {
@@ -74,11 +87,18 @@ struct pmi {
 	struct pmi_kvs pending;	 /* local puts since the last fence */
 	struct pmi_kvs nodeattr; /* PMI-2 node attributes (this node only) */
 	uint32_t in_fence;	 /* local tasks waiting in the fence */
+	bool is_fence_sent;	 /* our puts went to srun: its IO_PMI_KVS is due */
+	bool has_failed;	 /* over a bound: the tasks were killed (pmi_fail) */
 	uint8_t *kvs_in;	 /* IO_PMI_KVS chunks so far */
 	size_t kvs_in_len;
 };
 
 /* ---- key-value sets ---- */
+
+static size_t kv_cost(size_t klen, size_t vlen)
+{
+	return klen + vlen + PMI_KV_OVERHEAD;
+}
 
 static int kvs_add(struct pmi_kvs *k, const char *key, size_t klen, const char *val, size_t vlen)
 {
@@ -100,6 +120,7 @@ static int kvs_add(struct pmi_kvs *k, const char *key, size_t klen, const char *
 		return -ENOMEM;
 	}
 	k->v[k->n++] = kv;
+	k->bytes += kv_cost(klen, vlen);
 	return 0;
 }
 
@@ -134,6 +155,7 @@ static void kvs_sort(struct pmi_kvs *k)
 	qsort(k->v, k->n, sizeof(*k->v), kv_cmp_seq);
 	for (size_t i = 0; i < k->n; i++) {
 		if (out && streq(k->v[out - 1].key, k->v[i].key)) {
+			k->bytes -= kv_cost(strlen(k->v[out - 1].key), strlen(k->v[out - 1].val));
 			free(k->v[out - 1].key);
 			free(k->v[out - 1].val);
 			k->v[out - 1] = k->v[i];
@@ -169,6 +191,27 @@ static void client_close(struct pmi_client *c)
 		close(c->fd);
 		c->fd = -1;
 	}
+	iobuf_done(&c->out);
+}
+
+/* The job went over a bound of what we hold for it, or srun broke the
+ * protocol: the user is told (the log too), the step's tasks are killed.
+ * Once; from then on every task's connection is closed as it speaks. */
+static void pmi_fail(struct stepd *s, const char *fmt, ...) _printf_(2, 3);
+static void pmi_fail(struct stepd *s, const char *fmt, ...)
+{
+	struct pmi *p = s->pmi;
+	char why[512];
+	va_list ap;
+
+	if (p->has_failed)
+		return;
+	p->has_failed = true;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	user_error(s, "%s: PMI: %s: killing the step's tasks", s->label, why);
+	proctree_signal(s, SIGKILL);
 }
 
 static void client_flush(struct pmi_client *c)
@@ -196,8 +239,14 @@ static void reply(struct pmi_client *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(body))
+	if (n < 0 || (size_t)n >= sizeof(body) || c->fd < 0)
 		return;
+	if (iobuf_pending(&c->out) + PMI2_LEN_DIGITS + (size_t)n > SL_PMI_OUT_MAX) {
+		client_close(c); /* it does not read: no more of its commands */
+		pmi_fail(c->s, "task %u left over %u KiB of replies unread", c->rank,
+			 SL_PMI_OUT_MAX >> 10);
+		return;
+	}
 	if (c->version == 2) {
 		snprintf(hdr, sizeof(hdr), "%-6d", n);
 		if (iobuf_append(&c->out, hdr, PMI2_LEN_DIGITS) < 0)
@@ -258,6 +307,7 @@ static void fence_send(struct stepd *s)
 	step_io_flush(s);
 	free(buf);
 	kvs_done(&p->pending);
+	p->is_fence_sent = true;
 	debug("%s: PMI fence: %zu bytes of puts to srun", s->label, len);
 }
 
@@ -287,6 +337,12 @@ static void fence_done(struct stepd *s)
 		vl = get_u32(p->kvs_in + off + 4 + kl);
 		if (vl > PMI_VAL_MAX || p->kvs_in_len - off - 8 - kl < vl)
 			break;
+		if (p->store.n >= SL_PMI_KVS_KEYS_MAX
+		    || p->store.bytes + kv_cost(kl, vl) > SL_PMI_KVS_BYTES_MAX) {
+			pmi_fail(s, "the step's key space is over %u keys or %u MiB",
+				 SL_PMI_KVS_KEYS_MAX, SL_PMI_KVS_BYTES_MAX >> 20);
+			break;
+		}
 		if (kvs_add(&p->store, (const char *)p->kvs_in + off + 4, kl,
 			    (const char *)p->kvs_in + off + 8 + kl, vl)
 		    < 0) {
@@ -300,6 +356,7 @@ static void fence_done(struct stepd *s)
 	p->kvs_in = NULL;
 	p->kvs_in_len = 0;
 	p->in_fence = 0;
+	p->is_fence_sent = false;
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct pmi_client *c = &p->c[i];
 
@@ -318,10 +375,18 @@ void pmi_frame_in(struct stepd *s, const struct io_hdr *h, const uint8_t *data)
 	struct pmi *p = s->pmi;
 	uint8_t *v;
 
-	if (!p || h->type != IO_PMI_KVS)
+	if (!p || h->type != IO_PMI_KVS || p->has_failed)
 		return;
-	if (p->kvs_in_len + h->len > (64u << 20)) { /* 64 MiB of keys: srun is wrong */
-		error("%s: PMI: the key space from srun is too big", s->label);
+	if (!p->is_fence_sent) { /* nothing asked for it: not from a real srun */
+		pmi_fail(s, "srun sent keys (IO_PMI_KVS) with no fence in flight");
+		return;
+	}
+	if (p->kvs_in_len + h->len > SL_PMI_KVS_BYTES_MAX) {
+		pmi_fail(s, "srun sent over %u MiB of keys for one fence",
+			 SL_PMI_KVS_BYTES_MAX >> 20);
+		free(p->kvs_in);
+		p->kvs_in = NULL;
+		p->kvs_in_len = 0;
 		return;
 	}
 	v = realloc(p->kvs_in, p->kvs_in_len + h->len + 1);
@@ -360,13 +425,27 @@ static void do_abort(struct pmi_client *c, const char *code, const char *msg)
 	proctree_signal(c->s, SIGKILL);
 }
 
+/* A put fits in the step's space with what it holds and this node's puts
+ * since the last fence (which all go into it). */
+static bool space_has_room(const struct pmi *p, size_t klen, size_t vlen)
+{
+	return p->store.n + p->pending.n < SL_PMI_KVS_KEYS_MAX
+	       && p->store.bytes + p->pending.bytes + kv_cost(klen, vlen) <= SL_PMI_KVS_BYTES_MAX;
+}
+
 static void put_value(struct pmi_client *c, const char *key, const char *val)
 {
 	struct pmi *p = c->s->pmi;
+	size_t kl = key ? strlen(key) : 0, vl = val ? strlen(val) : 0;
 	int rc = -1;
 
-	if (key && val && strlen(key) <= PMI_KEY_MAX && strlen(val) <= PMI_VAL_MAX)
-		rc = kvs_add(&p->pending, key, strlen(key), val, strlen(val)) < 0 ? -1 : 0;
+	if (key && val && kl <= PMI_KEY_MAX && vl <= PMI_VAL_MAX) {
+		if (space_has_room(p, kl, vl))
+			rc = kvs_add(&p->pending, key, kl, val, vl) < 0 ? -1 : 0;
+		else
+			pmi_fail(c->s, "task %u put over %u keys or %u MiB in the key space",
+				 c->rank, SL_PMI_KVS_KEYS_MAX, SL_PMI_KVS_BYTES_MAX >> 20);
+	}
 	if (c->version == 2)
 		reply(c, "cmd=kvs-put-response;rc=%d;", rc);
 	else
@@ -505,8 +584,13 @@ static void nodeattr_put(struct pmi_client *c, const char *key, const char *val)
 	struct pmi *p = c->s->pmi;
 	int rc = -1;
 
-	if (key && val && strlen(key) <= PMI_KEY_MAX && strlen(val) <= PMI_VAL_MAX)
-		rc = kvs_add(&p->nodeattr, key, strlen(key), val, strlen(val)) < 0 ? -1 : 0;
+	if (key && val && strlen(key) <= PMI_KEY_MAX && strlen(val) <= PMI_VAL_MAX) {
+		if (p->nodeattr.n < SL_PMI_NODEATTR_MAX)
+			rc = kvs_add(&p->nodeattr, key, strlen(key), val, strlen(val)) < 0 ? -1 : 0;
+		else
+			pmi_fail(c->s, "task %u put over %u node attributes", c->rank,
+				 SL_PMI_NODEATTR_MAX);
+	}
 	reply(c, "cmd=info-putnodeattr-response;rc=%d;", rc);
 	for (uint32_t i = 0; rc == 0 && i < p->n; i++) { /* the ones waiting for it */
 		struct pmi_client *w = &p->c[i];
@@ -619,6 +703,10 @@ static void client_ready(void *arg, short revents)
 	struct pmi_client *c = arg;
 	ssize_t n;
 
+	if (c->s->pmi->has_failed) { /* the tasks are being killed */
+		client_close(c);
+		return;
+	}
 	if (revents & POLLOUT)
 		client_flush(c);
 	if (c->fd < 0 || !(revents & (POLLIN | POLLHUP | POLLERR)))
@@ -631,7 +719,7 @@ static void client_ready(void *arg, short revents)
 		return;
 	}
 	c->rlen += (size_t)n;
-	if (client_parse(c) < 0) {
+	if (client_parse(c) < 0 && c->fd >= 0) { /* not closed over a bound already */
 		info("%s: task %u: malformed or oversized PMI command: PMI connection closed",
 		     c->s->label, c->rank);
 		client_close(c);
