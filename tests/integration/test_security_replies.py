@@ -13,6 +13,9 @@ the connection whose reply has waited longest is closed. So:
 * the controller's RSS grows by less than RSS_GROWTH_MAX (the unread
   replies would hold about 500 MiB);
 * the closes are logged with the peer, the uid and the unread bytes;
+* a streamed listing the same user stopped reading before (its first
+  page waiting longest) is among the closed, and the controller frees
+  what it kept for it;
 * `scontrol ping` and `squeue`, by root and by the same user, still answer
   within a deadline while the connections are held.
 
@@ -31,11 +34,13 @@ import pytest
 from cluster import BUILD_DIR, TIMEOUT_SCALE, submit
 
 MESSAGE_TIMEOUT = 30  # the unread replies outlive the measure
-CLUSTER_KWARGS = {"nodes": ["n1"], "settings": {"MessageTimeout": str(MESSAGE_TIMEOUT)}}
+CLUSTER_KWARGS = {"nodes": ["n1"], "settings": {"MessageTimeout": str(MESSAGE_TIMEOUT),
+                                               "SlurmctldDebug": "debug"}}  # page lines
 N_JOBS = 120          # at about 18 kB a record: a page of about 2 MiB
 COMMENT_LEN = 1024    # JOB_STR_MAX
 NAME_LEN = 255        # SL_NAME_MAX on the wire
 PATH_LEN = 4000       # under JOB_PATH_MAX
+STREAM_STALL_S = 8    # the stalled streamed reader wakes after the hog's replies
 HOG_CONNS = 250       # under the per-user cap of 256 requests being served
 RSS_GROWTH_MAX = 160 << 20  # the per-user budget is 64 MiB; the rest is margin
 COMMAND_LIMIT_S = 3.0       # what ping and squeue may take while the replies wait
@@ -73,15 +78,15 @@ def rss(pid):
     raise AssertionError(f"no VmRSS for pid {pid}")
 
 
-def start_hog(cluster, user, n):
-    """reply_hog n as user: n unread non-streamed listings."""
+def start_as(cluster, user, *argv):
+    """build/argv as user, stdout and stderr piped."""
     pw = pwd.getpwnam(user)
 
     def preexec():
         os.setgroups([])
         os.setgid(pw.pw_gid)
         os.setuid(pw.pw_uid)
-    p = subprocess.Popen([str(BUILD_DIR / "reply_hog"), str(n)], stdin=subprocess.DEVNULL,
+    p = subprocess.Popen([str(BUILD_DIR / argv[0]), *argv[1:]], stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=cluster.env(), cwd="/", preexec_fn=preexec)
     cluster.clients.append(p)  # killed by pid at the cluster's stop if still running
@@ -120,7 +125,11 @@ def test_unread_replies_leave_rss_bounded_and_commands_fast(cluster, big_jobs, t
     assert timed(cluster, "squeue", "-h", "-o", "%i")[1].split() == [str(i) for i in big_jobs]
     before = rss(pid)
     mark = cluster.log_mark()
-    hog = start_hog(cluster, user, HOG_CONNS)
+    # a streamed listing whose first page waits, unread, from before the hog
+    stalled = start_as(cluster, user, "stream_reader", "stall", str(STREAM_STALL_S))
+    cluster.wait_for_log(r"REQUEST_JOB_INFO uid=%d: a page of \d+ jobs, more after JobId=\d+ "
+                         r"\(streamed\)" % test_user.pw_uid, since=mark)
+    hog = start_as(cluster, user, "reply_hog", str(HOG_CONNS))
     assert read_line(hog, "sent", 60) == HOG_CONNS
     peak = before
     answered = None
@@ -152,5 +161,16 @@ def test_unread_replies_leave_rss_bounded_and_commands_fast(cluster, big_jobs, t
     assert all(t < COMMAND_LIMIT_S * TIMEOUT_SCALE for t in timings.values()), timings
     cluster.wait_for_log(r"closed, uid=%d: \d+ reply bytes unread" % test_user.pw_uid,
                          since=mark)
+    # the stalled reader was closed midway: its first page (under 1 MB, the
+    # hog's pages are 2 MB) waited longest
+    cluster.wait_for_log(r"closed, uid=%d: \d{1,6} reply bytes unread" % test_user.pw_uid,
+                         since=mark)
+    out, err = stalled.communicate(timeout=(STREAM_STALL_S + 30) * TIMEOUT_SCALE)
+    got = dict(kv.split("=") for kv in out.split())
+    assert stalled.returncode == 0 and got["eof"] == "1", out + err
     hog.kill()
     hog.communicate(timeout=10)
+    # the controller let go of the stream (and of everything else)
+    assert cluster.ping_up()
+    assert timed(cluster, "squeue", "-h", "-o", "%i", user=user)[1].split() == \
+        [str(i) for i in big_jobs]
