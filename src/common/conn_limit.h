@@ -35,10 +35,10 @@ struct conn_limit {
 	size_t max_buffered;
 	size_t max_out_per_uid; /* 0: no cap */
 	size_t max_out;		/* 0: no cap */
-	uint32_t open; /* now */
+	uint32_t open;		/* now */
 	size_t buffered;
-	size_t out; /* reply bytes not yet taken, every connection's */
-	struct conn_uid *uids; /* users with a request at the daemon, unordered */
+	size_t out;	       /* reply bytes not yet taken, every connection's */
+	struct conn_uid *uids; /* users with a request being served, unordered */
 	size_t nuids;
 	size_t cap_uids;
 };
@@ -53,11 +53,11 @@ uint32_t conn_limit_max_open(uint64_t nofile);
 uint32_t conn_limit_max_per_uid(uint32_t max_open);
 /* Bytes of frames in reading: four of the largest, at least 256 MiB. */
 size_t conn_limit_max_buffered(uint32_t max_frame);
-/* Reply bytes not yet taken. A user's: eight pages of a job listing
- * (JOB_INFO_PAGE_BYTES) or one reply at MaxMessageSize (the server never
- * closes the connection it writes to, so one reply of any size goes out).
- * All users': enough for eight users at their budget, small against a
- * controller's memory. */
+/* Reply bytes not yet taken. A user's: eight whole pages of a job listing
+ * (JOB_INFO_PAGE_BYTES, 8 MiB), as much as the default MaxMessageSize; a
+ * larger reply still goes out, as the server never closes the connection
+ * it is writing to. All users': eight users at their budget, small
+ * against a controller's memory. */
 #define CONN_LIMIT_OUT_PER_UID ((size_t)64 << 20)
 #define CONN_LIMIT_OUT_TOTAL   ((size_t)512 << 20)
 

@@ -294,12 +294,15 @@ static void conn_evict(struct rpc_conn *v, const char *whose, size_t budget)
 	struct rpc_server *s = v->srv;
 
 	if (v->is_authed)
-		srv_error(s, "%s: closed, uid=%u: %zu reply bytes unread, the oldest while %s "
-			  "replies not taken passed %zu bytes", v->peer, (unsigned)v->uid, v->out,
-			  whose, budget);
+		srv_error(s,
+			  "%s: closed, uid=%u: %zu reply bytes unread, the oldest while %s "
+			  "replies not taken passed %zu bytes",
+			  v->peer, (unsigned)v->uid, v->out, whose, budget);
 	else
-		srv_error(s, "%s: closed: %zu reply bytes unread, the oldest while %s replies not "
-			  "taken passed %zu bytes", v->peer, v->out, whose, budget);
+		srv_error(s,
+			  "%s: closed: %zu reply bytes unread, the oldest while %s replies not "
+			  "taken passed %zu bytes",
+			  v->peer, v->out, whose, budget);
 	if (v->state != CONN_STREAMING)
 		return conn_free(v); /* CLOSING: the only other state with output */
 	conn_drop_bev(v);

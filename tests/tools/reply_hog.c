@@ -92,7 +92,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (rpc_resolve(conf->control_addr ? conf->control_addr : conf->control_machine,
-			conf->slurmctld_port, &sa) < 0)
+			conf->slurmctld_port, &sa)
+	    < 0)
 		return 2;
 	p = calloc(n, sizeof(*p));
 	if (!p)
@@ -106,7 +107,8 @@ int main(int argc, char **argv)
 			fd = hog_connect(&sa, &out);
 		pack_buf_done(&out);
 		if (fd < 0) {
-			fprintf(stderr, "connection %u: %s\n", i, err.text[0] ? err.text : strerror(errno));
+			fprintf(stderr, "connection %u: %s\n", i,
+				err.text[0] ? err.text : strerror(errno));
 			break;
 		}
 		p[sent++].fd = fd;
