@@ -126,7 +126,8 @@ def test_unread_replies_leave_rss_bounded_and_commands_fast(cluster, big_jobs, t
     before = rss(pid)
     mark = cluster.log_mark()
     # a streamed listing whose first page waits, unread, from before the hog
-    stalled = start_as(cluster, user, "stream_reader", "stall", str(STREAM_STALL_S))
+    stalled = start_as(cluster, user, "stream_reader", "stall",
+                       str(int(STREAM_STALL_S * TIMEOUT_SCALE)))
     cluster.wait_for_log(r"REQUEST_JOB_INFO uid=%d: a page of \d+ jobs, more after JobId=\d+ "
                          r"\(streamed\)" % test_user.pw_uid, since=mark)
     hog = start_as(cluster, user, "reply_hog", str(HOG_CONNS))
