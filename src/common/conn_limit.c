@@ -1,9 +1,10 @@
 /* conn_limit.c - see conn_limit.h.
  *
  * The uid table is a short unsorted array: it holds only users with a
- * request at the daemon right now (a handful; at most max_open), and a
- * uid comes from a credential munged accepted, so a peer cannot make it
- * grow by inventing users.
+ * request at the daemon or a reply being written right now (a handful; at
+ * most max_open), and a uid comes from a credential munged accepted, so a
+ * peer cannot make it grow by inventing users. A user's reply bytes live
+ * in its entry, which its counted requests keep alive while they last.
  */
 #include "conn_limit.h"
 
@@ -80,7 +81,7 @@ int conn_limit_uid_take(struct conn_limit *l, uid_t uid)
 		l->uids = p;
 		l->cap_uids = cap;
 	}
-	l->uids[l->nuids++] = (struct conn_uid){.uid = uid, .n = 1};
+	l->uids[l->nuids++] = (struct conn_uid){.uid = uid, .n = 1, .out = 0};
 	return 0;
 }
 
@@ -98,4 +99,30 @@ bool conn_limit_buffer(struct conn_limit *l, size_t old_len, size_t new_len)
 {
 	l->buffered = l->buffered - old_len + new_len;
 	return !(l->buffered > l->max_buffered && new_len > SL_FRAME_PREAUTH);
+}
+
+void conn_limit_out(struct conn_limit *l, const uid_t *uid, size_t old_len, size_t new_len)
+{
+	struct conn_uid *u = uid ? uid_find(l, *uid) : NULL;
+
+	l->out = l->out - old_len + new_len;
+	if (u)
+		u->out = u->out - old_len + new_len;
+}
+
+size_t conn_limit_uid_out(const struct conn_limit *l, uid_t uid)
+{
+	const struct conn_uid *u = uid_find(l, uid);
+
+	return u ? u->out : 0;
+}
+
+bool conn_limit_uid_is_over_out(const struct conn_limit *l, uid_t uid)
+{
+	return l->max_out_per_uid && conn_limit_uid_out(l, uid) > l->max_out_per_uid;
+}
+
+bool conn_limit_is_over_out(const struct conn_limit *l)
+{
+	return l->max_out && l->out > l->max_out;
 }

@@ -10,7 +10,11 @@
  *     the credential, so only after authentication;
  *   - bytes of frames being read, all connections together, at most
  *     max_buffered; only frames over SL_FRAME_PREAUTH (authenticated
- *     early) are refused by it, so small requests never are.
+ *     early) are refused by it, so small requests never are;
+ *   - bytes of replies written but not yet taken by the peers' sockets:
+ *     at most max_out_per_uid for the requests a user has counted, and
+ *     max_out all connections together; over either the server closes
+ *     the connections whose replies have waited longest.
  * No I/O, no logging: the server decides whom to close, this counts.
  */
 #pragma once
@@ -21,16 +25,20 @@
 
 struct conn_uid {
 	uid_t uid;
-	uint32_t n; /* requests with the daemon */
+	uint32_t n; /* requests with the daemon or with a reply not yet written */
+	size_t out; /* bytes of those replies not yet taken by the sockets */
 };
 
 struct conn_limit {
 	uint32_t max_open;
 	uint32_t max_per_uid; /* 0: no cap */
 	size_t max_buffered;
-	uint32_t open; /* now */
+	size_t max_out_per_uid; /* 0: no cap */
+	size_t max_out;		/* 0: no cap */
+	uint32_t open;		/* now */
 	size_t buffered;
-	struct conn_uid *uids; /* users with a request at the daemon, unordered */
+	size_t out;	       /* reply bytes not yet taken, every connection's */
+	struct conn_uid *uids; /* users with a request being served, unordered */
 	size_t nuids;
 	size_t cap_uids;
 };
@@ -45,6 +53,13 @@ uint32_t conn_limit_max_open(uint64_t nofile);
 uint32_t conn_limit_max_per_uid(uint32_t max_open);
 /* Bytes of frames in reading: four of the largest, at least 256 MiB. */
 size_t conn_limit_max_buffered(uint32_t max_frame);
+/* Reply bytes not yet taken. A user's: eight whole pages of a job listing
+ * (JOB_INFO_PAGE_BYTES, 8 MiB), as much as the default MaxMessageSize; a
+ * larger reply still goes out, as the server never closes the connection
+ * it is writing to. All users': eight users at their budget, small
+ * against a controller's memory. */
+#define CONN_LIMIT_OUT_PER_UID ((size_t)64 << 20)
+#define CONN_LIMIT_OUT_TOTAL   ((size_t)512 << 20)
 
 void conn_limit_done(struct conn_limit *l); /* frees the uid table */
 
@@ -53,9 +68,20 @@ bool conn_limit_is_full(const struct conn_limit *l);
 /* One more request of uid with the daemon: 0, -EAGAIN when uid already has
  * max_per_uid (nothing counted), -ENOMEM. */
 int conn_limit_uid_take(struct conn_limit *l, uid_t uid);
-/* That request was answered (or its connection dropped). */
+/* That request's reply was written (or its connection dropped); its
+ * bytes must have been given back first (conn_limit_out to 0). */
 void conn_limit_uid_put(struct conn_limit *l, uid_t uid);
 uint32_t conn_limit_uid_count(const struct conn_limit *l, uid_t uid);
+
+/* A connection's reply bytes not yet taken went from old_len to new_len.
+ * uid: the user whose counted request it answers (taken with
+ * conn_limit_uid_take and not yet put), or NULL: only the total counts
+ * it (root, SlurmUser, a peer refused before it was counted). */
+void conn_limit_out(struct conn_limit *l, const uid_t *uid, size_t old_len, size_t new_len);
+size_t conn_limit_uid_out(const struct conn_limit *l, uid_t uid);
+/* Over max_out_per_uid (uid's) or max_out (everyone's) now. */
+bool conn_limit_uid_is_over_out(const struct conn_limit *l, uid_t uid);
+bool conn_limit_is_over_out(const struct conn_limit *l);
 
 /* A connection's unread input went from old_len to new_len bytes. Returns
  * false when the total is now over max_buffered and this connection holds

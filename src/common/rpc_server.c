@@ -26,7 +26,17 @@
  *   together (only large, already authenticated frames are refused by it);
  * - the daemon: at most limit.max_per_uid requests of one user being
  *   served at once, root and SlurmUser exempt (the uid is the credential's,
- *   so this cap applies after authentication);
+ *   so this cap applies after authentication); a request counts until its
+ *   reply has been written, not only until the daemon answered;
+ * - memory for replies: the bytes a peer has not taken yet (its output
+ *   buffer, followed by an evbuffer callback) count against its user's
+ *   limit.max_out_per_uid and everyone's limit.max_out. Over a budget, the
+ *   connection whose reply has waited longest is closed, until it holds
+ *   again: a client that does not read loses its oldest replies, and the
+ *   user's next command, whose reply is the newest, goes through. Root and
+ *   SlurmUser (slurmd, admins, slurmrestd) count in the total but are never
+ *   closed for it; the connection being written to never is either, so one
+ *   reply of any size always goes out;
  * - munge: a peer that did not authenticate (wrong version, bad or missing
  *   credential, garbage) is answered with an unsigned frame or closed;
  *   only an authenticated request gets a signed reply (munge_encode).
@@ -77,7 +87,11 @@ struct rpc_conn {
 	bool is_dead;            /* peer gone while dispatched */
 	bool is_pre_authed;      /* a large frame's credential was checked early */
 	bool is_uid_counted;	 /* one of uid's requests in srv->limit */
-	uid_t uid;		 /* when is_uid_counted */
+	bool is_authed;		 /* the credential was verified: uid is known */
+	bool is_privileged;	 /* signed by root or SlurmUser */
+	uid_t uid;		 /* the signer, once is_authed */
+	size_t out;		 /* reply bytes not yet taken, counted in srv->limit */
+	uint64_t out_seq;	 /* srv->out_seq when out last left 0: lower waited longer */
 	struct frame_auth auth;  /* valid when is_pre_authed */
 	uint16_t req_type;	 /* of the request, once its header is read: for the logs */
 	struct rpc_req *stream_req; /* STREAMING: the daemon's, handed back to */
@@ -102,6 +116,7 @@ struct rpc_server {
 	time_t log_sec;			   /* refusal lines written in this second */
 	unsigned log_n;
 	unsigned log_dropped;
+	uint64_t out_seq;
 	struct rpc_conn *conns;
 	struct rpc_conn *tail;
 };
@@ -153,6 +168,8 @@ static void conn_unlink(struct rpc_conn *c)
 	c->next = c->prev = NULL;
 	conn_limit_buffer(&s->limit, c->buffered, 0);
 	c->buffered = 0;
+	conn_limit_out(&s->limit, c->is_uid_counted ? &c->uid : NULL, c->out, 0);
+	c->out = 0;
 	if (c->is_uid_counted)
 		conn_limit_uid_put(&s->limit, c->uid);
 	c->is_uid_counted = false;
@@ -160,13 +177,48 @@ static void conn_unlink(struct rpc_conn *c)
 	c->srv = NULL;
 }
 
+/* The output buffer changed (a reply written, or the socket took some):
+ * what it holds counts against the budgets of replies not yet taken. */
+static void conn_out_cb(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct rpc_conn *c = arg;
+	size_t len = info->orig_size + info->n_added - info->n_deleted;
+
+	(void)buf;
+	if (!c->srv)
+		return;
+	if (c->out == 0 && len > 0)
+		c->out_seq = ++c->srv->out_seq;
+	conn_limit_out(&c->srv->limit, c->is_uid_counted ? &c->uid : NULL, c->out, len);
+	c->out = len;
+}
+
+/* The socket and what it still had to write go; the conn stays. The
+ * output is drained first: bufferevent_free frees its buffers only later,
+ * from the loop (a finalizer), after every request of this round was
+ * served, and replies of closed connections would pile up until then. */
+static void conn_drop_bev(struct rpc_conn *c)
+{
+	if (c->bev) {
+		struct evbuffer *out = bufferevent_get_output(c->bev);
+
+		evbuffer_unfreeze(out, 1); /* a socket bufferevent's start is frozen */
+		evbuffer_drain(out, evbuffer_get_length(out));
+	}
+	if (c->srv)
+		conn_limit_out(&c->srv->limit, c->is_uid_counted ? &c->uid : NULL, c->out, 0);
+	c->out = 0;
+	if (c->bev)
+		bufferevent_free(c->bev);
+	c->bev = NULL;
+}
+
 static void conn_free(struct rpc_conn *c)
 {
 	conn_unlink(c);
 	if (c->deadline)
 		event_free(c->deadline);
-	if (c->bev)
-		bufferevent_free(c->bev);
+	conn_drop_bev(c);
 	free(c);
 }
 
@@ -187,17 +239,13 @@ static void conn_stream_next(struct rpc_conn *c)
 static void conn_close(struct rpc_conn *c)
 {
 	if (c->state == CONN_STREAMING) {
-		if (c->bev)
-			bufferevent_free(c->bev);
-		c->bev = NULL;
+		conn_drop_bev(c);
 		c->is_dead = true;
 		conn_stream_next(c); /* the daemon's reply then frees c */
 		return;
 	}
 	if (c->state == CONN_DISPATCHED) {
-		if (c->bev)
-			bufferevent_free(c->bev);
-		c->bev = NULL;
+		conn_drop_bev(c);
 		c->is_dead = true;
 		return;
 	}
@@ -218,6 +266,61 @@ static bool srv_close_oldest(struct rpc_server *s, const char *why)
 		return true;
 	}
 	return false;
+}
+
+/* The unprivileged connection, other than c (of c's user when is_same_uid),
+ * whose reply has waited longest; NULL when there is none. */
+static struct rpc_conn *srv_slowest_reader(struct rpc_server *s, const struct rpc_conn *c,
+					   bool is_same_uid)
+{
+	struct rpc_conn *slowest = NULL;
+
+	for (struct rpc_conn *o = s->conns; o; o = o->next) {
+		if (o == c || o->out == 0 || o->is_privileged)
+			continue;
+		if (is_same_uid && !(o->is_uid_counted && o->uid == c->uid))
+			continue;
+		if (!slowest || o->out_seq < slowest->out_seq)
+			slowest = o;
+	}
+	return slowest;
+}
+
+/* Close v for its unread reply. A STREAMING one goes back to the daemon
+ * from the loop (its deadline, made active), not from inside the reply
+ * being sent now: rpc_more_fn is never called from within rpc_reply*. */
+static void conn_evict(struct rpc_conn *v, const char *whose, size_t budget)
+{
+	struct rpc_server *s = v->srv;
+
+	if (v->is_authed)
+		srv_error(s,
+			  "%s: closed, uid=%u: %zu reply bytes unread, the oldest while %s "
+			  "replies not taken passed %zu bytes",
+			  v->peer, (unsigned)v->uid, v->out, whose, budget);
+	else
+		srv_error(s,
+			  "%s: closed: %zu reply bytes unread, the oldest while %s replies not "
+			  "taken passed %zu bytes",
+			  v->peer, v->out, whose, budget);
+	if (v->state != CONN_STREAMING)
+		return conn_free(v); /* CLOSING: the only other state with output */
+	conn_drop_bev(v);
+	v->is_dead = true;
+	event_active(v->deadline, EV_TIMEOUT, 1); /* conn_close hands it back */
+}
+
+/* c's reply was just written: over a budget of replies not taken, close
+ * the slowest readers (never c) until it holds again. */
+static void srv_trim_out(struct rpc_server *s, struct rpc_conn *c)
+{
+	struct rpc_conn *v;
+
+	while (c->is_uid_counted && conn_limit_uid_is_over_out(&s->limit, c->uid)
+	       && (v = srv_slowest_reader(s, c, true)))
+		conn_evict(v, "the user's", s->limit.max_out_per_uid);
+	while (conn_limit_is_over_out(&s->limit) && (v = srv_slowest_reader(s, c, false)))
+		conn_evict(v, "all users'", s->limit.max_out);
 }
 
 static int conn_send(struct rpc_conn *c, uint16_t type, const void *msg, bool is_signed)
@@ -243,6 +346,7 @@ static int conn_send(struct rpc_conn *c, uint16_t type, const void *msg, bool is
 		return r;
 	}
 	event_add(c->deadline, c->srv->deadline_tv); /* the reply must be taken in time too */
+	srv_trim_out(c->srv, c);
 	return 0;
 }
 
@@ -279,7 +383,6 @@ static bool conn_count_uid(struct rpc_conn *c, uid_t uid)
 	r = conn_limit_uid_take(&s->limit, uid);
 	if (r == 0) {
 		c->is_uid_counted = true;
-		c->uid = uid;
 		return true;
 	}
 	snprintf(why, sizeof(why), "uid=%u has %u requests being served already", (unsigned)uid,
@@ -352,6 +455,9 @@ static void conn_handle_frame(struct rpc_conn *c, const uint8_t *data, uint32_t 
 		frame_done(&f);
 		return;
 	}
+	c->uid = auth_uid;
+	c->is_authed = true;
+	c->is_privileged = auth_uid == 0 || auth_uid == c->srv->opts.admin_uid;
 	if (!conn_count_uid(c, auth_uid)) {
 		frame_done(&f);
 		return;
@@ -569,6 +675,7 @@ static void server_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struc
 	s->tail = c;
 	s->limit.open++;
 	bufferevent_setcb(c->bev, conn_read_cb, conn_write_cb, conn_event_cb, c);
+	evbuffer_add_cb(bufferevent_get_output(c->bev), conn_out_cb, c);
 	bufferevent_set_timeouts(c->bev, &tv, &tv);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	event_add(c->deadline, s->deadline_tv);
@@ -614,8 +721,12 @@ static void server_limits(struct rpc_server *s, const struct rpc_server_opts *o)
 	    o->max_per_uid ? o->max_per_uid : conn_limit_max_per_uid(s->limit.max_open);
 	s->limit.max_buffered =
 	    o->max_buffered ? o->max_buffered : conn_limit_max_buffered(o->max_frame);
-	debug("listener caps: %u connections, %u requests per user, %zu bytes being read",
-	      s->limit.max_open, s->limit.max_per_uid, s->limit.max_buffered);
+	s->limit.max_out_per_uid = o->max_out_per_uid ? o->max_out_per_uid : CONN_LIMIT_OUT_PER_UID;
+	s->limit.max_out = o->max_out ? o->max_out : CONN_LIMIT_OUT_TOTAL;
+	debug("listener caps: %u connections, %u requests per user, %zu bytes being read, "
+	      "%zu reply bytes not taken per user, %zu in all",
+	      s->limit.max_open, s->limit.max_per_uid, s->limit.max_buffered,
+	      s->limit.max_out_per_uid, s->limit.max_out);
 }
 
 int rpc_server_new(struct event_base *base, const char *addr, uint16_t port,
@@ -676,10 +787,8 @@ struct rpc_server *rpc_server_free(struct rpc_server *s)
 		if (c->state == CONN_DISPATCHED || c->state == CONN_STREAMING) {
 			/* the daemon holds the req (or gets it back now, the
 			 * conn dead): detach, it frees later */
+			conn_drop_bev(c);
 			conn_unlink(c);
-			if (c->bev)
-				bufferevent_free(c->bev);
-			c->bev = NULL;
 			if (c->deadline)
 				event_free(c->deadline);
 			c->deadline = NULL;
@@ -712,9 +821,7 @@ int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg)
 		conn_free(c); /* unlinks (unless the server went first); its bev is gone */
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
 	}
-	if (c->is_uid_counted && c->srv)
-		conn_limit_uid_put(&c->srv->limit, c->uid);
-	c->is_uid_counted = false;
+	/* still counted against its user until the reply is written (conn_free) */
 	r = conn_send(c, type, msg, true);
 	return r;
 }
@@ -732,9 +839,6 @@ int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more
 		conn_free(c);
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
 	}
-	if (c->is_uid_counted && c->srv)
-		conn_limit_uid_put(&c->srv->limit, c->uid);
-	c->is_uid_counted = false;
 	r = frame_build(type, msg, c->srv->munge_socket, &out, &err);
 	if (r < 0)
 		error("%s: %s reply to %s not sent: %s", c->peer, msg_type_name(type),
@@ -752,6 +856,7 @@ int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more
 	c->stream_arg = arg;
 	c->state = CONN_STREAMING;
 	event_add(c->deadline, c->srv->deadline_tv); /* each part must be taken in time */
+	srv_trim_out(c->srv, c);
 	return 0;
 }
 

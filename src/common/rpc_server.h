@@ -48,6 +48,8 @@ struct rpc_server_opts {
 	uint32_t max_conns;   /* open connections; default from RLIMIT_NOFILE */
 	uint32_t max_per_uid; /* requests of one user being served at once */
 	size_t max_buffered;  /* bytes of frames being read, all conns together */
+	size_t max_out_per_uid; /* reply bytes not yet taken by one user's peers */
+	size_t max_out;		/* reply bytes not yet taken, all conns together */
 };
 
 /* Listen on addr:port (addr NULL: all IPv4 addresses). Returns -errno

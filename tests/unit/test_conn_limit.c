@@ -1,6 +1,7 @@
 /* test_conn_limit.c - the caps of an RPC listener (conn_limit.h): the
  * connection cap from RLIMIT_NOFILE, requests per user counted and given
- * back, the buffered-bytes cap that only refuses large frames; and the
+ * back, the buffered-bytes cap that only refuses large frames, the
+ * budgets of reply bytes not yet taken (per user and in all); and the
  * unsigned reply for unauthenticated peers (frame_build_unsigned), which
  * no munged is needed to build and no reader takes as authenticated.
  */
@@ -123,6 +124,60 @@ static void test_buffer_cap_refuses_only_large_frames(void **state)
 	assert_true(l.buffered == 0);
 }
 
+static void test_unread_reply_bytes_count_per_user_and_in_all(void **state)
+{
+	struct conn_limit l = {.max_out_per_uid = 100, .max_out = 250};
+	uid_t a = 1000, b = 1001;
+
+	(void)state;
+	assert_int_equal(conn_limit_uid_take(&l, a), 0);
+	assert_int_equal(conn_limit_uid_take(&l, a), 0);
+	assert_int_equal(conn_limit_uid_take(&l, b), 0);
+	/* two replies of a's, written whole, then partly taken by the socket */
+	conn_limit_out(&l, &a, 0, 60);
+	conn_limit_out(&l, &a, 0, 60);
+	assert_true(conn_limit_uid_out(&l, a) == 120);
+	assert_true(conn_limit_uid_is_over_out(&l, a));
+	assert_false(conn_limit_uid_is_over_out(&l, b)); /* b is not held to a's */
+	conn_limit_out(&l, &a, 60, 40);
+	assert_true(conn_limit_uid_out(&l, a) == 100);
+	assert_false(conn_limit_uid_is_over_out(&l, a)); /* at the budget is not over it */
+	/* root's reply (not counted per user) and b's fill the total */
+	conn_limit_out(&l, NULL, 0, 100);
+	assert_false(conn_limit_is_over_out(&l));
+	conn_limit_out(&l, &b, 0, 51);
+	assert_true(l.out == 251);
+	assert_true(conn_limit_is_over_out(&l));
+	assert_false(conn_limit_uid_is_over_out(&l, b));
+	/* everything given back: the table empties once each request is put */
+	conn_limit_out(&l, &a, 40, 0);
+	conn_limit_out(&l, &a, 60, 0);
+	conn_limit_out(&l, &b, 51, 0);
+	conn_limit_out(&l, NULL, 100, 0);
+	assert_true(l.out == 0 && conn_limit_uid_out(&l, a) == 0);
+	conn_limit_uid_put(&l, a);
+	conn_limit_uid_put(&l, a);
+	conn_limit_uid_put(&l, b);
+	assert_int_equal(l.nuids, 0);
+	assert_true(conn_limit_uid_out(&l, a) == 0); /* no entry: nothing */
+	conn_limit_done(&l);
+}
+
+static void test_no_reply_budget_when_zero(void **state)
+{
+	struct conn_limit l = {0};
+	uid_t a = 1000;
+
+	(void)state;
+	assert_int_equal(conn_limit_uid_take(&l, a), 0);
+	conn_limit_out(&l, &a, 0, (size_t)1 << 40);
+	assert_false(conn_limit_uid_is_over_out(&l, a));
+	assert_false(conn_limit_is_over_out(&l));
+	conn_limit_out(&l, &a, (size_t)1 << 40, 0);
+	conn_limit_uid_put(&l, a);
+	conn_limit_done(&l);
+}
+
 static void test_an_unsigned_reply_is_readable_but_never_authenticated(void **state)
 {
 	struct rc_msg m = {.rc = SLURM_PROTOCOL_AUTHENTICATION_ERROR};
@@ -155,6 +210,8 @@ int main(void)
 	    cmocka_unit_test(test_many_users_grow_the_table),
 	    cmocka_unit_test(test_no_per_uid_cap_when_zero),
 	    cmocka_unit_test(test_buffer_cap_refuses_only_large_frames),
+	    cmocka_unit_test(test_unread_reply_bytes_count_per_user_and_in_all),
+	    cmocka_unit_test(test_no_reply_budget_when_zero),
 	    cmocka_unit_test(test_an_unsigned_reply_is_readable_but_never_authenticated),
 	};
 
