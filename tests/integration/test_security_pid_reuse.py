@@ -15,12 +15,11 @@ own task gets the signal.
 
 import os
 import signal
-import subprocess
 import time
 
 import pytest
 
-from cluster import TIMEOUT_SCALE, wait_for, wait_state
+from cluster import TIMEOUT_SCALE, submit, wait_for, wait_state
 
 CLUSTER_KWARGS = {"nodes": ("n1",), "name": "sec-pid"}
 
@@ -146,3 +145,25 @@ def test_a_root_process_on_a_dead_tasks_pid_is_not_signalled(cluster, test_user,
         end_victim(victim)
         if srun.poll() is None:
             srun.kill()
+
+
+def test_the_jobs_own_daemon_is_still_ended(cluster, test_user, step_dir):
+    """A process of the job's that left every task's session (setsid, its
+    parent gone) is the job's by descent: the stepd ends it with the job."""
+    pid_file, go = step_dir / "daemon", step_dir / "go"
+    job_id = submit(cluster, "-D", step_dir, "-o", "/dev/null", "--wrap",
+                    f"setsid sh -c 'sleep 300 & echo $! > {pid_file}.tmp; "
+                    f"mv {pid_file}.tmp {pid_file}'; "
+                    f"while [ ! -e {go} ]; do sleep 0.1; done",
+                    user=test_user.pw_name)
+    wait_for(pid_file.exists, timeout=30, what="the daemon's pid")
+    daemon = int(pid_file.read_text())
+    start = task_start(daemon)
+    assert start is not None, "the daemon lives while the job runs"
+    try:
+        go.touch()
+        wait_state(cluster, job_id, "COMPLETED", timeout=30)
+        wait_for(lambda: task_start(daemon) != start, timeout=20, what="the daemon's end")
+    finally:
+        if task_start(daemon) == start:
+            os.kill(daemon, signal.SIGKILL)
