@@ -5,6 +5,7 @@
  * minflt cminflt majflt cmajflt utime stime cutime cstime priority nice
  * num_threads itrealvalue starttime vsize rss ...". comm is at most 15
  * bytes but may contain ") (", so fields are counted from the LAST ')'.
+ * /proc/<pid>/status is read only for its Uid line.
  * Caveat: fields are read with strtoll/strtoull; anything past rss is
  * ignored, so newer kernels' extra fields are fine.
  */
@@ -25,6 +26,7 @@ enum {
 	F_SESSION = 2,
 	F_UTIME = 10,
 	F_STIME = 11,
+	F_START = 18,
 	F_VSIZE = 19,
 	F_RSS = 20,
 	F_COUNT = 21,
@@ -87,6 +89,7 @@ int proc_stat_parse(const char *line, struct proc_stat *ret)
 	    .session = (pid_t)f[F_SESSION],
 	    .utime = non_negative(f[F_UTIME]),
 	    .stime = non_negative(f[F_STIME]),
+	    .start = non_negative(f[F_START]),
 	    .vsize = non_negative(f[F_VSIZE]),
 	    .rss = non_negative(f[F_RSS]),
 	};
@@ -111,6 +114,66 @@ int proc_stat_read(pid_t pid, struct proc_stat *ret)
 	return proc_stat_parse(buf, ret);
 }
 
+/* One unsigned decimal uid and the whitespace before it; *p moves past it. */
+static bool next_uid(const char **p, uid_t *ret)
+{
+	const char *s = *p;
+	unsigned long long v;
+	char *end;
+
+	if (*s != ' ' && *s != '\t')
+		return false;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v > UINT32_MAX)
+		return false;
+	*ret = (uid_t)v;
+	*p = end;
+	return true;
+}
+
+int proc_status_parse_uids(const char *text, uid_t *ret_real, uid_t *ret_saved)
+{
+	const char *p = text;
+	uid_t u[3];
+
+	while (p && strncmp(p, "Uid:", 4) != 0) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
+		return -EINVAL;
+	p += 4;
+	for (int i = 0; i < 3; i++) /* real, effective, saved */
+		if (!next_uid(&p, &u[i]))
+			return -EINVAL;
+	*ret_real = u[0];
+	*ret_saved = u[2];
+	return 0;
+}
+
+int proc_status_read_uids(pid_t pid, uid_t *ret_real, uid_t *ret_saved)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1); /* Uid is in the first lines */
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return proc_status_parse_uids(buf, ret_real, ret_saved);
+}
+
 int proc_entry_cmp(const void *a, const void *b)
 {
 	const struct proc_entry *x = a, *y = b;
@@ -133,7 +196,8 @@ size_t proc_entry_inherit(struct proc_entry *v, size_t n, pid_t self)
 			if (v[i].task >= 0 || v[i].st.pid == self)
 				continue;
 			parent = bsearch(&key, v, n, sizeof(*v), proc_entry_cmp);
-			if (parent && parent->task >= 0 && parent->st.pid != self) {
+			if (parent && parent->task >= 0 && parent->st.pid != self
+			    && parent->st.start <= v[i].st.start) {
 				v[i].task = parent->task;
 				count++;
 				is_changed = true;

@@ -11,6 +11,7 @@
 struct proc_stat {
 	pid_t pid, ppid, pgrp, session;
 	uint64_t utime, stime; /* clock ticks (sysconf(_SC_CLK_TCK)) */
+	uint64_t start;	       /* start time, clock ticks since boot: never reused with the pid */
 	uint64_t vsize;	       /* virtual memory size, bytes */
 	uint64_t rss;	       /* resident set size, pages */
 };
@@ -25,6 +26,15 @@ int proc_stat_parse(const char *line, struct proc_stat *ret);
  * process is gone), or -EIO / -EINVAL for an unreadable or bad line. */
 int proc_stat_read(pid_t pid, struct proc_stat *ret);
 
+/* The real and saved uid of a /proc/<pid>/status text (its "Uid:" line:
+ * real, effective, saved, filesystem). 0, or -EINVAL without a whole Uid
+ * line; the outputs are untouched then. */
+int proc_status_parse_uids(const char *text, uid_t *ret_real, uid_t *ret_saved);
+
+/* Read /proc/<pid>/status and parse its uids: 0, -errno of open(2), or
+ * -EIO / -EINVAL. */
+int proc_status_read_uids(pid_t pid, uid_t *ret_real, uid_t *ret_saved);
+
 /* One process of a scan, attributed to a task (an index chosen by the
  * caller) or to none (-1). */
 struct proc_entry {
@@ -34,9 +44,11 @@ struct proc_entry {
 
 /* v[0..n) sorted by pid (proc_entry_cmp): every process whose task is -1
  * takes its parent's task, repeated until nothing changes, so the whole
- * descent of an attributed process is attributed. Entries whose pid is
- * self (the caller) are left alone and pass nothing on. Returns how many
- * entries it attributed. */
+ * descent of an attributed process is attributed. A parent that started
+ * after the process passes nothing on: its pid was reused while the scan
+ * read /proc, it is not the parent. Entries whose pid is self (the
+ * caller) are left alone and pass nothing on. Returns how many entries it
+ * attributed. */
 size_t proc_entry_inherit(struct proc_entry *v, size_t n, pid_t self);
 
 /* qsort/bsearch comparator: by st.pid. */

@@ -32,6 +32,7 @@ static void test_normal_line(void **state)
 	assert_int_equal(ps.session, 9939);
 	assert_int_equal(ps.utime, 7);
 	assert_int_equal(ps.stime, 3);
+	assert_int_equal(ps.start, 2038090);
 	assert_int_equal(ps.vsize, 3133440);
 	assert_int_equal(ps.rss, 388);
 }
@@ -57,6 +58,7 @@ static void test_command_with_parens(void **state)
 		assert_int_equal(ps.session, 42);
 		assert_int_equal(ps.utime, 5);
 		assert_int_equal(ps.stime, 6);
+		assert_int_equal(ps.start, 100);
 		assert_int_equal(ps.vsize, 8192);
 		assert_int_equal(ps.rss, 2);
 	}
@@ -106,6 +108,48 @@ static void test_read_self(void **state)
 	assert_int_equal(ps.ppid, getppid());
 	assert_true(ps.rss > 0);
 	assert_true(ps.vsize > 0);
+}
+
+/* The Uid line counts only at the start of a line: a process may name
+ * itself "Uid: 0 0 0 0" (the kernel escapes a newline in Name). */
+static void test_status_uids(void **state)
+{
+	static const char status[] = "Name:\tUid: 0 0 0 0\nUmask:\t0022\nState:\tS (sleeping)\n"
+				     "Tgid:\t77\nPid:\t77\nPPid:\t1\nTracerPid:\t0\n"
+				     "Uid:\t1001\t0\t1002\t0\nGid:\t1001\t1001\t1001\t1001\n";
+	static const char *const bad[] = {
+	    "",
+	    "Name:\tUid: 0 0 0 0\n",
+	    "Uid:\t1001\t1001\n",
+	    "Uid:\t-1\t0\t0\t0\n",
+	    "Uid:\tx\t0\t0\t0\n",
+	    "Uid:\t99999999999\t0\t0\t0\n",
+	    "Uid:1001\t0\t0\t0\n",
+	};
+	uid_t real = 7, saved = 7;
+
+	(void)state;
+	assert_int_equal(proc_status_parse_uids(status, &real, &saved), 0);
+	assert_int_equal(real, 1001);
+	assert_int_equal(saved, 1002);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		real = saved = 7;
+		assert_int_equal(proc_status_parse_uids(bad[i], &real, &saved), -EINVAL);
+		assert_int_equal(real, 7); /* untouched */
+		assert_int_equal(saved, 7);
+	}
+}
+
+static void test_read_own_uids(void **state)
+{
+	uid_t real, saved, r, e, sv;
+
+	(void)state;
+	assert_int_equal(getresuid(&r, &e, &sv), 0);
+	assert_int_equal(proc_status_read_uids(getpid(), &real, &saved), 0);
+	assert_int_equal(real, r);
+	assert_int_equal(saved, sv);
+	assert_int_equal(proc_status_read_uids(0, &real, &saved), -ENOENT);
 }
 
 #define P(pid_, ppid_, task_)                                                                      \
@@ -166,6 +210,32 @@ static void test_inherit_empty_and_self_passes_nothing(void **state)
 	assert_int_equal(v[1].task, -1);
 }
 
+#define PS(pid_, ppid_, start_, task_)                                                             \
+	{                                                                                          \
+		.st = {.pid = (pid_), .ppid = (ppid_), .start = (start_)}, .task = (task_)         \
+	}
+
+/* A parent link is taken only from a parent no younger than the child: a
+ * process that looks older than its parent names a pid reused meanwhile. */
+static void test_inherit_refuses_a_younger_parent(void **state)
+{
+	struct proc_entry v[] = {
+	    PS(10, 1, 50, -1),	 /* the stepd */
+	    PS(20, 10, 100, 0),	 /* task 0 */
+	    PS(21, 20, 100, -1), /* its child, started in the same tick */
+	    PS(22, 21, 130, -1), /* and grandchild */
+	    PS(40, 20, 90, -1),	 /* "child" of 20 that started before it: not ours */
+	    PS(41, 40, 95, -1),	 /* nor its descent */
+	};
+
+	(void)state;
+	assert_int_equal(proc_entry_inherit(v, ARRAY_SIZE(v), 10), 2);
+	assert_int_equal(v[2].task, 0);
+	assert_int_equal(v[3].task, 0);
+	assert_int_equal(v[4].task, -1);
+	assert_int_equal(v[5].task, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,8 +243,11 @@ int main(void)
 	    cmocka_unit_test(test_command_with_parens),
 	    cmocka_unit_test(test_truncated_and_garbage_rejected),
 	    cmocka_unit_test(test_read_self),
+	    cmocka_unit_test(test_status_uids),
+	    cmocka_unit_test(test_read_own_uids),
 	    cmocka_unit_test(test_descendants_take_their_ancestor_task),
 	    cmocka_unit_test(test_inherit_empty_and_self_passes_nothing),
+	    cmocka_unit_test(test_inherit_refuses_a_younger_parent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,26 @@
 /* proctree.c - the job's processes as /proc shows them (proctrack/linuxproc
  * style): which process belongs to which local task, and signalling them.
  *
- * A process is the job's when it is a task, in a task's session or
- * process group, or descends from one by parent links (orphans come back
- * to us: the stepd is a child subreaper). Each is attributed to one task:
- * the task leading its session/group, else its parent's. An orphan that
- * left its task's session keeps the task the last kept scan gave it
- * (task 0 when it was never seen); proctree owns that memory.
+ * A process is the job's when it descends from this stepd by parent
+ * links. The stepd is a child subreaper, so nothing the tasks start leaves
+ * its subtree while it lives: an orphan comes back to it, a daemon that
+ * double-forked included. Session and process group ids only say which
+ * task a process belongs to, never whether it is the job's: they are the
+ * pids of their first leaders, and once every member is gone the kernel
+ * hands the pid to anyone, who may lead a new session of that id (root's
+ * process after a task's pid was reused must not be signalled as the
+ * job's). A parent link is taken only from a parent that started no later
+ * than the child, so a pid reused during a scan passes nothing on.
+ *
+ * Each process is attributed to one task: the stepd's children by the
+ * task leading their session/group, else the task the last kept scan gave
+ * them (task 0 when never seen; proctree owns that memory); the rest by
+ * their parent's.
+ *
+ * Signals through a scan go to a process only if it is still the one
+ * scanned (its start time, checked after a pidfd pins it) and its real or
+ * saved uid is the job's (what the user could signal itself), or it is
+ * the stepd's own child.
  *
  * Caveat: a scan is a snapshot; a process forked after it escapes one
  * signal, which is why SIGKILL is repeated until the tasks are gone.
@@ -17,9 +31,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "common/log.h"
 #include "common/proc_stat.h"
 #include "step.h"
 #include "stepd.h"
@@ -51,9 +67,9 @@ void proctree_free(struct stepd *s)
 }
 
 /* The task whose pid is pid, or -1. A reaped task's pid may belong to
- * someone else by now: it matches only while the task lives. Its session
- * and process group (matched through sid/pgrp) cannot be reused while a
- * process of ours is still in them. */
+ * someone else by now: is_own_pid matches only while the task lives. For
+ * the sid/pgrp of one of our children any task matches: a session of ours
+ * is led by one of ours. */
 static int32_t proctree_leader(const struct stepd *s, pid_t pid, bool is_own_pid)
 {
 	const struct step *st = s->step;
@@ -96,18 +112,20 @@ static int32_t proctree_orphan(const struct stepd *s, pid_t pid)
 	return t < 0 ? 0 : t;
 }
 
+/* The task of one of our children; -1 for any other process, which gets
+ * its parent's task from proc_entry_inherit() if it descends from us. */
 static int32_t proctree_task(const struct stepd *s, const struct proc_stat *st, pid_t self)
 {
 	int32_t t;
 
-	if (st->pid == self)
+	if (st->pid == self || st->ppid != self)
 		return -1;
 	t = proctree_leader(s, st->pid, true);
 	if (t < 0)
 		t = proctree_leader(s, st->session, false);
 	if (t < 0)
 		t = proctree_leader(s, st->pgrp, false);
-	if (t < 0 && st->ppid == self)
+	if (t < 0)
 		t = proctree_orphan(s, st->pid);
 	return t;
 }
@@ -178,10 +196,73 @@ int32_t proctree_task_of(const struct stepd *s, pid_t pid)
 	return t >= 0 ? t : proctree_owner(s, pid);
 }
 
+/* A pidfd for pid (Linux 5.3+), or -1 with errno (ENOSYS before). */
+static int proctree_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int proctree_pidfd_kill(int fd, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	return (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+#else
+	(void)fd;
+	(void)sig;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The process scanned as seen is still that process (a pid reused since
+ * has another start time), and the job's user could signal it, or it is
+ * our own child (a task before it drops root). */
+static bool proctree_is_signallable(const struct stepd *s, const struct proc_stat *seen, pid_t self)
+{
+	struct proc_stat now;
+	uid_t ruid, suid;
+
+	if (proc_stat_read(seen->pid, &now) < 0 || now.start != seen->start)
+		return false;
+	if (now.ppid == self)
+		return true;
+	if (proc_status_read_uids(seen->pid, &ruid, &suid) < 0)
+		return false;
+	if (ruid == s->uid || suid == s->uid)
+		return true;
+	debug("JobId=%u: pid %d of uid %u left alone: not the job's user", s->job_id,
+	      (int)seen->pid, (unsigned)ruid);
+	return false;
+}
+
+/* Send sig to one process of a scan if proctree_is_signallable(), which is
+ * checked after a pidfd pins the process: the one checked is the one
+ * signalled. Without pidfds, kill() right after the check. true: sent. */
+static bool proctree_kill(const struct stepd *s, const struct proc_stat *seen, int sig, pid_t self)
+{
+	int fd = proctree_pidfd(seen->pid);
+	bool is_sent = false;
+
+	if (fd < 0 && errno != ENOSYS)
+		return false; /* gone */
+	if (proctree_is_signallable(s, seen, self))
+		is_sent = fd >= 0 ? proctree_pidfd_kill(fd, sig) == 0 : kill(seen->pid, sig) == 0;
+	if (fd >= 0)
+		close(fd);
+	return is_sent;
+}
+
 int proctree_signal(const struct stepd *s, int sig)
 {
 	const struct step *st = s->step;
 	struct proc_entry *v;
+	pid_t self = getpid();
 	size_t n;
 	int count = 0;
 
@@ -190,7 +271,8 @@ int proctree_signal(const struct stepd *s, int sig)
 
 		/* a task just forked may not have called setsid() yet; once
 		 * reaped, its group is signalled member by member below (the
-		 * id may be someone else's if the group is empty) */
+		 * id may be someone else's if the group is empty). While it
+		 * is not reaped its pid is ours, and so is a group of that id. */
 		if (pid > 0 && !st->tasks[i].has_exited
 		    && (kill(-pid, sig) == 0 || kill(pid, sig) == 0))
 			count++;
@@ -202,7 +284,7 @@ int proctree_signal(const struct stepd *s, int sig)
 		int32_t g = v[i].task >= 0 ? proctree_leader(s, v[i].st.pgrp, false) : -1;
 
 		if (v[i].task >= 0 && (g < 0 || st->tasks[g].has_exited)
-		    && kill(v[i].st.pid, sig) == 0)
+		    && proctree_kill(s, &v[i].st, sig, self))
 			count++;
 	}
 	free(v);

@@ -14,12 +14,15 @@ int proctree_init(struct stepd *s); /* 0 or -ENOMEM; proctree_free() is NULL-saf
 void proctree_free(struct stepd *s);
 struct proc_entry;
 /* Every process of the node, sorted by pid, each with the local task it
- * belongs to (-1: not the job's). NULL (and 0) when /proc cannot be read. */
+ * belongs to (-1: not the job's, i.e. not a descendant of this stepd).
+ * NULL (and 0) when /proc cannot be read. */
 struct proc_entry *proctree_scan(const struct stepd *s, size_t *ret_n);
 /* Remember the tasks of a scan: an orphan keeps its task from then on. */
 void proctree_keep(struct stepd *s, const struct proc_entry *v, size_t n);
 /* The local task of a process being reaped, or -1. */
 int32_t proctree_task_of(const struct stepd *s, pid_t pid);
 /* Send sig to the live tasks' process groups and every other process of
- * the job (found in /proc). Returns how many processes were signalled. */
+ * the job (found in /proc) that the job's user could signal itself or that
+ * is our child, through a pidfd once it is checked to be the process
+ * scanned. Returns how many processes were signalled. */
 int proctree_signal(const struct stepd *s, int sig);
