@@ -68,7 +68,7 @@ static int key_read(int fd, const char *path, size_t size, struct jwt_key *ret,
 	return 0;
 }
 
-int jwt_key_load(const char *path, struct jwt_key *ret, struct sl_error *err)
+int jwt_key_load(const char *path, uid_t slurm_uid, struct jwt_key *ret, struct sl_error *err)
 {
 	_cleanup_close_ int fd = -1;
 	struct stat st;
@@ -86,8 +86,18 @@ int jwt_key_load(const char *path, struct jwt_key *ret, struct sl_error *err)
 				 "jwt key %s is accessible by group or others (mode %04o): "
 				 "it must be readable by SlurmUser only (chmod 0600)",
 				 path, (unsigned)(st.st_mode & 07777));
+	if (st.st_uid != 0 && st.st_uid != slurm_uid && st.st_uid != geteuid())
+		return errprintf(err, -EPERM,
+				 "jwt key %s is owned by uid %u: it must be owned by root or "
+				 "SlurmUser (uid %u)",
+				 path, (unsigned)st.st_uid, (unsigned)slurm_uid);
 	if (st.st_size <= 0)
 		return errprintf(err, -EINVAL, "jwt key %s is empty", path);
+	if (st.st_size < JWT_KEY_MIN)
+		return errprintf(err, -EINVAL,
+				 "jwt key %s is %lld bytes: it must have at least %u (an HS256 "
+				 "key of 256 bits)",
+				 path, (long long)st.st_size, JWT_KEY_MIN);
 	if ((unsigned long long)st.st_size > JWT_KEY_MAX)
 		return errprintf(err, -EFBIG, "jwt key %s is larger than %u bytes", path,
 				 JWT_KEY_MAX);

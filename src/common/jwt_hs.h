@@ -7,12 +7,14 @@
  */
 #pragma once
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 struct sl_conf;
 struct sl_error;
 
 #define JWT_KEY_MAX	  (64u * 1024u) /* bytes of key file read */
+#define JWT_KEY_MIN	  32u		/* HS256's 256 bits; Slurm's docs make a 32-byte key */
 #define JWT_TOKEN_MAX	  8192u		/* a longer header or token is refused unread */
 #define JWT_LIFESPAN_DFLT 1800u		/* scontrol token without lifespan= */
 
@@ -26,9 +28,11 @@ struct jwt_key {
 int jwt_conf_key_path(const struct sl_conf *conf, char **ret_path);
 
 /* Read the key file. Refused (-EPERM, err says why) when it is readable
- * or writable by group or others, or not a regular file; -EFBIG over
- * JWT_KEY_MAX, -EINVAL when empty. */
-int jwt_key_load(const char *path, struct jwt_key *ret, struct sl_error *err);
+ * or writable by group or others, not a regular file, or owned by anyone
+ * but root, slurm_uid (SlurmUser) or ourselves (a key a user could write
+ * lets that user sign tokens for anyone); -EFBIG over JWT_KEY_MAX,
+ * -EINVAL when shorter than JWT_KEY_MIN. */
+int jwt_key_load(const char *path, uid_t slurm_uid, struct jwt_key *ret, struct sl_error *err);
 void jwt_key_done(struct jwt_key *k);
 
 /* A token for user, valid from iat to exp. *ret owned by the caller. */

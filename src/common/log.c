@@ -189,14 +189,50 @@ static void write_all(int fd, const char *s, size_t len)
 	}
 }
 
-/* Build "<head><prefix><text>\n" and write it; caller holds the lock. */
+static bool log_byte_is_plain(unsigned char c)
+{
+	return (c >= 0x20 && c != 0x7f) || c == '\t';
+}
+
+size_t log_escape(char *dst, size_t dstlen, const char *src, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, out = 0; /* needed; written to dst */
+	bool is_full = !dst || !dstlen;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)src[i];
+		size_t w = log_byte_is_plain(c) ? 1 : 4;
+
+		n += w;
+		if (is_full || out + w >= dstlen) {
+			is_full = true; /* stop at a whole character: no half escape */
+			continue;
+		}
+		if (w == 1) {
+			dst[out++] = (char)c;
+			continue;
+		}
+		dst[out++] = '\\';
+		dst[out++] = 'x';
+		dst[out++] = hex[c >> 4];
+		dst[out++] = hex[c & 0xf];
+	}
+	if (dst && dstlen)
+		dst[out] = '\0';
+	return n;
+}
+
+/* Build "<head><prefix><text>\n" and write it; caller holds the lock.
+ * The text's control bytes are written as \xNN: whatever a message quotes
+ * (a request's path, a job name) cannot start a line of its own. */
 static void emit_locked(enum log_level level, const char *text, size_t len)
 {
 	char head[80], stack[LOG_LINE_STACK];
 	_cleanup_free_ char *heap = NULL;
 	char *line = stack;
 	const char *pfx = log_level_prefix[level];
-	size_t total;
+	size_t total, hlen, elen;
 	int fd = logger.fd >= 0 ? logger.fd : STDERR_FILENO;
 
 	if (logger.is_daemon) {
@@ -211,14 +247,18 @@ static void emit_locked(enum log_level level, const char *text, size_t len)
 	}
 	if (len > 0 && text[len - 1] == '\n')
 		len--; /* Slurm accepts messages that end in a newline */
-	total = strlen(head) + strlen(pfx) + len + 1;
+	elen = log_escape(NULL, 0, text, len);
+	hlen = strlen(head) + strlen(pfx);
+	total = hlen + elen + 1;
 	if (total >= sizeof(stack)) {
 		heap = malloc(total + 1);
 		if (!heap)
 			return;
 		line = heap;
 	}
-	snprintf(line, total + 1, "%s%s%.*s\n", head, pfx, (int)len, text);
+	snprintf(line, hlen + 1, "%s%s", head, pfx);
+	log_escape(line + hlen, elen + 1, text, len);
+	line[hlen + elen] = '\n';
 	write_all(fd, line, total);
 }
 

@@ -14,6 +14,7 @@
  */
 #pragma once
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "macros.h"
 
@@ -48,6 +49,13 @@ const char *log_level_to_string(enum log_level level);
 /* Reopen the log file (after rotation); 0 when logging to stderr.
  * Returns 0 or -errno, in which case the old file stays open. */
 int log_reopen(void);
+
+/* Copy len bytes of src to dst with every control byte (but tab) and DEL
+ * written as "\xNN", NUL-terminated; a character that does not fit whole
+ * is left out. Returns the length the whole copy needs (without its NUL),
+ * so log_escape(NULL, 0, src, len) sizes it. Every line logged goes
+ * through it: a quoted string never starts a line of its own. */
+size_t log_escape(char *dst, size_t dstlen, const char *src, size_t len);
 
 void log_msg(enum log_level level, const char *fmt, ...) _printf_(2, 3);
 void log_vmsg(enum log_level level, const char *fmt, va_list ap) _printf_(2, 0);

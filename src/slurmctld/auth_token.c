@@ -49,7 +49,7 @@ int auth_token_init(struct ctld *c)
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
-	r = jwt_key_load(path, k, &err);
+	r = jwt_key_load(path, c->conf->slurm_user_id, k, &err);
 	if (r < 0) {
 		error("auth/jwt: %s: scontrol token is disabled", err.text);
 		free(k);

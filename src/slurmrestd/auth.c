@@ -18,14 +18,17 @@
 #include "common/macros.h"
 #include "common/sl_errno.h"
 #include "reply.h"
+#include "req_log.h"
 #include "restd.h"
 
 static int refuse(struct rest_req *r, const char *why)
 {
-	error("%s: %s %s: authentication refused: %s", r->peer,
-	      r->method == RM_GET ? "GET" : r->method == RM_POST ? "POST"
-				  : r->method == RM_DELETE ? "DELETE" : "other",
-	      r->path, why);
+	req_log(LOG_LEVEL_ERROR, "%s: %s %s: authentication refused: %s", r->peer,
+		r->method == RM_GET	 ? "GET"
+		: r->method == RM_POST	 ? "POST"
+		: r->method == RM_DELETE ? "DELETE"
+					 : "other",
+		r->path, why);
 	rest_reply_error(r, 401, ESLURM_AUTH_CRED_INVALID, "Authentication failure");
 	return -1;
 }
@@ -110,6 +113,7 @@ int rest_auth(struct rest_req *r)
 	int rc = r->is_unix ? auth_local(r) : auth_jwt(r);
 
 	if (rc == 0)
-		debug("%s: authenticated as %s (uid=%u)", r->peer, r->user, (unsigned)r->uid);
+		req_log(LOG_LEVEL_DEBUG, "%s: authenticated as %s (uid=%u)", r->peer, r->user,
+			(unsigned)r->uid);
 	return rc;
 }

@@ -17,6 +17,7 @@
 struct cap_conn {
 	struct bufferevent *bev;
 	bool is_shut;	     /* evicted: shut down, evhttp drops it on EOF */
+	bool is_busy;	     /* its request is with a worker */
 	time_t partial_since; /* monotonic s: bytes of a request not yet complete came in */
 	struct cap_conn *next;
 };
@@ -117,17 +118,26 @@ static void refuse_cb(evutil_socket_t fd, short what, void *arg)
 	bufferevent_decref(arg);
 }
 
-/* Over the cap: the oldest connection still open goes. A slow-loris holds
- * the oldest ones, while a real client's request is in within
- * milliseconds. The newest has no socket yet: it is shut on the next turn
- * of the loop, once evhttp has given it one. */
+/* Whether k may be closed for the cap: not one whose request a worker is
+ * serving, nor one whose answer is still being written. */
+static bool conn_is_evictable(const struct cap_conn *k)
+{
+	return !k->is_shut && !k->is_busy && !conn_gone(k->bev)
+	       && evbuffer_get_length(bufferevent_get_output(k->bev)) == 0;
+}
+
+/* Over the cap: the oldest connection that is not being served goes. A
+ * slow-loris holds the oldest ones, while a real client's request is in
+ * within milliseconds. When every older one is being served, the newest
+ * (the list's head) is the one refused. It has no socket yet: it is shut
+ * on the next turn of the loop, once evhttp has given it one. */
 static void cap_evict(struct conn_cap *c)
 {
 	static const struct timeval now = { 0, 0 };
 	struct cap_conn *pick = NULL;
 
 	for (struct cap_conn *k = c->head; k; k = k->next)
-		if (!k->is_shut && !conn_gone(k->bev))
+		if (conn_is_evictable(k))
 			pick = k;
 	if (!pick)
 		return;
@@ -156,6 +166,13 @@ void conn_cap_request_done(struct conn_cap *c, struct bufferevent *bev)
 	for (struct cap_conn *k = c->head; k; k = k->next)
 		if (k->bev == bev)
 			k->partial_since = 0;
+}
+
+void conn_cap_set_busy(struct conn_cap *c, struct bufferevent *bev, bool is_busy)
+{
+	for (struct cap_conn *k = c->head; k; k = k->next)
+		if (k->bev == bev)
+			k->is_busy = is_busy;
 }
 
 static struct bufferevent *cap_bevcb(struct event_base *base, void *arg)

@@ -2,6 +2,7 @@
  * parsed (job_parse.c) and sent as sbatch, scancel and scontrol update
  * send it; the controller checks it as the request's user. */
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "endpoints.h"
 #include "job_parse.h"
 #include "reply.h"
+#include "req_log.h"
 #include "restd.h"
 
 static void reply_rc(struct rest_req *r, int rc, const char *text)
@@ -44,6 +46,43 @@ static bool job_id_ok(const char *s)
 	       && strlen(s + n + 1) <= 10;
 }
 
+/* What a shell would have given sbatch: the directory (the user's home,
+ * never a shared one such as /tmp where slurm-<id>.out is a predictable
+ * name anyone can create first) and the umask (0077: the output stays the
+ * user's). -ESLURM_REST_INVALID_JOBS_DESC when the user has no home. */
+static int submit_defaults(struct rest_req *r, struct job_desc *d, char *err, size_t errsz)
+{
+	static const char umask_var[] = "SLURM_UMASK=";
+	struct passwd pw, *res = NULL;
+	char buf[2048];
+	char **env;
+
+	if (!d->work_dir) {
+		if (getpwuid_r(r->uid, &pw, buf, sizeof(buf), &res) != 0 || !res || !res->pw_dir
+		    || res->pw_dir[0] != '/') {
+			snprintf(err, errsz,
+				 "current_working_directory: not given, and user "
+				 "%u has no home directory to run in",
+				 (unsigned)r->uid);
+			return -ESLURM_REST_INVALID_JOBS_DESC;
+		}
+		if (!(d->work_dir = strdup(res->pw_dir)))
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < d->env_count; i++)
+		if (d->env[i] && strncmp(d->env[i], umask_var, sizeof(umask_var) - 1) == 0)
+			return 0;
+	env = realloc(d->env, (d->env_count + 2) * sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	d->env = env;
+	env[d->env_count] = strdup("SLURM_UMASK=0077");
+	if (!env[d->env_count])
+		return -ENOMEM;
+	env[++d->env_count] = NULL;
+	return 0;
+}
+
 void ep_job_submit(struct rest_req *r)
 {
 	struct job_desc d;
@@ -55,8 +94,8 @@ void ep_job_submit(struct rest_req *r)
 	int rc;
 
 	rc = job_parse_submit(r->body, r->body_len, &d, err, sizeof(err));
-	if (rc == 0 && !d.work_dir && !(d.work_dir = strdup("/tmp"))) /* no shell cwd here */
-		rc = -ENOMEM;
+	if (rc == 0)
+		rc = submit_defaults(r, &d, err, sizeof(err));
 	if (rc == 0) {
 		d.user_id = (uint32_t)r->uid;
 		d.group_id = (uint32_t)r->gid;
@@ -67,8 +106,8 @@ void ep_job_submit(struct rest_req *r)
 	}
 	job_desc_done(&d);
 	if (rc < 0) {
-		info("%s: job submit as %s refused: %s", r->peer, r->user,
-		     err[0] ? err : sl_strerror(rc));
+		req_log(LOG_LEVEL_INFO, "%s: job submit as %s refused: %s", r->peer, r->user,
+			err[0] ? err : sl_strerror(rc));
 		msg_free(msg_lookup(type), msg);
 		reply_rc(r, rc, err);
 		return;
@@ -125,8 +164,8 @@ void ep_job_cancel(struct rest_req *r)
 	}
 	rc = ctld_call_rc(r, REQUEST_KILL_JOB, &m);
 	if (rc < 0)
-		info("%s: signal %u to job %s as %s refused: %s", r->peer, (unsigned)m.signal,
-		     r->arg, r->user, sl_strerror(rc));
+		req_log(LOG_LEVEL_INFO, "%s: signal %u to job %s as %s refused: %s", r->peer,
+			(unsigned)m.signal, r->arg, r->user, sl_strerror(rc));
 	reply_rc(r, rc, NULL);
 }
 
@@ -147,7 +186,7 @@ void ep_job_update(struct rest_req *r)
 	}
 	msg_lookup(REQUEST_UPDATE_JOB)->free(&m); /* the fields; m is on the stack */
 	if (rc < 0)
-		info("%s: update of job %s as %s refused: %s", r->peer, r->arg, r->user,
-		     err[0] ? err : sl_strerror(rc));
+		req_log(LOG_LEVEL_INFO, "%s: update of job %s as %s refused: %s", r->peer, r->arg,
+			r->user, err[0] ? err : sl_strerror(rc));
 	reply_rc(r, rc, err);
 }

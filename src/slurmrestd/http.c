@@ -31,6 +31,7 @@
 #include "common/sl_errno.h"
 #include "conn_cap.h"
 #include "reply.h"
+#include "req_log.h"
 #include "restd.h"
 #include "www.h"
 
@@ -86,8 +87,11 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
 	if (r->http) {
 		struct evhttp_connection *evcon = evhttp_request_get_connection(r->http);
 
-		if (evcon)
+		if (evcon) {
 			evhttp_connection_set_closecb(evcon, NULL, NULL);
+			conn_cap_set_busy(r->rd->cap, evhttp_connection_get_bufferevent(evcon),
+					  false); /* its output buffer keeps it until written */
+		}
 		send_reply(r->http, r->status ? r->status : 500, r->out, r->out_len);
 	}
 	rest_req_free(r);
@@ -257,11 +261,13 @@ static void http_cb(struct evhttp_request *req, void *arg)
 	evhttp_connection_set_closecb(evhttp_request_get_connection(req), conn_close_cb, r);
 	if (restd_pool_push(rd->pool, r) < 0) {
 		evhttp_connection_set_closecb(evhttp_request_get_connection(req), NULL, NULL);
-		error("%s: %s refused: %u requests wait already", r->peer, r->path,
-		      RESTD_MAX_QUEUED);
+		req_log(LOG_LEVEL_ERROR, "%s: %s refused: %u requests wait already", r->peer,
+			r->path, RESTD_MAX_QUEUED);
 		reply_now(req, r, 503, EAGAIN);
 		return;
 	}
+	conn_cap_set_busy(
+	    rd->cap, evhttp_connection_get_bufferevent(evhttp_request_get_connection(req)), true);
 }
 
 int restd_http_init(struct restd *rd)

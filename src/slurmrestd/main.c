@@ -114,7 +114,7 @@ static int load_jwt(struct restd *rd)
 	}
 	if (r < 0)
 		return r;
-	r = jwt_key_load(path, &rd->jwt, &err);
+	r = jwt_key_load(path, rd->conf->slurm_user_id, &rd->jwt, &err);
 	if (r < 0) {
 		error("auth/jwt: %s", err.text);
 		return r;

@@ -99,6 +99,8 @@ static void write_key(const char *path, mode_t mode, const char *data)
 	assert_int_equal(chmod(path, mode), 0);
 }
 
+#define KEY32 "0123456789abcdef0123456789abcdef"
+
 static void test_key_file_permissions(void **state)
 {
 	char dir[] = "/tmp/test_rest_jwt.XXXXXX", path[64];
@@ -108,20 +110,63 @@ static void test_key_file_permissions(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/key", dir);
-	write_key(path, 0600, "secret");
-	assert_int_equal(jwt_key_load(path, &k, &err), 0);
-	assert_int_equal(k.len, 6);
+	write_key(path, 0600, KEY32);
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), 0);
+	assert_int_equal(k.len, 32);
 	jwt_key_done(&k);
-	write_key(path, 0640, "secret");
-	assert_int_equal(jwt_key_load(path, &k, &err), -EPERM);
+	write_key(path, 0640, KEY32);
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EPERM);
 	assert_non_null(strstr(err.text, "accessible by group or others (mode 0640)"));
-	write_key(path, 0604, "secret");
-	assert_int_equal(jwt_key_load(path, &k, &err), -EPERM);
+	write_key(path, 0604, KEY32);
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EPERM);
 	write_key(path, 0600, "");
-	assert_int_equal(jwt_key_load(path, &k, &err), -EINVAL);
-	assert_int_equal(jwt_key_load(dir, &k, &err), -EPERM); /* a directory */
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EINVAL);
+	assert_int_equal(jwt_key_load(dir, 0, &k, &err), -EPERM); /* a directory */
 	unlink(path);
-	assert_int_equal(jwt_key_load(path, &k, &err), -ENOENT);
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -ENOENT);
+	rmdir(dir);
+}
+
+/* A key anyone could guess or brute-force is no key: 32 bytes at least. */
+static void test_short_key_is_refused(void **state)
+{
+	char dir[] = "/tmp/test_rest_jwt.XXXXXX", path[64];
+	struct sl_error err = {{0}};
+	struct jwt_key k;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/key", dir);
+	write_key(path, 0600, "0123456789");
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EINVAL);
+	assert_non_null(strstr(err.text, "is 10 bytes: it must have at least 32"));
+	write_key(path, 0600, KEY32 + 1); /* 31 */
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EINVAL);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A key its owner could rewrite lets that owner sign tokens for anyone:
+ * only root's, SlurmUser's or our own is taken. */
+static void test_key_owned_by_a_user_is_refused(void **state)
+{
+	char dir[] = "/tmp/test_rest_jwt.XXXXXX", path[64];
+	struct sl_error err = {{0}};
+	struct jwt_key k;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* chown needs root */
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/key", dir);
+	write_key(path, 0600, KEY32);
+	assert_int_equal(chown(path, 4242, 4242), 0);
+	assert_int_equal(jwt_key_load(path, 0, &k, &err), -EPERM);
+	assert_non_null(strstr(err.text, "is owned by uid 4242: it must be owned by root or "
+					 "SlurmUser (uid 0)"));
+	assert_int_equal(jwt_key_load(path, 4242, &k, &err), 0); /* SlurmUser's */
+	jwt_key_done(&k);
+	unlink(path);
 	rmdir(dir);
 }
 
@@ -149,6 +194,8 @@ int main(void)
 	    cmocka_unit_test(test_other_key_and_tampering_are_refused),
 	    cmocka_unit_test(test_garbage_none_and_missing_claims),
 	    cmocka_unit_test(test_key_file_permissions),
+	    cmocka_unit_test(test_short_key_is_refused),
+	    cmocka_unit_test(test_key_owned_by_a_user_is_refused),
 	    cmocka_unit_test(test_conf_key_path),
 	};
 

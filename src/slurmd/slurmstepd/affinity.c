@@ -257,6 +257,8 @@ int affinity_task_cpus(const struct affinity_req *r, const struct affinity_cpu *
 		return -EINVAL;
 	}
 	per = r->type == AFF_SOCKETS || !r->cpus_per_task ? 1 : r->cpus_per_task;
+	if (per > nu)
+		per = nu; /* a task can use each of the node's units once */
 	first = (size_t)ltid * per;
 	if (r->ntasks_per_socket && r->type != AFF_SOCKETS) {
 		/* task t on socket (t / k) mod sockets, the next units there */
@@ -340,13 +342,23 @@ static size_t step_cpus(const struct stepd *s, struct affinity_cpu *out)
 	return n;
 }
 
+/* --cpus-per-task as the controller granted it: the step's CPUs here (the
+ * launch's cpus_on_node equals the signed credential's) over its tasks
+ * here. SLURM_CPUS_PER_TASK is the user's word and is not read. */
+static uint32_t granted_cpus_per_task(const struct stepd *s)
+{
+	uint32_t n = s->step->ntasks ? s->step->ntasks : 1;
+	uint32_t c = s->launch->cpus_on_node / n;
+
+	return c ? c : 1;
+}
+
 int affinity_init(struct stepd *s)
 {
 	const char *bind = env_launch_get(s, "SLURM_CPU_BIND");
 	const char *hint = env_launch_get(s, "SLURM_HINT");
 	const char *dist = env_launch_get(s, "SLURM_DISTRIBUTION");
 	const char *nps = env_launch_get(s, "SLURM_NTASKS_PER_SOCKET");
-	const char *cpt = env_launch_get(s, "SLURM_CPUS_PER_TASK");
 	struct affinity_req r = {0};
 	struct affinity_cpu *cpus;
 	struct affinity *a;
@@ -365,7 +377,7 @@ int affinity_init(struct stepd *s)
 	if (r.type == AFF_NONE)
 		r.type = AFF_THREADS; /* one thread of each core */
 	r.is_socket_cyclic = dist && (strstr(dist, ":cyclic") || strstr(dist, ":fcyclic"));
-	r.cpus_per_task = cpt ? (uint32_t)strtoul(cpt, NULL, 10) : 1;
+	r.cpus_per_task = granted_cpus_per_task(s);
 	r.ntasks_per_socket = nps ? (uint32_t)strtoul(nps, NULL, 10) : 0;
 	cpus = calloc(AFF_CPU_MAX, sizeof(*cpus));
 	a = calloc(1, sizeof(*a));

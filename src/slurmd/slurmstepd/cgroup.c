@@ -36,7 +36,6 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
-#include "env.h"
 #include "step.h"
 #include "stepd.h"
 
@@ -296,23 +295,15 @@ static bool has_other_step(const char *dir, const char *skip)
 
 /* ---- what the step was given ---- */
 
-static unsigned job_cpus(const struct stepd *s)
+/* The CPUs granted here: a batch script has the job's, a step its tasks
+ * here x --cpus-per-task as the controller granted them (the launch's
+ * cpus_on_node equals the signed credential's). Never SLURM_CPUS_PER_TASK:
+ * that is the user's word. */
+static unsigned granted_cpus(const struct stepd *s)
 {
 	unsigned n = s->is_batch ? s->msg->cpus_on_node : s->launch->cpus_on_node;
 
 	return n ? n : 1;
-}
-
-/* The step's own CPUs: its tasks here x --cpus-per-task (a batch script
- * has the job's). */
-static unsigned step_cpus(const struct stepd *s)
-{
-	const char *cpt = env_launch_get(s, "SLURM_CPUS_PER_TASK");
-	unsigned long c = cpt ? strtoul(cpt, NULL, 10) : 1;
-
-	if (s->is_batch)
-		return job_cpus(s);
-	return (unsigned)(s->step->ntasks * (c ? c : 1));
 }
 
 static const char *step_gpus(const struct stepd *s)
@@ -388,7 +379,7 @@ static int cpus_setup(struct cgroup *cg, const struct stepd *s, const char *node
 			return r;
 		cpus_parse(buf, &avail);
 		cpus_other_jobs(node_dir, cg->version, job_name, use);
-		cpus_pick(&avail, use, job_cpus(s), &job);
+		cpus_pick(&avail, use, granted_cpus(s), &job);
 		cpus_format(&job, buf, sizeof(buf));
 		if ((r = cg_write(job_dir, "cpuset.cpus", buf)) < 0)
 			return r;
@@ -399,7 +390,7 @@ static int cpus_setup(struct cgroup *cg, const struct stepd *s, const char *node
 	}
 	memset(use, 0, sizeof(use));
 	cpus_siblings(job_dir, "step_", step_name, use);
-	cpus_pick(&job, use, step_cpus(s), &step);
+	cpus_pick(&job, use, granted_cpus(s), &step);
 	cpus_format(&step, cg->cpus, sizeof(cg->cpus));
 	return 0;
 }
