@@ -38,6 +38,24 @@ BUILD_DIR = Path(os.environ.get("SL_BUILD_DIR") or REPO / "build").resolve()
 REFERENCE_DIR = Path(os.environ.get("SL_REFERENCE_DIR") or REPO / "tests" / "reference").resolve()
 TIMEOUT_SCALE = float(os.environ.get("SL_TIMEOUT_SCALE", "1"))
 
+
+def _is_sanitized():
+    try:
+        return b"__asan_init" in (BUILD_DIR / "slurmctld").read_bytes()
+    except OSError:
+        return False
+
+
+# The build under test runs under AddressSanitizer (make asan-integration).
+SANITIZED = _is_sanitized()
+
+
+def memory_bound(nbytes):
+    """A bound on a daemon's memory, for the build under test: under ASan
+    its redzones and shadow about double a heap, and its quarantine keeps
+    up to 256 MiB of freed memory resident (quarantine_size_mb)."""
+    return 2 * nbytes + (256 << 20) if SANITIZED else nbytes
+
 MUNGED = shutil.which("munged") or "/usr/sbin/munged"
 MUNGE = shutil.which("munge") or "/usr/bin/munge"
 

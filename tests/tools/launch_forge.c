@@ -40,6 +40,7 @@
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "forge.h"
 
 struct forge {
 	const struct sl_conf *conf;
@@ -50,43 +51,14 @@ struct forge {
 	uint16_t io_port;
 };
 
-static void die(const char *what, int r)
-{
-	fprintf(stderr, "launch_forge: %s: %s\n", what, sl_strerror(r));
-	exit(1);
-}
-
 static int send_launch(const struct forge *f, const char *node, const struct launch_tasks_msg *m,
 		       const char *what)
 {
-	const struct conf_node *cn = conf_node_find(f->conf, node);
-	uint16_t type = 0;
-	void *resp = NULL;
-	int r;
+	int r = forge_send_launch(f->conf, node, m);
 
-	if (!cn)
-		die(node, -ESLURM_INVALID_NODE_NAME);
-	r = rpc_call_addr(f->conf, cn->node_addr, cn->port, REQUEST_LAUNCH_TASKS, m, &type, &resp);
-	if (r == 0 && type == RESPONSE_SLURM_RC)
-		r = -(int)((struct rc_msg *)resp)->rc;
-	if (resp)
-		msg_free(msg_lookup(type), resp);
 	printf("launch %s rc=%d %s\n", what, -r, r ? sl_strerror(r) : "ok");
 	fflush(stdout);
 	return r;
-}
-
-static int io_listen(struct forge *f)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(sa);
-
-	f->io_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (f->io_fd < 0 || bind(f->io_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0
-	    || listen(f->io_fd, 8) < 0 || getsockname(f->io_fd, (struct sockaddr *)&sa, &len) < 0)
-		return -errno;
-	f->io_port = ntohs(sa.sin_port);
-	return 0;
 }
 
 /* The stepd's I/O connection, read until it closes it (the tasks ended). */
@@ -106,79 +78,6 @@ static int io_drain(struct forge *f)
 		;
 	close(fd);
 	return 0;
-}
-
-static void wait_gate(const char *gate)
-{
-	struct stat st;
-
-	for (int i = 0; gate && i < 2400 && stat(gate, &st) < 0; i++)
-		usleep(50000);
-}
-
-static void step_create(struct forge *f, uint32_t job_id, const char *node)
-{
-	struct step_create_req q = {.job_id = job_id,
-				    .name = "forge",
-				    .num_tasks = 1,
-				    .min_nodes = 1,
-				    .max_nodes = 1,
-				    .cpus_per_task = NO_VAL16,
-				    .ntasks_per_node = NO_VAL16,
-				    .mem_per_node = NO_VAL64,
-				    .mem_per_cpu = NO_VAL64,
-				    .req_nodes = (char *)node,
-				    .time_limit = NO_VAL,
-				    .flags = STEP_FLAG_OVERLAP,
-				    .srun_host = "127.0.0.1",
-				    .command = "forge"};
-	int r = cli_ctld_fetch(f->conf, REQUEST_JOB_STEP_CREATE, &q, RESPONSE_JOB_STEP_CREATE,
-			       (void **)&f->step);
-
-	if (r == 0 && f->step->error_code)
-		r = -(int)f->step->error_code;
-	if (r < 0)
-		die("step create", r);
-	if (f->step->node_count != 1)
-		die("step create", -ESLURM_BAD_TASK_COUNT);
-	printf("step %u.%u nodes=%s mem=%llu cpus=%u\n", f->step->job_id, f->step->step_id,
-	       f->step->step_nodes, (unsigned long long)f->step->nodes[0].mem,
-	       f->step->nodes[0].cpus);
-}
-
-/* The launch srun sends the step's only node (srun_step.c fill_launch). */
-static void fill_launch(struct forge *f, char **argv, int argc, char **env)
-{
-	const struct step_create_resp *r = f->step;
-	const struct step_node *n = &r->nodes[0];
-
-	f->gtid = 0;
-	f->msg = (struct launch_tasks_msg){.job_id = r->job_id,
-					   .step_id = r->step_id,
-					   .uid = r->uid,
-					   .gid = r->gid,
-					   .user_name = r->user_name,
-					   .cred = r->cred,
-					   .node_name = n->name,
-					   .argv = argv,
-					   .argc = (uint32_t)argc,
-					   .env = env,
-					   .env_count = 1,
-					   .cwd = "/",
-					   .step_nodes = r->step_nodes,
-					   .num_nodes = 1,
-					   .node_id = 0,
-					   .num_tasks = 1,
-					   .gtids = &f->gtid,
-					   .ntasks_here = 1,
-					   .map = r->map,
-					   .cpus_on_node = n->cpus,
-					   .mem_limit = n->mem,
-					   .gpus = n->gpus,
-					   .io_host = "127.0.0.1",
-					   .io_port = f->io_port,
-					   .io_key = "forge",
-					   .time_limit = r->time_limit};
 }
 
 static int send_batch(const struct forge *f, const char *node)
@@ -258,7 +157,7 @@ static int run_mode(struct forge *f, const char *mode, const char *target, const
 		    || !(fp = fopen(ready, "w")))
 			return 1;
 		fclose(fp);
-		wait_gate(gate);
+		forge_wait_gate(gate);
 		send_launch(f, node, &m, "late");
 		return 0;
 	}
@@ -267,7 +166,7 @@ static int run_mode(struct forge *f, const char *mode, const char *target, const
 			return 1;
 		printf("first done\n");
 		fflush(stdout);
-		wait_gate(gate);
+		forge_wait_gate(gate);
 		send_launch(f, node, &m, "replay");
 		return 0;
 	}
@@ -285,6 +184,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	cli_init(argv[0]);
+	forge_tool = "launch_forge";
 	while ((opt = getopt(argc, argv, "j:w:m:t:g:")) != -1) {
 		if (opt == 'j')
 			job_id = (uint32_t)strtoul(optarg, NULL, 10);
@@ -304,10 +204,12 @@ int main(int argc, char **argv)
 	if (cli_conf_load(&conf) < 0)
 		return 1;
 	f.conf = conf;
-	if (io_listen(&f) < 0)
-		die("listen", -errno);
-	step_create(&f, job_id, node);
-	fill_launch(&f, argv + optind, argc - optind, env);
+	if (forge_io_listen(&f.io_fd, &f.io_port) < 0)
+		forge_die("listen", -errno);
+	f.step = forge_step_create(f.conf, job_id, node);
+	printf("step %u.%u nodes=%s mem=%llu cpus=%u\n", f.step->job_id, f.step->step_id,
+	       f.step->step_nodes, (unsigned long long)f.step->nodes[0].mem, f.step->nodes[0].cpus);
+	forge_fill_launch(&f.msg, f.step, &f.gtid, argv + optind, argc - optind, env, 1, f.io_port);
 	rc = run_mode(&f, mode, target, gate);
 	cancel =
 	    (struct step_signal_msg){.job_id = job_id, .step_id = f.step->step_id, .signal = 9};

@@ -37,6 +37,7 @@
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "forge.h"
 
 #define CHUNK	(60u << 10)
 #define VAL_LEN 1000
@@ -57,12 +58,6 @@ struct forge {
 	size_t in_len;
 };
 
-static void die(const char *what, int r)
-{
-	fprintf(stderr, "pmi_forge: %s: %s\n", what, sl_strerror(r));
-	exit(1);
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec t;
@@ -71,92 +66,15 @@ static int64_t now_ms(void)
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void step_create(struct forge *f, uint32_t job_id, const char *node)
-{
-	struct step_create_req q = {.job_id = job_id,
-				    .name = "pmi_forge",
-				    .num_tasks = 1,
-				    .min_nodes = 1,
-				    .max_nodes = 1,
-				    .cpus_per_task = NO_VAL16,
-				    .ntasks_per_node = NO_VAL16,
-				    .mem_per_node = NO_VAL64,
-				    .mem_per_cpu = NO_VAL64,
-				    .req_nodes = (char *)node,
-				    .time_limit = NO_VAL,
-				    .flags = STEP_FLAG_OVERLAP,
-				    .srun_host = "127.0.0.1",
-				    .command = "pmi_forge"};
-	int r = cli_ctld_fetch(f->conf, REQUEST_JOB_STEP_CREATE, &q, RESPONSE_JOB_STEP_CREATE,
-			       (void **)&f->step);
-
-	if (r == 0 && f->step->error_code)
-		r = -(int)f->step->error_code;
-	if (r < 0)
-		die("step create", r);
-	if (f->step->node_count != 1)
-		die("step create", -ESLURM_BAD_TASK_COUNT);
-	printf("step %u.%u\n", f->step->job_id, f->step->step_id);
-	fflush(stdout);
-}
-
 static void launch(struct forge *f, char **argv, int argc, char **env, uint32_t env_count)
 {
-	const struct step_create_resp *r = f->step;
-	const struct step_node *n = &r->nodes[0];
-	const struct conf_node *cn = conf_node_find(f->conf, n->name);
-	uint16_t type = 0;
-	void *resp = NULL;
 	int rc;
 
-	f->msg = (struct launch_tasks_msg){.job_id = r->job_id,
-					   .step_id = r->step_id,
-					   .uid = r->uid,
-					   .gid = r->gid,
-					   .user_name = r->user_name,
-					   .cred = r->cred,
-					   .node_name = n->name,
-					   .argv = argv,
-					   .argc = (uint32_t)argc,
-					   .env = env,
-					   .env_count = env_count,
-					   .cwd = "/tmp",
-					   .step_nodes = r->step_nodes,
-					   .num_nodes = 1,
-					   .num_tasks = 1,
-					   .gtids = &f->gtid,
-					   .ntasks_here = 1,
-					   .map = r->map,
-					   .cpus_on_node = n->cpus,
-					   .mem_limit = n->mem,
-					   .gpus = n->gpus,
-					   .io_host = "127.0.0.1",
-					   .io_port = f->io_port,
-					   .io_key = "forge",
-					   .time_limit = r->time_limit};
-	if (!cn)
-		die(n->name, -ESLURM_INVALID_NODE_NAME);
-	rc = rpc_call_addr(f->conf, cn->node_addr, cn->port, REQUEST_LAUNCH_TASKS, &f->msg, &type,
-			   &resp);
-	if (rc == 0 && type == RESPONSE_SLURM_RC)
-		rc = -(int)((struct rc_msg *)resp)->rc;
-	if (resp)
-		msg_free(msg_lookup(type), resp);
+	forge_fill_launch(&f->msg, f->step, &f->gtid, argv, argc, env, env_count, f->io_port);
+	f->msg.cwd = "/tmp";
+	rc = forge_send_launch(f->conf, f->msg.node_name, &f->msg);
 	if (rc < 0)
-		die("launch", rc);
-}
-
-static int io_listen(struct forge *f)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof(sa);
-
-	f->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0
-	    || listen(f->lfd, 8) < 0 || getsockname(f->lfd, (struct sockaddr *)&sa, &len) < 0)
-		return -errno;
-	f->io_port = ntohs(sa.sin_port);
-	return 0;
+		forge_die("launch", rc);
 }
 
 /* The next IO_PMI_KVS chunk of the current round into f->out. */
@@ -201,7 +119,7 @@ static void frames_in(struct forge *f)
 
 	while (f->in_len - used >= IO_HDR_LEN) {
 		if (io_hdr_unpack(f->in + used, &h) < 0)
-			die("bad frame from the stepd", -EPROTO);
+			forge_die("bad frame from the stepd", -EPROTO);
 		if (f->in_len - used < IO_HDR_LEN + h.len)
 			break;
 		if (h.type == IO_MESSAGE)
@@ -262,14 +180,6 @@ static int serve(struct forge *f)
 	return 0;
 }
 
-static void wait_gate(const char *gate)
-{
-	struct stat st;
-
-	for (int i = 0; gate && i < 1200 && stat(gate, &st) < 0; i++)
-		usleep(50000);
-}
-
 int main(int argc, char **argv)
 {
 	const char *mode = NULL, *node = NULL, *gate = NULL;
@@ -285,6 +195,7 @@ int main(int argc, char **argv)
 		return 1;
 	f->limit = 256u << 20;
 	cli_init(argv[0]);
+	forge_tool = "pmi_forge";
 	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt(argc, argv, "j:w:m:t:g:")) != -1) {
 		if (opt == 'j')
@@ -308,18 +219,20 @@ int main(int argc, char **argv)
 	if (cli_conf_load(&conf) < 0)
 		return 1;
 	f->conf = conf;
-	if (io_listen(f) < 0)
-		die("listen", -errno);
-	step_create(f, job_id, node);
+	if (forge_io_listen(&f->lfd, &f->io_port) < 0)
+		forge_die("listen", -errno);
+	f->step = forge_step_create(f->conf, job_id, node);
+	printf("step %u.%u\n", f->step->job_id, f->step->step_id);
+	fflush(stdout);
 	launch(f, argv + optind, argc - optind, env, 2);
 	p = (struct pollfd){.fd = f->lfd, .events = POLLIN};
 	if (poll(&p, 1, 30000) != 1 || (f->fd = accept(f->lfd, NULL, NULL)) < 0)
-		die("the stepd's I/O connection", -ETIMEDOUT);
+		forge_die("the stepd's I/O connection", -ETIMEDOUT);
 	fcntl(f->fd, F_SETFL, O_NONBLOCK);
-	wait_gate(gate);
+	forge_wait_gate(gate);
 	closed = serve(f);
 	if (closed < 0)
-		die("poll", closed);
+		forge_die("poll", closed);
 	printf("sent %zu MiB\nclosed=%d\n", f->sent >> 20, closed);
 	cancel =
 	    (struct step_signal_msg){.job_id = job_id, .step_id = f->step->step_id, .signal = 9};
