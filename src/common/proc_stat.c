@@ -96,22 +96,32 @@ int proc_stat_parse(const char *line, struct proc_stat *ret)
 	return 0;
 }
 
-int proc_stat_read(pid_t pid, struct proc_stat *ret)
+/* The start of /proc/<pid>/<name>, NUL-terminated, in buf (one read: what
+ * we parse is in its first lines). */
+static int proc_read(pid_t pid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[1024];
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = '\0';
-	return proc_stat_parse(buf, ret);
+	return 0;
+}
+
+int proc_stat_read(pid_t pid, struct proc_stat *ret)
+{
+	char buf[1024];
+	int r = proc_read(pid, "stat", buf, sizeof(buf));
+
+	return r < 0 ? r : proc_stat_parse(buf, ret);
 }
 
 /* One unsigned decimal uid and the whitespace before it; *p moves past it. */
@@ -158,20 +168,10 @@ int proc_status_parse_uids(const char *text, uid_t *ret_real, uid_t *ret_saved)
 
 int proc_status_read_uids(pid_t pid, uid_t *ret_real, uid_t *ret_saved)
 {
-	char path[64], buf[4096];
-	ssize_t n;
-	int fd;
+	char buf[4096];
+	int r = proc_read(pid, "status", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1); /* Uid is in the first lines */
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return proc_status_parse_uids(buf, ret_real, ret_saved);
+	return r < 0 ? r : proc_status_parse_uids(buf, ret_real, ret_saved);
 }
 
 int proc_entry_cmp(const void *a, const void *b)

@@ -19,6 +19,7 @@ end, and a leftover of a stepd that died is replaced, never followed.
 import os
 import pwd
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -235,3 +236,22 @@ def test_an_openmpi_ring_of_the_users_runs_in_roots_directory(cluster, user_dir,
                     env={"OMPI_MCA_btl": "self,tcp"})
     lines = sorted(l for l in r.stdout.splitlines() if l.startswith("rank "))
     assert len(lines) == 4 and all("token" in l for l in lines), r.stdout + r.stderr
+
+
+def test_slurmd_refuses_a_spool_others_may_write(cluster):
+    """The stepds make and remove the jobs' files in the spool by name:
+    slurmd does not start on one that group or others may write."""
+    cluster.kill_slurmd("n1", signal.SIGTERM)
+    try:
+        os.chmod(spool(cluster), 0o777)
+        mark = cluster.log_mark("slurmd-n1")
+        cluster.start_slurmd("n1")
+        status = cluster.wait_exited(["slurmd-n1"], timeout=10)["slurmd-n1"]
+        assert status not in (0, None), f"slurmd exit status {status} (None: still running)"
+        cluster.wait_for_log(r"SlurmdSpoolDir .* must be a directory of uid 0 that group and "
+                             r"others cannot write \(it is a directory of uid 0, mode 0777\)",
+                             daemon="slurmd-n1", since=mark)
+    finally:
+        os.chmod(spool(cluster), 0o755)
+    cluster.start_slurmd("n1")
+    cluster.wait_node_state("n1", "idle")
