@@ -1,4 +1,4 @@
-"""Doors root leaves open to what a user controls (issue 25, item 5).
+"""Doors root leaves open to what a user controls.
 
 * A job submitted to slurmrestd without current_working_directory runs in
   the user's home with umask 0077, never in /tmp where slurm-<id>.out is a

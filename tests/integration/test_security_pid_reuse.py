@@ -1,5 +1,5 @@
 """Signals of the root slurmstepd never reach a process outside the job
-after a pid is reused (issue 25, item 3).
+after a pid is reused.
 
 With proctrack/linuxproc (this cluster's default) the stepd finds the
 job's processes in /proc. A task that has exited and been reaped leaves a

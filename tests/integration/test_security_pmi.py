@@ -1,4 +1,4 @@
-"""The PMI server of a --mpi=pmi2 step against its own job (issue 25, item 2).
+"""The PMI server of a --mpi=pmi2 step against its own job.
 
 The stepd runs as root, and on cgroup v1 outside the job's memory limit:
 what a task or srun makes it hold is the node's memory. It is bounded
@@ -32,7 +32,7 @@ CLUSTER_KWARGS = {"nodes": ("n1",), "name": "sec-pmi"}
 MIB = 1 << 20
 
 # PMI-1: one 1 KB value put, then 4 MiB of gets sent without reading a
-# reply (each ~40 times its size): what the issue's attack did
+# reply (each ~40 times its size): a get flood
 FLOOD = r"""
 import os, socket, sys, time
 while not os.path.exists(sys.argv[1]):  # the test watches the stepd from then on

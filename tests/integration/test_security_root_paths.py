@@ -1,5 +1,5 @@
-"""Root never removes through what a user controls (issue 25, item 1 and the
-batch directory of item 5).
+"""Root never removes through what a user controls: the PMIx directory
+and the batch script's directory.
 
 The attack of Slurm's CVE-2023-41914 class, as an unprivileged user: the
 root slurmstepd of each `--mpi=pmix` step makes `<spool>/pmix.J.S` and
