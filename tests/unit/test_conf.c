@@ -81,7 +81,7 @@ static int load_text(const char *dir, const char *text, struct sl_conf **c, stru
 
 /* ---- the reference cluster ---- */
 
-/* /work/shared/reference/slurm.conf, with the Include pointing at a file
+/* tests/reference/slurm.conf, with the Include pointing at a file
  * beside it instead of /etc/slurm/sched.conf. */
 /* clang-format off */
 static const char reference_conf[] =
