@@ -938,7 +938,7 @@ static void test_default_path_follows_slurm_conf(void **state)
 	assert_null(conf_free(NULL));
 }
 
-/* The keys of the submission rules (issue 12): EnforcePartLimits,
+/* The keys of the submission rules: EnforcePartLimits,
  * SchedulerParameters=max_script_size, PropagateResourceLimits[Except],
  * and DenyAccounts/DenyQos, also through PartitionName=DEFAULT. */
 static void test_submission_rule_keys(void **state)
