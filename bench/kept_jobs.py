@@ -6,8 +6,8 @@ jobs (`sbatch -H --wrap true`, four submitters) in rounds of B until N are
 kept, printing for each round the jobs/s and the size of the controller's
 journal. Every kept job is in the journal; the log is rewritten to the live
 jobs only when it has grown to a multiple of them (durable.c), so the rate
-should stay flat. With a fixed threshold it fell from ~170 to ~35 jobs/s
-once the live jobs alone passed it (~6,200 jobs).
+should stay flat. With a fixed threshold it would fall from ~170 to ~35
+jobs/s once the live jobs alone passed it (~6,200 jobs).
 
 Usage: /usr/bin/python3 bench/kept_jobs.py [-n 20000] [-b 2000]
            [--build-dir build] [--json out.json] [--keep]

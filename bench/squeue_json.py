@@ -16,7 +16,7 @@ each with its output to /dev/null (`> /dev/null`: the command's own work),
 to a file (`> FILE`, rewritten each run) and through a pipe into cat
 (`| cat > /dev/null`: a reader that costs little; both must finish). One
 more run of each, untimed, is checked: --json must parse (json.loads) and
-hold N jobs, --yaml must hold N "job_id:" lines. The target (issue 15) is squeue
+hold N jobs, --yaml must hold N "job_id:" lines. The target is squeue
 --json under 30 ms at 5,000 jobs; Slurm 22.05 took 1.8 s there.
 
 Usage: /usr/bin/python3 bench/squeue_json.py [-n 5000] [-r 20]

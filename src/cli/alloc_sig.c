@@ -1,6 +1,6 @@
 /* alloc_sig.c - signals as counters for poll loops; see alloc_sig.h.
  * Owns: the per-signal counters and the mask saved at init (a command's
- * process-wide signal state, STYLE R2's allowed kind of global).
+ * process-wide signal state, docs/style.md R2's allowed kind of global).
  */
 #include "cli/alloc_sig.h"
 

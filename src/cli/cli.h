@@ -3,7 +3,7 @@
  * Program name, slurm.conf loading, version/error printing in Slurm's
  * words, keyword abbreviation, and one request/reply helper for the
  * controller. Nothing here keeps state except the program name, which the
- * messages need (it plays the logger's role, STYLE R2).
+ * messages need (it plays the logger's role, docs/style.md R2).
  */
 #pragma once
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* sl_errno.h - Slurm's error codes (same numbers and texts as Slurm 22.05).
  *
  * Functions return 0 or a negative code from one number space: -errno
- * values below 1000 and these codes (negated) from 1000 up (STYLE R8).
+ * values below 1000 and these codes (negated) from 1000 up (docs/style.md R8).
  * sl_strerror() takes the positive or the negative form.
  *
  * SL_ERRNO_LIST is the one table: the enum below and the message table in

@@ -1,4 +1,4 @@
-/* acct.h - the controller's accounting store (DESIGN "Accounting").
+/* acct.h - the controller's accounting store (docs/design.md, "Accounting").
  *
  * AccountingStorageType=accounting_storage/sqlite (the default; also used
  * for accounting_storage/slurmdbd, which we do not speak) keeps one row

@@ -4,7 +4,7 @@
  * Pure: reads the job and its steps, allocates the row's strings, nothing
  * else; the accounting module (acct.c) queues what it returns. The states,
  * exit codes and TRES strings are those sacct shows for Slurm 22.05 (see
- * /work/shared/reference/sacct_*).
+ * tests/reference/sacct_*).
  */
 #pragma once
 #include <time.h>

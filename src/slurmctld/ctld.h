@@ -87,7 +87,7 @@ struct ctld {
 	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
 };
 
-/* Privilege a request needs (STYLE R17). */
+/* Privilege a request needs (docs/style.md R17). */
 enum priv {
 	PRIV_ANY,
 	PRIV_ADMIN,  /* root or SlurmUser */

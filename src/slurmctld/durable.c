@@ -40,7 +40,7 @@
 /* The log is rewritten to the live jobs once it is both past COMPACT_MIN and
  * COMPACT_FACTOR times what the last rewrite left: the rewrite's cost then
  * stays proportional to what was appended since, however many jobs are
- * kept (a fixed threshold rewrote the whole file on every commit once the
+ * kept (a fixed threshold would rewrite the whole file on every commit once the
  * live jobs alone passed it). The loop only packs the live jobs; writing
  * and syncing them is journal.c's thread's, and commits go on meanwhile
  * (journal_compact_start). */

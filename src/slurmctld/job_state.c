@@ -2,7 +2,7 @@
  * job_state.h.
  *
  * The job body is a straight list of fields in groups; each pack_* group
- * is mirrored line for line by its unpack_* twin below it (STYLE R15).
+ * is mirrored line for line by its unpack_* twin below it (docs/style.md R15).
  * Unpack builds into a zeroed job whose pointers are set before anything
  * can fail, so job_free() cleans up any partial result.
  * Caveat: every field of struct job must appear here; test_job_state

@@ -1,5 +1,5 @@
-/* journal.h - the controller's append-only record log (DESIGN "Controller
- * state and durability"), file `job_journal` in StateSaveLocation.
+/* journal.h - the controller's append-only record log (docs/design.md,
+ * "Durability"), file `job_journal` in StateSaveLocation.
  *
  *   record := u32 len (big-endian) | u32 crc32c(payload) (big-endian) | payload
  *

@@ -1,4 +1,4 @@
-"""conftest.py - the chaos run's cluster (issue 11).
+"""conftest.py - the chaos run's cluster.
 
 The cluster is tests/integration/cluster.py's, imported from there (its
 directory goes on sys.path), not a copy. The run is long, so it only runs

@@ -1,4 +1,4 @@
-"""The chaos run (issue 11): a mixed workload on a 4-node cluster while
+"""The chaos run: a mixed workload on a 4-node cluster while
 daemons are SIGKILLed at random, then the invariants of invariants.py.
 
     make chaos                      # CHAOS_SECONDS=900: the long run, 300 jobs
@@ -43,10 +43,8 @@ ACCT_TIMEOUT = 30
 # 60 s CI run, whether an offender (cluster, key) shows it); only applied
 # with CHAOS_CI=1
 KNOWN_CI_FLAKES = {
-    # Both bugs once listed here are fixed (node_reconcile.c sends the kill
-    # of a COMPLETING job again; slurmd kills what a dead stepd left), so
-    # CI fails on any violation. An entry: row -> (reason, lambda c, key:
-    # does offender key show that bug).
+    # Empty: CI fails on any violation. An entry: row -> (reason,
+    # lambda c, key: does offender key show that bug).
 }
 
 

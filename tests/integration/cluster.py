@@ -14,7 +14,7 @@ The config comes from parameters (nodes, partitions, settings) or from a
 template using the placeholders of etc/local/slurm.conf.in: @RUN_DIR@,
 @MUNGE_SOCKET@, @SLURM_USER@, @SLURMCTLD_PORT@, @SLURMD_PORT@, @PORT_<node>@.
 Cluster.like_reference() builds the reference cluster of
-shared/reference/slurm.conf with its paths and ports rewritten.
+tests/reference/slurm.conf with its paths and ports rewritten.
 
 Binaries come from $SL_BUILD_DIR or <repo>/build; real Slurm is never
 called. $SL_TIMEOUT_SCALE multiplies every deadline (e.g. 3 for ASan builds).
@@ -33,8 +33,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_DIR = Path(os.environ.get("SL_BUILD_DIR") or REPO / "build").resolve()
-# What Slurm 22.05 printed (a copy of ../shared/reference's files that the
-# tests compare with, so a clone is self-contained).
+# What Slurm 22.05 printed (the files the tests compare with, kept in the
+# repository so a clone is self-contained).
 REFERENCE_DIR = Path(os.environ.get("SL_REFERENCE_DIR") or REPO / "tests" / "reference").resolve()
 TIMEOUT_SCALE = float(os.environ.get("SL_TIMEOUT_SCALE", "1"))
 
@@ -372,7 +372,7 @@ class Cluster:
 
     @classmethod
     def like_reference(cls, name="reference"):
-        """A cluster configured exactly like shared/reference/slurm.conf and
+        """A cluster configured exactly like tests/reference/slurm.conf and
         gres.conf, with /var/lib/slurm moved into our directory, free ports,
         our munge socket (AuthInfo) and without its Include line."""
         lines = []

@@ -1,4 +1,4 @@
-"""AccountingStorageEnforce=associations,limits,qos (issue 13 item 4): a
+"""AccountingStorageEnforce=associations,limits,qos: a
 job's account and QOS at submit, Slurm's refusals, and the limits on
 running jobs as pending reasons, the job starting once the limit allows.
 Jobs are submitted as root under account "lim" (root's association there).

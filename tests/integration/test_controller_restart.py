@@ -1,5 +1,5 @@
-"""The controller killed (SIGKILL) and started again while clients work
-(issue 11, item 5): a batch job's srun step, an salloc running srun and an
+"""The controller killed (SIGKILL) and started again while clients work:
+a batch job's srun step, an salloc running srun and an
 srun started while the controller is down all carry on and end as they
 would have; nothing a client was told is forgotten. Commands retry a
 refused connection to the controller for MessageTimeout seconds, as

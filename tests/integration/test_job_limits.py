@@ -10,7 +10,7 @@ is sampled every second; KillWait=2):
 * MailProg is run with Slurm's subjects for --mail-type=ALL and FAIL;
 * bad sbatch input gets the reference's stderr and exit status, and no job.
 
-The output lines are compared with shared/reference (what Slurm 22.05
+The output lines are compared with tests/reference (what Slurm 22.05
 printed), normalising only job ids, node names, times, paths and RSS.
 
 The time-limit job takes a minute, so it is submitted when the module

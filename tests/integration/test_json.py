@@ -1,4 +1,4 @@
-"""--json and --yaml (issue 15): squeue, sinfo, scontrol show job|node|
+"""--json and --yaml: squeue, sinfo, scontrol show job|node|
 partition and sdiag print Slurm 22.05's v0.0.38 documents. Every document
 is validated against the spec of tests/tools/openapi_dump, compared with
 the text view, filtered as the text view filters, and its YAML reads back

@@ -1,4 +1,4 @@
-"""munge failures say what happened (issue 11, item 10): a credential made
+"""munge failures say what happened: a credential made
 with another munge key is logged by the controller as a bad credential and
 answered with SLURM_PROTOCOL_AUTHENTICATION_ERROR (1007), while a stopped
 munged on the receiving side is logged as munged being unreachable, naming

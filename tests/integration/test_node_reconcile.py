@@ -1,4 +1,4 @@
-"""A cluster that survives daemon restarts and lost processes (issue 11):
+"""A cluster that survives daemon restarts and lost processes:
 
 * slurmd killed in the middle of a job costs the job nothing;
 * a job the node no longer runs (its slurmstepd gone while the controller

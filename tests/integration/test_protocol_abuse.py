@@ -4,7 +4,7 @@ controller keeps serving (docs/protocol.md): a frame of impossible size or
 garbage is closed without a reply; a wrong protocol version or a bad
 credential gets RESPONSE_SLURM_RC 1005 / 1007.
 
-Frame (DESIGN.md, "Wire protocol"), all big-endian:
+Frame (docs/protocol.md), all big-endian:
     u32 frame_len (covers everything after it)
     u16 protocol_version | u16 flags | u16 msg_type | u32 body_len   (the 10 header bytes)
     str munge credential: u32 length including the NUL (0 = none), bytes, NUL

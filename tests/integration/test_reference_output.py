@@ -1,6 +1,6 @@
 """Our sinfo/scontrol print what Slurm 22.05 printed for the same cluster.
 
-The cluster is configured exactly like shared/reference/slurm.conf (n1-n4 in
+The cluster is configured exactly like tests/reference/slurm.conf (n1-n4 in
 cpu-queue, g1-g2 with 4 GPUs in gpu-queue, 4 cores and 4000 MB each), only
 with its paths and ports moved to a temp dir. The reference outputs were
 captured with jobs running; here every node is idle, so the expected text is

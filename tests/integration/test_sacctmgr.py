@@ -1,4 +1,4 @@
-"""sacctmgr (issue 13 item 3): clusters, accounts, users and QOS kept by the
+"""sacctmgr: clusters, accounts, users and QOS kept by the
 controller in the accounting store; round trips, a restart keeps them,
 refusals change nothing, only admins change anything.
 """

@@ -1,4 +1,4 @@
-"""Placement fidelity against the reference (shared/reference): a node's
+"""Placement fidelity against the reference (tests/reference): a node's
 CPUAlloc/AllocMem/AllocTRES and sinfo's %C from the real allocations, a GPU
 job's TRES with gres/gpu, EligibleTime/AccrueTime Unknown for held and
 dependent jobs, the pending reasons of a blocked partition, and cons_tres

@@ -1,5 +1,5 @@
-"""The transport layer under attack by a normal user (issue 12, items 5
-and 6; src/common/rpc_server.c, rpc_client.c):
+"""The transport layer under attack by a normal user
+(src/common/rpc_server.c, rpc_client.c):
 
 * a slow-loris of 1,100 connections (more than the listener's cap of
   1,024) does not stop `scontrol ping` from answering within 100 ms: the

@@ -1,4 +1,4 @@
-"""The step credential binds what it grants (issue 12, item 1).
+"""The step credential binds what it grants.
 
 A normal user owns a running job on n1 and asks the controller for steps
 of it (as srun does) with tests/tools/launch_forge.c, which then sends

@@ -3,8 +3,8 @@
 * A job submitted to slurmrestd without current_working_directory runs in
   the user's home with umask 0077, never in /tmp where slurm-<id>.out is a
   predictable name another user can create first or read.
-* SLURM_CPUS_PER_TASK in srun's environment (the user's word) no longer
-  drives the root stepd's binding loop: a value of four billion launches
+* SLURM_CPUS_PER_TASK in srun's environment (the user's word) does not
+  drive the root stepd's binding loop: a value of four billion launches
   at once, and the task is bound to the CPUs the controller granted.
 * A request path with %0A cannot forge a slurmrestd log line; refused
   requests are logged at most 100 lines a second.

@@ -7,7 +7,7 @@ removes it at the end. A racer of the job's fills a directory `b` in it
 with files, waits (inotify) for root's first unlink there, renames `b`
 away and puts a symlink to a root-only directory in its place; a removal
 by path string then deletes the root-only files of the same names. The
-directory is now root's (0711) and removed fd by fd, so the racer cannot
+directory is root's (0711) and removed fd by fd, so the racer cannot
 even make `b`, and nothing outside the spool goes.
 
 The batch script's directory `<spool>/jobNNNNN` is root's (0750, the job's

@@ -1,4 +1,4 @@
-"""Submission rules a user cannot get around (issue 12, items 2 to 4).
+"""Submission rules a user cannot get around.
 
 * --mail-user is an address, never an option of MailProg: a value starting
   with '-' is refused at submit and never reaches MailProg; a good one

@@ -1,6 +1,6 @@
-"""No client stalls the controller (issue 12). The issue's attack, 70 held
-jobs with a 1 MB comment each (70 MB of job records, more than
-MaxMessageSize), is refused at submit since job records are capped
+"""No client stalls the controller. 70 held jobs with a 1 MB comment
+each (70 MB of job records, more than MaxMessageSize) are refused at
+submit since job records are capped
 (comment 1024 bytes, test_security_rules.py). Listings can still outgrow
 one reply: here 560 held jobs of a normal user with every string field
 at its cap (about 18 kB each, 10 MB together, past a page of 8 MiB) must

@@ -1,4 +1,4 @@
-"""The root slurmstepd against a hostile job owner (issue 12, item 7).
+"""The root slurmstepd against a hostile job owner.
 
 A normal user names a FIFO as -o or -i: the stepd opens the file
 non-blocking and refuses anything but a regular file or /dev/null, so the

@@ -1,4 +1,4 @@
-"""sshare (issue 13 item 6): the association tree with Slurm's columns;
+"""sshare: the association tree with Slurm's columns;
 NormShares is shares over the siblings' shares."""
 
 CLUSTER_KWARGS = dict(nodes=["n1"])

@@ -1,4 +1,4 @@
-"""Disk and state faults of the controller (issue 11 item 7, issue 12 item 8).
+"""Disk and state faults of the controller.
 
 * StateSaveLocation full: submissions and other state changes are refused
   with ESLURM_WRITING_TO_FILE, reads go on, a submission caught by the

@@ -81,7 +81,7 @@ static int load_text(const char *dir, const char *text, struct sl_conf **c, stru
 
 /* ---- the reference cluster ---- */
 
-/* /work/shared/reference/slurm.conf, with the Include pointing at a file
+/* tests/reference/slurm.conf, with the Include pointing at a file
  * beside it instead of /etc/slurm/sched.conf. */
 /* clang-format off */
 static const char reference_conf[] =
@@ -938,7 +938,7 @@ static void test_default_path_follows_slurm_conf(void **state)
 	assert_null(conf_free(NULL));
 }
 
-/* The keys of the submission rules (issue 12): EnforcePartLimits,
+/* The keys of the submission rules: EnforcePartLimits,
  * SchedulerParameters=max_script_size, PropagateResourceLimits[Except],
  * and DenyAccounts/DenyQos, also through PartitionName=DEFAULT. */
 static void test_submission_rule_keys(void **state)

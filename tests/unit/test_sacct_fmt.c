@@ -1,5 +1,5 @@
 /* test_sacct_fmt.c - sacct's lines for rows shaped like the reference's
- * jobs (/work/shared/reference/sacct_*.txt), byte for byte, and the pieces
+ * jobs (tests/reference/sacct_*.txt), byte for byte, and the pieces
  * behind them: value formats, TRES order, the -S time forms, the default
  * window, state names, -j selections and row order. Times are UTC.
  */

@@ -1,6 +1,6 @@
 /* test_scontrol_job.c - scontrol's job verbs against the reference text.
  *
- * The records equal the jobs behind /work/shared/reference/
+ * The records equal the jobs behind tests/reference/
  * scontrol_show_job_*.txt (2026-12-02, times in UTC, "now" 08:52:13, the
  * moment the running jobs show RunTime=00:00:08 and 00:00:07) and must
  * print byte for byte the same. Only Scheduler=Backfill of the array task

@@ -1,7 +1,7 @@
 /* test_scontrol_show.c - scontrol's records for the reference cluster.
  *
  * Node n1/g1 and both partitions are built with the values behind
- * /work/shared/reference/scontrol_show_*.txt (CPULoad=8.14, FreeMem=23188,
+ * tests/reference/scontrol_show_*.txt (CPULoad=8.14, FreeMem=23188,
  * the same timestamps in UTC) and must print byte for byte the same,
  * trailing spaces and blank lines included. The config test feeds
  * conf_show_pairs() the reference slurm.conf's values and compares the

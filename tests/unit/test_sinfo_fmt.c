@@ -1,6 +1,6 @@
 /* test_sinfo_fmt.c - sinfo's text for the reference cluster, byte for byte.
  *
- * The records equal the cluster behind /work/shared/reference (n1-n4 in the
+ * The records equal the cluster behind tests/reference (n1-n4 in the
  * default cpu-queue, g1-g2 with gpu:4 in gpu-queue, 4 CPUs and 4000 MB
  * each); each case sets the node states of one reference file and compares
  * sinfo_print()'s output with that file's stdout (the -N -l date line

@@ -1,6 +1,6 @@
 /* test_squeue_fmt.c - squeue's text for the reference jobs, byte for byte.
  *
- * The records equal the jobs behind /work/shared/reference/squeue*.txt
+ * The records equal the jobs behind tests/reference/squeue*.txt
  * (ids 11198-11211 at 2026-12-02 08:52:12, times in UTC): a job past its
  * 1-minute limit, an array 11209 with tasks 1-2 running and 3-20 pending
  * under a %2 throttle, two held jobs, three pending GPU jobs and their
