@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/alloc_sig.h"
 #include "common/conf.h"
 #include "common/errprintf.h"
@@ -177,34 +178,23 @@ void alloc_grant_free(struct alloc_response *r)
 int alloc_request(const struct sl_conf *conf, const struct job_desc *d,
 		  struct alloc_response **ret, char **ret_user_msg)
 {
-	uint16_t type = 0;
-	void *m = NULL;
+	struct alloc_response *a = NULL;
 	int r;
 
 	*ret = NULL;
 	*ret_user_msg = NULL;
-	r = rpc_call_ctld(conf, REQUEST_RESOURCE_ALLOCATION, d, &type, &m);
+	r = ctld_fetch(conf, REQUEST_RESOURCE_ALLOCATION, d, RESPONSE_RESOURCE_ALLOCATION,
+		       (void **)&a);
 	if (r < 0)
 		return r;
-	if (type == RESPONSE_RESOURCE_ALLOCATION) {
-		struct alloc_response *a = m;
-
-		if (a->error_code) {
-			r = -(int)a->error_code;
-			*ret_user_msg = TAKE_PTR(a->user_msg);
-			alloc_grant_free(a);
-			return r;
-		}
-		*ret = a;
-		return 0;
+	if (a->error_code) {
+		r = -(int)a->error_code;
+		*ret_user_msg = TAKE_PTR(a->user_msg);
+		alloc_grant_free(a);
+		return r;
 	}
-	if (type == RESPONSE_SLURM_RC)
-		r = ((struct rc_msg *)m)->rc ? -(int)((struct rc_msg *)m)->rc
-					      : -SLURM_UNEXPECTED_MSG_ERROR;
-	else
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	msg_free(msg_lookup(type), m);
-	return r;
+	*ret = a;
+	return 0;
 }
 
 enum alloc_wait alloc_wait_grant(const struct sl_conf *conf, struct alloc_listener *l,

@@ -3,7 +3,7 @@
  * Purpose: the few behaviours every Slurm command has in common, written
  * once: the program name in messages, loading slurm.conf with a readable
  * error, "-V", slurm_perror()'s "<what>: <strerror>" line, scontrol-style
- * keyword abbreviation, and one blocking request to the controller.
+ * keyword abbreviation, the partition words of sinfo and scontrol.
  * Owns: only the program name (a static buffer, set once at start).
  * Caveat: cli_error() writes directly to stderr rather than through
  * log.c so that the exact text never depends on the log configuration.
@@ -11,9 +11,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <malloc.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +22,6 @@
 
 #include "common/conf.h"
 #include "common/log.h"
-#include "common/msg.h"
-#include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
 #ifndef SL_VERSION
@@ -134,54 +130,6 @@ bool cli_keyword_match(const char *word, size_t len, const char *keyword, size_t
 	return strncasecmp(word, keyword, len) == 0;
 }
 
-/* The last names looked up, by id (a listing of 5,000 jobs of a few
- * users asked the password database 5,000 times: half of squeue's time).
- * Per thread: slurmrestd's workers share this code. An error of the
- * database is not kept; an unknown id is. */
-#define ID_CACHE 16
-struct id_name {
-	uint32_t id;
-	bool used, found;
-	char name[64];
-};
-static __thread struct id_name uid_cache[ID_CACHE], gid_cache[ID_CACHE];
-
-static bool cached_name(struct id_name *cache, bool is_group, uint32_t id, char *buf, size_t n)
-{
-	struct id_name *e = &cache[id % ID_CACHE];
-	struct passwd pw, *pres = NULL;
-	struct group gr, *gres = NULL;
-	const char *name = NULL;
-	char tmp[1024];
-
-	if (!(e->used && e->id == id)) {
-		if (is_group ? getgrgid_r((gid_t)id, &gr, tmp, sizeof(tmp), &gres) != 0
-			     : getpwuid_r((uid_t)id, &pw, tmp, sizeof(tmp), &pres) != 0)
-			return false;
-		name = is_group ? (gres ? gres->gr_name : NULL) : (pres ? pres->pw_name : NULL);
-		if (name && strlen(name) >= sizeof(e->name)) { /* too long to keep */
-			snprintf(buf, n, "%s", name);
-			return true;
-		}
-		*e = (struct id_name){ .id = id, .used = true, .found = name != NULL };
-		if (name)
-			snprintf(e->name, sizeof(e->name), "%s", name);
-	}
-	if (e->found)
-		snprintf(buf, n, "%s", e->name);
-	return e->found;
-}
-
-bool cli_uid_name(uint32_t uid, char *buf, size_t n)
-{
-	return cached_name(uid_cache, false, uid, buf, n);
-}
-
-bool cli_gid_name(uint32_t gid, char *buf, size_t n)
-{
-	return cached_name(gid_cache, true, gid, buf, n);
-}
-
 char *cli_oversubscribe_str(uint16_t v, char *buf, size_t n)
 {
 	if (v == 0)
@@ -211,69 +159,4 @@ char *cli_preempt_mode_str(uint16_t v, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s%sGANG", base ? base : "", base ? "," : "");
 	return buf;
-}
-
-int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *req,
-		   uint16_t resp_type, void **ret_msg)
-{
-	return cli_ctld_fetch_as(conf, NULL, req_type, req, resp_type, ret_msg);
-}
-
-int cli_ctld_fetch_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t req_type,
-		      const void *req, uint16_t resp_type, void **ret_msg)
-{
-	uint16_t type = 0;
-	void *m = NULL;
-	int r;
-
-	r = rpc_call_ctld_as(conf, as, req_type, req, &type, &m);
-	if (r < 0)
-		return r;
-	if (type == resp_type) {
-		*ret_msg = m;
-		return 0;
-	}
-	if (type == RESPONSE_SLURM_RC) {
-		const struct rc_msg *rc = m;
-
-		r = rc->rc ? -(int)rc->rc : -SLURM_UNEXPECTED_MSG_ERROR;
-	} else {
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	}
-	msg_free(msg_lookup(type), m);
-	return r;
-}
-
-bool cli_uid_of(const char *name, uint32_t *ret)
-{
-	struct passwd pw, *res = NULL;
-	char buf[1024], *end;
-	unsigned long n;
-
-	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		*ret = res->pw_uid;
-		return true;
-	}
-	n = strtoul(name, &end, 10);
-	if (!*name || *end || getpwuid_r((uid_t)n, &pw, buf, sizeof(buf), &res) != 0 || !res)
-		return false;
-	*ret = (uint32_t)n;
-	return true;
-}
-
-bool cli_gid_of(const char *name, uint32_t *ret)
-{
-	struct group gr, *res = NULL;
-	char buf[4096], *end;
-	unsigned long n;
-
-	if (getgrnam_r(name, &gr, buf, sizeof(buf), &res) == 0 && res) {
-		*ret = res->gr_gid;
-		return true;
-	}
-	n = strtoul(name, &end, 10);
-	if (!*name || *end || getgrgid_r((gid_t)n, &gr, buf, sizeof(buf), &res) != 0 || !res)
-		return false;
-	*ret = (uint32_t)n;
-	return true;
 }

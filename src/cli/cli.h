@@ -1,9 +1,10 @@
 /* cli.h - plumbing shared by the command-line tools (sinfo, scontrol).
  *
  * Program name, slurm.conf loading, version/error printing in Slurm's
- * words, keyword abbreviation, and one request/reply helper for the
- * controller. Nothing here keeps state except the program name, which the
- * messages need (it plays the logger's role, docs/style.md R2).
+ * words, keyword abbreviation, the partition words. Calls to the
+ * controller are in src/api (api/ctld_fetch.h), user and group names in
+ * api/id_name.h. Nothing here keeps state except the program name, which
+ * the messages need (it plays the logger's role, docs/style.md R2).
  */
 #pragma once
 #include <stdbool.h>
@@ -12,7 +13,6 @@
 
 #include "common/macros.h"
 
-struct frame_as;
 struct sl_conf;
 
 /* Exit codes of every tool: Slurm's commands use only these two. */
@@ -49,7 +49,6 @@ void cli_perror(const char *msg, int code);
  * long unless it is the whole keyword. */
 bool cli_keyword_match(const char *word, size_t len, const char *keyword, size_t min);
 
-/* User name of uid into buf; false (buf unchanged) when the uid is unknown. */
 /* For the commands that read big listings (squeue, sacct): the heap grows
  * CLI_HEAP_PAD at a time, in huge pages where the kernel gives them, and
  * keeps what is freed. 5,000 jobs' records are ~175,000 small allocations
@@ -57,14 +56,6 @@ bool cli_keyword_match(const char *word, size_t len, const char *keyword, size_t
  * --json's CPU time. Call before the first big allocation. */
 #define CLI_HEAP_PAD (64u << 20)
 void cli_big_heap(void);
-
-bool cli_uid_name(uint32_t uid, char *buf, size_t n);
-/* Group name of gid, the same way. Both remember the last lookups. */
-bool cli_gid_name(uint32_t gid, char *buf, size_t n);
-/* A user name or a numeric uid of an existing user -> uid (squeue -u, scancel -u). */
-bool cli_uid_of(const char *name, uint32_t *ret);
-/* A group name or a numeric gid of an existing group -> gid (sacct -g). */
-bool cli_gid_of(const char *name, uint32_t *ret);
 
 /* Partition words shared by sinfo and scontrol. over_subscribe follows
  * msg.h: 0 "NO", CLI_OVERSUB_FORCE|n "FORCE:n", CLI_OVERSUB_EXCLUSIVE
@@ -75,13 +66,3 @@ bool cli_gid_of(const char *name, uint32_t *ret);
 #define CLI_OVERSUB_EXCLUSIVE 0x4000
 char *cli_oversubscribe_str(uint16_t v, char *buf, size_t n);
 char *cli_preempt_mode_str(uint16_t v, char *buf, size_t n);
-
-/* One request to slurmctld whose good answer is resp_type. Returns 0 and
- * sets *ret_msg (owned; free with msg_free(msg_lookup(resp_type), m)), or a
- * negative code: the connection error, -rc of a RESPONSE_SLURM_RC answer,
- * or -SLURM_UNEXPECTED_MSG_ERROR for any other reply type. */
-int cli_ctld_fetch(const struct sl_conf *conf, uint16_t req_type, const void *req,
-		   uint16_t resp_type, void **ret_msg);
-/* The same on behalf of as->uid (slurmrestd; frame.h). */
-int cli_ctld_fetch_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t req_type,
-		      const void *req, uint16_t resp_type, void **ret_msg);

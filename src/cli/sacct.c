@@ -21,7 +21,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cli/acct_client.h"
+#include "api/acct_client.h"
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/sacct_doc.h"
 #include "cli/sacct_fmt.h"
@@ -166,7 +167,7 @@ static int parse_users(struct sacct *a, const char *list)
 		a->all_users = true;
 		return 0;
 	}
-	r = join_ids(&a->uid_list, list, cli_uid_of, "user", false);
+	r = join_ids(&a->uid_list, list, id_name_uid_of, "user", false);
 	if (r == 0)
 		a->all_users = false;
 	return r;
@@ -195,7 +196,7 @@ static int filter_opt(struct sacct *a, int c, char *arg)
 		a->end_str = arg;
 		break;
 	case 'g':
-		if (join_ids(&a->gid_list, arg, cli_gid_of, "group", true) < 0)
+		if (join_ids(&a->gid_list, arg, id_name_gid_of, "group", true) < 0)
 			return -1;
 		break;
 	case 'i':

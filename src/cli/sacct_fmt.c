@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/wait.h>
 
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "common/job_states.h"
@@ -565,7 +566,7 @@ static const char *job_value(enum field_id id, struct row *r, char *buf, size_t 
 	case F_GID:
 		return num(buf, n, j->gid);
 	case F_GROUP:
-		if (!cli_gid_name(j->gid, buf, n))
+		if (!id_name_gid(j->gid, buf, n))
 			snprintf(buf, n, "%u", j->gid);
 		return buf;
 	case F_PARTITION:
@@ -603,7 +604,7 @@ static const char *job_value(enum field_id id, struct row *r, char *buf, size_t 
 	case F_USER:
 		if (j->user && *j->user)
 			return j->user;
-		if (!cli_uid_name(j->uid, buf, n))
+		if (!id_name_uid(j->uid, buf, n))
 			snprintf(buf, n, "%u", j->uid);
 		return buf;
 	case F_WORK_DIR:

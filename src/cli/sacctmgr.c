@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/cli.h"
 #include "cli/sacctmgr_list.h"
 #include "common/conf.h"
@@ -236,7 +237,7 @@ static int change(const struct sl_conf *conf, struct args *a, uint32_t op)
 		return -EINVAL;
 	}
 	req.flags = a->is_immediate ? ASSOC_F_COMMIT : 0;
-	r = cli_ctld_fetch(conf, REQUEST_ASSOC_MGR, &req, RESPONSE_ASSOC_MGR, (void **)&m);
+	r = ctld_fetch(conf, REQUEST_ASSOC_MGR, &req, RESPONSE_ASSOC_MGR, (void **)&m);
 	if (r < 0) {
 		fprintf(stderr, " Problem talking to the database: %s\n", sl_strerror(r));
 		return r;
@@ -256,8 +257,8 @@ static int change(const struct sl_conf *conf, struct args *a, uint32_t op)
 			msg_free(msg_lookup(RESPONSE_ASSOC_MGR), m);
 			m = NULL;
 			req.flags = ASSOC_F_COMMIT;
-			r = cli_ctld_fetch(conf, REQUEST_ASSOC_MGR, &req, RESPONSE_ASSOC_MGR,
-					   (void **)&m);
+			r = ctld_fetch(conf, REQUEST_ASSOC_MGR, &req, RESPONSE_ASSOC_MGR,
+				       (void **)&m);
 			if (r == 0 && m->rc) {
 				if (m->err)
 					fputs(m->err, stderr);
@@ -275,7 +276,7 @@ static int list(const struct sl_conf *conf, struct args *a)
 {
 	struct assoc_list_req req = {0};
 	struct assoc_dump *d = NULL;
-	int r = cli_ctld_fetch(conf, REQUEST_ASSOC_LIST, &req, RESPONSE_ASSOC_LIST, (void **)&d);
+	int r = ctld_fetch(conf, REQUEST_ASSOC_LIST, &req, RESPONSE_ASSOC_LIST, (void **)&d);
 
 	if (r == 0 && d->error_code)
 		r = -(int)d->error_code;

@@ -24,8 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
+#include "api/job_fetch.h"
 #include "cli/cli.h"
-#include "cli/job_fetch.h"
 #include "cli/job_opt.h"
 #include "cli/job_opt_help.h"
 #include "cli/sbatch_script.h"
@@ -35,7 +36,6 @@
 #include "common/msg.h"
 #include "common/pack.h"
 #include "common/parse_time.h"
-#include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
 #define SUBMIT_MAX_RETRIES 15 /* Slurm's MAX_RETRIES */
@@ -308,8 +308,8 @@ static void test_only(const struct sbatch *s, const struct job_opts *o, const st
 	int r = precheck(o);
 
 	if (r == 0)
-		r = cli_ctld_fetch(conf, REQUEST_JOB_WILL_RUN, d, RESPONSE_JOB_WILL_RUN,
-				   (void **)&resp);
+		r = ctld_fetch(conf, REQUEST_JOB_WILL_RUN, d, RESPONSE_JOB_WILL_RUN,
+			       (void **)&resp);
 	if (r == 0 && resp->error_code)
 		r = -(int)resp->error_code;
 	if (r < 0) {
@@ -335,28 +335,18 @@ static void test_only(const struct sbatch *s, const struct job_opts *o, const st
 static int submit_once(const struct sbatch *s, const struct sl_conf *conf, const struct job_desc *d,
 		       uint32_t *ret_id)
 {
-	uint16_t type = 0;
-	void *m = NULL;
+	struct submit_response *resp = NULL;
 	int r;
 
-	r = rpc_call_ctld(conf, REQUEST_SUBMIT_BATCH_JOB, d, &type, &m);
+	r = ctld_fetch(conf, REQUEST_SUBMIT_BATCH_JOB, d, RESPONSE_SUBMIT_BATCH_JOB,
+		       (void **)&resp);
 	if (r < 0)
 		return r;
-	if (type == RESPONSE_SUBMIT_BATCH_JOB) {
-		const struct submit_response *resp = m;
-
-		r = resp->error_code ? -(int)resp->error_code : 0;
-		if (r < 0 || !s->quiet)
-			print_user_msg(resp->user_msg, r < 0);
-		*ret_id = resp->job_id;
-	} else if (type == RESPONSE_SLURM_RC) {
-		const struct rc_msg *rc = m;
-
-		r = rc->rc ? -(int)rc->rc : -SLURM_UNEXPECTED_MSG_ERROR;
-	} else {
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	}
-	msg_free(msg_lookup(type), m);
+	r = resp->error_code ? -(int)resp->error_code : 0;
+	if (r < 0 || !s->quiet)
+		print_user_msg(resp->user_msg, r < 0);
+	*ret_id = resp->job_id;
+	msg_free(msg_lookup(RESPONSE_SUBMIT_BATCH_JOB), resp);
 	return r;
 }
 

@@ -26,8 +26,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/id_name.h"
+#include "api/job_fetch.h"
 #include "cli/cli.h"
-#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
@@ -635,7 +636,7 @@ static int parse_args(struct scancel *c, int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (parse_id(c, argv[i]) < 0)
 			return -1;
-	if (c->user && !cli_uid_of(c->user, &c->uid)) {
+	if (c->user && !id_name_uid_of(c->user, &c->uid)) {
 		cli_error("Invalid user name: %s", c->user);
 		return -1;
 	}

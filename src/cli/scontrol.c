@@ -26,9 +26,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
+#include "api/job_fetch.h"
 #include "cli/cli.h"
 #include "cli/scontrol_data.h"
-#include "cli/job_fetch.h"
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
@@ -156,7 +157,7 @@ static void *fetch(struct sctl *s, uint16_t req_type, const void *req, uint16_t 
 	/* the job list comes in pages (job_fetch.c) */
 	r = req_type == REQUEST_JOB_INFO
 		? job_fetch_all(conf, (struct job_info_req *)req, (struct job_info_msg **)&m)
-		: cli_ctld_fetch(conf, req_type, req, resp_type, &m);
+		: ctld_fetch(conf, req_type, req, resp_type, &m);
 	if (r < 0) {
 		s->exit_code = CLI_EXIT_ERROR;
 		if (s->quiet != 1) {

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/job_fetch.h"
 #include "cli/cli.h"
-#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "cli/scontrol_show.h"
 #include "common/hostlist.h"

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "common/data_job.h"
@@ -50,7 +51,7 @@ static const char *user_of(uint32_t uid, char *buf, size_t n)
 {
 	if (uid == 0)
 		snprintf(buf, n, "root");
-	else if (!cli_uid_name(uid, buf, n))
+	else if (!id_name_uid(uid, buf, n))
 		snprintf(buf, n, "%u", uid);
 	return buf;
 }
@@ -572,7 +573,7 @@ void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontro
 
 	print_ids(out, j);
 	fputs(le, out);
-	if (!cli_uid_name(j->user_id, user, sizeof(user)))
+	if (!id_name_uid(j->user_id, user, sizeof(user)))
 		snprintf(user, sizeof(user), "%s", j->user_name ? j->user_name : "");
 	if (!*user)
 		snprintf(user, sizeof(user), "%u", j->user_id);

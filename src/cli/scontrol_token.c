@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/ctld_fetch.h"
 #include "common/msg.h"
 #include "common/msg_auth.h"
-#include "common/rpc_client.h"
 #include "common/sl_errno.h"
 
 static int token_args(int argc, char **argv, struct auth_token_req *req)
@@ -43,24 +43,15 @@ int scontrol_token(const struct sl_conf *conf, int argc, char **argv)
 {
 	struct auth_token_req req = { 0 };
 	struct auth_token_resp *resp = NULL;
-	uint16_t type = 0;
-	void *msg = NULL;
 	int r;
 
 	if (token_args(argc, argv, &req) < 0)
 		return 1;
-	r = rpc_call_ctld(conf, REQUEST_AUTH_TOKEN, &req, &type, &msg);
-	if (r == 0 && type == RESPONSE_SLURM_RC)
-		r = -(int)((struct rc_msg *)msg)->rc;
-	else if (r == 0 && type != RESPONSE_AUTH_TOKEN)
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	if (r == 0) {
-		resp = msg;
+	r = ctld_fetch(conf, REQUEST_AUTH_TOKEN, &req, RESPONSE_AUTH_TOKEN, (void **)&resp);
+	if (r == 0)
 		printf("SLURM_JWT=%s\n", resp->token ? resp->token : "");
-	} else {
+	else
 		fprintf(stderr, "token request failed: %s\n", sl_strerror(r));
-	}
-	if (msg)
-		msg_free(msg_lookup(type), msg);
+	msg_free(msg_lookup(RESPONSE_AUTH_TOKEN), resp);
 	return r == 0 ? 0 : 1;
 }

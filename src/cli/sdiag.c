@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/ctld_fetch.h"
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/cli_data.h"
 #include "common/conf.h"
@@ -174,7 +176,7 @@ static void print_rpcs(struct stats_info_msg *m)
 		const struct stats_rpc *r = &m->rpc_users[i];
 		char name[64];
 
-		if (!cli_uid_name(r->id, name, sizeof(name)))
+		if (!id_name_uid(r->id, name, sizeof(name)))
 			snprintf(name, sizeof(name), "%u", r->id);
 		printf("\t%-16s(%8u) count:%-6u ave_time:%-6" PRIu64 " total_time:%" PRIu64 "\n",
 		       name, r->id, r->count, ave(r), r->time_us);
@@ -186,7 +188,7 @@ static int reset(const struct sl_conf *conf)
 {
 	struct stats_info_req req = {.command = STATS_CMD_RESET};
 	void *resp = NULL;
-	int r = cli_ctld_fetch(conf, REQUEST_STATS_INFO, &req, RESPONSE_SLURM_RC, &resp);
+	int r = ctld_fetch(conf, REQUEST_STATS_INFO, &req, RESPONSE_SLURM_RC, &resp);
 
 	if (r == 0 && ((struct rc_msg *)resp)->rc)
 		r = -(int)((struct rc_msg *)resp)->rc;
@@ -210,7 +212,7 @@ static int show(const struct sl_conf *conf, const struct sdiag_doc *doc)
 {
 	struct stats_info_req req = {.command = STATS_CMD_GET};
 	struct stats_info_msg *m = NULL;
-	int r = cli_ctld_fetch(conf, REQUEST_STATS_INFO, &req, RESPONSE_STATS_INFO, (void **)&m);
+	int r = ctld_fetch(conf, REQUEST_STATS_INFO, &req, RESPONSE_STATS_INFO, (void **)&m);
 
 	if (r < 0) {
 		cli_perror("slurm_get_statistics", r);

@@ -25,7 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/acct_client.h"
+#include "api/acct_client.h"
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/sacct_opt.h"
 #include "cli/seff_fmt.h"
@@ -138,7 +139,7 @@ static int run_user(const struct seff_args *a, time_t now)
 
 	req.start = now - SEFF_DEFAULT_DAYS * 86400;
 	req.end = now;
-	if (!cli_uid_of(a->user, &uid)) {
+	if (!id_name_uid_of(a->user, &uid)) {
 		cli_error("Invalid user: %s", a->user);
 		return CLI_EXIT_ERROR;
 	}
@@ -176,7 +177,7 @@ static void print_one(const struct sl_conf *conf, const struct acct_job_rec *j, 
 		s.group = gnum;
 	}
 	if (!s.user) {
-		if (!cli_uid_name(j->uid, ubuf, sizeof(ubuf)))
+		if (!id_name_uid(j->uid, ubuf, sizeof(ubuf)))
 			snprintf(ubuf, sizeof(ubuf), "%" PRIu32, j->uid);
 		s.user = ubuf;
 	}

@@ -19,11 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/cli.h"
 #include "cli/cli_data.h"
 #include "cli/fmt.h"
-#include "cli/sinfo_rec.h"
 #include "cli/sinfo_fmt.h"
+#include "cli/sinfo_rec.h"
 #include "common/conf.h"
 #include "common/data_node.h"
 #include "common/data_out.h"
@@ -336,13 +337,13 @@ static int sinfo_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
 	struct node_info_msg *nodes = NULL;
 	int r;
 
-	r = cli_ctld_fetch(conf, REQUEST_PARTITION_INFO, &preq, RESPONSE_PARTITION_INFO,
-			   (void **)&parts);
+	r = ctld_fetch(conf, REQUEST_PARTITION_INFO, &preq, RESPONSE_PARTITION_INFO,
+		       (void **)&parts);
 	if (r < 0) {
 		cli_perror("slurm_load_partitions", r);
 		return CLI_EXIT_ERROR;
 	}
-	r = cli_ctld_fetch(conf, REQUEST_NODE_INFO, &nreq, RESPONSE_NODE_INFO, (void **)&nodes);
+	r = ctld_fetch(conf, REQUEST_NODE_INFO, &nreq, RESPONSE_NODE_INFO, (void **)&nodes);
 	if (r < 0) {
 		cli_perror("slurm_load_node", r);
 		msg_free(msg_lookup(RESPONSE_PARTITION_INFO), parts);

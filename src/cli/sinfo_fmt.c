@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "cli/sinfo_rec.h"
@@ -257,7 +258,7 @@ static char *user_str(const struct rec *r, bool with_uid)
 
 	if (uid == NO_VAL)
 		return dups("Unknown");
-	if (!cli_uid_name(uid, name, sizeof(name)))
+	if (!id_name_uid(uid, name, sizeof(name)))
 		return dupf("Unk(%u)", uid);
 	return with_uid ? dupf("%s(%u)", name, uid) : dups(name);
 }

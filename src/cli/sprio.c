@@ -24,6 +24,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/ctld_fetch.h"
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "common/conf.h"
@@ -146,7 +148,7 @@ static bool parse_ids(const char *s, struct prio_factors_req *r, bool is_user, c
 			return false;
 		*v = grown;
 		if (is_user) {
-			if (!cli_uid_of(w, &id)) {
+			if (!id_name_uid_of(w, &id)) {
 				*bad = s;
 				return false;
 			}
@@ -347,7 +349,7 @@ static const char *job_cell(const struct prio_factors_resp *r, const struct prio
 	case C_PART:
 		return j->partition ? j->partition : "";
 	case C_USER:
-		if (!cli_uid_name(j->user_id, buf, n))
+		if (!id_name_uid(j->user_id, buf, n))
 			snprintf(buf, n, "%u", j->user_id);
 		return buf;
 	case C_ACCOUNT:
@@ -473,9 +475,9 @@ static int cmp_key(const struct prio_factors_resp *r, const struct prio_job_fact
 	case 'r':
 		return cmp_str(x->partition, y->partition);
 	case 'u':
-		if (!cli_uid_name(x->user_id, nx, sizeof(nx)))
+		if (!id_name_uid(x->user_id, nx, sizeof(nx)))
 			snprintf(nx, sizeof(nx), "%u", x->user_id);
-		if (!cli_uid_name(y->user_id, ny, sizeof(ny)))
+		if (!id_name_uid(y->user_id, ny, sizeof(ny)))
 			snprintf(ny, sizeof(ny), "%u", y->user_id);
 		return strcmp(nx, ny);
 	case 'Y':
@@ -556,8 +558,8 @@ static int run(const struct sl_conf *conf, struct sprio_args *a)
 			cli_error("Invalid sort specification: %c", *k);
 			return 1;
 		}
-	rc = cli_ctld_fetch(conf, REQUEST_PRIORITY_FACTORS, &a->req, RESPONSE_PRIORITY_FACTORS,
-			    (void **)&r);
+	rc = ctld_fetch(conf, REQUEST_PRIORITY_FACTORS, &a->req, RESPONSE_PRIORITY_FACTORS,
+			(void **)&r);
 	if (rc < 0) {
 		cli_perror("Couldn't get priority factors from controller", rc);
 		return 1;

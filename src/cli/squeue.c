@@ -21,17 +21,19 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
+#include "api/id_name.h"
+#include "api/job_fetch.h"
 #include "cli/cli.h"
 #include "cli/cli_data.h"
-#include "cli/job_fetch.h"
 #include "cli/fmt.h"
 #include "cli/squeue_fmt.h"
 #include "common/conf.h"
 #include "common/data_job.h"
 #include "common/data_out.h"
 #include "common/hostlist.h"
-#include "common/macros.h"
 #include "common/job_states.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
 
@@ -190,7 +192,7 @@ static int parse_users(struct sq *q)
 		return -ENOMEM;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (cli_uid_of(tok, &q->uids[n]))
+		if (id_name_uid_of(tok, &q->uids[n]))
 			n++;
 		else
 			cli_error("Invalid user: %s\n", tok);
@@ -434,7 +436,7 @@ static int show_steps(struct sq *q, const struct sl_conf *conf)
 
 	if (!q->o.no_header && (q->iterate || q->o.long_flag))
 		fmt_print_date(stdout, time(NULL));
-	r = cli_ctld_fetch(conf, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO, (void **)&m);
+	r = ctld_fetch(conf, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO, (void **)&m);
 	if (r < 0) {
 		cli_perror("slurm_get_job_steps error", r);
 	} else {

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "cli/squeue_cell.h"
@@ -144,7 +145,7 @@ V(v_group)
 {
 	char name[64];
 
-	if (cli_gid_name(j->group_id, name, sizeof(name)) && name[0])
+	if (id_name_gid(j->group_id, name, sizeof(name)) && name[0])
 		return squeue_cellf(c, "%s", name);
 	return squeue_cellf(c, "%d", (int)j->group_id);
 }
@@ -221,7 +222,7 @@ V(v_state)
 }
 V(v_user)
 {
-	if (cli_uid_name(j->user_id, c->buf, sizeof(c->buf)))
+	if (id_name_uid(j->user_id, c->buf, sizeof(c->buf)))
 		return c->buf;
 	return j->user_name ? j->user_name : squeue_cellf(c, "%u", j->user_id);
 }
@@ -723,9 +724,9 @@ static int key_diff(const struct job_info *a, const struct job_info *b, const st
 		return squeue_diff_str(job_state_string(a->job_state),
 				       job_state_string(b->job_state));
 	case 'u':
-		if (!cli_uid_name(a->user_id, ua, sizeof(ua)))
+		if (!id_name_uid(a->user_id, ua, sizeof(ua)))
 			snprintf(ua, sizeof(ua), "%u", a->user_id);
-		if (!cli_uid_name(b->user_id, ub, sizeof(ub)))
+		if (!id_name_uid(b->user_id, ub, sizeof(ub)))
 			snprintf(ub, sizeof(ub), "%u", b->user_id);
 		return strcmp(ua, ub);
 	case 'U':

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "cli/fmt.h"
 #include "cli/squeue_cell.h"
@@ -70,7 +71,7 @@ V(v_partition)
 }
 V(v_user)
 {
-	if (cli_uid_name(s->user_id, c->buf, sizeof(c->buf)))
+	if (id_name_uid(s->user_id, c->buf, sizeof(c->buf)))
 		return c->buf;
 	return squeue_cellf(c, "%u", s->user_id);
 }
@@ -324,9 +325,9 @@ static int key_diff(const struct step_info *a, const struct step_info *b, const 
 		return squeue_diff_u64((uint64_t)step_time_used(a, x->now),
 				       (uint64_t)step_time_used(b, x->now));
 	case 'u':
-		if (!cli_uid_name(a->user_id, ua, sizeof(ua)))
+		if (!id_name_uid(a->user_id, ua, sizeof(ua)))
 			snprintf(ua, sizeof(ua), "%u", a->user_id);
-		if (!cli_uid_name(b->user_id, ub, sizeof(ub)))
+		if (!id_name_uid(b->user_id, ub, sizeof(ub)))
 			snprintf(ub, sizeof(ub), "%u", b->user_id);
 		return strcmp(ua, ub);
 	case 'U':

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/alloc_client.h"
 #include "cli/alloc_sig.h"
 #include "cli/cli.h"
@@ -159,8 +160,8 @@ static int create_once(const struct sl_conf *conf, const struct step_create_req 
 		       struct step_create_resp **ret)
 {
 	struct step_create_resp *resp = NULL;
-	int r = cli_ctld_fetch(conf, REQUEST_JOB_STEP_CREATE, q, RESPONSE_JOB_STEP_CREATE,
-			       (void **)&resp);
+	int r =
+	    ctld_fetch(conf, REQUEST_JOB_STEP_CREATE, q, RESPONSE_JOB_STEP_CREATE, (void **)&resp);
 
 	if (r == 0 && resp->error_code) {
 		r = -(int)resp->error_code;

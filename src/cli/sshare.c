@@ -19,6 +19,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
+#include "api/id_name.h"
 #include "cli/cli.h"
 #include "common/conf.h"
 #include "common/msg.h"
@@ -222,11 +224,11 @@ int main(int argc, char **argv)
 		o.users = NULL;
 		o.all = true;
 	}
-	if (!cli_uid_name((uint32_t)getuid(), o.me, sizeof(o.me)))
+	if (!id_name_uid((uint32_t)getuid(), o.me, sizeof(o.me)))
 		snprintf(o.me, sizeof(o.me), "%u", (unsigned)getuid());
 	if (cli_conf_load(&conf) < 0)
 		return 1;
-	r = cli_ctld_fetch(conf, REQUEST_SHARE_INFO, &req, RESPONSE_ASSOC_LIST, (void **)&d);
+	r = ctld_fetch(conf, REQUEST_SHARE_INFO, &req, RESPONSE_ASSOC_LIST, (void **)&d);
 	if (r == 0 && d->error_code)
 		r = -(int)d->error_code;
 	if (r < 0) {

@@ -18,16 +18,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/cli.h"
 #include "cli/sacct_fmt.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
+#include "common/job_states.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
-#include "common/job_states.h"
 
 /* Slurm 22.05's default fields (sstat.h), those sacct's table has. */
 #define SSTAT_FIELDS                                                                               \
@@ -194,8 +195,7 @@ static void stat_job(struct sstat *ss, const char *w)
 	}
 	job.job_id = req.job_id;
 	job.array_task_id = NO_VAL;
-	r = cli_ctld_fetch(ss->conf, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO,
-			   (void **)&m);
+	r = ctld_fetch(ss->conf, REQUEST_JOB_STEP_INFO, &req, RESPONSE_JOB_STEP_INFO, (void **)&m);
 	if (r < 0) {
 		cli_error("couldn't get steps for job %u with status: %s", req.job_id,
 			  sl_strerror(r));

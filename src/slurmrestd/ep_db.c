@@ -14,7 +14,7 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
-#include "cli/acct_client.h"
+#include "api/acct_client.h"
 #include "common/conf.h"
 #include "common/data_acct.h"
 #include "common/data_out.h"

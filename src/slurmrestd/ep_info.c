@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/job_fetch.h"
+#include "api/job_fetch.h"
 #include "common/conf.h"
 #include "common/data_diag.h"
 #include "common/data_job.h"
@@ -47,17 +47,11 @@ void ep_ping(struct rest_req *r)
 	rest_reply_doc(r, 200, o);
 }
 
-/* rc of an RPC, or the whole reply; msg is freed. */
+/* The reply of type want, or the error answered to the client. */
 static int fetch(struct rest_req *r, uint16_t type, const void *req, uint16_t want, void **ret)
 {
-	uint16_t got = 0;
-	int rc = ctld_call(r, type, req, &got, ret);
+	int rc = ctld_call_fetch(r, type, req, want, ret);
 
-	if (rc == 0 && got != want) {
-		msg_free(msg_lookup(got), *ret);
-		*ret = NULL;
-		rc = -SLURM_UNEXPECTED_MSG_ERROR;
-	}
 	if (rc < 0)
 		rest_reply_error(r, rest_status_of(rc), rc, NULL);
 	return rc;

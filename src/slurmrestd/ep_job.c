@@ -86,11 +86,9 @@ static int submit_defaults(struct rest_req *r, struct job_desc *d, char *err, si
 void ep_job_submit(struct rest_req *r)
 {
 	struct job_desc d;
-	struct submit_response *resp;
+	struct submit_response *resp = NULL;
 	struct dout *o;
 	char err[512];
-	uint16_t type = 0;
-	void *msg = NULL;
 	int rc;
 
 	rc = job_parse_submit(r->body, r->body_len, &d, err, sizeof(err));
@@ -99,27 +97,24 @@ void ep_job_submit(struct rest_req *r)
 	if (rc == 0) {
 		d.user_id = (uint32_t)r->uid;
 		d.group_id = (uint32_t)r->gid;
-		rc = ctld_call(r, REQUEST_SUBMIT_BATCH_JOB, &d, &type, &msg);
+		rc = ctld_call_fetch(r, REQUEST_SUBMIT_BATCH_JOB, &d, RESPONSE_SUBMIT_BATCH_JOB,
+				     (void **)&resp);
 		err[0] = '\0';
-		if (rc == 0 && type != RESPONSE_SUBMIT_BATCH_JOB)
-			rc = -SLURM_UNEXPECTED_MSG_ERROR;
 	}
 	job_desc_done(&d);
 	if (rc < 0) {
 		req_log(LOG_LEVEL_INFO, "%s: job submit as %s refused: %s", r->peer, r->user,
 			err[0] ? err : sl_strerror(rc));
-		msg_free(msg_lookup(type), msg);
 		reply_rc(r, rc, err);
 		return;
 	}
-	resp = msg;
 	o = rest_doc_new(false);
 	if (o) {
 		dout_uint(o, "job_id", resp->job_id);
 		dout_str(o, "step_id", "batch");
 		dout_str(o, "job_submit_user_msg", resp->user_msg);
 	}
-	msg_free(msg_lookup(type), msg);
+	msg_free(msg_lookup(RESPONSE_SUBMIT_BATCH_JOB), resp);
 	rest_reply_doc(r, 200, o);
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/ctld_fetch.h"
 #include "cli/cli.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
@@ -40,8 +41,8 @@ struct step_create_resp *forge_step_create(const struct sl_conf *conf, uint32_t 
 				    .srun_host = "127.0.0.1",
 				    .command = (char *)forge_tool};
 	struct step_create_resp *step = NULL;
-	int r = cli_ctld_fetch(conf, REQUEST_JOB_STEP_CREATE, &q, RESPONSE_JOB_STEP_CREATE,
-			       (void **)&step);
+	int r =
+	    ctld_fetch(conf, REQUEST_JOB_STEP_CREATE, &q, RESPONSE_JOB_STEP_CREATE, (void **)&step);
 
 	if (r == 0 && step->error_code)
 		r = -(int)step->error_code;

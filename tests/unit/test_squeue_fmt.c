@@ -573,31 +573,6 @@ static int setup(void **state)
 	return 0;
 }
 
-/* Names come from a cache of the last lookups: asked again, the same
- * answer, known or not, and root's names are root's. */
-static void test_id_names_are_remembered(void **state)
-{
-	char a[64] = "", b[64] = "";
-
-	(void)state;
-	assert_true(cli_uid_name(0, a, sizeof(a)));
-	assert_string_equal(a, "root");
-	assert_true(cli_uid_name(0, b, sizeof(b)));
-	assert_string_equal(b, "root");
-	assert_true(cli_gid_name(0, a, sizeof(a)));
-	assert_string_equal(a, "root");
-	/* uid 16 shares root's slot: each keeps its own answer */
-	strcpy(a, "unchanged");
-	for (int i = 0; i < 2; i++) {
-		assert_false(cli_uid_name(4000000016u, a, sizeof(a)));
-		assert_string_equal(a, "unchanged");
-		assert_false(cli_gid_name(4000000016u, a, sizeof(a)));
-		assert_string_equal(a, "unchanged");
-	}
-	assert_true(cli_uid_name(0, b, 3)); /* truncated to the buffer */
-	assert_string_equal(b, "ro");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,7 +591,6 @@ int main(void)
 	    cmocka_unit_test_setup(test_steps_default_view, setup),
 	    cmocka_unit_test_setup(test_steps_filters, setup),
 	    cmocka_unit_test_setup(test_steps_other_letters, setup),
-	    cmocka_unit_test(test_id_names_are_remembered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

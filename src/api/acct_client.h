@@ -1,5 +1,6 @@
-/* acct_client.h - sacct and seff's query of the accounting store, through
- * the controller (REQUEST_ACCT_QUERY, msg_acct.h), every page of it.
+/* acct_client.h - the query of the accounting store through the
+ * controller (REQUEST_ACCT_QUERY, msg_acct.h), every page of it: sacct,
+ * seff and slurmrestd's /slurmdb jobs.
  */
 #pragma once
 #include <stdint.h>

@@ -1,12 +1,12 @@
 /* job_fetch.c - every page of a REQUEST_JOB_INFO; see job_fetch.h. */
-#include "job_fetch.h"
+#include "api/job_fetch.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "api/ctld_fetch.h"
 #include "common/frame.h"
 #include "common/msg.h"
 #include "common/rpc_client.h"
@@ -39,17 +39,12 @@ static int on_frame(void *arg, const struct frame_body *part)
 	}
 	if (r < 0)
 		return r;
-	r = -SLURM_UNEXPECTED_MSG_ERROR;
-	if (type != RESPONSE_JOB_INFO) {
-		if (type == RESPONSE_SLURM_RC && ((const struct rc_msg *)msg)->rc)
-			r = -(int)((const struct rc_msg *)msg)->rc;
-		msg_free(msg_lookup(type), msg);
-		return r;
-	}
+	if (type != RESPONSE_JOB_INFO)
+		return ctld_fetch_unwrap(type, msg, RESPONSE_JOB_INFO);
 	more = page->is_more;
 	if (more && (!page->count || page->last_job_id <= e->after)) {
 		msg_free(msg_lookup(type), page);
-		return r;
+		return -SLURM_UNEXPECTED_MSG_ERROR;
 	}
 	e->after = page->last_job_id;
 	r = e->fn(e->arg, page);

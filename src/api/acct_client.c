@@ -1,19 +1,19 @@
 /* acct_client.c - see acct_client.h. */
-#include "acct_client.h"
+#include "api/acct_client.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "api/ctld_fetch.h"
 #include "common/msg.h"
 
-#define PAGE_JOBS 20000u    /* ~5 MB per reply, far below MaxMessageSize */
-#define BUSY_TRIES_MAX 150u /* 30 s of "too many queries waiting" before giving up */
+#define PAGE_JOBS      20000u /* ~5 MB per reply, far below MaxMessageSize */
+#define BUSY_TRIES_MAX 150u   /* 30 s of "too many queries waiting" before giving up */
 
-int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
-		      struct acct_rows *ret)
+int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req, struct acct_rows *ret)
 {
 	return acct_client_fetch_as(conf, NULL, req, ret);
 }
@@ -21,7 +21,7 @@ int acct_client_fetch(const struct sl_conf *conf, struct acct_query_req *req,
 int acct_client_fetch_as(const struct sl_conf *conf, const struct frame_as *as,
 			 struct acct_query_req *req, struct acct_rows *ret)
 {
-	struct acct_rows rows = { 0 };
+	struct acct_rows rows = {0};
 	unsigned busy_tries = 0;
 	int r = 0;
 
@@ -32,8 +32,8 @@ int acct_client_fetch_as(const struct sl_conf *conf, const struct frame_as *as,
 		struct acct_job_rec *nv;
 		bool is_more;
 
-		r = cli_ctld_fetch_as(conf, as, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY,
-				      (void **)&m);
+		r = ctld_fetch_as(conf, as, REQUEST_ACCT_QUERY, req, RESPONSE_ACCT_QUERY,
+				  (void **)&m);
 		if (r < 0)
 			break;
 		if (m->error_code == EAGAIN && busy_tries++ < BUSY_TRIES_MAX) {
@@ -47,7 +47,8 @@ int acct_client_fetch_as(const struct sl_conf *conf, const struct frame_as *as,
 			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
 			break;
 		}
-		nv = m->count ? realloc(rows.jobs, (rows.count + m->count) * sizeof(*nv)) : rows.jobs;
+		nv = m->count ? realloc(rows.jobs, (rows.count + m->count) * sizeof(*nv))
+			      : rows.jobs;
 		if (m->count && !nv) {
 			msg_free(msg_lookup(RESPONSE_ACCT_QUERY), m);
 			r = -ENOMEM;

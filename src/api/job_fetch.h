@@ -20,7 +20,7 @@ typedef int job_page_fn(void *arg, struct job_info_msg *page);
  * view: the pages' strings point into the received frame (no copies,
  * job_info_msg_unpack_view), so fn must be done with the page when it
  * returns. req as the caller built it (its show_flags are restored).
- * Returns 0, or fn's code or the controller's (as cli_ctld_fetch); pages
+ * Returns 0, or fn's code or the controller's (as ctld_fetch); pages
  * handed over before an error stay handed over. */
 int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
 		      struct job_info_req *req, bool view, job_page_fn *fn, void *arg);
