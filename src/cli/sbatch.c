@@ -30,16 +30,18 @@
 #include "cli/job_opt.h"
 #include "cli/job_opt_help.h"
 #include "cli/sbatch_script.h"
+#include "cli/wait_client.h"
 #include "common/conf.h"
 #include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/msg_wait.h"
 #include "common/pack.h"
 #include "common/parse_time.h"
 #include "common/sl_errno.h"
 
 #define SUBMIT_MAX_RETRIES 15 /* Slurm's MAX_RETRIES */
-#define WAIT_MAX_SLEEP	   32 /* Slurm's MAX_WAIT_SLEEP_TIME, seconds */
+#define WAIT_RETRY_SLEEP   2  /* seconds between -W's tries to reach the controller */
 
 extern char **environ;
 
@@ -379,51 +381,36 @@ static uint32_t submit(const struct sbatch *s, const struct sl_conf *conf, const
 	}
 }
 
-/* -W: poll until every record of the job (all array tasks) has ended;
- * the highest exit code wins, a signal counts as 1. */
+/* -W: one REQUEST_JOB_WAIT held by the controller until every record of
+ * the job (all array tasks) has ended; the highest exit code wins, a
+ * signal counts as 1. A controller that cannot be reached (restarting)
+ * is asked again. */
 static int wait_job(const struct sl_conf *conf, uint32_t job_id)
 {
-	char ids[16];
-	struct job_info_req req = {.show_flags = 1, .job_ids = ids};
-	unsigned sleep_s = 2;
-	int ec = 0;
+	for (;;) {
+		struct job_wait_resp *m = NULL;
+		int r, ec;
 
-	snprintf(ids, sizeof(ids), "%u", job_id);
-	for (bool done = false; !done;) {
-		struct job_info_msg *m = NULL;
-		uint32_t seen = 0;
-		int r;
-
-		sleep(sleep_s);
-		if (sleep_s < conf->min_job_age / 2 && sleep_s < WAIT_MAX_SLEEP)
-			sleep_s *= 4;
-		r = job_fetch_all(conf, &req, &m); /* an array's tasks may fill pages */
-		if (r < 0 && r != -ESLURM_INVALID_JOB_ID) {
+		r = wait_client_jobs(conf, &job_id, 1, JOB_WAIT_FINISHED, 0, 0, &m);
+		if (r == -ESLURM_INVALID_JOB_ID) {
+			cli_error("Job %u no longer found and exit code not found", job_id);
+			return 0;
+		}
+		if (r < 0) {
 			cli_error("Currently unable to load job state information, retrying: %s",
 				  sl_strerror(r));
+			sleep(WAIT_RETRY_SLEEP);
 			continue;
 		}
-		done = true;
-		for (uint32_t i = 0; r == 0 && i < m->count; i++) {
-			const struct job_info *j = &m->jobs[i];
-			int code;
-
-			if (j->job_id != job_id && j->array_job_id != job_id)
-				continue;
-			seen++;
-			if ((j->job_state & JOB_STATE_BASE) <= JOB_SUSPENDED) {
-				done = false;
-				continue;
-			}
-			code = WIFEXITED(j->exit_code) ? WEXITSTATUS(j->exit_code) : 1;
-			ec = code > ec ? code : ec;
-		}
-		if (r == 0)
-			msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
-		if (!seen)
+		if (m->count != 1 || m->jobs[0].result == JOB_WAIT_UNKNOWN) {
 			cli_error("Job %u no longer found and exit code not found", job_id);
+			wait_client_free(m);
+			return 0;
+		}
+		ec = job_wait_exit_code(m->jobs[0].exit_code);
+		wait_client_free(m);
+		return ec;
 	}
-	return ec;
 }
 
 int main(int argc, char **argv)

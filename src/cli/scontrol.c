@@ -34,6 +34,7 @@
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
 #include "cli/scontrol_token.h"
+#include "cli/scontrol_wait.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
@@ -710,6 +711,17 @@ static void v_token(struct sctl *s, int argc, char **argv)
 	if (conf && scontrol_token(conf, argc, argv) != 0)
 		s->exit_code = CLI_EXIT_ERROR;
 }
+static void v_wait_job(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf = conf_of(s);
+	int r;
+
+	if (!conf)
+		return;
+	r = scontrol_wait_job(conf, argc, argv);
+	if (r != 0)
+		s->exit_code = r;
+}
 /* Verbs in the order scontrol tries them; min is the least abbreviation. */
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
@@ -735,6 +747,7 @@ static const struct verb verbs[] = {
     {"update", 1, v_update},
     {"verbose", 4, v_flag},
     {"version", 4, v_flag},
+    {"wait_job", 8, v_wait_job},
 };
 
 static void run_command(struct sctl *s, int argc, char **argv)

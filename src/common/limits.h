@@ -14,6 +14,15 @@
 #define SL_PATH_MAX 4096               /* file and directory names */
 #define SL_SCRIPT_MAX (4u << 20)       /* batch script, the reference's default cap */
 
+/* REQUEST_JOB_WAIT (slurmctld/job_wait.c): each wait holds a connection
+ * and a descriptor until it is answered, so the waits at once stay well
+ * under the descriptors the RPC server has (RLIMIT_NOFILE, 1024 at least),
+ * and a wait lasts at most an hour: the client asks again for longer. */
+#define SL_WAIT_JOBS_MAX 1000      /* job ids one wait names */
+#define SL_WAIT_TIMEOUT_MAX 3600   /* seconds one wait may last */
+#define SL_WAIT_PER_UID_MAX 32     /* waits of one user at once (root, SlurmUser too) */
+#define SL_WAIT_TOTAL_MAX 256      /* waits of all users at once */
+
 /* The PMI server of a --mpi=pmi2 step (slurmstepd/pmi.c), which runs as
  * root outside the job's memory cgroup on cgroup v1: what a task or srun
  * makes it hold. A real MPI job stays far below: MPICH puts a few hundred

@@ -56,3 +56,5 @@ MSG_DECLARE(assoc_list_req);
 MSG_DECLARE(assoc_dump);
 MSG_DECLARE(auth_token_req);
 MSG_DECLARE(auth_token_resp);
+MSG_DECLARE(job_wait_req);
+MSG_DECLARE(job_wait_resp);

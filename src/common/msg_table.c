@@ -12,6 +12,7 @@
 #include "msg_auth.h"
 #include "msg_family.h"
 #include "msg_stats.h"
+#include "msg_wait.h"
 #include "pack.h"
 
 #define MSG(t, s) { t, #t, sizeof(struct s), s##_pack, s##_unpack, s##_free }
@@ -74,6 +75,8 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_SHARE_INFO, assoc_list_req),
     MSG(REQUEST_AUTH_TOKEN, auth_token_req),
     MSG(RESPONSE_AUTH_TOKEN, auth_token_resp),
+    MSG(REQUEST_JOB_WAIT, job_wait_req),
+    MSG(RESPONSE_JOB_WAIT, job_wait_resp),
 };
 const size_t msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 

@@ -61,4 +61,6 @@ enum msg_type_id {
 	REQUEST_SHARE_INFO = 9104, /* sshare: answered with RESPONSE_ASSOC_LIST */
 	REQUEST_AUTH_TOKEN = 9105, /* scontrol token (Slurm's number is in its own table) */
 	RESPONSE_AUTH_TOKEN = 9106,
+	REQUEST_JOB_WAIT = 9107, /* scontrol wait_job, sbatch --wait (msg_wait.h) */
+	RESPONSE_JOB_WAIT = 9108,
 };

@@ -20,6 +20,7 @@
 #include "conf.h"
 #include "errprintf.h"
 #include "frame.h"
+#include "limits.h"
 #include "log.h"
 #include "macros.h"
 #include "msg.h"
@@ -167,9 +168,8 @@ static int call_send(const struct sl_conf *conf, const char *host, uint16_t port
 /* Read and verify one reply frame from fd into *buf (grown as needed,
  * kept by the caller for the next frame); ret->body points into *buf. */
 static int call_recv_raw(const struct sl_conf *conf, int fd, const char *host, uint16_t port,
-			 uint8_t **buf, size_t *cap, struct frame_body *ret)
+			 int timeout_ms, uint8_t **buf, size_t *cap, struct frame_body *ret)
 {
-	int timeout_ms = msg_timeout_ms(conf);
 	struct sl_error err = {""};
 	uint32_t be_len, len;
 	uid_t uid = (uid_t)-1;
@@ -212,12 +212,12 @@ static int call_recv_raw(const struct sl_conf *conf, int fd, const char *host, u
 
 /* call_recv_raw, then the message unpacked (owned by the caller). */
 static int call_recv(const struct sl_conf *conf, int fd, const char *host, uint16_t port,
-		     uint8_t **buf, size_t *cap, uint16_t *ret_type, void **ret_msg)
+		     int timeout_ms, uint8_t **buf, size_t *cap, uint16_t *ret_type, void **ret_msg)
 {
 	struct frame_body b;
 	int r;
 
-	r = call_recv_raw(conf, fd, host, port, buf, cap, &b);
+	r = call_recv_raw(conf, fd, host, port, timeout_ms, buf, cap, &b);
 	if (r < 0)
 		return r;
 	r = msg_unpack_body(b.type, b.body, b.len, b.version, ret_msg);
@@ -241,7 +241,8 @@ static int call_addr(const struct sl_conf *conf, const char *host, uint16_t port
 
 	r = call_send(conf, host, port, as, type, req, &fd);
 	if (r == 0)
-		r = call_recv(conf, fd, host, port, &buf, &cap, ret_type, ret_msg);
+		r = call_recv(conf, fd, host, port, msg_timeout_ms(conf), &buf, &cap, ret_type,
+			      ret_msg);
 	return r;
 }
 
@@ -276,9 +277,10 @@ static int ctld_code(int r)
 /* A call to the controller: one request, then one reply frame (stream
  * NULL) or frames handed to stream until it returns 0. */
 static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
-		     const void *req, uint16_t *ret_type, void **ret_msg, rpc_part_fn *stream,
-		     void *arg)
+		     const void *req, uint32_t wait_s, uint16_t *ret_type, void **ret_msg,
+		     rpc_part_fn *stream, void *arg)
 {
+	int reply_ms = msg_timeout_ms(conf) + (int)(wait_s * 1000);
 	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
 	_cleanup_free_ uint8_t *buf = NULL;
 	_cleanup_close_ int fd = -1;
@@ -301,11 +303,12 @@ static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint
 		sleep(1);
 	}
 	if (r == 0 && !stream)
-		r = call_recv(conf, fd, host, conf->slurmctld_port, &buf, &cap, ret_type, ret_msg);
+		r = call_recv(conf, fd, host, conf->slurmctld_port, reply_ms, &buf, &cap, ret_type,
+			      ret_msg);
 	while (r == 0 && stream) {
 		struct frame_body b;
 
-		r = call_recv_raw(conf, fd, host, conf->slurmctld_port, &buf, &cap, &b);
+		r = call_recv_raw(conf, fd, host, conf->slurmctld_port, reply_ms, &buf, &cap, &b);
 		if (r < 0)
 			break;
 		r = stream(arg, &b);
@@ -319,13 +322,21 @@ static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint
 int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		     const void *req, uint16_t *ret_type, void **ret_msg)
 {
-	return ctld_call(conf, as, type, req, ret_type, ret_msg, NULL, NULL);
+	return ctld_call(conf, as, type, req, 0, ret_type, ret_msg, NULL, NULL);
+}
+
+int rpc_call_ctld_wait(const struct sl_conf *conf, uint16_t type, const void *req,
+		       uint32_t wait_s, uint16_t *ret_type, void **ret_msg)
+{
+	if (wait_s > SL_WAIT_TIMEOUT_MAX)
+		wait_s = SL_WAIT_TIMEOUT_MAX;
+	return ctld_call(conf, NULL, type, req, wait_s, ret_type, ret_msg, NULL, NULL);
 }
 
 int rpc_stream_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		       const void *req, rpc_part_fn *fn, void *arg)
 {
-	return ctld_call(conf, as, type, req, NULL, NULL, fn, arg);
+	return ctld_call(conf, as, type, req, 0, NULL, NULL, fn, arg);
 }
 
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req)

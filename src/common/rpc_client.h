@@ -30,6 +30,12 @@ int rpc_call_addr(const struct sl_conf *conf, const char *host, uint16_t port, u
 int rpc_call_ctld(const struct sl_conf *conf, uint16_t type, const void *req, uint16_t *ret_type,
 		  void **ret_msg);
 
+/* rpc_call_ctld for a request the controller answers only after up to
+ * wait_s seconds (REQUEST_JOB_WAIT's timeout_s, at most
+ * SL_WAIT_TIMEOUT_MAX): the reply is awaited MessageTimeout + wait_s. */
+int rpc_call_ctld_wait(const struct sl_conf *conf, uint16_t type, const void *req,
+		       uint32_t wait_s, uint16_t *ret_type, void **ret_msg);
+
 /* For requests answered by RESPONSE_SLURM_RC: returns 0 or -rc. */
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req);
 

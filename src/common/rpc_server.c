@@ -97,6 +97,9 @@ struct rpc_conn {
 	struct rpc_req *stream_req; /* STREAMING: the daemon's, handed back to */
 	rpc_more_fn *stream_fn;	    /* stream_fn(stream_arg, req) when the part is taken */
 	void *stream_arg;
+	struct rpc_req *held_req; /* DISPATCHED and held (rpc_req_hold): its peer is watched */
+	rpc_gone_fn *gone_fn;	  /* gone_fn(gone_arg, held_req) when that peer goes */
+	void *gone_arg;
 	size_t buffered;	 /* input bytes counted in srv->limit */
 	struct rpc_conn *next;	 /* server's list of live conns, oldest first */
 	struct rpc_conn *prev;
@@ -245,8 +248,13 @@ static void conn_close(struct rpc_conn *c)
 		return;
 	}
 	if (c->state == CONN_DISPATCHED) {
+		struct rpc_req *held = c->held_req;
+
 		conn_drop_bev(c);
 		c->is_dead = true;
+		c->held_req = NULL;
+		if (held)
+			c->gone_fn(c->gone_arg, held); /* its reply then frees c */
 		return;
 	}
 	conn_free(c);
@@ -539,6 +547,13 @@ static void conn_read_cb(struct bufferevent *bev, void *arg)
 	uint32_t be_len, len;
 	uint8_t *data;
 
+	if (c->held_req) {
+		/* one request per connection: more bytes while its answer is
+		 * held are not ours to buffer for an hour */
+		debug("%s: data after a held request, closing", c->peer);
+		conn_close(c);
+		return;
+	}
 	if (c->state != CONN_READING)
 		return;
 	if (!conn_limit_buffer(&c->srv->limit, c->buffered, have)) {
@@ -811,12 +826,34 @@ static void req_free(struct rpc_req *req)
 	free(req);
 }
 
+void rpc_req_hold(struct rpc_req *req, rpc_gone_fn *fn, void *arg)
+{
+	struct rpc_conn *c = req->conn;
+	struct timeval wtv = {.tv_sec = c->srv ? c->srv->opts.timeout_s : 10};
+
+	if (c->is_dead || !c->bev)
+		return; /* gone already: the daemon's reply frees req */
+	c->held_req = req;
+	c->gone_fn = fn;
+	c->gone_arg = arg;
+	if (c->is_uid_counted && c->srv) {
+		conn_limit_uid_put(&c->srv->limit, c->uid);
+		c->is_uid_counted = false;
+	}
+	/* no read timeout: the peer says nothing until the reply; EOF is read */
+	bufferevent_set_timeouts(c->bev, NULL, &wtv);
+	bufferevent_enable(c->bev, EV_READ);
+}
+
 int rpc_reply(struct rpc_req *req, uint16_t type, const void *msg)
 {
 	struct rpc_conn *c = req->conn;
 	int r;
 
+	c->held_req = NULL;
 	req_free(req);
+	if (c->bev)
+		bufferevent_disable(c->bev, EV_READ); /* reading again only while held */
 	if (c->is_dead) {
 		conn_free(c); /* unlinks (unless the server went first); its bev is gone */
 		return -SLURM_COMMUNICATIONS_SEND_ERROR;
@@ -834,6 +871,7 @@ int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more
 	struct sl_error err = {""};
 	int r;
 
+	c->held_req = NULL;
 	if (c->is_dead) {
 		req_free(req);
 		conn_free(c);

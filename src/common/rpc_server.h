@@ -75,5 +75,15 @@ int rpc_reply_part(struct rpc_req *req, uint16_t type, const void *msg, rpc_more
 		   void *arg);
 /* The peer of req is gone (its replies would go nowhere). */
 bool rpc_req_is_gone(const struct rpc_req *req);
+/* The reply to req comes late (a wait of up to an hour, REQUEST_JOB_WAIT):
+ * watch the peer meanwhile, so that fn(arg, req) is called from the loop
+ * when it closes its end or sends anything more (then rpc_req_is_gone(req)
+ * is true and a reply only frees req; fn must reply, the daemon's chance
+ * to free what it keeps). The request no longer counts against its user's
+ * requests being served (the daemon bounds its waits itself), and
+ * MessageTimeout no longer applies until the reply is written. fn is not
+ * called once the daemon replied. */
+typedef void rpc_gone_fn(void *arg, struct rpc_req *req);
+void rpc_req_hold(struct rpc_req *req, rpc_gone_fn *fn, void *arg);
 /* RESPONSE_SLURM_RC with rc (0 or negative code). Frees req. */
 int rpc_reply_rc(struct rpc_req *req, int rc);

@@ -251,7 +251,9 @@
 	X(ESLURM_REST_INVALID_JOBS_DESC, 9002,                                                     \
 	  "Jobs description entry not found, empty or not dictionary or list")                     \
 	X(ESLURM_REST_EMPTY_RESULT, 9003, "Nothing found with query")                              \
-	X(ESLURM_DATA_TOO_LARGE, 9205, "Data too large")
+	X(ESLURM_DATA_TOO_LARGE, 9205, "Data too large")                                           \
+	/* ours: REQUEST_JOB_WAIT's caps (limits.h SL_WAIT_*) */                                    \
+	X(ESLURM_WAIT_LIMIT, 9206, "Too many job waits at once, try again later")
 
 #define SL_ERRNO_ENUM_(name, num, text) name = num,
 enum sl_errno {

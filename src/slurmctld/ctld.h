@@ -26,6 +26,7 @@ struct prio_ctx;
 struct job_hook;
 struct ctld;
 struct sched_bf;
+struct job_wait;
 
 /* Sends a message to a daemon or client (ctld_send); unit tests set their own
  * to record what the controller would have sent. */
@@ -85,6 +86,7 @@ struct ctld {
 	uint32_t ping_tick;	  /* ticks done in the current round */
 	bool is_ping_first_round; /* the quick round right after start */
 	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
+	struct job_wait *job_wait; /* job_wait.c: REQUEST_JOB_WAIT's waits */
 };
 
 /* Privilege a request needs (docs/style.md R17). */

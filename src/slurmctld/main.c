@@ -33,6 +33,7 @@
 #include "job_end.h"
 #include "job_prio.h"
 #include "job_sched.h"
+#include "job_wait.h"
 #include "mail.h"
 #include "node.h"
 #include "node_ping.h"
@@ -250,6 +251,7 @@ static const struct subsys {
     {"signals", signals_init, signals_fini},
     {"mail", mail_init, mail_fini},
     {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
+    {"wait", job_wait_init, job_wait_fini}, /* before rpc: answered after it closed */
     {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */
     {"ping", ping_init, node_ping_stop}, /* asks nodes to register */
     {"timer", ctld_timer_start, ctld_timer_stop},

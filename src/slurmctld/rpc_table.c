@@ -54,6 +54,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_ASSOC_LIST, PRIV_ANY, rpc_assoc_list),
     H(REQUEST_SHARE_INFO, PRIV_ANY, rpc_assoc_list),
     H(REQUEST_AUTH_TOKEN, PRIV_ANY, rpc_auth_token), /* self, or admins for anyone */
+    H(REQUEST_JOB_WAIT, PRIV_ANY, rpc_job_wait),     /* visibility inside */
 };
 
 #undef H

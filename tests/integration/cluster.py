@@ -809,9 +809,27 @@ def job(cluster, job_id):
     return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
+# Base job states the controller waits on itself (scontrol wait_job
+# state=...); a flag shown as the state (COMPLETING, REQUEUED...) is polled.
+WAITABLE_STATES = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
+                   "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE",
+                   "OUT_OF_MEMORY"}
+
+
 def wait_state(cluster, job_id, states, timeout=30):
-    """Poll until the job's JobState is one of states; return its record."""
+    """Wait until the job's JobState is one of states; return its record.
+
+    One scontrol wait_job holds until the controller sees the job get
+    there (or end elsewhere); the record is then checked, and polled only
+    when the wait could not say (a flag state, a job that ended elsewhere).
+    """
     states = {states} if isinstance(states, str) else set(states)
-    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=timeout,
+    deadline = time.monotonic() + timeout * TIMEOUT_SCALE
+    if states <= WAITABLE_STATES:
+        cluster.run("scontrol", "wait_job", str(job_id), "state=" + ",".join(sorted(states)),
+                    f"timeout={max(1, int(timeout * TIMEOUT_SCALE))}", check=False,
+                    timeout=timeout + 30)
+    left = max(0.2, (deadline - time.monotonic()) / TIMEOUT_SCALE)
+    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=left,
              what=f"job {job_id} in {sorted(states)}")
     return job(cluster, job_id)

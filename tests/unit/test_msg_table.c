@@ -14,6 +14,7 @@
 
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/msg_wait.h"
 #include "common/pack.h"
 
 static char *s(const char *v)
@@ -261,6 +262,26 @@ static void *sample_new(const struct msg_type *t)
 		r->jobs[0].tres = calloc(2, sizeof(double));
 		r->jobs[0].tres[0] = 0.25;
 		r->jobs[1] = (struct prio_job_factors){.job_id = 13, .qos = s("high"), .qos_f = 1};
+		break;
+	}
+	case REQUEST_JOB_WAIT: {
+		struct job_wait_req *r = m;
+
+		r->job_ids = calloc(2, sizeof(*r->job_ids));
+		r->job_ids[0] = 12, r->job_ids[1] = 13;
+		r->job_id_count = 2;
+		r->states = JOB_WAIT_STARTED | 1u << 3;
+		r->flags = JOB_WAIT_ALL;
+		r->timeout_s = 60;
+		break;
+	}
+	case RESPONSE_JOB_WAIT: {
+		struct job_wait_resp *r = m;
+
+		r->count = 2;
+		r->jobs = calloc(2, sizeof(*r->jobs));
+		r->jobs[0] = (struct job_wait_job){ .job_id = 12, .state = 3, .exit_code = 768 };
+		r->jobs[1] = (struct job_wait_job){ .job_id = 13, .result = JOB_WAIT_TIMEOUT };
 		break;
 	}
 	default:
