@@ -30,7 +30,7 @@
 #include "cli/job_opt.h"
 #include "cli/job_opt_help.h"
 #include "cli/sbatch_script.h"
-#include "cli/wait_client.h"
+#include "api/wait_client.h"
 #include "common/conf.h"
 #include "common/job_states.h"
 #include "common/macros.h"

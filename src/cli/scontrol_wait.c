@@ -17,7 +17,7 @@
 #include "common/msg_wait.h"
 #include "common/sl_errno.h"
 #include "cli/cli.h"
-#include "cli/wait_client.h"
+#include "api/wait_client.h"
 
 #define WAIT_EXIT_TIMEOUT 2
 

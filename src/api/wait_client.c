@@ -1,5 +1,5 @@
 /* wait_client.c - see wait_client.h. */
-#include "wait_client.h"
+#include "api/wait_client.h"
 
 #include <errno.h>
 #include <stdbool.h>
