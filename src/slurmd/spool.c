@@ -43,7 +43,7 @@
 #include "common/msg.h"
 #include "common/rpc_async.h"
 #include "common/sl_errno.h"
-#include "slurmstepd/stepd_proto.h"
+#include "common/stepd_proto.h"
 
 #define SPOOL_RESEND_S	10
 #define SPOOL_DONE_MAX	(64u << 10) /* a completion frame is a few hundred bytes */
