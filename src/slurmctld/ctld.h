@@ -87,13 +87,6 @@ struct ctld {
 	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
 };
 
-/* Privilege a request needs (STYLE R17). */
-enum priv {
-	PRIV_ANY,
-	PRIV_ADMIN,  /* root or SlurmUser */
-	PRIV_SLURMD, /* root or SlurmUser: daemon-originated */
-};
-
 /* root or SlurmUser. */
 bool ctld_is_admin(const struct ctld *c, uid_t uid);
 /* Send type+msg to host:port without waiting (c->send, else rpc_async_call

@@ -1,6 +1,7 @@
 /* slurmd.h - the node daemon's context (R2). No .c. */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -11,6 +12,7 @@ struct sl_conf;
 struct conf_node;
 struct node_reg_msg;
 struct rpc_req;
+struct rpc_handler;
 struct launch_op;
 struct cred_state;
 struct node_step_ref;
@@ -54,5 +56,7 @@ void slurmd_spool_resend(struct slurmd *d);
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count);
 /* A completion of job's step_id (SL_ALL_STEPS: of any step) waits here. */
 bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id);
-/* req.c */
+/* req.c: the handler table served (rpc_server_new's dispatch function) */
 void slurmd_dispatch(void *arg, struct rpc_req *req);
+/* The table's rows (for the unit tests). */
+const struct rpc_handler *slurmd_rpc_handlers(size_t *ret_count);

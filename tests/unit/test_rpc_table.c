@@ -72,7 +72,7 @@ static char *cell(const char *row, int i)
 	return strndup(p, (size_t)(end - p));
 }
 
-static const char *priv_word(enum priv p)
+static const char *priv_word(enum rpc_priv p)
 {
 	switch (p) {
 	case PRIV_ANY:
