@@ -920,3 +920,52 @@ void *rpc_req_take_body(struct rpc_req *req, size_t size)
 	memset(req->body, 0, size);
 	return body;
 }
+
+const struct rpc_handler *rpc_table_find(const struct rpc_table *t, uint16_t type)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (t->rows[i].type == type)
+			return &t->rows[i];
+	return NULL;
+}
+
+int rpc_table_check(const struct rpc_table *t, void *ctx, uint16_t type, uid_t uid,
+		    const struct rpc_handler **ret_row)
+{
+	const struct rpc_handler *h = rpc_table_find(t, type);
+
+	if (!h)
+		return -SLURM_UNEXPECTED_MSG_ERROR;
+	if (h->priv != PRIV_ANY && !t->is_admin(ctx, uid))
+		return -ESLURM_USER_ID_MISSING;
+	*ret_row = h;
+	return 0;
+}
+
+void rpc_table_dispatch(const struct rpc_table *t, void *ctx, struct rpc_req *req)
+{
+	const struct rpc_handler *h = NULL;
+	uint16_t type = req->type;
+	uid_t uid = req->uid;
+	struct timespec t0, t1;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = rpc_table_check(t, ctx, type, uid, &h);
+	if (r == -SLURM_UNEXPECTED_MSG_ERROR)
+		error("%s: unexpected %s from uid=%u", req->peer, msg_type_name(type),
+		      (unsigned)uid);
+	else if (r < 0)
+		error("Security violation, %s RPC from uid=%u", msg_type_name(type),
+		      (unsigned)uid);
+	else
+		r = t->call(ctx, h, req);
+	if (r < 0)
+		rpc_reply_rc(req, r);
+	if (!t->timed)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t->timed(ctx, type, uid,
+		 (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec))
+		     / 1000);
+}

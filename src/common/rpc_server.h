@@ -87,3 +87,60 @@ typedef void rpc_gone_fn(void *arg, struct rpc_req *req);
 void rpc_req_hold(struct rpc_req *req, rpc_gone_fn *fn, void *arg);
 /* RESPONSE_SLURM_RC with rc (0 or negative code). Frees req. */
 int rpc_reply_rc(struct rpc_req *req, int rc);
+
+/* Handler tables (STYLE R17): each daemon has one, a row per message type
+ * with the privilege it needs and its handler, and serves it with
+ * rpc_table_dispatch(). An unknown type is answered
+ * SLURM_UNEXPECTED_MSG_ERROR, a privilege the sender lacks
+ * ESLURM_USER_ID_MISSING ("Security violation" in the log, as Slurm),
+ * both before any handler runs. A handler returns <0 to have
+ * RESPONSE_SLURM_RC sent with that code, or 0 when it replied or kept req
+ * to reply later: there is no path on which a request goes unanswered. */
+enum rpc_priv {
+	PRIV_ANY,    /* any authenticated user; the handler may check more */
+	PRIV_ADMIN,  /* root or SlurmUser */
+	PRIV_SLURMD, /* root or SlurmUser: a message of a daemon of ours */
+};
+
+/* A handler as a row holds it: a function of the daemon's own type (its
+ * context first, then req), which the table's call hook converts back.
+ * RPC_HANDLER makes a row, and refuses to compile for a function that is
+ * not of fn_type. */
+typedef void rpc_handler_any_fn(void);
+
+struct rpc_handler {
+	uint16_t type;
+	enum rpc_priv priv;
+	rpc_handler_any_fn *fn;
+	const char *fn_name; /* "rpc_job_submit": for the docs' test and logs */
+};
+
+#define RPC_HANDLER(type, priv, fn_type, fn)                                                       \
+	{                                                                                          \
+		(type), (priv), (rpc_handler_any_fn *)(1 ? (fn) : (fn_type *)0), #fn               \
+	}
+
+struct rpc_table {
+	const struct rpc_handler *rows;
+	size_t count;
+	/* root or SlurmUser of this daemon: who passes PRIV_ADMIN and PRIV_SLURMD */
+	bool (*is_admin)(void *ctx, uid_t uid);
+	/* row->fn(ctx, req), called as the daemon's own type */
+	int (*call)(void *ctx, const struct rpc_handler *row, struct rpc_req *req);
+	/* NULL, or told after each request how long it took here, from the
+	 * lookup to the handler's return (type and uid are copies: req may be
+	 * answered and gone by then) */
+	void (*timed)(void *ctx, uint16_t type, uid_t uid, uint64_t usec);
+};
+
+/* The row for type; NULL when the table has none. */
+const struct rpc_handler *rpc_table_find(const struct rpc_table *t, uint16_t type);
+/* What the table decides for a request of type from uid, before any
+ * handler: 0 and the row, -SLURM_UNEXPECTED_MSG_ERROR for a type it has
+ * no row for, -ESLURM_USER_ID_MISSING for a privilege uid lacks. No I/O,
+ * no log; *ret_row is set only on success. */
+int rpc_table_check(const struct rpc_table *t, void *ctx, uint16_t type, uid_t uid,
+		    const struct rpc_handler **ret_row);
+/* Serve req with t: check it, log a refusal, run the handler, answer
+ * RESPONSE_SLURM_RC for a refusal or a handler's error, call t->timed. */
+void rpc_table_dispatch(const struct rpc_table *t, void *ctx, struct rpc_req *req);

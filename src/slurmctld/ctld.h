@@ -89,13 +89,6 @@ struct ctld {
 	struct job_wait *job_wait; /* job_wait.c: REQUEST_JOB_WAIT's waits */
 };
 
-/* Privilege a request needs (docs/style.md R17). */
-enum priv {
-	PRIV_ANY,
-	PRIV_ADMIN,  /* root or SlurmUser */
-	PRIV_SLURMD, /* root or SlurmUser: daemon-originated */
-};
-
 /* root or SlurmUser. */
 bool ctld_is_admin(const struct ctld *c, uid_t uid);
 /* Send type+msg to host:port without waiting (c->send, else rpc_async_call

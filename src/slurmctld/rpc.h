@@ -5,21 +5,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/rpc_server.h"
 #include "ctld.h"
 
-struct rpc_req;
-
 /* A handler returns <0 to have the dispatcher reply RESPONSE_SLURM_RC
- * with that code, or 0 when it replied (or deferred the reply) itself. */
-typedef int rpc_handler_fn(struct ctld *c, struct rpc_req *req);
+ * with that code, or 0 when it replied (or deferred the reply) itself
+ * (rpc_server.h: the rows are struct rpc_handler, served by
+ * rpc_table_dispatch). */
+typedef int ctld_handler_fn(struct ctld *c, struct rpc_req *req);
 
-struct rpc_handler {
-	uint16_t type;
-	enum priv priv;
-	rpc_handler_fn *fn;
-	const char *fn_name; /* "rpc_job_submit" */
-};
-
+/* The controller's table served (main.c calls it behind durable_admit). */
 void rpc_dispatch(void *arg, struct rpc_req *req);
 /* The table (exposed for the unit test that keeps docs/architecture.md's
  * "follow a request" table current). */

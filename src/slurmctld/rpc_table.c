@@ -1,4 +1,6 @@
-/* rpc_table.c - msg_type -> privilege + handler, and the dispatcher.
+/* rpc_table.c - the controller's table: msg_type -> privilege + handler,
+ * served by common's rpc_table_dispatch (rpc_server.h), which checks the
+ * privilege before any handler runs; each request's time goes to sdiag.
  *
  * Refusals by privilege are logged as Slurm does ("Security violation")
  * and answered with ESLURM_USER_ID_MISSING ("Invalid user id"), which is
@@ -6,23 +8,18 @@
  */
 #include "rpc.h"
 
+#include <stdbool.h>
 #include <stddef.h>
-#include <time.h>
 
-#include "common/log.h"
+#include "common/conf.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_server.h"
-#include "common/conf.h"
-#include "common/sl_errno.h"
 #include "auth_token.h"
 #include "ctld.h"
 #include "sched_stats.h"
 
-#define H(type, priv, fn)                                                                          \
-	{                                                                                          \
-		type, priv, fn, #fn                                                                \
-	}
+#define H(type, priv, fn) RPC_HANDLER(type, priv, ctld_handler_fn, fn)
 
 static const struct rpc_handler ctld_handlers[] = {
     H(MESSAGE_NODE_REGISTRATION_STATUS, PRIV_SLURMD, rpc_node_register),
@@ -65,42 +62,32 @@ const struct rpc_handler *rpc_handlers(size_t *ret_count)
 	return ctld_handlers;
 }
 
-static const struct rpc_handler *handler_find(uint16_t type)
+static bool table_is_admin(void *ctx, uid_t uid)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(ctld_handlers); i++)
-		if (ctld_handlers[i].type == type)
-			return &ctld_handlers[i];
-	return NULL;
+	return ctld_is_admin(ctx, uid);
 }
+
+static int table_call(void *ctx, const struct rpc_handler *row, struct rpc_req *req)
+{
+	return ((ctld_handler_fn *)row->fn)(ctx, req);
+}
+
+/* sdiag: per type and per user, the time the request took here */
+static void table_timed(void *ctx, uint16_t type, uid_t uid, uint64_t usec)
+{
+	(void)ctx;
+	sched_stats_rpc(type, uid, usec);
+}
+
+static const struct rpc_table ctld_table = {
+    .rows = ctld_handlers,
+    .count = ARRAY_SIZE(ctld_handlers),
+    .is_admin = table_is_admin,
+    .call = table_call,
+    .timed = table_timed,
+};
 
 void rpc_dispatch(void *arg, struct rpc_req *req)
 {
-	struct ctld *c = arg;
-	const struct rpc_handler *h = handler_find(req->type);
-	uint16_t type = req->type;
-	uint32_t uid = req->uid;
-	struct timespec t0, t1;
-	int r;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-
-	if (!h) {
-		error("%s: unexpected %s from uid=%u", req->peer, msg_type_name(req->type),
-		      (unsigned)req->uid);
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-	} else if (h->priv != PRIV_ANY && !ctld_is_admin(c, req->uid)) {
-		error("Security violation, %s RPC from uid=%u", msg_type_name(req->type),
-		      (unsigned)req->uid);
-		r = -ESLURM_USER_ID_MISSING;
-	} else {
-		r = h->fn(c, req);
-	}
-	if (r < 0)
-		rpc_reply_rc(req, r);
-	/* sdiag: per type and per user, the time the handler took here (the
-	 * request may be gone once answered: type and uid were copied) */
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	sched_stats_rpc(
-	    type, uid,
-	    (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)) / 1000);
+	rpc_table_dispatch(&ctld_table, arg, req);
 }

@@ -51,9 +51,9 @@
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "common/step_cred.h"
+#include "common/stepd_proto.h"
 #include "cred_state.h"
 #include "slurmd.h"
-#include "slurmstepd/stepd_proto.h"
 
 /* One request relayed to several stepds (SL_ALL_STEPS): answered when
  * the last of them answered. */

@@ -2,7 +2,7 @@
  * REQUEST_BATCH_JOB_LAUNCH or REQUEST_LAUNCH_TASKS, and relay
  * REQUEST_SIGNAL_TASKS / REQUEST_TERMINATE_JOB / REQUEST_KILL_TIMELIMIT to
  * the stepd of one step, or of every step of the job (SL_ALL_STEPS),
- * through their unix sockets (protocol in slurmstepd/stepd_proto.h).
+ * through their unix sockets (protocol in common/stepd_proto.h).
  *
  * Both handlers answer later (the rpc_req is kept): the launch once the
  * stepd said it started, a signal once the stepd acknowledged it. Neither

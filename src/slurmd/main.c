@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -136,22 +135,7 @@ static int spool_init(struct slurmd *d)
 
 	if (!dir)
 		return -ENOMEM;
-	struct stat st;
-
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return log_errno(-errno, "SlurmdSpoolDir %s", dir);
-	/* the stepds make and remove the jobs' files in it by name: nobody
-	 * but us may change what its names point at */
-	if (lstat(dir, &st) < 0)
-		return log_errno(-errno, "SlurmdSpoolDir %s", dir);
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		error("SlurmdSpoolDir %s must be a directory of uid %u that group and others cannot "
-		      "write (it is %s of uid %u, mode %04o)",
-		      dir, (unsigned)geteuid(), S_ISDIR(st.st_mode) ? "a directory" : "not a directory",
-		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-		return -EPERM;
-	}
-	return 0;
+	return slurmd_spool_dir_make(dir);
 }
 
 /* Unlike slurmctld, slurmd keeps its RLIMIT_NOFILE: the steps it starts

@@ -1,7 +1,8 @@
-/* req.c - slurmd's handler table (R17) and handlers: ping, registration
- * request, reconfigure, shutdown. Everything but REQUEST_LAUNCH_TASKS
- * (srun, as its user; launch.c checks it) comes from the controller and
- * requires root or SlurmUser.
+/* req.c - slurmd's handler table (R17), served by common's
+ * rpc_table_dispatch, and its own handlers: ping, registration request,
+ * reconfigure, shutdown. Everything but REQUEST_LAUNCH_TASKS (srun, as its
+ * user; launch.c checks it) and REQUEST_JOB_STEP_STAT (sstat; the stepd
+ * checks it) comes from the controller and requires root or SlurmUser.
  */
 #include "slurmd.h"
 
@@ -72,46 +73,50 @@ static int req_reconfigure(struct slurmd *d, struct rpc_req *req)
 	return 0;
 }
 
-enum slurmd_priv {
-	PRIV_SLURM, /* root or SlurmUser */
-	PRIV_ANY,   /* any authenticated user; the handler checks */
+/* Controller's messages: root or SlurmUser (PRIV_ADMIN). */
+#define H(type, priv, fn) RPC_HANDLER(type, priv, slurmd_handler_fn, fn)
+
+static const struct rpc_handler slurmd_handlers[] = {
+    H(REQUEST_NODE_REGISTRATION_STATUS, PRIV_ADMIN, req_registration),
+    H(REQUEST_RECONFIGURE, PRIV_ADMIN, req_reconfigure),
+    H(REQUEST_SHUTDOWN, PRIV_ADMIN, req_shutdown),
+    H(REQUEST_PING, PRIV_ADMIN, req_ping),
+    H(REQUEST_BATCH_JOB_LAUNCH, PRIV_ADMIN, slurmd_req_batch_launch), /* launch.c */
+    H(REQUEST_LAUNCH_TASKS, PRIV_ANY, slurmd_req_launch_tasks),	  /* who: checked there */
+    H(REQUEST_SIGNAL_TASKS, PRIV_ADMIN, slurmd_req_signal_job),
+    H(REQUEST_KILL_TIMELIMIT, PRIV_ADMIN, slurmd_req_signal_job),
+    H(REQUEST_TERMINATE_JOB, PRIV_ADMIN, slurmd_req_signal_job),
+    H(REQUEST_JOB_STEP_STAT, PRIV_ANY, slurmd_req_step_stat), /* the stepd checks who */
 };
 
-static const struct {
-	uint16_t type;
-	enum slurmd_priv priv;
-	slurmd_handler_fn *fn;
-} slurmd_handlers[] = {
-	{ REQUEST_NODE_REGISTRATION_STATUS, PRIV_SLURM, req_registration },
-	{ REQUEST_RECONFIGURE, PRIV_SLURM, req_reconfigure },
-	{ REQUEST_SHUTDOWN, PRIV_SLURM, req_shutdown },
-	{ REQUEST_PING, PRIV_SLURM, req_ping },
-	{ REQUEST_BATCH_JOB_LAUNCH, PRIV_SLURM, slurmd_req_batch_launch },  /* launch.c */
-	{ REQUEST_LAUNCH_TASKS, PRIV_ANY, slurmd_req_launch_tasks },
-	{ REQUEST_SIGNAL_TASKS, PRIV_SLURM, slurmd_req_signal_job },
-	{ REQUEST_KILL_TIMELIMIT, PRIV_SLURM, slurmd_req_signal_job },
-	{ REQUEST_TERMINATE_JOB, PRIV_SLURM, slurmd_req_signal_job },
-	{ REQUEST_JOB_STEP_STAT, PRIV_ANY, slurmd_req_step_stat }, /* the stepd checks who */
+#undef H
+
+static bool table_is_admin(void *ctx, uid_t uid)
+{
+	const struct slurmd *d = ctx;
+
+	return uid == 0 || uid == d->conf->slurm_user_id;
+}
+
+static int table_call(void *ctx, const struct rpc_handler *row, struct rpc_req *req)
+{
+	return ((slurmd_handler_fn *)row->fn)(ctx, req);
+}
+
+static const struct rpc_table slurmd_table = {
+    .rows = slurmd_handlers,
+    .count = ARRAY_SIZE(slurmd_handlers),
+    .is_admin = table_is_admin,
+    .call = table_call,
 };
+
+const struct rpc_handler *slurmd_rpc_handlers(size_t *ret_count)
+{
+	*ret_count = slurmd_table.count;
+	return slurmd_table.rows;
+}
 
 void slurmd_dispatch(void *arg, struct rpc_req *req)
 {
-	struct slurmd *d = arg;
-	int r = -SLURM_UNEXPECTED_MSG_ERROR;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(slurmd_handlers); i++)
-		if (slurmd_handlers[i].type == req->type)
-			break;
-	if (i == ARRAY_SIZE(slurmd_handlers))
-		error("%s: unexpected %s", req->peer, msg_type_name(req->type));
-	else if (slurmd_handlers[i].priv == PRIV_SLURM && req->uid != 0
-		 && req->uid != d->conf->slurm_user_id) {
-		error("Security violation, %s RPC from uid=%u", msg_type_name(req->type),
-		      (unsigned)req->uid);
-		r = -ESLURM_USER_ID_MISSING;
-	} else
-		r = slurmd_handlers[i].fn(d, req);
-	if (r < 0)
-		rpc_reply_rc(req, r);
+	rpc_table_dispatch(&slurmd_table, arg, req);
 }

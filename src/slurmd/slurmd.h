@@ -1,7 +1,9 @@
 /* slurmd.h - the node daemon's context (R2). No .c. */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 struct event;
@@ -11,6 +13,7 @@ struct sl_conf;
 struct conf_node;
 struct node_reg_msg;
 struct rpc_req;
+struct rpc_handler;
 struct launch_op;
 struct cred_state;
 struct node_step_ref;
@@ -45,6 +48,10 @@ void slurmd_register_stop(struct slurmd *d);
 /* Fill a registration message (owned strings: free with msg free half). */
 int slurmd_reg_msg_fill(struct slurmd *d, struct node_reg_msg *m);
 /* spool.c */
+/* Make SlurmdSpoolDir dir when missing, and refuse (-EPERM) one that is
+ * not a directory (a symlink is not) of our euid, or that group or others
+ * may write: the stepds make and remove the jobs' files in it by name. */
+int slurmd_spool_dir_make(const char *dir);
 int slurmd_spool_start(struct slurmd *d); /* resends at once, then every 10 s */
 void slurmd_spool_stop(struct slurmd *d);
 /* Send now each completion in the spool that no stepd holds. */
@@ -54,5 +61,13 @@ void slurmd_spool_resend(struct slurmd *d);
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count);
 /* A completion of job's step_id (SL_ALL_STEPS: of any step) waits here. */
 bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id);
-/* req.c */
+/* Exposed for the unit tests: is the spool entry name, of file type mode
+ * (lstat's st_mode), a step of node: a socket "<node>_<job>.<step>", or a
+ * regular file "<node>_<job>.<step>.done" (ret's flags NODE_STEP_DONE)?
+ * No I/O; ret is set only when true. */
+bool slurmd_spool_entry(const char *name, mode_t mode, const char *node,
+			struct node_step_ref *ret);
+/* req.c: the handler table served (rpc_server_new's dispatch function) */
 void slurmd_dispatch(void *arg, struct rpc_req *req);
+/* The table's rows (for the unit tests). */
+const struct rpc_handler *slurmd_rpc_handlers(size_t *ret_count);

@@ -9,6 +9,8 @@
  *
  * A socket nobody listens on is a stepd that died (SIGKILL): it is
  * removed, and the processes it left are killed (spool_kill_orphans).
+ * A name of either kind that is not a socket, or not a regular file, is
+ * not ours (slurmd_spool_entry): neither listed nor removed.
  *
  * Resend: at start, after each registration and every SPOOL_RESEND_S
  * seconds, each .done file that no stepd holds (flock) is read, checked
@@ -43,7 +45,7 @@
 #include "common/msg.h"
 #include "common/rpc_async.h"
 #include "common/sl_errno.h"
-#include "slurmstepd/stepd_proto.h"
+#include "common/stepd_proto.h"
 
 #define SPOOL_RESEND_S	10
 #define SPOOL_DONE_MAX	(64u << 10) /* a completion frame is a few hundred bytes */
@@ -83,6 +85,46 @@ static bool spool_parse_name(const char *name, const char *node, struct spool_na
 		return false;
 	ret->is_done = streq(p, ".done");
 	return ret->is_done || *p == '\0';
+}
+
+int slurmd_spool_dir_make(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return log_errno(-errno, "SlurmdSpoolDir %s", dir);
+	/* the stepds make and remove the jobs' files in it by name: nobody
+	 * but us may change what its names point at */
+	if (lstat(dir, &st) < 0)
+		return log_errno(-errno, "SlurmdSpoolDir %s", dir);
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		error("SlurmdSpoolDir %s must be a directory of uid %u that group and others cannot "
+		      "write (it is %s of uid %u, mode %04o)",
+		      dir, (unsigned)geteuid(), S_ISDIR(st.st_mode) ? "a directory" : "not a directory",
+		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+bool slurmd_spool_entry(const char *name, mode_t mode, const char *node,
+			struct node_step_ref *ret)
+{
+	struct spool_name sn;
+
+	if (!spool_parse_name(name, node, &sn))
+		return false;
+	/* a stepd binds its socket and renames its completion into place:
+	 * anything else under such a name (a symlink, a directory) was not
+	 * made by a stepd, and is neither read, nor reported, nor removed */
+	if (sn.is_done ? !S_ISREG(mode) : !S_ISSOCK(mode))
+		return false;
+	*ret = (struct node_step_ref){
+	    .job_id = sn.job_id,
+	    .step_id = sn.step_id,
+	    .flags = sn.is_done ? NODE_STEP_DONE : 0,
+	};
+	return true;
 }
 
 /* Does a stepd listen on path? A full backlog (EAGAIN) is a live one. */
@@ -241,11 +283,13 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 		return log_errno(-errno, "SlurmdSpoolDir %s", d->spool_dir);
 	while ((e = readdir(dir)) && count < SPOOL_STEPS_MAX) {
 		_cleanup_free_ char *path = NULL;
-		struct spool_name sn;
+		struct node_step_ref ref;
+		struct stat st;
 
-		if (!spool_parse_name(e->d_name, d->node_name, &sn))
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+		    || !slurmd_spool_entry(e->d_name, st.st_mode, d->node_name, &ref))
 			continue;
-		if (!sn.is_done) {
+		if (!(ref.flags & NODE_STEP_DONE)) {
 			if (asprintf(&path, "%s/%s", d->spool_dir, e->d_name) < 0) {
 				path = NULL;
 				continue;
@@ -254,8 +298,8 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 				/* its stepd died: what it ran goes too, and the
 				 * socket, so this happens once */
 				unlink(path);
-				spool_kill_cgroups(d, sn.job_id, sn.step_id);
-				spool_kill_orphans(d, sn.job_id, sn.step_id);
+				spool_kill_cgroups(d, ref.job_id, ref.step_id);
+				spool_kill_orphans(d, ref.job_id, ref.step_id);
 				continue;
 			}
 		}
@@ -268,11 +312,7 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 			refs = n;
 			cap = cap ? cap * 2 : 16;
 		}
-		refs[count++] = (struct node_step_ref){
-		    .job_id = sn.job_id,
-		    .step_id = sn.step_id,
-		    .flags = sn.is_done ? NODE_STEP_DONE : 0,
-		};
+		refs[count++] = ref;
 	}
 	closedir(dir);
 	*ret = refs;

@@ -1,5 +1,5 @@
 /* fuzz_stepd_proto.c - libFuzzer target: the private slurmd <-> stepd
- * protocol (slurmd/slurmstepd/stepd_proto.h) as the stepd reads it:
+ * protocol (common/stepd_proto.h) as the stepd reads it:
  * a launch frame on its stdin and a control request on its unix socket
  * (frame_read with their caps and types), and the same frame as slurmd
  * reads a ".done" completion file. The bytes are written to a pipe the
@@ -13,8 +13,8 @@
 
 #include "common/limits.h"
 #include "common/msg.h"
+#include "common/stepd_proto.h"
 #include "slurmd/slurmstepd/frame.h"
-#include "slurmd/slurmstepd/stepd_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

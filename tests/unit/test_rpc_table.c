@@ -2,7 +2,9 @@
  * request" table of docs/architecture.md agree: every handler has its row
  * (message, handler function, privilege, and the file it names defines the
  * handler), every row names a message the table has, and every message has
- * a name in the message table.
+ * a name in the message table. And what common's table dispatcher decides
+ * before a handler runs (unknown type, privilege), and that it runs and
+ * times the handler when the request passes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +15,10 @@
 
 #include <cmocka.h>
 
+#include "common/macros.h"
 #include "common/msg.h"
+#include "common/rpc_server.h"
+#include "common/sl_errno.h"
 #include "slurmctld/rpc.h"
 
 #define DOC SL_SOURCE_DIR "/docs/architecture.md"
@@ -72,7 +77,7 @@ static char *cell(const char *row, int i)
 	return strndup(p, (size_t)(end - p));
 }
 
-static const char *priv_word(enum priv p)
+static const char *priv_word(enum rpc_priv p)
 {
 	switch (p) {
 	case PRIV_ANY:
@@ -172,11 +177,98 @@ static void test_every_row_names_a_handled_message(void **state)
 	free(doc);
 }
 
+struct fake {
+	int calls;
+	uint16_t timed_type;
+	uid_t timed_uid;
+};
+
+typedef int fake_handler_fn(struct fake *x, struct rpc_req *req);
+
+static int fake_handler(struct fake *x, struct rpc_req *req)
+{
+	(void)req;
+	x->calls++;
+	return 0; /* "replied": the dispatcher sends nothing */
+}
+
+static bool fake_is_admin(void *ctx, uid_t uid)
+{
+	(void)ctx;
+	return uid == 0 || uid == 77;
+}
+
+static int fake_call(void *ctx, const struct rpc_handler *row, struct rpc_req *req)
+{
+	return ((fake_handler_fn *)row->fn)(ctx, req);
+}
+
+static void fake_timed(void *ctx, uint16_t type, uid_t uid, uint64_t usec)
+{
+	struct fake *x = ctx;
+
+	(void)usec;
+	x->timed_type = type;
+	x->timed_uid = uid;
+}
+
+static const struct rpc_handler fake_rows[] = {
+    RPC_HANDLER(REQUEST_PING, PRIV_ANY, fake_handler_fn, fake_handler),
+    RPC_HANDLER(REQUEST_SHUTDOWN, PRIV_ADMIN, fake_handler_fn, fake_handler),
+    RPC_HANDLER(REQUEST_STEP_COMPLETE, PRIV_SLURMD, fake_handler_fn, fake_handler),
+};
+
+static const struct rpc_table fake_table = {
+    .rows = fake_rows,
+    .count = ARRAY_SIZE(fake_rows),
+    .is_admin = fake_is_admin,
+    .call = fake_call,
+    .timed = fake_timed,
+};
+
+static void test_dispatcher_decides_before_the_handler(void **state)
+{
+	const struct rpc_handler *row = NULL;
+	struct fake x = { 0 };
+
+	(void)state;
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_JOB_INFO, 0, &row),
+			 -SLURM_UNEXPECTED_MSG_ERROR);
+	assert_null(row);
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_SHUTDOWN, 1000, &row),
+			 -ESLURM_USER_ID_MISSING);
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_STEP_COMPLETE, 1000, &row),
+			 -ESLURM_USER_ID_MISSING);
+	assert_null(row);
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_PING, 1000, &row), 0);
+	assert_ptr_equal(row, &fake_rows[0]);
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_SHUTDOWN, 0, &row), 0);
+	assert_int_equal(rpc_table_check(&fake_table, &x, REQUEST_STEP_COMPLETE, 77, &row), 0);
+	assert_ptr_equal(row, &fake_rows[2]);
+	assert_int_equal(x.calls, 0);
+}
+
+static void test_dispatcher_runs_and_times_the_handler(void **state)
+{
+	struct fake x = { 0 };
+	struct rpc_req *req = calloc(1, sizeof(*req));
+
+	(void)state;
+	*req = (struct rpc_req){ .type = REQUEST_SHUTDOWN, .uid = 77, .peer = "test" };
+	rpc_table_dispatch(&fake_table, &x, req);
+	assert_int_equal(x.calls, 1);
+	assert_int_equal(x.timed_type, REQUEST_SHUTDOWN);
+	assert_int_equal(x.timed_uid, 77);
+	free(req);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_handler_has_its_row),
 	    cmocka_unit_test(test_every_row_names_a_handled_message),
+	    cmocka_unit_test(test_dispatcher_decides_before_the_handler),
+	    cmocka_unit_test(test_dispatcher_runs_and_times_the_handler),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* test_step_cred.c - the step credential's payload (pack/unpack), the
  * check of a launch against it, and slurmd's list of used credentials and
- * ended jobs (src/slurmd/cred_state.c, built into this test). */
+ * ended jobs (src/slurmd/cred_state.c, in slurmd's library). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

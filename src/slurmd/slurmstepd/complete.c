@@ -29,10 +29,10 @@
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "loop.h"
 #include "sock.h"
 #include "stepd.h"
-#include "stepd_proto.h"
 #include "usage.h"
 
 #define COMPLETE_BACKOFF_MAX 30

@@ -10,7 +10,7 @@
 
 #include "common/macros.h"
 #include "common/msg.h"
-#include "stepd_proto.h"
+#include "common/stepd_proto.h"
 
 int frame_read(int fd, uint32_t max_len, int timeout_ms, const uint16_t *types, size_t ntypes,
 	       uint16_t *ret_type, void **ret_msg)

@@ -35,10 +35,10 @@
 #include "common/msg.h"
 #include "common/path_pattern.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "privs.h"
 #include "step.h"
 #include "stepd.h"
-#include "stepd_proto.h"
 
 /* mkdir -p of path's directory, with the caller's identity and umask:
  * the kernel decides what the user may create. 0, or the first error. */

@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "env.h"
 #include "frame.h"
 #include "io.h"
@@ -30,7 +31,6 @@
 #include "step.h"
 #include "step_io.h"
 #include "stepd.h"
-#include "stepd_proto.h"
 #include "task_stdio.h"
 #include "usage.h"
 

@@ -31,6 +31,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "cgroup.h"
 #include "child.h"
 #include "complete.h"
@@ -47,7 +48,6 @@
 #include "sock.h"
 #include "step.h"
 #include "step_io.h"
-#include "stepd_proto.h"
 #include "usage.h"
 
 #define STATUS_FD STDOUT_FILENO

@@ -26,8 +26,8 @@
 #include "common/msg.h"
 #include "common/safe_fs.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "stepd.h"
-#include "stepd_proto.h"
 
 #define SCRIPT_NAME "slurm_script"
 

@@ -26,13 +26,13 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "common/stepd_proto.h"
 #include "frame.h"
 #include "kill.h"
 #include "loop.h"
 #include "proctree.h"
 #include "stepd.h"
 #include "usage.h"
-#include "stepd_proto.h"
 
 #define SOCK_READ_TIMEOUT_MS 2000
 #define SOCK_GONE_WAIT_MS    2000 /* for the stepd of a run that is ending */

@@ -13,11 +13,11 @@
 #include <stdarg.h>
 
 #include "common/io_proto.h"
+#include "common/stepd_proto.h"
 #include "io.h"
 #include "step.h"
 #include "step_io.h"
 #include "stepd.h"
-#include "stepd_proto.h"
 
 void user_error(struct stepd *s, const char *fmt, ...)
 {

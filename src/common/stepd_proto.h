@@ -1,5 +1,6 @@
 /* stepd_proto.h - the private protocol between slurmd and its slurmstepds.
- * Header-only: slurmd (src/slurmd) and slurmstepd are separate programs.
+ * Header-only and in common: slurmd and slurmstepd are separate programs,
+ * and neither includes the other's folder.
  *
  * Both channels carry the same frame, with no credential (the channel
  * itself is the authentication):
