@@ -1,7 +1,8 @@
-/* ctld.h - the controller's context (R2): everything the daemon owns, passed
- * explicitly, and the few controller-wide helpers of ctld.c (who is an
- * admin, sending a message, asking for a scheduling pass) that every floor
- * may call. Each subsystem's functions live in their own file.
+/* ctld.h - the controller's context (R2), passed explicitly: what several
+ * files share, and a pointer to each subsystem's own opaque state; and the
+ * few controller-wide helpers of ctld.c (who is an admin, sending a
+ * message, asking for a scheduling pass) that every floor may call. Each
+ * subsystem's functions and state live in their own file.
  */
 #pragma once
 #include <stdbool.h>
