@@ -29,6 +29,28 @@
 #include "part.h"
 #include "step_rec.h"
 
+/* A shutdown in progress. */
+struct admin {
+	struct event *shutdown_timer; /* leaves the loop at the latest then */
+	uint32_t shutdown_pending;    /* slurmd shutdown replies still awaited */
+};
+
+int admin_init(struct ctld *c)
+{
+	c->admin = calloc(1, sizeof(*c->admin));
+	return c->admin ? 0 : -ENOMEM;
+}
+
+void admin_fini(struct ctld *c)
+{
+	if (!c->admin)
+		return;
+	if (c->admin->shutdown_timer)
+		event_free(c->admin->shutdown_timer);
+	free(c->admin);
+	c->admin = NULL;
+}
+
 static void reconfig_reply_cb(void *arg, int rc, uint16_t type, void *msg)
 {
 	(void)arg;
@@ -202,11 +224,12 @@ static void admin_exit_loop(struct ctld *c)
 static void shutdown_reply_cb(void *arg, int rc, uint16_t type, void *msg)
 {
 	struct ctld *c = arg;
+	struct admin *a = c->admin;
 
 	(void)rc;
 	(void)type;
 	(void)msg;
-	if (c->shutdown_pending > 0 && --c->shutdown_pending == 0)
+	if (a && a->shutdown_pending > 0 && --a->shutdown_pending == 0)
 		admin_exit_loop(c);
 }
 
@@ -222,25 +245,30 @@ void admin_shutdown(struct ctld *c, bool also_slurmds)
 	struct shutdown_msg m = { .options = 0 };
 	struct timeval tv = { .tv_sec = c->conf->message_timeout };
 	struct timeval soon = { .tv_usec = 100000 };
+	struct admin *a = c->admin;
 
 	if (c->is_shutting_down)
 		return;
 	c->is_shutting_down = true;
 	info("Terminate signal or shutdown request received");
+	if (!a) { /* before admin_init: nothing to wait with */
+		admin_exit_loop(c);
+		return;
+	}
 	for (uint32_t i = 0; also_slurmds && i < c->node_count; i++) {
 		struct node *n = &c->nodes[i];
 
 		if (!n->is_registered)
 			continue;
 		if (ctld_send_node(c, n, REQUEST_SHUTDOWN, &m, shutdown_reply_cb, c) == 0)
-			c->shutdown_pending++;
+			a->shutdown_pending++;
 	}
 	/* with nothing to wait for, still give the loop a moment to write the
 	 * reply to whoever asked */
-	c->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
-	if (!c->shutdown_timer) {
+	a->shutdown_timer = evtimer_new(c->base, shutdown_timeout_cb, c);
+	if (!a->shutdown_timer) {
 		admin_exit_loop(c);
 		return;
 	}
-	evtimer_add(c->shutdown_timer, c->shutdown_pending ? &tv : &soon);
+	evtimer_add(a->shutdown_timer, a->shutdown_pending ? &tv : &soon);
 }

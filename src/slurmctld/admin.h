@@ -5,6 +5,11 @@
 struct ctld;
 struct sl_conf;
 
+/* c->admin: what a shutdown waits with; before anything can ask for one
+ * (signals, requests). */
+int admin_init(struct ctld *c);
+void admin_fini(struct ctld *c); /* NULL-safe */
+
 /* Re-read slurm.conf; a file that does not parse leaves everything as it
  * was and returns the error (logged with file:line). So does a file that
  * removes a node a running job holds (-ESLURM_NODES_BUSY) or a partition

@@ -24,6 +24,7 @@
 #include "ctld_timer.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include <event2/event.h>
@@ -42,6 +43,11 @@
 
 #define SCHED_EVERY 5 /* s between the timer's scheduling passes */
 
+struct ctld_timer {
+	struct event *ev;
+	time_t last_sched_pass; /* last scheduling pass run by the timer */
+};
+
 void ctld_timer_run(struct ctld *c, time_t now)
 {
 	job_end_time_limits(c, now);
@@ -53,8 +59,8 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	acct_retry_lost(c, now);
 	job_table_purge(c, now);
 	job_prio_timer(c, now);
-	if (now - c->last_timer_pass >= SCHED_EVERY) {
-		c->last_timer_pass = now;
+	if (c->timer && now - c->timer->last_sched_pass >= SCHED_EVERY) {
+		c->timer->last_sched_pass = now;
 		job_sched_pass(c);
 	}
 }
@@ -69,16 +75,23 @@ static void ctld_timer_cb(evutil_socket_t fd, short what, void *arg)
 int ctld_timer_start(struct ctld *c)
 {
 	struct timeval one = {.tv_sec = 1};
+	struct ctld_timer *t = calloc(1, sizeof(*t));
 
-	c->job_timer = event_new(c->base, -1, EV_PERSIST, ctld_timer_cb, c);
-	if (!c->job_timer)
+	if (!t)
 		return -ENOMEM;
-	return event_add(c->job_timer, &one);
+	c->timer = t; /* ctld_timer_stop frees what a failed start left */
+	t->ev = event_new(c->base, -1, EV_PERSIST, ctld_timer_cb, c);
+	if (!t->ev)
+		return -ENOMEM;
+	return event_add(t->ev, &one);
 }
 
 void ctld_timer_stop(struct ctld *c)
 {
-	if (c->job_timer)
-		event_free(c->job_timer);
-	c->job_timer = NULL;
+	if (!c->timer)
+		return;
+	if (c->timer->ev)
+		event_free(c->timer->ev);
+	free(c->timer);
+	c->timer = NULL;
 }

@@ -6,7 +6,8 @@
 
 struct ctld;
 
-int ctld_timer_start(struct ctld *c);
-void ctld_timer_stop(struct ctld *c);
-/* One pass now (the timer's callback; unit tests). */
+int ctld_timer_start(struct ctld *c); /* makes c->timer */
+void ctld_timer_stop(struct ctld *c); /* frees it; also after a failed start */
+/* One pass now (the timer's callback; unit tests). Its scheduling pass
+ * every 5 s needs ctld_timer_start() (no pass without it). */
 void ctld_timer_run(struct ctld *c, time_t now);

@@ -58,6 +58,20 @@ struct durable_waiter {
 	void *msg;
 };
 
+/* The journal and its group commit. The commit event itself, and
+ * StateSaveLocation's error, are in struct ctld: node_state.c, a lower
+ * floor, reports its failed saves there and has the event retry them. */
+struct durable {
+	struct journal *journal;
+	uint64_t journal_live_bytes;	/* its size after the last compaction */
+	bool is_journal_behind;		/* a change could not be journaled */
+	bool is_sched_after_commit;	/* a batch job waits for its record */
+	time_t compact_retry_after;	/* a failed compaction backs off */
+	struct event *compact_ev;	/* polls a background compaction */
+	struct durable_waiter *waiters; /* replies held until the next commit */
+	struct durable_waiter **waiters_tail;
+};
+
 static const char *node_name_of(void *arg, uint32_t index)
 {
 	struct ctld *c = arg;
@@ -78,11 +92,12 @@ static int node_index_of(void *arg, const char *name, uint32_t *ret)
 
 static void seq_append(struct ctld *c)
 {
+	struct durable *d = c->durable;
 	struct job_state_seq seq = { c->next_job_id, c->lowest_prio };
 	struct pack_buf b = { 0 };
 
 	if (job_state_seq_pack(&seq, &b) == 0)
-		journal_append(c->journal, b.data, b.len);
+		journal_append(d->journal, b.data, b.len);
 	pack_buf_done(&b);
 }
 
@@ -93,23 +108,24 @@ static void seq_append(struct ctld *c)
  * is then due at once. */
 static void durable_job_changed(struct ctld *c, struct job *job)
 {
+	struct durable *d = c->durable;
 	struct pack_buf b = { 0 };
 	int r;
 
-	if (!c->journal)
+	if (!d || !d->journal)
 		return;
 	r = job_state_pack(job, node_name_of, c, &b);
 	if (r == 0)
-		r = journal_append(c->journal, b.data, b.len);
+		r = journal_append(d->journal, b.data, b.len);
 	if (r < 0) {
 		error("JobId=%u: cannot journal its record of %zu bytes: %s", job->job_id, b.len,
 		      sl_strerror(r));
 		if (!job->saved_seq)
 			job->saved_seq = DURABLE_SEQ_NEVER;
 		else
-			c->is_journal_behind = true;
+			d->is_journal_behind = true;
 	} else if (!job->saved_seq) {
-		job->saved_seq = journal_seq(c->journal);
+		job->saved_seq = journal_seq(d->journal);
 	}
 	pack_buf_done(&b);
 	seq_append(c);
@@ -118,12 +134,14 @@ static void durable_job_changed(struct ctld *c, struct job *job)
 
 bool durable_job_is_saved(struct ctld *c, const struct job *job)
 {
-	if (!c->journal || job_is_interactive(job))
+	struct durable *d = c->durable;
+
+	if (!d || !d->journal || job_is_interactive(job))
 		return true; /* its client is told only once it is saved: nothing runs before */
 	if (job->saved_seq != DURABLE_SEQ_NEVER
-	    && job->saved_seq <= journal_committed_seq(c->journal))
+	    && job->saved_seq <= journal_committed_seq(d->journal))
 		return true;
-	c->is_sched_after_commit = true;
+	d->is_sched_after_commit = true;
 	return false;
 }
 
@@ -160,6 +178,7 @@ static void submission_refused(struct ctld *c, struct rpc_req *req, uint16_t typ
 
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg)
 {
+	struct durable *d = c->durable;
 	uint32_t id = submitted_job_id(type, msg);
 	struct job *job = id ? job_find(c, id) : NULL;
 	struct durable_waiter *w;
@@ -169,25 +188,26 @@ void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void 
 		return;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w || !c->journal || !journal_has_pending(c->journal)) {
+	if (!w || !d || !d->journal || !journal_has_pending(d->journal)) {
 		free(w);
 		rpc_reply(req, type, msg);
 		msg_free(msg_lookup(type), msg);
 		return;
 	}
 	*w = (struct durable_waiter){ .req = req, .type = type, .msg = msg };
-	*c->waiters_tail = w;
-	c->waiters_tail = &w->next;
+	*d->waiters_tail = w;
+	d->waiters_tail = &w->next;
 }
 
 /* A commit failed: the held submissions are refused (the other replies
  * stay held until it succeeds). */
 static void waiters_refuse_submissions(struct ctld *c, int why)
 {
-	struct durable_waiter *w = c->waiters, *refused = NULL;
+	struct durable *d = c->durable;
+	struct durable_waiter *w = d->waiters, *refused = NULL;
 
-	c->waiters = NULL;
-	c->waiters_tail = &c->waiters;
+	d->waiters = NULL;
+	d->waiters_tail = &d->waiters;
 	while (w) {
 		struct durable_waiter *next = w->next;
 
@@ -196,8 +216,8 @@ static void waiters_refuse_submissions(struct ctld *c, int why)
 			w->next = refused;
 			refused = w;
 		} else {
-			*c->waiters_tail = w;
-			c->waiters_tail = &w->next;
+			*d->waiters_tail = w;
+			d->waiters_tail = &w->next;
 		}
 		w = next;
 	}
@@ -216,10 +236,11 @@ static void waiters_refuse_submissions(struct ctld *c, int why)
  * failing). */
 static void waiters_answer(struct ctld *c, int rc)
 {
-	struct durable_waiter *w = c->waiters;
+	struct durable *d = c->durable;
+	struct durable_waiter *w = d->waiters;
 
-	c->waiters = NULL;
-	c->waiters_tail = &c->waiters;
+	d->waiters = NULL;
+	d->waiters_tail = &d->waiters;
 	while (w) {
 		struct durable_waiter *next = w->next;
 
@@ -237,6 +258,7 @@ static void waiters_answer(struct ctld *c, int rc)
  * (at start), or by journal.c's thread (is_background). */
 static int durable_compact_how(struct ctld *c, bool is_background)
 {
+	struct durable *d = c->durable;
 	struct pack_buf *bufs = calloc(c->job_count + 1, sizeof(*bufs));
 	struct iovec *iov = calloc(c->job_count + 1, sizeof(*iov));
 	struct job_state_seq seq = { c->next_job_id, c->lowest_prio };
@@ -250,11 +272,11 @@ static int durable_compact_how(struct ctld *c, bool is_background)
 		for (size_t i = 0; i < n; i++)
 			iov[i] = (struct iovec){ bufs[i].data, bufs[i].len };
 		if (r == 0 && is_background)
-			r = journal_compact_start(c->journal, iov, n);
+			r = journal_compact_start(d->journal, iov, n);
 		else if (r == 0)
-			r = journal_compact(c->journal, iov, n);
+			r = journal_compact(d->journal, iov, n);
 		if (r == 0 && !is_background)
-			c->journal_live_bytes = journal_size(c->journal);
+			d->journal_live_bytes = journal_size(d->journal);
 	}
 	for (size_t i = 0; bufs && i < n; i++)
 		pack_buf_done(&bufs[i]);
@@ -312,31 +334,33 @@ static void state_save_failed(struct ctld *c, int r)
 
 static void compact_failed(struct ctld *c, int r, time_t now)
 {
+	struct durable *d = c->durable;
 	/* the old log stays in use: nothing is lost, only not shrunk */
 	error("job journal: compaction failed: %s; next try in %d s", strerror(-r),
 	      COMPACT_BACKOFF_S);
-	c->compact_retry_after = now + COMPACT_BACKOFF_S;
+	d->compact_retry_after = now + COMPACT_BACKOFF_S;
 }
 
 /* A background compaction is over: its new log takes over (or not). */
 static void compact_poll_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ctld *c = arg;
+	struct durable *d = c->durable;
 	uint64_t live = 0;
 	int r;
 
 	(void)fd;
 	(void)what;
-	r = journal_compact_poll(c->journal, &live);
+	r = journal_compact_poll(d->journal, &live);
 	if (r == -EINPROGRESS) {
-		evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
+		evtimer_add(d->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
 		return;
 	}
 	if (r < 0) {
 		compact_failed(c, r, time(NULL));
 		return;
 	}
-	c->journal_live_bytes = live;
+	d->journal_live_bytes = live;
 	verbose("job journal: rewritten, %llu bytes of live jobs", (unsigned long long)live);
 }
 
@@ -344,33 +368,35 @@ static void compact_poll_cb(evutil_socket_t fd, short what, void *arg)
  * only packs the live jobs, commits go on meanwhile. */
 static void compact_if_due(struct ctld *c)
 {
+	struct durable *d = c->durable;
 	time_t now;
 	int r;
 
-	if (journal_compact_is_running(c->journal)
-	    || !(c->is_journal_behind
-		 || durable_compact_is_due(journal_size(c->journal), c->journal_live_bytes)))
+	if (journal_compact_is_running(d->journal)
+	    || !(d->is_journal_behind
+		 || durable_compact_is_due(journal_size(d->journal), d->journal_live_bytes)))
 		return;
 	now = time(NULL);
-	if (now < c->compact_retry_after)
+	if (now < d->compact_retry_after)
 		return;
 	r = durable_compact_how(c, true);
 	if (r < 0) {
 		compact_failed(c, r, now);
 		return;
 	}
-	c->is_journal_behind = false; /* every live job is in the new log */
-	evtimer_add(c->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
+	d->is_journal_behind = false; /* every live job is in the new log */
+	evtimer_add(d->compact_ev, &(struct timeval){.tv_usec = COMPACT_POLL_US});
 }
 
 static void commit_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ctld *c = arg;
+	struct durable *d = c->durable;
 	int r;
 
 	(void)fd;
 	(void)what;
-	r = journal_commit(c->journal);
+	r = journal_commit(d->journal);
 	if (r < 0) {
 		/* nothing was promised yet: the other replies wait */
 		state_save_failed(c, r);
@@ -378,8 +404,8 @@ static void commit_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	waiters_answer(c, 0);
-	if (c->is_sched_after_commit) { /* a batch job waited for its record */
-		c->is_sched_after_commit = false;
+	if (d->is_sched_after_commit) { /* a batch job waited for its record */
+		d->is_sched_after_commit = false;
 		ctld_sched_request(c);
 	}
 	if (c->is_node_state_dirty && node_state_save(c) < 0)
@@ -494,24 +520,25 @@ static int replay_rec(void *arg, const uint8_t *data, size_t len)
  * appended makes the rewrite due at once (it leaves the job out). */
 static void durable_job_purged(struct ctld *c, const struct job *job)
 {
+	struct durable *d = c->durable;
 	struct pack_buf b = {0};
 	int r;
 
-	if (!c->journal)
+	if (!d || !d->journal)
 		return;
 	if (job_state_pack(job, node_name_of, c, &b) == 0)
-		c->journal_live_bytes -=
-		    b.len < c->journal_live_bytes ? b.len : c->journal_live_bytes;
+		d->journal_live_bytes -=
+		    b.len < d->journal_live_bytes ? b.len : d->journal_live_bytes;
 	pack_buf_done(&b);
 	b = (struct pack_buf){0};
 	r = job_state_gone_pack(job->job_id, &b);
 	if (r == 0)
-		r = journal_append(c->journal, b.data, b.len);
+		r = journal_append(d->journal, b.data, b.len);
 	pack_buf_done(&b);
 	if (r < 0) {
 		error("JobId=%u: cannot journal its purge: %s; the log is rewritten instead",
 		      job->job_id, sl_strerror(r));
-		c->is_journal_behind = true;
+		d->is_journal_behind = true;
 	}
 	event_active(c->commit_ev, EV_TIMEOUT, 0);
 }
@@ -525,12 +552,13 @@ static const struct job_hook durable_hook = {
  * the records past the damage name (lost), and how to get past it. */
 static int replay_refused(struct ctld *c, int r, const char *lost)
 {
+	struct durable *d = c->durable;
 	log_msg(LOG_LEVEL_FATAL,
 		"job journal %s/%s: %s at offset %" PRId64 " (%s); slurmctld will not start. "
 		"Start it with -i to recover the jobs of the readable records and keep the file "
 		"as %s.bad.<time>, or with -c to start without any saved jobs (discarding it)%s%s",
 		c->conf->state_save_location, JOURNAL_FILE,
-		r == -EBADMSG ? "corrupt" : "unreadable record", journal_bad_offset(c->journal),
+		r == -EBADMSG ? "corrupt" : "unreadable record", journal_bad_offset(d->journal),
 		sl_strerror(r), JOURNAL_FILE, lost ? ". " : "", lost ? lost : "");
 	return r;
 }
@@ -539,12 +567,13 @@ static int replay_refused(struct ctld *c, int r, const char *lost)
  * go on with a new log (rewritten from the jobs recovered). */
 static int replay_set_aside(struct ctld *c, const struct replay_ctx *x)
 {
-	int64_t bad = journal_bad_offset(c->journal);
-	uint64_t dropped = journal_dropped_bytes(c->journal);
+	struct durable *d = c->durable;
+	int64_t bad = journal_bad_offset(d->journal);
+	uint64_t dropped = journal_dropped_bytes(d->journal);
 	char name[64];
 	int r;
 
-	r = journal_set_aside(c->journal, time(NULL), name, sizeof(name));
+	r = journal_set_aside(d->journal, time(NULL), name, sizeof(name));
 	if (r < 0)
 		return log_errno(r, "job journal: cannot set %s/%s aside",
 				 c->conf->state_save_location, JOURNAL_FILE);
@@ -649,23 +678,24 @@ static char *damage_text(struct ctld *c, struct damage *d)
 static int durable_replay(struct ctld *c)
 {
 	struct replay_ctx x = {.c = c};
-	struct damage d = {0};
+	struct journal *j = c->durable->journal;
+	struct damage dmg = {0};
 	_cleanup_free_ char *lost = NULL;
 	int r;
 
-	r = journal_replay(c->journal, c->ignore_state_errors, replay_rec, &x);
-	if (journal_bad_offset(c->journal) >= 0) {
-		(void)journal_scan_damaged(c->journal, damage_rec, &d);
-		lost = damage_text(c, &d);
-		free(d.ids);
+	r = journal_replay(j, c->ignore_state_errors, replay_rec, &x);
+	if (journal_bad_offset(j) >= 0) {
+		(void)journal_scan_damaged(j, damage_rec, &dmg);
+		lost = damage_text(c, &dmg);
+		free(dmg.ids);
 	}
 	if (r < 0)
 		return replay_refused(c, r, lost);
-	if (d.next_job_id > c->next_job_id && d.next_job_id <= c->conf->max_job_id)
-		c->next_job_id = d.next_job_id; /* never hand out an id seen past the damage */
+	if (dmg.next_job_id > c->next_job_id && dmg.next_job_id <= c->conf->max_job_id)
+		c->next_job_id = dmg.next_job_id; /* never hand out an id seen past the damage */
 	if (lost)
 		error("job journal: -i: %s", lost);
-	if ((journal_bad_offset(c->journal) >= 0 || x.skipped) && replay_set_aside(c, &x) < 0)
+	if ((journal_bad_offset(j) >= 0 || x.skipped) && replay_set_aside(c, &x) < 0)
 		return -EIO;
 	if (x.gone)
 		error("job journal: %u jobs ran on nodes no longer in slurm.conf and were dropped",
@@ -675,18 +705,22 @@ static int durable_replay(struct ctld *c)
 
 int durable_init(struct ctld *c)
 {
+	struct durable *d = calloc(1, sizeof(*d));
 	int r;
 
+	if (!d)
+		return -ENOMEM;
+	c->durable = d; /* durable_fini frees what a failed start left */
+	d->waiters_tail = &d->waiters;
 	r = job_hook_add(c, &durable_hook);
 	if (r < 0)
 		return r;
-	c->waiters_tail = &c->waiters;
 	c->commit_ev = event_new(c->base, -1, 0, commit_cb, c);
-	c->compact_ev = evtimer_new(c->base, compact_poll_cb, c);
-	if (!c->commit_ev || !c->compact_ev)
+	d->compact_ev = evtimer_new(c->base, compact_poll_cb, c);
+	if (!c->commit_ev || !d->compact_ev)
 		return -ENOMEM;
 	event_priority_set(c->commit_ev, COMMIT_PRIORITY);
-	r = journal_open(c->conf->state_save_location, &c->journal);
+	r = journal_open(c->conf->state_save_location, &d->journal);
 	if (r < 0)
 		return log_errno(r, "cannot open the job journal in %s",
 				 c->conf->state_save_location);
@@ -703,7 +737,7 @@ int durable_init(struct ctld *c)
 	if (c->job_count)
 		info("Recovered information about %u jobs", c->job_count);
 	r = durable_compact(c);
-	if (r < 0 && journal_size(c->journal) == 0 && c->job_count)
+	if (r < 0 && journal_size(d->journal) == 0 && c->job_count)
 		return log_errno(r, "job journal: cannot write the recovered jobs");
 	if (r < 0) /* the log replayed stays in use: nothing is lost */
 		error("job journal: compaction at start failed: %s", strerror(-r));
@@ -712,20 +746,30 @@ int durable_init(struct ctld *c)
 
 void durable_fini(struct ctld *c)
 {
+	struct durable *d = c->durable;
 	int r = 0;
 
-	if (c->journal && journal_has_pending(c->journal))
-		r = journal_commit(c->journal);
+	if (!d)
+		return;
+	if (d->journal && journal_has_pending(d->journal))
+		r = journal_commit(d->journal);
 	if (r < 0)
 		error("StateSaveLocation %s: the last changes could not be written: %s; they "
 		      "are lost",
 		      c->conf->state_save_location, strerror(-r));
-	if (c->waiters) /* the controller is going away: a failed change is lost */
+	if (d->waiters) /* the controller is going away: a failed change is lost */
 		waiters_answer(c, r < 0 ? -ESLURM_WRITING_TO_FILE : 0);
-	c->journal = journal_free(c->journal); /* waits for a compaction's thread */
+	d->journal = journal_free(d->journal); /* waits for a compaction's thread */
 	if (c->commit_ev)
 		event_free(c->commit_ev);
-	if (c->compact_ev)
-		event_free(c->compact_ev);
-	c->commit_ev = c->compact_ev = NULL;
+	if (d->compact_ev)
+		event_free(d->compact_ev);
+	c->commit_ev = NULL;
+	free(d);
+	c->durable = NULL;
+}
+
+struct journal *durable_journal(const struct ctld *c)
+{
+	return c->durable ? c->durable->journal : NULL;
 }

@@ -28,14 +28,15 @@
 
 struct ctld;
 struct job;
+struct journal;
 struct rpc_req;
 
-int durable_init(struct ctld *c);   /* replay; after nodes and partitions */
-void durable_fini(struct ctld *c);  /* commits what is pending */
-/* The log (size bytes) is due for a rewrite to the live jobs, the last
- * rewrite having left live bytes: past 16 MB and 3 times live (exposed for
- * unit tests). */
-bool durable_compact_is_due(uint64_t size, uint64_t live);
+/* Makes c->durable (the journal, the held replies) and c->commit_ev, and
+ * replays; after nodes and partitions. */
+int durable_init(struct ctld *c);
+/* Commits what is pending and frees c->durable; also after a failed
+ * durable_init(), and a second time. */
+void durable_fini(struct ctld *c);
 /* 0 when a request of msg_type may be handled now, else the code to
  * refuse it with: while StateSaveLocation cannot be written, the requests
  * that change journaled jobs or node states get ESLURM_WRITING_TO_FILE
@@ -56,3 +57,12 @@ bool durable_job_is_saved(struct ctld *c, const struct job *job);
  * cancelled, never run: the client knows it failed and may resubmit
  * without a duplicate appearing once the disk has room again. */
 void rpc_reply_durable(struct ctld *c, struct rpc_req *req, uint16_t type, void *msg);
+
+/* ---- exposed for unit testing only ---------------------------------- */
+
+/* The log (size bytes) is due for a rewrite to the live jobs, the last
+ * rewrite having left live bytes: past 16 MB and 3 times live. */
+bool durable_compact_is_due(uint64_t size, uint64_t live);
+/* The open journal (borrowed), NULL before durable_init() or after
+ * durable_fini(). */
+struct journal *durable_journal(const struct ctld *c);

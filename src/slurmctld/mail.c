@@ -82,6 +82,7 @@ struct mail_run {
 
 struct mail_runs {
 	struct mail_run run[MAIL_MAX_RUNNING];
+	struct event *sig_chld; /* reaps them */
 	uid_t uid; /* MailProg runs as (mail_identity, at start: no user */
 	gid_t gid; /* database lookup on the loop) */
 };
@@ -293,17 +294,16 @@ int mail_init(struct ctld *c)
 	if (!c->mail)
 		return -ENOMEM;
 	mail_identity(c, &c->mail->uid, &c->mail->gid);
-	c->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
-	if (!c->sig_chld)
+	c->mail->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
+	if (!c->mail->sig_chld)
 		return -ENOMEM;
-	return evsignal_add(c->sig_chld, NULL);
+	return evsignal_add(c->mail->sig_chld, NULL);
 }
 
 void mail_fini(struct ctld *c)
 {
-	if (c->sig_chld)
-		event_free(c->sig_chld);
-	c->sig_chld = NULL;
+	if (c->mail && c->mail->sig_chld)
+		event_free(c->mail->sig_chld);
 	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++)
 		if (c->mail->run[i].timer)
 			event_free(c->mail->run[i].timer);

@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,20 @@ static bool arg_ignore_errors;
 static const char *arg_conf;
 static const char *arg_logfile;
 static int arg_verbose;
+
+/* The controller, and what only main.c holds: its subsystems get the
+ * ctld, and main.c's own (the listener, the signals) find the rest
+ * around it. */
+struct ctld_main {
+	struct ctld c;
+	struct rpc_server *rpc;
+	struct event *sig_term, *sig_int, *sig_hup;
+};
+
+static struct ctld_main *main_of(struct ctld *c)
+{
+	return (struct ctld_main *)((char *)c - offsetof(struct ctld_main, c));
+}
 
 static const char usage_text[] =
     "Usage: slurmctld [OPTIONS]\n"
@@ -180,7 +195,8 @@ static int rpc_init(struct ctld *c)
 	/* listen on the configured address when it is a literal one */
 	if (!addr || inet_pton(AF_INET, addr, &a) != 1)
 		addr = NULL;
-	r = rpc_server_new(c->base, addr, c->conf->slurmctld_port, &o, ctld_dispatch, c, &c->rpc);
+	r = rpc_server_new(c->base, addr, c->conf->slurmctld_port, &o, ctld_dispatch, c,
+			   &main_of(c)->rpc);
 	if (r < 0)
 		return log_errno(r, "cannot listen on port %u", c->conf->slurmctld_port);
 	return 0;
@@ -188,7 +204,7 @@ static int rpc_init(struct ctld *c)
 
 static void rpc_fini(struct ctld *c)
 {
-	c->rpc = rpc_server_free(c->rpc);
+	main_of(c)->rpc = rpc_server_free(main_of(c)->rpc);
 }
 
 static void sig_cb(evutil_socket_t sig, short what, void *arg)
@@ -204,18 +220,18 @@ static void sig_cb(evutil_socket_t sig, short what, void *arg)
 
 static int signals_init(struct ctld *c)
 {
-	struct event **const evs[] = {&c->sig_term, &c->sig_int, &c->sig_hup};
+	struct ctld_main *m = main_of(c);
+	struct event **const evs[] = {&m->sig_term, &m->sig_int, &m->sig_hup};
 
 	return daemon_signals_init(c->base, sig_cb, c, evs);
 }
 
 static void signals_fini(struct ctld *c)
 {
-	struct event **const evs[] = {&c->sig_term, &c->sig_int, &c->sig_hup};
+	struct ctld_main *m = main_of(c);
+	struct event **const evs[] = {&m->sig_term, &m->sig_int, &m->sig_hup};
 
 	daemon_signals_fini(evs);
-	if (c->shutdown_timer)
-		event_free(c->shutdown_timer);
 }
 
 static int jobs_init(struct ctld *c)
@@ -248,19 +264,21 @@ static const struct subsys {
     {"accounting", acct_init, acct_fini},	 /* queues every replayed job's row */
     {"limits", assoc_limits_init, NULL},	 /* charges running jobs: after both */
     {"priority", job_prio_start, job_prio_stop}, /* saved usage; saved again at stop */
-    {"signals", signals_init, signals_fini},
+    {"admin", admin_init, admin_fini},		 /* what a shutdown waits with */
+    {"signals", signals_init, signals_fini},	 /* SIGTERM shuts down: after admin */
     {"mail", mail_init, mail_fini},
     {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
     {"wait", job_wait_init, job_wait_fini}, /* before rpc: answered after it closed */
-    {"rpc", rpc_init, rpc_fini},	 /* accept once state is ready */
-    {"ping", ping_init, node_ping_stop}, /* asks nodes to register */
+    {"rpc", rpc_init, rpc_fini},	       /* accept once state is ready */
+    {"ping", ping_init, node_ping_stop},       /* asks nodes to register */
     {"timer", ctld_timer_start, ctld_timer_stop},
     {"backfill", sched_bf_init, sched_bf_fini},
 };
 
 int main(int argc, char **argv)
 {
-	struct ctld ctld = { 0 }, *c = &ctld;
+	struct ctld_main ctld = {0};
+	struct ctld *c = &ctld.c;
 	struct sl_error err = { { 0 } };
 	_cleanup_free_ char *pidfile = NULL;
 	size_t done = 0;

@@ -27,6 +27,13 @@
 #include "node_reconcile.h"
 #include "node_state.h"
 
+/* Where the spread ping round stands. */
+struct node_ping {
+	struct event *timer;
+	uint32_t tick;	     /* ticks done in the current round */
+	bool is_first_round; /* the quick round right after start */
+};
+
 struct ping_arg {
 	struct ctld *c;
 	char name[SL_NAME_MAX]; /* by name: a reconfigure may move the record */
@@ -140,15 +147,15 @@ unsigned node_ping_tick_ms(unsigned round_ms, uint32_t node_count)
 static void ping_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct ctld *c = arg;
-	unsigned round_ms =
-	    c->is_ping_first_round ? NODE_PING_FIRST_ROUND_MS : ping_interval(c) * 1000u;
+	struct node_ping *p = c->ping;
+	unsigned round_ms = p->is_first_round ? NODE_PING_FIRST_ROUND_MS : ping_interval(c) * 1000u;
 	unsigned tick_ms = node_ping_tick_ms(round_ms, c->node_count);
 	uint32_t ticks = round_ms / tick_ms, first, end;
 	struct timeval tv = {.tv_sec = tick_ms / 1000, .tv_usec = (tick_ms % 1000) * 1000};
 
 	(void)fd;
 	(void)what;
-	node_ping_slice(c->node_count, ticks, c->ping_tick, &first, &end);
+	node_ping_slice(c->node_count, ticks, p->tick, &first, &end);
 	for (uint32_t i = first; i < end && !c->is_shutting_down; i++) {
 		struct node *n = &c->nodes[i];
 
@@ -156,30 +163,36 @@ static void ping_timer_cb(evutil_socket_t fd, short what, void *arg)
 			continue;
 		ping_node(c, n);
 	}
-	if (++c->ping_tick >= ticks) {
-		c->ping_tick = 0;
-		c->is_ping_first_round = false;
+	if (++p->tick >= ticks) {
+		p->tick = 0;
+		p->is_first_round = false;
 	}
-	evtimer_add(c->ping_timer, &tv);
+	evtimer_add(p->timer, &tv);
 }
 
 int node_ping_start(struct ctld *c)
 {
 	struct timeval now = { 0 };
+	struct node_ping *p = calloc(1, sizeof(*p));
 
-	c->ping_timer = evtimer_new(c->base, ping_timer_cb, c);
-	if (!c->ping_timer)
+	if (!p)
 		return -1;
-	c->ping_tick = 0;
-	c->is_ping_first_round = true;
-	return evtimer_add(c->ping_timer, &now);
+	c->ping = p; /* node_ping_stop frees what a failed start left */
+	p->timer = evtimer_new(c->base, ping_timer_cb, c);
+	if (!p->timer)
+		return -1;
+	p->is_first_round = true;
+	return evtimer_add(p->timer, &now);
 }
 
 void node_ping_stop(struct ctld *c)
 {
-	if (c->ping_timer)
-		event_free(c->ping_timer);
-	c->ping_timer = NULL;
+	if (!c->ping)
+		return;
+	if (c->ping->timer)
+		event_free(c->ping->timer);
+	free(c->ping);
+	c->ping = NULL;
 }
 
 void node_ping_rechecks(struct ctld *c, time_t now)

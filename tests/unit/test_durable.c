@@ -129,7 +129,7 @@ static void test_a_full_disk_refuses_changes_serves_reads_and_recovers(void **st
 	assert_int_equal(c->state_save_err, 0);
 	assert_int_equal(jobs_on_disk(f->dir), 1);
 
-	journal_set_syscalls(c->journal, &failing);
+	journal_set_syscalls(durable_journal(c), &failing);
 	fail_errno = ENOSPC;
 	fixture_submit(f, fixture_desc()); /* in this turn's batch */
 	run_turn(f);
@@ -170,7 +170,7 @@ static void test_eio_from_fdatasync_is_a_failure_too(void **state)
 	struct ctld *c = &f->c;
 
 	(void)state;
-	journal_set_syscalls(c->journal, &failing);
+	journal_set_syscalls(durable_journal(c), &failing);
 	fail_errno = EIO;
 	fixture_submit(f, fixture_desc());
 	run_turn(f);
@@ -195,10 +195,10 @@ static void test_a_batch_job_starts_only_once_its_record_is_on_disk(void **state
 
 	(void)state;
 	assert_int_equal(job_sched_init(c), 0);
-	journal_set_syscalls(c->journal, &failing);
+	journal_set_syscalls(durable_journal(c), &failing);
 	fail_errno = ENOSPC;
 	job = fixture_submit(f, fixture_desc());
-	assert_true(job->saved_seq > journal_committed_seq(c->journal));
+	assert_true(job->saved_seq > journal_committed_seq(durable_journal(c)));
 	job_sched_pass(c);
 	assert_true(job_is_pending(job));
 	run_turn(f); /* the commit fails: still not on disk, still pending */
@@ -267,7 +267,7 @@ static void test_a_purged_job_stays_gone_after_a_restart(void **state)
 	job_table_purge(c, time(NULL));
 	assert_null(job_find(c, a_id));
 	run_turn(f); /* the purge's record */
-	assert_false(journal_has_pending(c->journal));
+	assert_false(journal_has_pending(durable_journal(c)));
 
 	durable_fini(c);
 	job_table_free(c);
