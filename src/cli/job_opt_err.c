@@ -20,15 +20,6 @@ static _printf_(2, 0) void err_append(struct job_opt_err *e, const char *fmt, va
 		vsnprintf(e->text + len, sizeof(e->text) - len, fmt, ap);
 }
 
-static _printf_(2, 3) void err_add(struct job_opt_err *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	err_append(e, fmt, ap);
-	va_end(ap);
-}
-
 void job_opt_raw(struct job_opt_err *e, const char *fmt, ...)
 {
 	va_list ap;
@@ -38,28 +29,35 @@ void job_opt_raw(struct job_opt_err *e, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "<prog>: <kind>: <fmt>\n", and the exit code the command ends with. */
+static _printf_(5, 0) int err_line(struct job_opt_err *e, const char *prog, const char *kind,
+				   int exit_code, const char *fmt, va_list ap)
+{
+	job_opt_raw(e, "%s: %s: ", prog, kind);
+	err_append(e, fmt, ap);
+	job_opt_raw(e, "\n");
+	e->exit_code = exit_code;
+	return -EINVAL;
+}
+
 int job_opt_fail(struct job_opt_err *e, const char *prog, int exit_code, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
-	err_add(e, "%s: error: ", prog);
 	va_start(ap, fmt);
-	err_append(e, fmt, ap);
+	r = err_line(e, prog, "error", exit_code, fmt, ap);
 	va_end(ap);
-	err_add(e, "\n");
-	e->exit_code = exit_code;
-	return -EINVAL;
+	return r;
 }
 
 int job_opt_fatal(struct job_opt_err *e, const char *prog, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
-	err_add(e, "%s: fatal: ", prog);
 	va_start(ap, fmt);
-	err_append(e, fmt, ap);
+	r = err_line(e, prog, "fatal", JOB_OPT_EXIT_FATAL, fmt, ap);
 	va_end(ap);
-	err_add(e, "\n");
-	e->exit_code = JOB_OPT_EXIT_FATAL;
-	return -EINVAL;
+	return r;
 }
