@@ -6,7 +6,7 @@
 #                cluster in ./run (scripts/local-cluster.sh up), show it
 #   make stop    stop that cluster
 #   make check   packages, build, unit tests (ctest), integration tests (pytest)
-#   make structure  no call/include cycle in slurmctld or slurmstepd, size limits
+#   make structure  no call/include cycle in a folder of src/, folder rules, size limits
 #   make asan    build into build-asan with ASan+UBSan and run the unit tests there
 #   make chaos   the chaos run (tests/chaos): a workload while daemons are
 #                SIGKILLed at random for CHAOS_SECONDS (900; CI runs 60), then

@@ -3,18 +3,22 @@
 scripts/check-structure.sh (and so by .ci/run).
 
 Fails (exit 1) on:
-  * a call cycle between the .c files of one daemon (slurmctld/,
-    slurmd/slurmstepd/): file A uses a function or variable defined in B
-    and B, directly or not, uses one of A's. Read from the compiler's own
-    output (nm on the built objects), so macros and inline calls count;
-  * an include cycle between the headers of one daemon;
+  * a call cycle between the .c files of one folder of src/ (FOLDERS):
+    file A uses a function or variable defined in B and B, directly or not,
+    uses one of A's. Read from the compiler's own output (nm on the built
+    objects), so macros and inline calls count;
+  * an include cycle between the headers of one folder;
+  * a folder that uses another it may not (USES): an #include in its
+    sources that resolves into that folder, or a symbol its objects use
+    that only that folder's objects define;
   * a .c file over 1,200 lines anywhere under src/;
   * a function over 120 lines anywhere under src/, except the ones named in
     ALLOWED_LONG (option tables and other generated-looking data).
 
-With --graph it also prints each daemon's file graph: files, floors (the
+With --graph it also prints each folder's file graph: files, floors (the
 longest chain of calls, bottom floor 1) and back edges (edges that point up,
-i.e. close a cycle; 0 when the graph is one-way), then the edges by floor.
+i.e. close a cycle; 0 when the graph is one-way), then the edges by floor,
+and which folder uses which.
 """
 import argparse
 import os
@@ -27,29 +31,67 @@ MAX_FUNC_LINES = 120
 # Functions that are data more than code: one line per option or entry.
 ALLOWED_LONG = set()
 
-DAEMONS = {
+# Each folder of src/ by name; a folder that does not exist is skipped.
+FOLDERS = {
+    "common": "src/common",
+    "api": "src/api",
+    "cli": "src/cli",
     "slurmctld": "src/slurmctld",
+    "slurmd": "src/slurmd",
     "slurmstepd": "src/slurmd/slurmstepd",
+    "slurmrestd": "src/slurmrestd",
 }
+
+# What each folder may use besides itself: common is the floor, api (the
+# client library) sits on it, commands and daemons on both. No daemon uses
+# cli/ or another daemon's folder; slurmd uses nothing of slurmstepd.
+USES = {
+    "common": set(),
+    "api": {"common"},
+    "cli": {"api", "common"},
+    "slurmctld": {"api", "common"},
+    "slurmd": {"api", "common"},
+    "slurmstepd": {"api", "common"},
+    "slurmrestd": {"api", "common"},
+}
+
+# Temporary exceptions to USES while a header moves down, each with why:
+# (folder, header under src/), e.g. ("slurmrestd", "cli/job_fetch.h"). The
+# header's .c file may then be called too. Empty: every rule holds.
+TEMP_ALLOWED = set()
+
+
+def folder_of(path):
+    """The FOLDERS name whose directory holds path itself (a path from the
+    top, e.g. "src/common/log.h"), so slurmd/slurmstepd/x.h is slurmstepd's.
+    None when no folder does."""
+    best = None
+    for name, d in FOLDERS.items():
+        if path.startswith(d + "/") and "/" not in path[len(d) + 1:]:
+            best = name
+    return best
+
+
+_OBJECTS = {}
 
 
 def objects_of(build, srcdir):
     """{module: object path} for the .c files directly in srcdir."""
-    want = "/" + srcdir + "/"
-    found = {}
-    for root, _dirs, files in os.walk(build):
-        for f in files:
-            if not f.endswith(".c.o"):
-                continue
-            path = os.path.join(root, f)
-            rel = path.replace(os.sep, "/")
-            i = rel.find(want)
-            if i < 0 or "/" in rel[i + len(want):]:
-                continue
-            mod = f[:-len(".c.o")]
-            # tests/fuzz builds compile the same files again: first one wins
-            found.setdefault(mod, path)
-    return found
+    if build not in _OBJECTS:
+        by_dir = {}
+        for root, _dirs, files in os.walk(build):
+            for f in sorted(files):
+                if not f.endswith(".c.o"):
+                    continue
+                rel = os.path.join(root, f).replace(os.sep, "/")
+                i = rel.rfind("/src/")
+                if i < 0:
+                    continue
+                d = rel[i + 1:rel.rfind("/")]
+                # tests/fuzz builds compile the same files again: first wins
+                by_dir.setdefault(d, {}).setdefault(f[:-len(".c.o")], rel)
+        _OBJECTS[build] = by_dir
+    return _OBJECTS[build].get(srcdir, {})
 
 
 def nm_symbols(path):
@@ -68,48 +110,112 @@ def nm_symbols(path):
     return defined, used
 
 
-def call_graph(build, srcdir):
+def folder_symbols(build, srcdir):
+    """{module: (defined, used)} for the .c files of srcdir."""
     objs = objects_of(build, srcdir)
-    if not objs:
+    srcs = {f[:-2] for f in os.listdir(srcdir) if f.endswith(".c")}
+    if srcs and not objs:
         sys.exit("check-structure: no objects for %s under %s (build first)" %
                  (srcdir, build))
-    srcs = {f[:-2] for f in os.listdir(srcdir) if f.endswith(".c")}
     missing = srcs - set(objs)
     if missing:
-        sys.exit("check-structure: not built: %s" % ", ".join(sorted(missing)))
-    defs, uses = {}, {}
+        sys.exit("check-structure: not built: %s" % ", ".join(
+            "%s/%s.c" % (srcdir, m) for m in sorted(missing)))
+    return {mod: nm_symbols(objs[mod]) for mod in sorted(srcs)}
+
+
+def call_graph(syms):
     owner = {}
-    for mod in sorted(srcs):
-        d, u = nm_symbols(objs[mod])
-        defs[mod], uses[mod] = d, u
+    for mod, (d, _u) in syms.items():
         for s in d:
             owner.setdefault(s, mod)
-    edges = {m: set() for m in srcs}
-    for mod in srcs:
-        for s in uses[mod]:
+    edges = {m: set() for m in syms}
+    for mod, (_d, u) in syms.items():
+        for s in u:
             o = owner.get(s)
             if o and o != mod:
                 edges[mod].add(o)
     return edges
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def includes_of(path):
+    """The quoted includes of path, resolved as the compiler does (the
+    including file's directory, then src/); those found in neither
+    (generated headers) are left out."""
+    out = []
+    here = os.path.dirname(path)
+    with open(path, errors="replace") as fh:
+        for line in fh:
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            for base in (here, "src"):
+                cand = os.path.normpath(os.path.join(base, m.group(1)))
+                if os.path.isfile(cand):
+                    out.append(cand.replace(os.sep, "/"))
+                    break
+    return out
+
+
 def include_graph(srcdir):
-    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     headers = {f for f in os.listdir(srcdir) if f.endswith(".h")}
     edges = {h: set() for h in headers}
-    prefix = srcdir[len("src/"):] + "/"
     for h in headers:
-        with open(os.path.join(srcdir, h)) as fh:
-            for line in fh:
-                m = inc.match(line)
-                if not m:
-                    continue
-                name = m.group(1)
-                if name.startswith(prefix):
-                    name = name[len(prefix):]
-                if name in headers and name != h:
-                    edges[h].add(name)
+        for inc in includes_of(os.path.join(srcdir, h)):
+            d, name = os.path.split(inc)
+            if d == srcdir and name in headers and name != h:
+                edges[h].add(name)
     return edges
+
+
+def may_use(folder, path):
+    """Whether a file of folder may include path, or call path's .c file
+    (path relative to the top, e.g. "src/cli/job_fetch.h")."""
+    other = folder_of(path)
+    if other is None or other == folder or other in USES[folder]:
+        return True
+    return (folder, path[len("src/"):-2] + ".h") in TEMP_ALLOWED
+
+
+def include_rule_errors(folder, srcdir, used):
+    bad = []
+    for f in sorted(os.listdir(srcdir)):
+        if not f.endswith((".c", ".h")):
+            continue
+        for inc in includes_of(os.path.join(srcdir, f)):
+            other = folder_of(inc)
+            if other and other != folder:
+                used.add(other)
+            if not may_use(folder, inc):
+                bad.append("%s/%s includes %s: %s may not use %s/" %
+                           (srcdir, f, inc[len("src/"):], folder,
+                            FOLDERS[other][len("src/"):]))
+    return bad
+
+
+def call_rule_errors(folder, srcdir, syms, owners, used):
+    """Symbols used by folder's objects that only forbidden folders define."""
+    bad = []
+    for mod, (_d, u) in sorted(syms[folder].items()):
+        by_file = {}
+        for s in u:
+            where = owners.get(s, [])
+            if not where or any(o[0] == folder for o in where):
+                continue
+            for other, omod in where:
+                used.add(other)
+            if any(may_use(folder, "%s/%s.c" % (FOLDERS[o], m)) for o, m in where):
+                continue
+            other, omod = where[0]
+            by_file.setdefault("%s/%s.c" % (FOLDERS[other], omod), []).append(s)
+        for target, names in sorted(by_file.items()):
+            bad.append("%s/%s.c calls %s (%s): %s may not use %s/" %
+                       (srcdir, mod, target, " ".join(sorted(names)[:4]), folder,
+                        os.path.dirname(target)[len("src/"):]))
+    return bad
 
 
 def sccs(edges):
@@ -254,11 +360,34 @@ def main():
     ap.add_argument("--graph", action="store_true", help="print the file graphs")
     args = ap.parse_args()
     failed = []
-    for name, srcdir in DAEMONS.items():
-        for c in report(name, call_graph(args.build, srcdir), args.graph):
-            failed.append("%s: call cycle between %s" % (name, " ".join(c)))
+    folders = {n: d for n, d in FOLDERS.items() if os.path.isdir(d)}
+    for name in sorted(set(FOLDERS) - set(folders)):
+        print("%s: %s absent, skipped" % (name, FOLDERS[name]))
+    syms = {n: folder_symbols(args.build, d) for n, d in folders.items()}
+    owners = {}
+    for name, mods in syms.items():
+        for mod, (d, _u) in mods.items():
+            for s in d:
+                owners.setdefault(s, []).append((name, mod))
+    uses = {}
+    for name, srcdir in folders.items():
+        for c in report(name, call_graph(syms[name]), args.graph):
+            failed.append("%s: call cycle between %s" %
+                          (name, " ".join("%s.c" % m for m in c)))
         for c in report(name + " headers", include_graph(srcdir), args.graph):
             failed.append("%s: include cycle between %s" % (name, " ".join(c)))
+        used = uses.setdefault(name, set())
+        failed += include_rule_errors(name, srcdir, used)
+        failed += call_rule_errors(name, srcdir, syms, owners, used)
+    for folder, header in sorted(TEMP_ALLOWED):
+        if not os.path.exists("src/" + header):
+            print("note: TEMP_ALLOWED (%s, %s) is no longer needed: delete it" %
+                  (folder, header))
+    if args.graph:
+        print("folders (each uses only the ones named; * a TEMP_ALLOWED file):")
+        for name in folders:
+            print("  %-10s -> %s" % (name, " ".join(
+                o + ("" if o in USES[name] else "*") for o in sorted(uses[name]))))
     failed += size_checks()
     for f in failed:
         print("check-structure: " + f, file=sys.stderr)

@@ -221,16 +221,6 @@ const struct conf_part *conf_part_find(const struct sl_conf *c, const char *name
 	return NULL;
 }
 
-const char *conf_get_raw(const struct sl_conf *c, const char *key)
-{
-	if (!c || !key)
-		return NULL;
-	for (uint32_t i = 0; i < c->kv_count; i++)
-		if (strcaseeq(c->kv[i].key, key))
-			return c->kv[i].value;
-	return NULL;
-}
-
 bool conf_is_acct_enabled(const struct sl_conf *c)
 {
 	return c->acct_storage_type && !strcaseeq(c->acct_storage_type, "accounting_storage/none");

@@ -1,8 +1,9 @@
 /* conf_internal.h - shared by the conf*.c files only; not for other callers.
  *
  * conf_read.c turns a file into logical lines of Key=Value tokens (comments,
- * continuation, quotes and Include handled there). conf_keys.c holds the
- * value parsers and the slurm.conf key table (R23); conf_node.c and
+ * continuation, quotes and Include handled there). conf_value.c, the leaf,
+ * parses values by type and keeps the raw Key=Value store; conf_keys.c holds
+ * the slurm.conf key table (R23) above it; conf_node.c and
  * conf_part.c the NodeName= and PartitionName= lines; conf_gres.c
  * gres.conf. conf.c ties them together into conf_load().
  */
@@ -36,7 +37,7 @@ typedef int conf_line_fn(void *arg, const struct conf_where *at, struct conf_tok
  * of physical lines in path itself, or a negative code with err filled. */
 int conf_read_file(const char *path, conf_line_fn *fn, void *arg, struct sl_error *err);
 
-/* ---- typed values and key tables (conf_keys.c) ---- */
+/* ---- typed values and key tables (conf_value.c) ---- */
 
 enum conf_type {
 	CONF_RAW,  /* accepted, kept in kv[] only, logged at debug */
@@ -80,6 +81,21 @@ const struct conf_key *conf_key_find(const struct conf_key *tab, size_t n, const
 int conf_value_set(void *base, const struct conf_key *k, const char *val,
 		   const struct conf_where *at, struct sl_error *err);
 
+/* "file:line: Key=val: why" in err; returns -EINVAL. */
+int conf_bad_value(const struct conf_key *k, const char *val, const struct conf_where *at,
+		   const char *why, struct sl_error *err);
+
+/* Plain decimal, no sign, no space, no suffix: 0, or -EINVAL. */
+int conf_parse_u64(const char *s, uint64_t *ret);
+
+/* UNLIMITED or INFINITE, in any case. */
+bool conf_is_unlimited(const char *s);
+
+/* Record key=value in c->kv (last value wins, first-seen order). */
+int conf_kv_set(struct sl_conf *c, const char *key, const char *value);
+
+/* ---- the slurm.conf key table (conf_keys.c) ---- */
+
 /* Store every slurm.conf default in c (before the file is read). */
 int conf_keys_defaults(struct sl_conf *c, struct sl_error *err);
 
@@ -90,9 +106,6 @@ int conf_keys_set(struct sl_conf *c, const struct conf_tok *t, const struct conf
 /* Exposed for unit testing only: the slurm.conf key table. */
 extern const struct conf_key conf_keys[];
 extern const size_t conf_keys_count;
-
-/* Record key=value in c->kv (last value wins, first-seen order). */
-int conf_kv_set(struct sl_conf *c, const char *key, const char *value);
 
 /* ---- building one sl_conf (conf.c, conf_node.c, conf_part.c) ---- */
 
@@ -129,7 +142,7 @@ int conf_part_line(struct conf_build *b, const struct conf_where *at, const stru
 int conf_part_finish(struct conf_build *b, struct sl_error *err);
 void conf_part_done(struct conf_part *p);
 
-/* Shared small helpers (conf_keys.c). */
+/* Shared small helpers (conf_value.c). */
 /* Make room for need elements (new ones zeroed); returns the array, or
  * NULL on ENOMEM with arr still valid and *cap unchanged. */
 void *conf_grow(void *arr, size_t *cap, size_t need, size_t elem);

@@ -1,4 +1,4 @@
-/* conf_keys.c - the slurm.conf key table (R23) and the typed value parsers.
+/* conf_keys.c - the slurm.conf key table (R23).
  *
  * Purpose: one row per key Slurm 22.05's slurm.conf(5) documents: its
  * canonical spelling, how its value is parsed, where it is stored in
@@ -6,7 +6,7 @@
  * default cannot be a value the parser would refuse).
  * Rows of type CONF_RAW are keys we accept but do not act on yet: they are
  * kept only in kv[] (for `scontrol show config`) and logged at debug.
- * The same parsers serve the NodeName, PartitionName and gres.conf tables.
+ * Values are parsed by conf_value.c, the leaf below every conf*.c table.
  * Caveats: SlurmctldPort takes one port, not a range; only the first
  * SlurmctldHost is used (backup controllers are accepted and ignored).
  */
@@ -14,7 +14,6 @@
 
 #include "conf_prio.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -27,229 +26,8 @@
 #include "log.h"
 #include "macros.h"
 #include "msg.h"
-#include "parse_mem.h"
-#include "parse_time.h"
 
 #define MAX_JOB_ID 0x03ff0000u /* Slurm's cap on MaxJobId */
-
-void *conf_grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 8;
-	char *p;
-
-	if (need <= *cap)
-		return arr;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / elem)
-			return NULL;
-		ncap *= 2;
-	}
-	p = realloc(arr, ncap * elem);
-	if (!p)
-		return NULL;
-	memset(p + *cap * elem, 0, (ncap - *cap) * elem);
-	*cap = ncap;
-	return p;
-}
-
-int conf_strset(char **dst, const char *val)
-{
-	char *s = NULL;
-
-	if (val && *val) {
-		s = strdup(val);
-		if (!s)
-			return -ENOMEM;
-	}
-	free(*dst);
-	*dst = s;
-	return 0;
-}
-
-const struct conf_key *conf_key_find(const struct conf_key *tab, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcaseeq(tab[i].name, name))
-			return &tab[i];
-	return NULL;
-}
-
-static bool is_unlimited(const char *s)
-{
-	return strcaseeq(s, "UNLIMITED") || strcaseeq(s, "INFINITE");
-}
-
-/* Plain decimal, no sign, no space, no suffix. */
-static int parse_u64(const char *s, uint64_t *ret)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
-static int parse_bool(const char *s)
-{
-	if (strcaseeq(s, "YES") || strcaseeq(s, "TRUE") || streq(s, "1"))
-		return 1;
-	if (strcaseeq(s, "NO") || strcaseeq(s, "FALSE") || streq(s, "0"))
-		return 0;
-	return -EINVAL;
-}
-
-static int parse_part_state(const char *s)
-{
-	static const struct {
-		const char *name;
-		enum part_state state;
-	} names[] = {
-	    {"UP", PART_STATE_UP},
-	    {"DOWN", PART_STATE_DOWN},
-	    {"DRAIN", PART_STATE_DRAIN},
-	    {"INACTIVE", PART_STATE_INACTIVE},
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strcaseeq(s, names[i].name))
-			return names[i].state;
-	return -EINVAL;
-}
-
-static int bad_value(const struct conf_key *k, const char *val, const struct conf_where *at,
-		     const char *why, struct sl_error *err)
-{
-	return errprintf(err, -EINVAL, "%s:%u: %s=%s: %s", at->file, at->line, k->name, val, why);
-}
-
-static int set_uint(void *field, const struct conf_key *k, const char *val,
-		    const struct conf_where *at, struct sl_error *err)
-{
-	bool has_inf = k->type == CONF_U16_INF || k->type == CONF_U32_INF;
-	bool is_16 = k->type == CONF_U16 || k->type == CONF_U16_INF;
-	uint64_t v;
-
-	if (has_inf && is_unlimited(val)) {
-		if (is_16)
-			*(uint16_t *)field = INFINITE16;
-		else
-			*(uint32_t *)field = INFINITE;
-		return 0;
-	}
-	if (parse_u64(val, &v) < 0)
-		return bad_value(k, val, at, "not a number", err);
-	if (v < k->lo || v > k->hi) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "out of range %llu-%llu", (unsigned long long)k->lo,
-			 (unsigned long long)k->hi);
-		return bad_value(k, val, at, why, err);
-	}
-	if (is_16)
-		*(uint16_t *)field = (uint16_t)v;
-	else if (k->type == CONF_U32 || k->type == CONF_U32_INF)
-		*(uint32_t *)field = (uint32_t)v;
-	else
-		*(uint64_t *)field = v;
-	return 0;
-}
-
-int conf_value_set(void *base, const struct conf_key *k, const char *val,
-		   const struct conf_where *at, struct sl_error *err)
-{
-	void *field = (char *)base + k->off;
-	uint64_t mb;
-	uint32_t mins;
-	int r;
-
-	switch (k->type) {
-	case CONF_RAW:
-		return 0;
-	case CONF_FN:
-		return k->fn(base, k, val, at, err);
-	case CONF_STR:
-		if (!*val) /* "Key=" puts the default back */
-			val = k->def;
-		if (conf_strset(field, val) < 0)
-			return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
-		return 0;
-	case CONF_BOOL:
-		r = parse_bool(val);
-		if (r < 0)
-			return bad_value(k, val, at, "expected YES or NO", err);
-		*(bool *)field = r;
-		return 0;
-	case CONF_U16:
-	case CONF_U32:
-	case CONF_U64:
-	case CONF_U16_INF:
-	case CONF_U32_INF:
-		return set_uint(field, k, val, at, err);
-	case CONF_MEM:
-		if (is_unlimited(val))
-			mb = 0;
-		else if (mem_str2mb(val, &mb) < 0)
-			return bad_value(k, val, at, "not a memory size", err);
-		if (mb < k->lo || mb > k->hi)
-			return bad_value(k, val, at, "out of range", err);
-		*(uint64_t *)field = mb;
-		return 0;
-	case CONF_TIME:
-		if (time_str2mins(val, &mins) < 0)
-			return bad_value(k, val, at, "not a time", err);
-		*(uint32_t *)field = mins;
-		return 0;
-	case CONF_LOG:
-		r = log_level_from_string(val);
-		if (r < 0)
-			return bad_value(k, val, at, "not a debug level", err);
-		*(int *)field = r;
-		return 0;
-	case CONF_PSTATE:
-		r = parse_part_state(val);
-		if (r < 0)
-			return bad_value(k, val, at, "expected UP, DOWN, DRAIN or INACTIVE", err);
-		*(uint16_t *)field = (uint16_t)r;
-		return 0;
-	}
-	return bad_value(k, val, at, "unsupported type", err);
-}
-
-int conf_kv_set(struct sl_conf *c, const char *key, const char *value)
-{
-	struct conf_kv *kv;
-	char *v = strdup(value);
-
-	if (!v)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < c->kv_count; i++) {
-		if (strcaseeq(c->kv[i].key, key)) {
-			free(c->kv[i].value);
-			c->kv[i].value = v;
-			return 0;
-		}
-	}
-	kv = realloc(c->kv, (c->kv_count + 1) * sizeof(*kv));
-	if (!kv) {
-		free(v);
-		return -ENOMEM;
-	}
-	c->kv = kv;
-	kv[c->kv_count].key = strdup(key);
-	kv[c->kv_count].value = v;
-	if (!kv[c->kv_count].key) {
-		free(v);
-		return -ENOMEM;
-	}
-	c->kv_count++;
-	return 0;
-}
 
 /* ---- keys that need more than a typed store ---- */
 
@@ -269,12 +47,12 @@ static int key_ctld_host(void *base, const struct conf_key *k, const char *val,
 		size_t alen = strlen(paren + 1); /* "addr)" */
 
 		if (alen < 2 || paren[alen] != ')' || paren == val)
-			return bad_value(k, val, at, "expected name or name(address)", err);
+			return conf_bad_value(k, val, at, "expected name or name(address)", err);
 		name = strndup(val, (size_t)(paren - val));
 		addr = strndup(paren + 1, alen - 1);
 	} else {
 		if (!*val)
-			return bad_value(k, val, at, "empty host name", err);
+			return conf_bad_value(k, val, at, "empty host name", err);
 		name = strdup(val);
 		addr = strdup(val);
 	}
@@ -334,13 +112,13 @@ static int key_slurm_user(void *base, const struct conf_key *k, const char *val,
 	uint64_t uid;
 
 	if (!*val)
-		return bad_value(k, val, at, "empty user name", err);
+		return conf_bad_value(k, val, at, "empty user name", err);
 	if (conf_strset(&c->slurm_user, val) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->slurm_user_id = 0;
 	if (getpwnam_r(val, &pw, buf, sizeof(buf), &res) == 0 && res)
 		c->slurm_user_id = (uint32_t)res->pw_uid;
-	else if (parse_u64(val, &uid) == 0 && uid < UINT32_MAX)
+	else if (conf_parse_u64(val, &uid) == 0 && uid < UINT32_MAX)
 		c->slurm_user_id = (uint32_t)uid;
 	return 0;
 }
@@ -363,10 +141,10 @@ static int key_acct_type(void *base, const struct conf_key *k, const char *val,
 			return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 		return 0;
 	}
-	return bad_value(k, val, at,
-			 "expected accounting_storage/sqlite, accounting_storage/slurmdbd or "
-			 "accounting_storage/none",
-			 err);
+	return conf_bad_value(k, val, at,
+			      "expected accounting_storage/sqlite, accounting_storage/slurmdbd or "
+			      "accounting_storage/none",
+			      err);
 }
 
 /* A comma list of words (case-insensitive) -> the OR of their flags;
@@ -408,9 +186,9 @@ static int key_preempt_type(void *base, const struct conf_key *k, const char *va
 	else if (strcaseeq(val, "preempt/partition_prio"))
 		c->preempt_type = PREEMPT_TYPE_PARTITION_PRIO;
 	else
-		return bad_value(k, val, at,
-				 "expected preempt/none, preempt/qos or preempt/partition_prio",
-				 err);
+		return conf_bad_value(
+		    k, val, at, "expected preempt/none, preempt/qos or preempt/partition_prio",
+		    err);
 	return 0;
 }
 
@@ -427,9 +205,9 @@ static int key_proctrack(void *base, const struct conf_key *k, const char *val,
 	else if (strcaseeq(val, "proctrack/pgid"))
 		c->proctrack = PROCTRACK_PGID;
 	else
-		return bad_value(k, val, at,
-				 "expected proctrack/cgroup, proctrack/linuxproc or proctrack/pgid",
-				 err);
+		return conf_bad_value(
+		    k, val, at, "expected proctrack/cgroup, proctrack/linuxproc or proctrack/pgid",
+		    err);
 	return 0;
 }
 
@@ -449,8 +227,8 @@ static int key_task_plugin(void *base, const struct conf_key *k, const char *val
 	if (r == -ENOMEM)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	if (r < 0)
-		return bad_value(k, val, at, "expected task/none, task/cgroup or task/affinity",
-				 err);
+		return conf_bad_value(k, val, at,
+				      "expected task/none, task/cgroup or task/affinity", err);
 	c->task_plugins = (uint16_t)flags;
 	return 0;
 }
@@ -469,10 +247,10 @@ static int key_preempt_mode(void *base, const struct conf_key *k, const char *va
 	if (r == -ENOMEM)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	if (r < 0 || __builtin_popcount(flags) > 1)
-		return bad_value(k, val, at,
-				 "expected one of OFF, CANCEL, REQUEUE (with GANG, WITHIN); "
-				 "SUSPEND is not supported",
-				 err);
+		return conf_bad_value(k, val, at,
+				      "expected one of OFF, CANCEL, REQUEUE (with GANG, WITHIN); "
+				      "SUSPEND is not supported",
+				      err);
 	c->preempt_mode = flags & 0x2	? PREEMPT_MODE_CANCEL
 			  : flags & 0x4 ? PREEMPT_MODE_REQUEUE
 					: PREEMPT_MODE_OFF;
@@ -500,7 +278,7 @@ static int key_private_data(void *base, const struct conf_key *k, const char *va
 	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
 
 	if (r == -EINVAL)
-		return bad_value(k, val, at, "unknown PrivateData word", err);
+		return conf_bad_value(k, val, at, "unknown PrivateData word", err);
 	if (r < 0 || conf_strset(&c->private_data, val) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->private_data_flags = flags;
@@ -520,7 +298,7 @@ static int key_enforce_part(void *base, const struct conf_key *k, const char *va
 	else if (strcaseeq(val, "ALL") || strcaseeq(val, "YES"))
 		c->enforce_part_limits = ENFORCE_PART_ALL;
 	else
-		return bad_value(k, val, at, "expected NO, ANY, ALL or YES", err);
+		return conf_bad_value(k, val, at, "expected NO, ANY, ALL or YES", err);
 	return 0;
 }
 
@@ -546,7 +324,7 @@ static int key_acct_enforce(void *base, const struct conf_key *k, const char *va
 	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
 
 	if (r == -EINVAL)
-		return bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
+		return conf_bad_value(k, val, at, "unknown AccountingStorageEnforce word", err);
 	if (r < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	c->acct_enforce = (uint16_t)flags;
@@ -584,7 +362,7 @@ static int sched_word(struct sl_conf *c, const char *w, const struct conf_key *k
 			*(int32_t *)((char *)c + sw->off) = -1;
 			return 0;
 		}
-		if (parse_u64(w + len + 1, &n) < 0 || n < sw->lo || n > sw->hi)
+		if (conf_parse_u64(w + len + 1, &n) < 0 || n < sw->lo || n > sw->hi)
 			return errprintf(
 			    err, -EINVAL, "%s:%u: %s=%s: %s: expected %" PRIu64 "..%" PRIu64,
 			    at->file, at->line, k->name, val, sw->name, sw->lo, sw->hi);

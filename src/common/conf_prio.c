@@ -39,12 +39,6 @@ static const char *const reset_names[] = {
     [PRIO_RESET_YEARLY] = "YEARLY",
 };
 
-static int bad(const struct conf_key *k, const char *val, const struct conf_where *at,
-	       const char *why, struct sl_error *err)
-{
-	return errprintf(err, -EINVAL, "%s:%u: %s=%s: %s", at->file, at->line, k->name, val, why);
-}
-
 char *conf_prio_flags_str(uint32_t flags, char *buf, size_t n)
 {
 	size_t len = 0;
@@ -88,7 +82,7 @@ int conf_key_prio_flags(void *base, const struct conf_key *k, const char *val,
 		while (i < ARRAY_SIZE(flag_names) && !strcaseeq(w, flag_names[i].name))
 			i++;
 		if (i == ARRAY_SIZE(flag_names))
-			return bad(k, val, at, "unknown PriorityFlags word", err);
+			return conf_bad_value(k, val, at, "unknown PriorityFlags word", err);
 		flags |= flag_names[i].flag;
 	}
 	c->prio_flags = flags;
@@ -105,8 +99,8 @@ int conf_key_prio_reset(void *base, const struct conf_key *k, const char *val,
 			c->prio_reset_period = (uint16_t)i;
 			return 0;
 		}
-	return bad(k, val, at, "expected NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
-		   err);
+	return conf_bad_value(
+	    k, val, at, "expected NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY", err);
 }
 
 static bool is_tres_type(const char *name)
@@ -175,8 +169,8 @@ int conf_key_prio_weight_tres(void *base, const struct conf_key *k, const char *
 	if (r == -ENOMEM)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	if (r < 0)
-		return bad(k, val, at, "expected TRES=weight pairs (cpu=, mem=, gres/gpu=...)",
-			   err);
+		return conf_bad_value(k, val, at,
+				      "expected TRES=weight pairs (cpu=, mem=, gres/gpu=...)", err);
 	if (conf_strset(&c->prio_weight_tres, val) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	return 0;

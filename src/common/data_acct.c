@@ -8,50 +8,12 @@
  */
 #include "common/data_acct.h"
 
-#include <grp.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/job_states.h"
 #include "common/macros.h"
-
-/* ---- names ---- */
-
-const char *dacct_user_name(struct dacct_names *n, uint32_t uid)
-{
-	struct passwd pw, *res = NULL;
-	char buf[1024];
-
-	if (uid == NO_VAL || uid == INFINITE)
-		return NULL;
-	if (n->has_uid && n->uid == uid)
-		return n->user;
-	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) == 0 && res)
-		snprintf(n->user, sizeof(n->user), "%s", res->pw_name);
-	else
-		snprintf(n->user, sizeof(n->user), "%" PRIu32, uid);
-	n->uid = uid;
-	n->has_uid = true;
-	return n->user;
-}
-
-const char *dacct_group_name(struct dacct_names *n, uint32_t gid)
-{
-	struct group gr, *res = NULL;
-	char buf[4096];
-
-	if (n->has_gid && n->gid == gid)
-		return n->group;
-	if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &res) == 0 && res)
-		snprintf(n->group, sizeof(n->group), "%s", res->gr_name);
-	else
-		snprintf(n->group, sizeof(n->group), "%" PRIu32, gid);
-	n->gid = gid;
-	n->has_gid = true;
-	return n->group;
-}
 
 /* ---- the job record ---- */
 

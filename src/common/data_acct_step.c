@@ -1,5 +1,6 @@
 /* data_acct_step.c - the dbv0.0.38 pieces below a job: its steps, TRES
- * lists, exit codes and CPU times (see data_acct.h).
+ * lists, exit codes and CPU times, and the user and group names both
+ * records write (see data_acct.h). data_acct.c calls down into it.
  *
  * A step's usage is what its stepds gathered (struct acct_usage): the
  * "requested" TRES lists are Slurm's TRESUsageIn* (max with its task and
@@ -9,7 +10,9 @@
  */
 #include "common/data_acct.h"
 
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,42 @@
 #include "common/msg_step.h"
 
 #define STEP_LIST_MAX 65536 /* hosts written in nodes.list, at most */
+
+/* ---- names ---- */
+
+const char *dacct_user_name(struct dacct_names *n, uint32_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+
+	if (uid == NO_VAL || uid == INFINITE)
+		return NULL;
+	if (n->has_uid && n->uid == uid)
+		return n->user;
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(n->user, sizeof(n->user), "%s", res->pw_name);
+	else
+		snprintf(n->user, sizeof(n->user), "%" PRIu32, uid);
+	n->uid = uid;
+	n->has_uid = true;
+	return n->user;
+}
+
+const char *dacct_group_name(struct dacct_names *n, uint32_t gid)
+{
+	struct group gr, *res = NULL;
+	char buf[4096];
+
+	if (n->has_gid && n->gid == gid)
+		return n->group;
+	if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(n->group, sizeof(n->group), "%s", res->gr_name);
+	else
+		snprintf(n->group, sizeof(n->group), "%" PRIu32, gid);
+	n->gid = gid;
+	n->has_gid = true;
+	return n->group;
+}
 
 uint64_t dacct_span(time_t start, time_t end, time_t now)
 {

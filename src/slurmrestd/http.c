@@ -30,6 +30,7 @@
 #include "common/macros.h"
 #include "common/sl_errno.h"
 #include "conn_cap.h"
+#include "pool.h"
 #include "reply.h"
 #include "req_log.h"
 #include "restd.h"
@@ -97,8 +98,15 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
 	rest_req_free(r);
 }
 
-void restd_http_done(struct rest_req *r)
+/* A worker's run of one request: authenticate, route (the controller RPCs
+ * block here), then hand it back to the loop, which replies and frees it. */
+static void req_run(void *item, void *arg)
 {
+	struct rest_req *r = item;
+
+	(void)arg;
+	if (rest_auth(r) == 0)
+		rest_route(r);
 	event_active(r->done_ev, EV_TIMEOUT, 0); /* evthread_use_pthreads(): safe here */
 }
 
@@ -259,7 +267,7 @@ static void http_cb(struct evhttp_request *req, void *arg)
 	}
 	r->http = req;
 	evhttp_connection_set_closecb(evhttp_request_get_connection(req), conn_close_cb, r);
-	if (restd_pool_push(rd->pool, r) < 0) {
+	if (pool_push(rd->pool, r) < 0) {
 		evhttp_connection_set_closecb(evhttp_request_get_connection(req), NULL, NULL);
 		req_log(LOG_LEVEL_ERROR, "%s: %s refused: %u requests wait already", r->peer,
 			r->path, RESTD_MAX_QUEUED);
@@ -287,6 +295,11 @@ int restd_http_init(struct restd *rd)
 	evhttp_set_gencb(rd->http, http_cb, rd);
 	r = conn_cap_new(rd->base, rd->http, RESTD_MAX_CONNS, RESTD_REQUEST_S, &rd->cap);
 	return r;
+}
+
+int restd_http_workers(struct restd *rd, unsigned workers)
+{
+	return pool_new(workers, RESTD_MAX_QUEUED, req_run, rd, &rd->pool);
 }
 
 void restd_http_fini(struct restd *rd)

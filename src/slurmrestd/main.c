@@ -22,6 +22,7 @@
 #include "common/jwt_hs.h"
 #include "common/log.h"
 #include "common/macros.h"
+#include "pool.h"
 #include "restd.h"
 #include "www.h"
 
@@ -154,7 +155,7 @@ static int setup(struct restd *rd, const struct restd_args *a)
 			return r;
 		}
 	}
-	return restd_pool_new(rd, a->threads, &rd->pool);
+	return restd_http_workers(rd, a->threads);
 }
 
 int main(int argc, char **argv)
@@ -193,7 +194,7 @@ int main(int argc, char **argv)
 		info("slurmrestd version %s started", SL_VERSION);
 		event_base_dispatch(rd.base);
 	}
-	restd_pool_free(rd.pool);
+	pool_free(rd.pool); /* joins the workers */
 	restd_http_fini(&rd);
 	www_free(rd.www);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)

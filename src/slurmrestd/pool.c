@@ -1,83 +1,85 @@
-/* pool.c - the worker threads that run requests (their RPCs to slurmctld
- * block), so that the loop that accepts and reads connections never
- * waits. A bounded queue: past RESTD_MAX_QUEUED the loop answers 503. */
+/* pool.c - see pool.h. The queue is a ring of max_queued slots allocated
+ * up front, so pushing never allocates and the backlog is bounded. */
+#include "pool.h"
+
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
-#include "common/log.h"
-#include "restd.h"
-
-struct restd_pool {
-	struct restd *rd;
+struct pool {
+	pool_item_fn *run;
+	void *arg;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct rest_req *head, **tail;
-	unsigned queued;
+	void **ring;
+	unsigned cap, head, queued;
 	bool is_stopping;
 	pthread_t *threads;
 	unsigned nthreads;
 };
 
-static struct rest_req *pool_pop(struct restd_pool *p)
+/* The next item into *item: false once stopping and nothing is left, so
+ * the workers empty the queue before they exit. An item may be NULL. */
+static bool pool_pop(struct pool *p, void **item)
 {
-	struct rest_req *r;
+	bool has_item;
 
 	pthread_mutex_lock(&p->lock);
-	while (!p->head && !p->is_stopping)
+	while (!p->queued && !p->is_stopping)
 		pthread_cond_wait(&p->cond, &p->lock);
-	r = p->head;
-	if (r) {
-		p->head = r->next;
-		if (!p->head)
-			p->tail = &p->head;
+	has_item = p->queued > 0;
+	if (has_item) {
+		*item = p->ring[p->head];
+		p->head = (p->head + 1) % p->cap;
 		p->queued--;
-		r->next = NULL;
 	}
 	pthread_mutex_unlock(&p->lock);
-	return r;
+	return has_item;
 }
 
 static void *pool_main(void *arg)
 {
-	struct restd_pool *p = arg;
-	struct rest_req *r;
+	struct pool *p = arg;
+	void *item;
 
-	while ((r = pool_pop(p))) {
-		if (rest_auth(r) == 0)
-			rest_route(r);
-		restd_http_done(r);
-	}
+	while (pool_pop(p, &item))
+		p->run(item, p->arg);
 	return NULL;
 }
 
-int restd_pool_new(struct restd *rd, unsigned workers, struct restd_pool **ret)
+int pool_new(unsigned workers, unsigned max_queued, pool_item_fn *run, void *arg, struct pool **ret)
 {
-	struct restd_pool *p = calloc(1, sizeof(*p));
+	struct pool *p;
 
+	if (!workers || !max_queued || !run)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->rd = rd;
-	p->tail = &p->head;
+	p->run = run;
+	p->arg = arg;
+	p->cap = max_queued;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
+	p->ring = calloc(max_queued, sizeof(*p->ring));
 	p->threads = calloc(workers, sizeof(*p->threads));
-	if (!p->threads) {
-		free(p);
+	if (!p->ring || !p->threads) {
+		pool_free(p);
 		return -ENOMEM;
 	}
 	for (; p->nthreads < workers; p->nthreads++)
 		if (pthread_create(&p->threads[p->nthreads], NULL, pool_main, p) != 0)
 			break;
 	if (!p->nthreads) {
-		restd_pool_free(p);
+		pool_free(p);
 		return -EAGAIN;
 	}
 	*ret = p;
 	return 0;
 }
 
-void restd_pool_free(struct restd_pool *p)
+void pool_free(struct pool *p)
 {
 	if (!p)
 		return;
@@ -87,30 +89,22 @@ void restd_pool_free(struct restd_pool *p)
 	pthread_mutex_unlock(&p->lock);
 	for (unsigned i = 0; i < p->nthreads; i++)
 		pthread_join(p->threads[i], NULL);
-	/* what was still queued: the loop is gone, drop it */
-	while (p->head) {
-		struct rest_req *r = p->head;
-
-		p->head = r->next;
-		rest_req_free(r);
-	}
+	free(p->ring);
 	free(p->threads);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);
 	free(p);
 }
 
-int restd_pool_push(struct restd_pool *p, struct rest_req *r)
+int pool_push(struct pool *p, void *item)
 {
 	int rc = 0;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->queued >= RESTD_MAX_QUEUED || p->is_stopping) {
+	if (p->queued >= p->cap || p->is_stopping) {
 		rc = -EAGAIN;
 	} else {
-		r->next = NULL;
-		*p->tail = r;
-		p->tail = &r->next;
+		p->ring[(p->head + p->queued) % p->cap] = item;
 		p->queued++;
 		pthread_cond_signal(&p->cond);
 	}

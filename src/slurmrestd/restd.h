@@ -2,7 +2,7 @@
  *
  * The loop (main.c, http.c) only accepts, reads bounded requests and
  * writes replies. Each request is handed whole to a small pool of worker
- * threads (pool.c), which authenticate it (auth.c), route it (route.c)
+ * threads (pool.c, given http.c's function to run), which authenticate it (auth.c), route it (route.c)
  * and make the controller RPCs, munge-signed by slurmrestd (root or
  * SlurmUser) and marked "on behalf of" the authenticated user (frame.h),
  * so that slurmctld applies every permission rule to that user. The reply
@@ -21,7 +21,7 @@ struct event_base;
 struct evhttp;
 struct evhttp_request;
 struct sl_conf;
-struct restd_pool;
+struct pool;
 struct conn_cap;
 struct www;
 
@@ -44,7 +44,7 @@ struct restd {
 	struct jwt_key jwt;
 	bool has_jwt;
 	struct evhttp *http;
-	struct restd_pool *pool;
+	struct pool *pool; /* the workers (pool.h) */
 	struct conn_cap *cap;
 	struct www *www; /* the dashboard's files; NULL: not served */
 };
@@ -81,7 +81,6 @@ struct rest_req {
 	int status;
 	char *out;
 	size_t out_len;
-	struct rest_req *next; /* pool queue */
 };
 
 void rest_req_free(struct rest_req *r);
@@ -92,16 +91,11 @@ int rest_auth(struct rest_req *r);
 /* route.c: find the endpoint and run it (worker). */
 void rest_route(struct rest_req *r);
 
-/* pool.c */
-int restd_pool_new(struct restd *rd, unsigned workers, struct restd_pool **ret);
-void restd_pool_free(struct restd_pool *p); /* joins the workers */
-/* -EAGAIN when RESTD_MAX_QUEUED wait already. */
-int restd_pool_push(struct restd_pool *p, struct rest_req *r);
-
 /* http.c: the loop's side */
 int restd_http_init(struct restd *rd);
 void restd_http_fini(struct restd *rd);
 /* Listen on "host:port" or "unix:/path". */
 int restd_listen(struct restd *rd, const char *spec);
-/* From a worker: hand r back to the loop, which replies and frees it. */
-void restd_http_done(struct rest_req *r);
+/* The workers (rd->pool) that authenticate and route each request, at
+ * most RESTD_MAX_QUEUED waiting (more: 503). Freed with pool_free(). */
+int restd_http_workers(struct restd *rd, unsigned workers);
