@@ -21,7 +21,7 @@ struct durable;
 struct event;
 struct event_base;
 struct job;
-struct job_hook;
+struct job_hooks;
 struct jwt_key;
 struct mail_runs;
 struct node;
@@ -51,14 +51,12 @@ struct ctld {
 	uint32_t part_count;
 	struct job **jobs;           /* id order (ids only grow) */
 	uint32_t job_count;
-	uint32_t job_cap;
+	uint32_t job_cap;            /* job.c: room in jobs */
 	uint32_t next_job_id;
 	uint32_t lowest_prio;        /* priority/basic: each new job one lower */
 	time_t job_last_update;
 	uint64_t alloc_gen; /* job_res.c: bumped by every allocation (backfill's check) */
 	struct event *sched_ev;		     /* coalesced scheduling pass (ctld_sched_request) */
-	const struct job_hook *job_hooks[8]; /* job_changed() observers (job.c) */
-	uint32_t job_hook_count;
 	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */
 	struct assoc_table assoc;    /* assoc.h: accounts, associations, QOS */
 	/* StateSaveLocation's health: node_state.c reports a failed save
@@ -73,6 +71,7 @@ struct ctld {
 	bool is_clean_start;         /* -c: ignore saved state */
 	bool ignore_state_errors;    /* -i */
 	/* each subsystem's own state, opaque, in the order main.c makes them */
+	struct job_hooks *job_hooks; /* job.c: job_changed() observers (first job_hook_add) */
 	struct durable *durable;  /* durable.c: the journal and the held replies */
 	struct acct *acct;	  /* acct.c: the accounting store and its thread */
 	struct prio_ctx *prio;	  /* job_prio.c: multifactor's timers and usage */

@@ -17,6 +17,32 @@
 #include "job_depend.h"
 #include "step_rec.h"
 
+/* The job_changed() observers, in registration order (c->job_hooks). Made
+ * by the first job_hook_add(), so the files that register need no init
+ * before theirs; freed by job_hooks_clear(). */
+struct job_hooks {
+	const struct job_hook *at[8];
+	uint32_t count;
+};
+
+/* The hooks registered so far; *n = 0 (and NULL) before the first. */
+static const struct job_hook *const *hooks_of(const struct ctld *c, uint32_t *n)
+{
+	*n = c->job_hooks ? c->job_hooks->count : 0;
+	return c->job_hooks ? c->job_hooks->at : NULL;
+}
+
+/* MinJobAge purges job: the hooks hear of it before it is freed. */
+static void job_purged(struct ctld *c, const struct job *job)
+{
+	uint32_t n;
+	const struct job_hook *const *hs = hooks_of(c, &n);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (hs[i]->purged)
+			hs[i]->purged(c, job);
+}
+
 struct job *job_free(struct job *job)
 {
 	if (!job)
@@ -122,9 +148,7 @@ void job_table_purge(struct ctld *c, time_t now)
 		if (job_is_finished(j) && !(j->state & JOB_COMPLETING)
 		    && now - j->end_time >= (time_t)c->conf->min_job_age
 		    && job_seq_is_recorded(c, j->acct_seq)) {
-			for (uint32_t h = 0; h < c->job_hook_count; h++)
-				if (c->job_hooks[h]->purged)
-					c->job_hooks[h]->purged(c, j);
+			job_purged(c, j);
 			job_free(j);
 			c->job_last_update = now;
 			continue;
@@ -183,31 +207,54 @@ bool job_is_batch_running(const struct job *job)
 
 int job_hook_add(struct ctld *c, const struct job_hook *h)
 {
-	if (c->job_hook_count == ARRAY_SIZE(c->job_hooks))
+	struct job_hooks *hs = c->job_hooks;
+
+	if (!hs) {
+		hs = calloc(1, sizeof(*hs));
+		if (!hs)
+			return -ENOMEM;
+		c->job_hooks = hs;
+	}
+	if (hs->count == ARRAY_SIZE(hs->at))
 		return -ENOSPC;
-	c->job_hooks[c->job_hook_count++] = h;
+	hs->at[hs->count++] = h;
 	return 0;
+}
+
+void job_hooks_clear(struct ctld *c)
+{
+	free(c->job_hooks);
+	c->job_hooks = NULL;
 }
 
 void job_changed(struct ctld *c, struct job *job)
 {
+	uint32_t n;
+	const struct job_hook *const *hs = hooks_of(c, &n);
+
 	c->job_last_update = time(NULL);
-	for (uint32_t i = 0; i < c->job_hook_count; i++)
-		if (c->job_hooks[i]->changed)
-			c->job_hooks[i]->changed(c, job);
+	for (uint32_t i = 0; i < n; i++)
+		if (hs[i]->changed)
+			hs[i]->changed(c, job);
 }
 
 void job_requeued(struct ctld *c, struct job *job, time_t now)
 {
-	for (uint32_t i = 0; i < c->job_hook_count; i++)
-		if (c->job_hooks[i]->requeued)
-			c->job_hooks[i]->requeued(c, job, now);
+	uint32_t n;
+	const struct job_hook *const *hs = hooks_of(c, &n);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (hs[i]->requeued)
+			hs[i]->requeued(c, job, now);
 }
 
 bool job_seq_is_recorded(const struct ctld *c, uint64_t seq)
 {
-	for (uint32_t i = 0; i < c->job_hook_count; i++)
-		if (c->job_hooks[i]->is_recorded && !c->job_hooks[i]->is_recorded(c, seq))
+	uint32_t n;
+	const struct job_hook *const *hs = hooks_of(c, &n);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (hs[i]->is_recorded && !hs[i]->is_recorded(c, seq))
 			return false;
 	return true;
 }

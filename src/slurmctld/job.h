@@ -152,8 +152,12 @@ struct job_hook {
 	/* MinJobAge: the job leaves memory (it is freed right after). */
 	void (*purged)(struct ctld *c, const struct job *job);
 };
-/* h must outlive c's use of it. -ENOSPC when the table is full. */
+/* h must outlive c's use of it. The first call makes c's registry (no init
+ * before it). -ENOSPC when the table is full (8 hooks), -ENOMEM. */
 int job_hook_add(struct ctld *c, const struct job_hook *h);
+/* Forget every hook and free the registry: once the files that registered
+ * are gone (main.c: with the job table, after them). */
+void job_hooks_clear(struct ctld *c);
 /* The job changed: bumps job_last_update and tells every hook. */
 void job_changed(struct ctld *c, struct job *job);
 void job_requeued(struct ctld *c, struct job *job, time_t now);

@@ -244,6 +244,7 @@ static void jobs_fini(struct ctld *c)
 {
 	job_sched_fini(c);
 	job_table_free(c);
+	job_hooks_clear(c); /* registered by the subsystems after "jobs", gone by now */
 }
 
 static int ping_init(struct ctld *c)

@@ -271,7 +271,7 @@ static void test_a_purged_job_stays_gone_after_a_restart(void **state)
 
 	durable_fini(c);
 	job_table_free(c);
-	c->job_hook_count = 1; /* the fixture's own hook; durable_init adds its own again */
+	fixture_hooks_reset(f); /* durable_init registers its hook again */
 	assert_int_equal(durable_init(c), 0);
 	assert_null(job_find(c, a_id));
 	assert_non_null(job_find(c, b_id));
@@ -353,7 +353,7 @@ static void test_a_corrupt_journal_stops_the_start_and_is_left_alone(void **stat
 	corrupt_second_job(f, path, sizeof(path));
 	assert_int_equal(stat(path, &before), 0);
 	job_table_free(&f->c);
-	f->c.job_hook_count = 1; /* the fixture's own hook; durable_init adds its own again */
+	fixture_hooks_reset(f); /* durable_init registers its hook again */
 	assert_int_equal(durable_init(&f->c), -EBADMSG);
 	assert_int_equal(stat(path, &after), 0);
 	assert_int_equal(after.st_size, before.st_size);
@@ -369,7 +369,7 @@ static void test_with_i_a_corrupt_journal_is_set_aside_and_the_rest_recovered(vo
 	(void)state;
 	corrupt_second_job(f, path, sizeof(path));
 	job_table_free(&f->c);
-	f->c.job_hook_count = 1;
+	fixture_hooks_reset(f);
 	f->c.ignore_state_errors = true;
 	assert_int_equal(durable_init(&f->c), 0);
 	assert_int_equal(f->c.job_count, 1); /* the job before the damage */

@@ -125,6 +125,12 @@ static void nodes_up(struct ctld *c)
 	}
 }
 
+void fixture_hooks_reset(struct ctld_fixture *f)
+{
+	job_hooks_clear(&f->c);
+	assert_int_equal(job_hook_add(&f->c, &fixture_hook), 0);
+}
+
 struct ctld_fixture *fixture_new(const char *extra)
 {
 	struct ctld_fixture *f = calloc(1, sizeof(*f));
@@ -148,7 +154,7 @@ struct ctld_fixture *fixture_new(const char *extra)
 	f->c.send = record_send;
 	assert_int_equal(node_table_build(&f->c), 0);
 	assert_int_equal(part_table_build(&f->c), 0);
-	assert_int_equal(job_hook_add(&f->c, &fixture_hook), 0);
+	fixture_hooks_reset(f);
 	nodes_up(&f->c);
 	return f;
 }
@@ -161,6 +167,7 @@ void fixture_free(struct ctld_fixture *f)
 		return;
 	fixture_deliver(f, 0);
 	job_table_free(&f->c);
+	job_hooks_clear(&f->c);
 	part_table_free(&f->c);
 	node_table_free(&f->c);
 	f->c.conf = conf_free(f->c.conf);

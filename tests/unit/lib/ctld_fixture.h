@@ -41,6 +41,9 @@ struct ctld_fixture {
 struct ctld_fixture *fixture_new(const char *extra);
 /* Delivers what is still in flight (rc 0), then frees everything. */
 void fixture_free(struct ctld_fixture *f);
+/* Unregister every job hook but the fixture's own (a counting hook), as
+ * before a second durable_init(), which registers its hook again. */
+void fixture_hooks_reset(struct ctld_fixture *f);
 
 /* A batch job request with Slurm's "not given" defaults and a script;
  * opts (NULL: none) is applied by the caller afterwards. Owned by the
