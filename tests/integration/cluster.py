@@ -122,18 +122,68 @@ class CommandFailed(AssertionError):
     """run(..., check=True) got a non-zero exit status."""
 
 
+# Ports for the daemons come from below the kernel's ephemeral range
+# (ip_local_port_range, 32768 and up here), so no outgoing connection of a
+# client can take one between our choice and the daemon's bind. Test
+# processes running side by side (pytest-xdist workers, two developers'
+# runs) claim each port in a shared directory first: a claim is a file
+# named after the port holding the claimer's pid, and counts while that
+# process lives.
+PORT_RANGE = (12000, 32000)
+_PORT_CLAIMS = Path(tempfile.gettempdir()) / f"sl-port-claims-{os.getuid()}"
+_port_cursor = None
+
+
+def _claim_port(port):
+    path = _PORT_CLAIMS / str(port)
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            try:
+                owner = int(path.read_text() or "0")
+            except (OSError, ValueError):
+                owner = 0
+            if owner == os.getpid() or (owner and not pid_gone(owner)):
+                return False
+            try:
+                path.unlink()  # its claimer is gone
+            except FileNotFoundError:
+                pass
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return True
+    return False
+
+
+def _bindable(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def free_ports(n):
-    """n distinct TCP ports that were free on 127.0.0.1 a moment ago."""
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
+    """n distinct TCP ports, free on 127.0.0.1 and claimed by this process."""
+    global _port_cursor
+    lo, hi = PORT_RANGE
+    span = hi - lo
+    if _port_cursor is None:
+        _PORT_CLAIMS.mkdir(mode=0o755, exist_ok=True)
+        _port_cursor = (os.getpid() * 7919 + time.monotonic_ns()) % span
+    ports = []
+    for _ in range(span):
+        port = lo + _port_cursor
+        _port_cursor = (_port_cursor + 1) % span
+        if _bindable(port) and _claim_port(port):
+            ports.append(port)
+            if len(ports) == n:
+                return ports
+    raise ClusterError(f"no {n} free ports in {lo}-{hi}")
 
 
 def _split_top(expr, sep=","):
@@ -546,21 +596,46 @@ class Cluster:
 
     def start(self, wait_idle=True):
         """munged, slurmctld, every slurmd; then wait until all nodes are idle.
-        On failure everything is stopped and the error carries the logs."""
-        try:
-            self.start_munged()
-            self.start_slurmctld()
-            for n in self.nodes:
-                self.start_slurmd(n)
-            if wait_idle:
-                self.wait_all_idle()
-            self.started = True
-        except Exception as e:
-            self.failed = True
-            self.stop()
-            raise ClusterError(f"cluster in {self.dir} did not start: {e}\n"
-                               f"{self.log_tails()}") from e
+        On failure everything is stopped and the error carries the logs. A
+        daemon that found its port taken (by a process outside the claims
+        of free_ports) makes it start again on other ports, twice at most."""
+        for attempt in range(3):
+            try:
+                self.start_munged()
+                self.start_slurmctld()
+                for n in self.nodes:
+                    self.start_slurmd(n)
+                if wait_idle:
+                    self.wait_all_idle()
+                self.started = True
+                return self
+            except Exception as e:
+                self.stop()
+                if attempt < 2 and self._port_was_taken():
+                    self.problems.clear()
+                    self._substitute()
+                    continue
+                self.failed = True
+                raise ClusterError(f"cluster in {self.dir} did not start: {e}\n"
+                                   f"{self.log_tails()}") from e
         return self
+
+    def _port_was_taken(self):
+        """A daemon could not listen; its logs move aside for the retry."""
+        taken = False
+        for f in (self.dir / "log").glob("*"):
+            try:
+                text = f.read_text(errors="replace")
+            except OSError:
+                continue
+            if re.search(r"cannot listen on port \d+: Address already in use", text):
+                taken = True
+        if taken:
+            old = self.dir / "log.port-taken"
+            shutil.rmtree(old, ignore_errors=True)
+            (self.dir / "log").rename(old)
+            (self.dir / "log").mkdir()
+        return taken
 
     def stop(self):
         """Stop everything we started, slurmds first and munged last.

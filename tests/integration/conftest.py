@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-from cluster import BUILD_DIR, Cluster
+from cluster import BUILD_DIR, Cluster, wait_for
 
 TEST_USER = "sltest"
 REQUIRED_BINARIES = ("slurmctld", "slurmd", "sinfo", "scontrol")
@@ -114,13 +114,19 @@ def test_user():
     """pwd entry of a non-root user that tests run commands as."""
     if os.geteuid() != 0:
         pytest.skip(f"needs root to run commands as the test user {TEST_USER}")
-    try:
-        return pwd.getpwnam(TEST_USER)
-    except KeyError:
-        pass
-    subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell",
-                    "/usr/sbin/nologin", TEST_USER], check=True, capture_output=True)
-    return pwd.getpwnam(TEST_USER)
+    def made():
+        try:
+            return pwd.getpwnam(TEST_USER)
+        except KeyError:
+            pass
+        # pytest-xdist workers may race here: useradd then finds the user
+        # made (status 9) or /etc/passwd locked (10); the next look decides
+        r = subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell",
+                            "/usr/sbin/nologin", TEST_USER], capture_output=True, text=True)
+        if r.returncode not in (0, 9, 10):
+            pytest.fail(f"useradd {TEST_USER}: {r.stderr.strip()}", pytrace=False)
+        return None
+    return wait_for(made, timeout=30, what=f"the test user {TEST_USER}")
 
 
 def _clusters_of(item):
@@ -142,3 +148,36 @@ def pytest_runtest_makereport(item, call):
     for c in _clusters_of(item):
         c.failed = True
         rep.sections.append((f"daemon logs of cluster {c.name} ({c.dir})", c.log_tails()))
+
+
+# Modules whose clusters share something of the host that only one cluster
+# at a time may hold: cgroup trees are named after the node
+# (/sys/fs/cgroup/<controller>/slurm_<node>), and these modules run
+# confined nodes of the same names. Under pytest-xdist (--dist loadgroup)
+# they run one after another on one worker; every other module is a group
+# of its own, so each module's tests share a worker and its cluster.
+SERIAL_GROUPS = {
+    "test_cgroup.py": "cgroup-trees",
+    "test_security_pmi.py": "cgroup-trees",
+}
+
+# Modules that take longest, started first so that none is left running
+# alone at the end (the order of the rest is pytest's).
+LONG_FIRST = ("test_local_cluster_script.py", "test_security_stall.py", "test_dashboard.py",
+              "test_security_stepd.py", "test_security_rules.py", "test_job_limits.py",
+              "test_steps.py", "test_security_root_paths.py", "test_accounting.py",
+              "test_slurmrestd.py", "test_node_reconcile.py", "test_job_durability.py")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes a minute or more; `make check-fast` "
+                            "leaves these out, CI runs them")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
+    for item in items:
+        name = item.path.name
+        item.add_marker(pytest.mark.xdist_group(SERIAL_GROUPS.get(name, name)))

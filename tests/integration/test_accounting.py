@@ -425,8 +425,10 @@ def test_cpu_time_of_two_busy_cpus(cluster, workdir):
     counted = sum(int(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s",
                                                                 own.read_text()))
     assert total == pytest.approx(counted, abs=0.2), (rows, own.read_text())
-    # two busy loops for 3 s: 6 s of CPU, unless other work shares the 2 cores
-    assert 4.5 <= total <= 7.0 or (1.5 <= total and os.getloadavg()[0] > 1.0), rows
+    # two busy loops for 3 s use at most 6 s of CPU; how much less depends
+    # on what else the machine runs, so only the job's own count (above)
+    # says what it should be
+    assert 0 < total <= 7.0, rows
     assert abs(secs(batch["UserCPU"]) + secs(batch["SystemCPU"]) - total) < 0.01
     assert secs(job["TotalCPU"]) == pytest.approx(total, abs=0.01)
     assert int(job["CPUTimeRAW"]) == 2 * secs(job["Elapsed"])

@@ -248,7 +248,8 @@ def test_scancel_of_one_pending_task_and_of_the_whole_array(cluster, workdir):
 
 
 def test_afterok_waits_for_success_and_never_runs_after_a_failure(cluster, workdir):
-    first = submit(cluster, "-D", workdir, "--wrap", "sleep 2")
+    # the first job is held until the dependent one was seen waiting on it
+    first = submit(cluster, "-D", workdir, "-H", "--wrap", "true")
     fails = submit(cluster, "-D", workdir, "--wrap", "exit 1")
     after_ok = submit(cluster, "-D", workdir, "-d", f"afterok:{first}", "--wrap", "true")
     never = submit(cluster, "-D", workdir, "-d", f"afterok:{fails}", "--wrap", "true")
@@ -256,6 +257,7 @@ def test_afterok_waits_for_success_and_never_runs_after_a_failure(cluster, workd
     assert rec["JobState"] == "PENDING"
     assert rec["Dependency"] == f"afterok:{first}(unfulfilled)"
     wait_for(lambda: job(cluster, after_ok)["Reason"] == "Dependency", what="Dependency")
+    cluster.run("scontrol", "release", str(first))
     wait_state(cluster, after_ok, "COMPLETED")
     wait_for(lambda: job(cluster, never)["Reason"] == "DependencyNeverSatisfied",
              what="DependencyNeverSatisfied")

@@ -293,9 +293,15 @@ def test_clicking_a_job_shows_its_scontrol_fields(restd, browser, test_user, wor
         open_page(browser, restd, test_user.pw_name, tok)
         wait_for(lambda: "clickme" in browser.find_element("id", "queue").text,
                  timeout=30, what="the job in the queue")
-        row = [r for r in browser.find_elements("css selector", "#queue tr")
-               if "clickme" in r.text][0]
-        row.click()
+        def click_row():
+            # the queue is drawn again on each refresh: a row found a moment
+            # ago may be gone (stale) by the click, so look and click again
+            rows = [r for r in browser.find_elements("css selector", "#queue tr")
+                    if "clickme" in r.text]
+            if rows:
+                rows[0].click()
+            return bool(rows)
+        wait_for(click_row, timeout=30, what="a click on the job's row")
         wait_for(lambda: "JobName=clickme" in browser.find_element("id", "job-fields").text,
                  timeout=30, what="the job's fields")
         fields = browser.find_element("id", "job-fields").text

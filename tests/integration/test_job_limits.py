@@ -240,6 +240,7 @@ def test_bad_sbatch_input_is_refused_like_slurm_and_makes_no_job(cluster, workdi
 # ----- time limit (last: its job was submitted when the module started) -------------------
 
 
+@pytest.mark.slow
 def test_a_job_past_its_time_limit_is_killed_and_ends_timeout(cluster, workdir, timeout_job):
     job_id = timeout_job
     rec = wait_state(cluster, job_id, {"TIMEOUT", "COMPLETED", "FAILED", "CANCELLED"},

@@ -27,6 +27,9 @@ import pytest
 
 from cluster import BUILD_DIR, REPO, TIMEOUT_SCALE, wait_for
 
+# each test brings a whole `make run` cluster up and down: a minute or more
+pytestmark = pytest.mark.slow
+
 DAEMONS = ("munged", "slurmctld", "slurmd-c1", "slurmd-c2", "slurmd-g1", "slurmd-g2",
            "slurmrestd")
 UP_TIMEOUT = int(60 * TIMEOUT_SCALE)  # SL_UP_TIMEOUT given to the script
@@ -62,6 +65,14 @@ class Tree:
         (self.dir / "scripts").mkdir()
         shutil.copy2(REPO / "scripts/local-cluster.sh", self.dir / "scripts")
         shutil.copytree(REPO / "etc/local", self.dir / "etc/local")
+        # These tests are about which daemons the script starts and keeps.
+        # A slurmd killed by a test comes back when `up` gets to it, which
+        # on a loaded machine can take longer than the template's 30 s, and
+        # the controller would then declare the node dead and end its job.
+        conf = self.dir / "etc/local/slurm.conf.in"
+        text = conf.read_text()
+        assert "\nSlurmdTimeout=30\n" in text
+        conf.write_text(text.replace("\nSlurmdTimeout=30\n", "\nSlurmdTimeout=300\n"))
         self.run_dir = self.dir / "run"
         self.conf = self.run_dir / "slurm.conf"
         self.env = dict(os.environ, SL_BUILD_DIR=str(BUILD_DIR),

@@ -9,6 +9,8 @@ PriorityJobFactor=1 PriorityTier=2):
 * scontrol show config prints the Priority* keys as Slurm does.
 """
 
+import time
+
 import pytest
 
 from cluster import Cluster, submit, wait_for, wait_state
@@ -126,11 +128,16 @@ def test_priorities_are_computed_again_after_a_restart(cluster, blocker):
     the restarted controller computes the same one (age weighs 1000 over
     two days: nothing in a few seconds); sprio still adds up."""
     jid = submit(cluster, "-p", "high", "-N1", "--wrap", "true")
+    submitted = time.monotonic()
     before = prio(cluster, jid)
     cluster.restart_slurmctld()
     wait_for(lambda: cluster.run("squeue", "-h", "-j", jid, "-o", "%Q", check=False)
              .stdout.strip().isdigit(), what="the job listed again")
-    assert prio(cluster, jid) == before
+    after = prio(cluster, jid)
     p, total = sprio_sum(cluster, jid)
-    assert p == before and abs(p - total) <= 2
+    # the age factor grows by one every 172.8 s (1000 over two days), and
+    # its rounding may tip at any moment: a slow restart may see one more
+    grown = int((time.monotonic() - submitted) / 172.8) + 1
+    assert before <= after <= p <= before + grown, (before, after, p)
+    assert abs(p - total) <= 2
     cluster.run("scancel", jid)

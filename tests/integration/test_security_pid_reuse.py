@@ -5,8 +5,8 @@ With proctrack/linuxproc (this cluster's default) the stepd finds the
 job's processes in /proc. A task that has exited and been reaped leaves a
 pid the kernel may hand to anyone; a root process that gets it and calls
 setsid() leads a session and process group whose id is the dead task's
-pid. The test forces that reuse (root writes the pid before it to
-/proc/sys/kernel/ns_last_pid and forks) while the step's other task still
+pid. The test forces that reuse (tests/tools/pid_at: clone3 with set_tid
+gives the root process that very pid) while the step's other task still
 runs, then has the job's owner signal the step (`scancel -s USR1`), or
 lets the step end on its own (the stepd then kills what the job leaves).
 The root process must come through alive and unsignalled, while the job's
@@ -15,15 +15,14 @@ own task gets the signal.
 
 import os
 import signal
+import subprocess
 import time
 
 import pytest
 
-from cluster import TIMEOUT_SCALE, submit, wait_for, wait_state
+from cluster import BUILD_DIR, TIMEOUT_SCALE, submit, wait_for, wait_state
 
 CLUSTER_KWARGS = {"nodes": ("n1",), "name": "sec-pid"}
-
-NS_LAST_PID = "/proc/sys/kernel/ns_last_pid"
 
 # Task 0 writes "<job id> <its pid> <the stepd's pid>" and exits at once; task 1 waits for
 # "go" (or runs until signalled) and then exits.
@@ -63,42 +62,38 @@ def task_start(pid):
     return None if fields[0] == "Z" else int(fields[19])
 
 
-def fork_session_leader_as(pid, tries=500):
-    """A root process that is given pid and leads its own session (sid ==
-    pgid == pid), sleeping: the kernel hands out ns_last_pid + 1 next, so
-    each try sets it and forks; another fork on the machine may win a try."""
-    for _ in range(tries):
-        with open(NS_LAST_PID, "w") as f:
-            f.write(str(pid - 1))
-        child = os.fork()
-        if child == 0:  # no Python cleanup in the child: exec or _exit only
+class Victim:
+    """A root `sleep` leading its own session on a given pid, started by
+    tests/tools/pid_at (clone3 with set_tid: exactly that pid, however
+    much else forks on the machine), which reports how it ended."""
+
+    def __init__(self, pid):
+        self.proc = subprocess.Popen([str(BUILD_DIR / "pid_at"), str(pid), "sleep", "600"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        if line != str(pid):
+            self.proc.wait()
+            pytest.fail(f"could not start a process on pid {pid}: {self.proc.stderr.read()}")
+        self.pid = pid
+
+    def ended(self):
+        """None while the victim lives, else how it ended ("signal USR1")."""
+        if self.proc.poll() is None:
+            return None
+        return self.proc.stdout.read().strip() or f"pid_at exited {self.proc.returncode}"
+
+    def end(self):
+        if self.proc.poll() is None:
             try:
-                if os.getpid() == pid:
-                    os.setsid()
-                    os.execv("/bin/sleep", ["sleep", "600"])
-            finally:
-                os._exit(0)
-        if child == pid:
-            return child
-        os.waitpid(child, 0)
-        if task_start(pid) is not None:  # someone else took the pid meanwhile
-            break
-    pytest.fail(f"could not force the reuse of pid {pid}")
-
-
-def status_of(victim):
-    """None while the victim lives, else the signal that ended it (or its exit)."""
-    got, status = os.waitpid(victim, os.WNOHANG)
-    if got == 0:
-        return None
-    if os.WIFSIGNALED(status):
-        return signal.Signals(os.WTERMSIG(status)).name
-    return f"exit {os.WEXITSTATUS(status)}"
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.communicate()
 
 
 def step_with_reused_pid(cluster, test_user, step_dir):
     """Start the two-task step; once task 0 is reaped, a root session leader
-    takes its pid. Returns (srun, job id, victim pid)."""
+    takes its pid. Returns (srun, job id, (stepd pid, its start), Victim)."""
     srun = popen_as(cluster, test_user, "srun", "-N1", "-n2", "-D", step_dir,
                     "bash", "-c", STEP_SCRIPT)
     pid_file = step_dir / "pid0"
@@ -108,21 +103,11 @@ def step_with_reused_pid(cluster, test_user, step_dir):
     job_id, task0, stepd = (int(x) for x in pid_file.read_text().split())
     stepd_start = task_start(stepd)
     wait_for(lambda: task_start(task0) is None, timeout=10, what=f"task 0 (pid {task0}) reaped")
-    victim = fork_session_leader_as(task0)
-    wait_for(lambda: os.getsid(victim) == victim, timeout=10, what="the victim's session")
+    victim = Victim(task0)
+    wait_for(lambda: os.getsid(victim.pid) == victim.pid, timeout=10,
+             what="the victim's session")
     assert srun.poll() is None, "task 1 still runs"
     return srun, job_id, (stepd, stepd_start), victim
-
-
-def end_victim(victim):
-    try:
-        os.kill(victim, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    try:
-        os.waitpid(victim, 0)
-    except ChildProcessError:
-        pass
 
 
 @pytest.mark.parametrize("how", ["scancel -s USR1", "step end"])
@@ -139,10 +124,10 @@ def test_a_root_process_on_a_dead_tasks_pid_is_not_signalled(cluster, test_user,
             assert "User defined signal 1" in err or srun.returncode != 0, (out, err)
         # the stepd has ended: whatever it would have sent has arrived
         wait_for(lambda: task_start(stepd[0]) != stepd[1], timeout=20, what="the stepd's end")
-        ended = status_of(victim)
-        assert ended is None, f"the root process on pid {victim} was ended: {ended}"
+        ended = victim.ended()
+        assert ended is None, f"the root process on pid {victim.pid} was ended: {ended}"
     finally:
-        end_victim(victim)
+        victim.end()
         if srun.poll() is None:
             srun.kill()
 

@@ -130,6 +130,7 @@ def test_mail_reaches_mailprog_after_dashdash_not_as_root(cluster, test_user, wo
     assert int(uid) == expected != 0
 
 
+@pytest.mark.slow
 def test_hanging_mailprog_blocks_nothing_and_is_killed(cluster, workdir):
     pidfile = cluster.dir / "mail" / "hang.pid"
     job_id = submit(cluster, *sbatch_args(workdir, "-J", "hangmail", "--mail-type=END",

@@ -88,6 +88,7 @@ def squeue_ids(cluster, *args, user=None):
     return [int(x) for x in r.stdout.split()]
 
 
+@pytest.mark.slow
 def test_squeue_lists_every_big_job_for_root_and_the_owner(cluster, big_jobs, test_user):
     mark = cluster.log_mark()
     assert squeue_ids(cluster) == big_jobs
@@ -99,6 +100,7 @@ def test_squeue_lists_every_big_job_for_root_and_the_owner(cluster, big_jobs, te
     assert comment_len(out) == COMMENT_LEN
 
 
+@pytest.mark.slow
 def test_show_job_returns_that_job_alone(cluster, big_jobs, test_user):
     for user in (None, test_user.pw_name):
         out = cluster.out("scontrol", "show", "job", str(big_jobs[10]), user=user, timeout=120)
@@ -111,6 +113,7 @@ def test_show_job_returns_that_job_alone(cluster, big_jobs, test_user):
     assert ids == big_jobs
 
 
+@pytest.mark.slow
 def test_json_listing_streams_every_big_job_in_order(cluster, big_jobs, test_user):
     # squeue --json writes each page as it comes (job_fetch_each_as)
     mark = cluster.log_mark()

@@ -125,6 +125,7 @@ def test_a_symlink_into_a_root_only_place_is_not_written(cluster, user_dir, root
     node_runs_next_job(cluster, user_dir, test_user)
 
 
+@pytest.mark.slow
 def test_300000_environment_variables_do_not_stall_the_stepd(cluster, user_dir, test_user):
     """srun carries its whole environment in the launch; the stepd imports
     it with a hash (the former list search was quadratic: minutes of CPU,

@@ -389,6 +389,7 @@ def test_another_user_cannot_start_a_step_in_my_job(cluster, workdir, test_user)
 # ----- time limit (last: its jobs were started when the module started) -------
 
 
+@pytest.mark.slow
 def test_steps_are_killed_with_their_job_at_its_time_limit(cluster, timeout_jobs):
     p, batch_id, out = timeout_jobs
     _, err = p.communicate(timeout=100)
