@@ -88,7 +88,7 @@ void rpc_req_hold(struct rpc_req *req, rpc_gone_fn *fn, void *arg);
 /* RESPONSE_SLURM_RC with rc (0 or negative code). Frees req. */
 int rpc_reply_rc(struct rpc_req *req, int rc);
 
-/* Handler tables (STYLE R17): each daemon has one, a row per message type
+/* Handler tables (docs/style.md R17): each daemon has one, a row per message type
  * with the privilege it needs and its handler, and serves it with
  * rpc_table_dispatch(). An unknown type is answered
  * SLURM_UNEXPECTED_MSG_ERROR, a privilege the sender lacks
