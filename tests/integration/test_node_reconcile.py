@@ -51,9 +51,14 @@ def completion_left_in_spool(cluster, node, script):
     """A job running script on node ends while the controller is down, and
     its stepd is killed after it kept the completion in node's spool.
     Returns (job id, the time the completion was seen)."""
-    j = submit(cluster, "-D", str(workdir(cluster)), "-w", node, "--wrap", script)
+    # the script starts only once the controller is gone, however long the
+    # wait for RUNNING and the kill take
+    go = workdir(cluster) / f"go-{time.monotonic_ns()}"
+    j = submit(cluster, "-D", str(workdir(cluster)), "-w", node, "--wrap",
+               f"while [ ! -e {go} ]; do sleep 0.05; done; {script}")
     wait_state(cluster, j, "RUNNING")
     cluster.kill_slurmctld(signal.SIGKILL)
+    go.touch()
     # the script ends; its stepd keeps the report and retries
     wait_for(lambda: done_files(cluster, node), timeout=30, what="a .done file in the spool")
     ended = time.time()
