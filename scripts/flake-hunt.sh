@@ -20,12 +20,18 @@ cp -a build "$dir/load-build"
 # The load runs in a session of its own. It stops on SIGINT, which pytest
 # answers by tearing its cluster down (its daemons run in sessions of
 # their own and would outlive a SIGKILL); the stop file ends the loop.
+# A command started with & by a script ignores SIGINT, and Python then
+# never turns it into KeyboardInterrupt: pytest is started with SIGINT
+# back to its default.
 rm -f "$dir/stop"
 setsid bash -c '
 	while [[ ! -e $0/stop ]]; do
 		SL_BUILD_DIR="$0/load-build" CHAOS_SECONDS=600 CHAOS_CI=1 \
-			CHAOS_REPORT="$0/load-chaos.md" /usr/bin/python3 -m pytest -q \
-			-p no:cacheprovider tests/chaos >>"$0/load.log" 2>&1 || true
+			CHAOS_REPORT="$0/load-chaos.md" /usr/bin/python3 -c "
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.executable, [sys.executable, \"-m\", \"pytest\", \"-q\", \"-p\", \"no:cacheprovider\", \"tests/chaos\"])
+" >>"$0/load.log" 2>&1 || true
 	done' "$dir" &
 load=$!
 stop_load() {

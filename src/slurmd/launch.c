@@ -73,8 +73,8 @@ struct relay {
 
 static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, int fd,
 		   uint32_t job_id);
-static int relay_connect(const char *path, const struct pack_buf *frame, uint32_t job_id,
-			 int *ret_fd);
+static int relay_connect(struct slurmd *d, const char *path, const struct pack_buf *frame,
+			 uint32_t job_id, uint32_t step_id, int *ret_fd);
 
 static void relay_free(struct relay *rl)
 {
@@ -87,7 +87,8 @@ static void relay_free(struct relay *rl)
 static void relay_batch(struct relay *rl)
 {
 	_cleanup_free_ char *path = TAKE_PTR(rl->batch_path);
-	int fd = -1, r = relay_connect(path, &rl->frame, rl->job_id, &fd);
+	int fd = -1,
+	    r = relay_connect(rl->d, path, &rl->frame, rl->job_id, STEPD_BATCH_STEP_ID, &fd);
 
 	if (r == 0) {
 		rl->pending++;
@@ -423,9 +424,10 @@ int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
 }
 
 /* Connect to one stepd socket and send the frame; 0 and the fd, or
- * -ESLURM_INVALID_JOB_ID when nobody listens there, or the error. */
-static int relay_connect(const char *path, const struct pack_buf *frame, uint32_t job_id,
-			 int *ret_fd)
+ * -ESLURM_INVALID_JOB_ID when nobody listens there (a socket left by a
+ * stepd that died goes, with what it left running), or the error. */
+static int relay_connect(struct slurmd *d, const char *path, const struct pack_buf *frame,
+			 uint32_t job_id, uint32_t step_id, int *ret_fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -1;
@@ -441,7 +443,7 @@ static int relay_connect(const char *path, const struct pack_buf *frame, uint32_
 
 		if (err == ECONNREFUSED) {
 			info("JobId=%u: removing stale socket %s", job_id, sa.sun_path);
-			unlink(sa.sun_path);
+			slurmd_spool_step_died(d, sa.sun_path, job_id, step_id);
 		}
 		if (err == ENOENT || err == ECONNREFUSED)
 			return -ESLURM_INVALID_JOB_ID;
@@ -516,7 +518,8 @@ static int relay_all(struct slurmd *d, struct rpc_req *req, const struct pack_bu
 			rl->batch_path = TAKE_PTR(path);
 			continue;
 		}
-		r = relay_connect(path, frame, job_id, &fd);
+		r = relay_connect(d, path, frame, job_id,
+				  (uint32_t)strtoul(e->d_name + plen, NULL, 10), &fd);
 		if (r == 0) {
 			rl->pending++;
 			r = op_wait(d, req, rl, fd, job_id);
@@ -578,7 +581,7 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,
 				   m->step_id) < 0)
 		return -ESLURM_INVALID_JOB_ID;
-	r = relay_connect(path, &frame, m->job_id, &fd);
+	r = relay_connect(d, path, &frame, m->job_id, m->step_id, &fd);
 	if (r == -ESLURM_INVALID_JOB_ID)
 		return done_or_unknown(d, req, m->job_id, m->step_id);
 	if (r < 0)
@@ -602,7 +605,7 @@ int slurmd_req_step_stat(struct slurmd *d, struct rpc_req *req)
 	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,
 				   m->step_id) < 0)
 		return -ESLURM_INVALID_JOB_ID;
-	r = relay_connect(path, &frame, m->job_id, &fd);
+	r = relay_connect(d, path, &frame, m->job_id, m->step_id, &fd);
 	if (r < 0)
 		return r;
 	return op_wait(d, req, NULL, fd, m->job_id);

@@ -59,6 +59,9 @@ void slurmd_spool_resend(struct slurmd *d);
 /* The steps this node has: live stepd sockets, and NODE_STEP_DONE for
  * completions waiting in the spool. *ret is the caller's to free. */
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count);
+/* The stepd socket path of job's step_id has no listener: its stepd died.
+ * The socket goes, and what the stepd left (cgroups, processes) is killed. */
+void slurmd_spool_step_died(struct slurmd *d, const char *path, uint32_t job_id, uint32_t step_id);
 /* A completion of job's step_id (SL_ALL_STEPS: of any step) waits here. */
 bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id);
 /* Exposed for the unit tests: is the spool entry name, of file type mode

@@ -270,6 +270,15 @@ static void spool_kill_cgroups(struct slurmd *d, uint32_t job_id, uint32_t step_
 		     step_id, killed);
 }
 
+/* Its stepd died: what it ran goes too (cgroups, then processes), and the
+ * socket, so this happens once. */
+void slurmd_spool_step_died(struct slurmd *d, const char *path, uint32_t job_id, uint32_t step_id)
+{
+	unlink(path);
+	spool_kill_cgroups(d, job_id, step_id);
+	spool_kill_orphans(d, job_id, step_id);
+}
+
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count)
 {
 	DIR *dir = opendir(d->spool_dir);
@@ -295,11 +304,7 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 				continue;
 			}
 			if (!spool_socket_is_live(path)) {
-				/* its stepd died: what it ran goes too, and the
-				 * socket, so this happens once */
-				unlink(path);
-				spool_kill_cgroups(d, ref.job_id, ref.step_id);
-				spool_kill_orphans(d, ref.job_id, ref.step_id);
+				slurmd_spool_step_died(d, path, ref.job_id, ref.step_id);
 				continue;
 			}
 		}

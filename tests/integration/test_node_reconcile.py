@@ -297,6 +297,8 @@ def descendants(pid):
 
 def test_the_processes_of_a_killed_stepd_are_killed_and_its_job_ends(cluster):
     wd = workdir(cluster)
+    # the stepds of earlier tests' jobs may still be on their way out
+    wait_for(lambda: not cluster.stepd_pids(), timeout=30, what="earlier slurmstepds to exit")
     j = submit(cluster, "-D", str(wd), "-w", "n2", "--no-requeue", "--wrap", "sleep 300")
     wait_state(cluster, j, "RUNNING")
     stepds = cluster.stepd_pids()
