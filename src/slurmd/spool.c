@@ -156,9 +156,11 @@ static bool env_has(const char *env, size_t len, const char *name, const char *v
 }
 
 /* A stepd that died (SIGKILL) leaves its tasks running: kill the
- * processes of that job on this node (SLURM_JOB_ID and SLURMD_NODENAME in
- * their environment, and SLURM_STEP_ID for a step's). Without cgroups this
- * is how they are found; a process can only make itself a target. */
+ * processes of that job on this node (SLURM_JOB_ID, SLURMD_NODENAME and the
+ * SLURM_CONF our stepds give in their environment, and SLURM_STEP_ID for a
+ * step's; the config tells apart two clusters' slurmds of the same node
+ * name on one host, as the tests run them). Without cgroups this is how
+ * they are found; a process can only make itself a target. */
 static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_id)
 {
 	char job[16], step[16], path[64], *env = malloc(SPOOL_ENV_MAX);
@@ -184,6 +186,7 @@ static void spool_kill_orphans(struct slurmd *d, uint32_t job_id, uint32_t step_
 		env[n] = '\0';
 		if (env_has(env, (size_t)n, "SLURM_JOB_ID", job)
 		    && env_has(env, (size_t)n, "SLURMD_NODENAME", d->node_name)
+		    && (!d->stepd_conf || env_has(env, (size_t)n, "SLURM_CONF", d->stepd_conf))
 		    && (step_id == SL_BATCH_STEP || env_has(env, (size_t)n, "SLURM_STEP_ID", step))
 		    && kill(pid, SIGKILL) == 0)
 			killed++;
