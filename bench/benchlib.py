@@ -67,16 +67,17 @@ def start_reference(build_dir, needs):
     return h, cluster
 
 
-def submit_held(cluster, n, parallel=4):
-    """n held jobs (`sbatch -H --parsable --wrap true`) from parallel
-    submitters; returns (wall seconds, sorted job ids). The first failure
-    is raised once every submitter has stopped."""
+def submit_held(cluster, n, parallel=4, args=("-H",)):
+    """n held jobs (`sbatch -H --parsable --wrap true`; other sbatch
+    options than -H in args) from parallel submitters; returns (wall
+    seconds, sorted job ids). The first failure is raised once every
+    submitter has stopped."""
     ids, errors = [], []
 
     def worker(count):
         try:
             for _ in range(count):
-                ids.append(int(cluster.run("sbatch", "-H", "--parsable", "--wrap",
+                ids.append(int(cluster.run("sbatch", *args, "--parsable", "--wrap",
                                            "true").stdout))
         except Exception as e:  # noqa: BLE001 - raised below
             errors.append(e)

@@ -1,6 +1,7 @@
 """sstat: live usage of running steps, asked of their stepds through each
 node's slurmd, with sacct's fields and formats."""
 
+import os
 import re
 
 import pytest
@@ -85,3 +86,37 @@ def test_errors(cluster):
     assert r.returncode == 1 and "Invalid job id 1.x" in r.stderr
     r = cluster.run("sstat", "-j", "1", "-o", "nosuchfield", check=False)
     assert r.returncode == 1 and 'Invalid field requested: "nosuchfield"' in r.stderr
+
+
+# A detached process of its own job counts; a process of another job on the
+# same node does not. The stepd finds its job's processes as its own
+# descendants (the kernel's children lists), never by looking at the host.
+DETACHED = ("import os, sys, time; a = bytearray({mb} << 20)\n"
+            "for i in range(len(a) // 4096): a[i * 4096] = 1\n"
+            "open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(300)")
+
+
+def test_a_detached_process_counts_for_its_job_and_not_for_another(cluster):
+    c = cluster
+    script = c.dir / "detached.py"
+    script.write_text(DETACHED.format(mb=80))
+    small = c.dir / "small.py"
+    small.write_text(DETACHED.format(mb=1))
+    big_pid, small_pid = c.dir / "big.pid", c.dir / "small.pid"
+    a = submit(c, "-w", "n1", "-n1", "--wrap",
+               f"setsid python3 {script} {big_pid} </dev/null >/dev/null 2>&1 & sleep 300")
+    b = submit(c, "-w", "n1", "-n1", "--wrap", f"python3 {small} {small_pid}")
+    try:
+        wait_for(lambda: big_pid.exists() and small_pid.exists(), what="both processes up")
+
+        def max_rss(j):
+            (r,) = rows(c.out("sstat", "-P", "-j", f"{j}.batch", "-o", "JobID,MaxRSS"))
+            return kb(r["MaxRSS"])
+
+        assert max_rss(a) >= 80 * 1024
+        assert max_rss(b) < 40 * 1024
+    finally:
+        c.run("scancel", str(a), str(b), check=False)
+    wait_state(c, a, "CANCELLED")
+    pid = int(big_pid.read_text())
+    wait_for(lambda: not os.path.exists(f"/proc/{pid}"), what="the detached process ended")

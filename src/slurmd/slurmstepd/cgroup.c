@@ -830,6 +830,33 @@ int cgroup_task_join(const struct stepd *s, uint32_t ltid)
 	return 0;
 }
 
+int cgroup_task_pids(const struct stepd *s, void (*fn)(void *arg, pid_t pid, uint32_t ltid),
+		     void *arg)
+{
+	const struct cgroup *cg = s->cg;
+	int c = 0, count = 0;
+
+	if (!cg)
+		return -ENOENT;
+	while (c < CG_N && !(cg->ntasks && cg->task_procs[c])) /* v1: any hierarchy has all */
+		c++;
+	if (c == CG_N)
+		return -ENOENT;
+	for (uint32_t i = 0; i < cg->ntasks; i++) {
+		FILE *f = fopen(cg->task_procs[i * CG_N + c], "re");
+		int pid;
+
+		if (!f)
+			continue; /* not made: that task never started */
+		while (fscanf(f, "%d", &pid) == 1) {
+			fn(arg, (pid_t)pid, i);
+			count++;
+		}
+		fclose(f);
+	}
+	return count;
+}
+
 bool cgroup_is_tracking(const struct stepd *s)
 {
 	return s->cg && s->cg->is_tracking;

@@ -21,6 +21,7 @@
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct stepd;
 
@@ -33,6 +34,11 @@ int cgroup_create(struct stepd *s);
 int cgroup_task_join(const struct stepd *s, uint32_t ltid);
 /* The step's processes are tracked by cgroup (proctrack/cgroup). */
 bool cgroup_is_tracking(const struct stepd *s);
+/* Every process in the step's task cgroups, fn(arg, pid, ltid) for each
+ * with the task of its directory. How many, or -ENOENT when the step has
+ * no task cgroups (the caller looks in /proc). */
+int cgroup_task_pids(const struct stepd *s, void (*fn)(void *arg, pid_t pid, uint32_t ltid),
+		     void *arg);
 /* The kernel enforces the memory limit (ConstrainRAMSpace). */
 bool cgroup_is_limiting_ram(const struct stepd *s);
 /* Send sig to every process in the step's cgroups (SIGKILL with the

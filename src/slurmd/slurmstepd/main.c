@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,6 +204,7 @@ static int stepd_init(struct stepd *s)
  * a step), kill what they left. The caller then reports the completion. */
 static void stepd_run(struct stepd *s)
 {
+	struct rusage ru;
 	int r;
 
 	info("%s: %u task(s) launched on %s for uid %u", s->label, s->step->ntasks, s->node_name,
@@ -237,8 +239,13 @@ static void stepd_run(struct stepd *s)
 	usage_check_oom(s);
 	kill_leftovers(s);
 	cgroup_destroy(s);
-	info("%s: done, status 0x%x%s", s->label, (unsigned)s->status,
-	     s->is_oom ? ", killed for memory" : "");
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		ru = (struct rusage){0};
+	/* the stepd's own CPU so far (its tasks' is their step's): bench/ reads it */
+	info("%s: done, status 0x%x%s, stepd CPU %lld us", s->label, (unsigned)s->status,
+	     s->is_oom ? ", killed for memory" : "",
+	     (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000
+		 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 int main(int argc, char **argv)

@@ -46,6 +46,7 @@ void pmix_srv_free(struct stepd *s)
 
 #else /* SL_HAVE_PMIX */
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -68,6 +69,68 @@ void pmix_srv_free(struct stepd *s)
 #include "step.h"
 #include "step_io.h"
 
+/* libpmix is opened when a step asks for --mpi=pmix, not linked: loading
+ * it (and libhwloc, libudev below it) costs every other stepd about 4 ms
+ * of CPU. The header's names and its macros (PMIX_INFO_LOAD,
+ * PMIX_INFO_FREE) call through these pointers. */
+static struct {
+	void *dl;
+	__typeof__(PMIx_Error_string) *error_string;
+	__typeof__(PMIx_Info_load) *info_load;
+	__typeof__(PMIx_Value_destruct) *value_destruct;
+	__typeof__(PMIx_generate_ppn) *generate_ppn;
+	__typeof__(PMIx_generate_regex) *generate_regex;
+	__typeof__(PMIx_server_init) *server_init;
+	__typeof__(PMIx_server_finalize) *server_finalize;
+	__typeof__(PMIx_server_register_client) *server_register_client;
+	__typeof__(PMIx_server_register_nspace) *server_register_nspace;
+	__typeof__(PMIx_server_setup_fork) *server_setup_fork;
+} pmix_dl;
+
+#define PMIx_Error_string	    pmix_dl.error_string
+#define PMIx_Info_load		    pmix_dl.info_load
+#define PMIx_Value_destruct	    pmix_dl.value_destruct
+#define PMIx_generate_ppn	    pmix_dl.generate_ppn
+#define PMIx_generate_regex	    pmix_dl.generate_regex
+#define PMIx_server_init	    pmix_dl.server_init
+#define PMIx_server_finalize	    pmix_dl.server_finalize
+#define PMIx_server_register_client pmix_dl.server_register_client
+#define PMIx_server_register_nspace pmix_dl.server_register_nspace
+#define PMIx_server_setup_fork	    pmix_dl.server_setup_fork
+
+/* One function of libpmix into its pointer; false when it has none. */
+#define PMIX_DL_SYM(field, name)                                                 \
+	((pmix_dl.field = (__typeof__(pmix_dl.field))dlsym(pmix_dl.dl, name)) != NULL \
+	 || (missing = name, false))
+
+/* Open SL_PMIX_LIB and find every function above: 0 or -ELIBACC. */
+static int pmix_dl_open(const struct stepd *s)
+{
+	const char *missing = NULL;
+
+	if (pmix_dl.server_setup_fork)
+		return 0;
+	/* global: libpmix's own components resolve its symbols */
+	pmix_dl.dl = dlopen(SL_PMIX_LIB, RTLD_NOW | RTLD_GLOBAL);
+	if (!pmix_dl.dl)
+		return log_errno(-ELIBACC, "%s: --mpi=pmix: %s", s->label, dlerror());
+	if (PMIX_DL_SYM(error_string, "PMIx_Error_string")
+	    && PMIX_DL_SYM(info_load, "PMIx_Info_load")
+	    && PMIX_DL_SYM(value_destruct, "PMIx_Value_destruct")
+	    && PMIX_DL_SYM(generate_ppn, "PMIx_generate_ppn")
+	    && PMIX_DL_SYM(generate_regex, "PMIx_generate_regex")
+	    && PMIX_DL_SYM(server_init, "PMIx_server_init")
+	    && PMIX_DL_SYM(server_finalize, "PMIx_server_finalize")
+	    && PMIX_DL_SYM(server_register_client, "PMIx_server_register_client")
+	    && PMIX_DL_SYM(server_register_nspace, "PMIx_server_register_nspace")
+	    && PMIX_DL_SYM(server_setup_fork, "PMIx_server_setup_fork"))
+		return 0;
+	error("%s: --mpi=pmix: %s has no %s", s->label, SL_PMIX_LIB, missing);
+	dlclose(pmix_dl.dl);
+	memset(&pmix_dl, 0, sizeof(pmix_dl));
+	return -ELIBACC;
+}
+
 #define PMIX_KVS_MAX   (64u << 20)
 
 struct fence_req {     /* one fence_nb (or abort) call, from libpmix's thread */
@@ -89,6 +152,7 @@ struct pmix_step {
 	struct fence_req *fence; /* the one in flight */
 	uint8_t *all;		 /* srun's answer so far */
 	size_t all_len;
+	bool is_server_up; /* PMIx_server_init succeeded */
 };
 
 /* The one server of this process (libpmix has one too). */
@@ -434,6 +498,9 @@ int pmix_srv_init(struct stepd *s)
 
 	if (!s->launch || !type || strncmp(type, "pmix", 4) != 0)
 		return 0;
+	r = pmix_dl_open(s);
+	if (r < 0)
+		return r;
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
@@ -455,6 +522,7 @@ int pmix_srv_init(struct stepd *s)
 	PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, x->tmpdir, PMIX_STRING);
 	rc = PMIx_server_init(&module, info, 2);
 	PMIX_INFO_FREE(info, 2);
+	x->is_server_up = rc == PMIX_SUCCESS;
 	if (rc != PMIX_SUCCESS)
 		return log_errno(-EIO, "%s: PMIx_server_init: %s", s->label, PMIx_Error_string(rc));
 	r = register_nspace(s, x);
@@ -507,7 +575,8 @@ void pmix_srv_free(struct stepd *s)
 
 	if (!x)
 		return;
-	PMIx_server_finalize();
+	if (x->is_server_up)
+		PMIx_server_finalize();
 	the_stepd = NULL;
 	if (x->pipe_id >= 0)
 		loop_fd_set(s->loop, x->pipe_id, -1, 0);

@@ -22,6 +22,13 @@
  * saved uid is the job's (what the user could signal itself), or it is
  * the stepd's own child.
  *
+ * A scan reads the stat of the job's processes only, never every process
+ * of the host: with task cgroups, the pids in each task's cgroup.procs
+ * (the task is its directory's); without, the descendants of this stepd
+ * by the kernel's children lists (/proc/<pid>/task/<tid>/children), each
+ * checked to still have the parent it was listed under. Only a kernel
+ * without those lists (CONFIG_PROC_CHILDREN) gets the whole of /proc.
+ *
  * Caveat: a scan is a snapshot; a process forked after it escapes one
  * signal, which is why SIGKILL is repeated until the tasks are gone.
  */
@@ -29,8 +36,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -130,41 +140,193 @@ static int32_t proctree_task(const struct stepd *s, const struct proc_stat *st, 
 	return t;
 }
 
-struct proc_entry *proctree_scan(const struct stepd *s, size_t *ret_n)
+/* A growing array of scanned processes. */
+struct proc_scan {
+	struct proc_entry *v;
+	size_t n, cap;
+	bool has_failed; /* out of memory: the scan is short */
+};
+
+static struct proc_entry *proc_scan_add(struct proc_scan *ps)
+{
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 64;
+		struct proc_entry *nv = realloc(ps->v, cap * sizeof(*nv));
+
+		if (!nv) {
+			ps->has_failed = true;
+			return NULL;
+		}
+		ps->v = nv;
+		ps->cap = cap;
+	}
+	ps->v[ps->n] = (struct proc_entry){.task = -1};
+	return &ps->v[ps->n++];
+}
+
+/* The whole of /proc, each process with its task if it is ours. */
+static void proctree_scan_all(const struct stepd *s, struct proc_scan *ps, pid_t self)
 {
 	DIR *d = opendir("/proc");
-	struct proc_entry *v = NULL;
-	size_t n = 0, cap = 0;
-	pid_t self = getpid();
 	struct dirent *e;
 
-	*ret_n = 0;
 	if (!d)
-		return NULL;
+		return;
 	while ((e = readdir(d))) {
-		struct proc_entry p = {.task = -1};
+		struct proc_stat st;
+		struct proc_entry *p;
 
 		if (e->d_name[0] < '1' || e->d_name[0] > '9'
-		    || proc_stat_read(atoi(e->d_name), &p.st) < 0)
+		    || proc_stat_read(atoi(e->d_name), &st) < 0)
 			continue;
-		if (n == cap) {
-			struct proc_entry *nv =
-			    realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
-		p.task = proctree_task(s, &p.st, self);
-		v[n++] = p;
+		if (!(p = proc_scan_add(ps)))
+			break;
+		p->st = st;
+		p->task = proctree_task(s, &st, self);
 	}
 	closedir(d);
-	if (!v)
+}
+
+/* pid, listed as a child of parent, if it still is (the list was read,
+ * the pid may have been reused since). */
+static void proctree_add_child(const struct stepd *s, struct proc_scan *ps, long pid,
+			       pid_t parent, uint64_t parent_start, pid_t self)
+{
+	struct proc_stat st;
+	struct proc_entry *p;
+
+	if (pid <= 0 || pid > INT32_MAX || proc_stat_read((pid_t)pid, &st) < 0
+	    || st.ppid != parent || st.start < parent_start || !(p = proc_scan_add(ps)))
+		return;
+	p->st = st;
+	p->task = proctree_task(s, &st, self);
+}
+
+/* The whole of a small /proc file, NUL-terminated, in a buffer that grows
+ * (a children list has a pid per child): the length, or -errno. */
+static ssize_t proctree_read_all(const char *path, char **buf, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len + 1 >= *size) {
+			size_t nsize = *size ? *size * 2 : 512;
+			char *nb = realloc(*buf, nsize);
+
+			if (!nb) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*buf = nb;
+			*size = nsize;
+		}
+		n = read(fd, *buf + len, *size - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	(*buf)[len] = '\0';
+	return n < 0 ? -EIO : (ssize_t)len;
+}
+
+/* Add the children of ps->v[i] (self's when i is SIZE_MAX), every
+ * thread's. -ENOENT when the kernel keeps no children lists. */
+static int proctree_children(const struct stepd *s, struct proc_scan *ps, size_t i, pid_t self,
+			     char **buf, size_t *size)
+{
+	pid_t parent = i == SIZE_MAX ? self : ps->v[i].st.pid;
+	uint64_t parent_start = i == SIZE_MAX ? 0 : ps->v[i].st.start;
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)parent);
+	if (!(d = opendir(path)))
+		return 0; /* gone */
+	while ((e = readdir(d)) && !ps->has_failed) {
+		ssize_t n;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)parent,
+			 e->d_name);
+		n = proctree_read_all(path, buf, size);
+		if (n == -ENOENT && parent == self)
+			r = -ENOENT; /* our own thread: no children lists */
+		if (n == -ENOMEM)
+			ps->has_failed = true;
+		for (char *p = *buf, *end; n > 0 && *p; p = end) {
+			long pid = strtol(p, &end, 10);
+
+			if (end == p) {
+				end = p + 1;
+				continue;
+			}
+			proctree_add_child(s, ps, pid, parent, parent_start, self);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+/* The processes of the task cgroups: each its directory's task. */
+static void proctree_cgroup_pid(void *arg, pid_t pid, uint32_t ltid)
+{
+	struct proc_scan *ps = arg;
+	struct proc_stat st;
+	struct proc_entry *p;
+
+	if (proc_stat_read(pid, &st) < 0 || !(p = proc_scan_add(ps)))
+		return;
+	p->st = st;
+	p->task = (int32_t)ltid;
+}
+
+struct proc_entry *proctree_scan(const struct stepd *s, size_t *ret_n)
+{
+	static bool has_no_children_lists;
+	struct proc_scan ps = {0};
+	pid_t self = getpid();
+
+	*ret_n = 0;
+	if (cgroup_task_pids(s, proctree_cgroup_pid, &ps) >= 0) {
+		/* attributed by directory */
+	} else if (!has_no_children_lists) {
+		char *buf = NULL;
+		size_t size = 0;
+
+		/* breadth first: v grows behind i */
+		if (proctree_children(s, &ps, SIZE_MAX, self, &buf, &size) == -ENOENT) {
+			has_no_children_lists = true;
+			ps.n = 0;
+			proctree_scan_all(s, &ps, self);
+		}
+		for (size_t i = 0; !has_no_children_lists && i < ps.n && !ps.has_failed; i++)
+			proctree_children(s, &ps, i, self, &buf, &size);
+		free(buf);
+	} else {
+		proctree_scan_all(s, &ps, self);
+	}
+	if (!ps.v)
 		return NULL;
-	qsort(v, n, sizeof(*v), proc_entry_cmp);
-	proc_entry_inherit(v, n, self);
-	*ret_n = n;
-	return v;
+	qsort(ps.v, ps.n, sizeof(*ps.v), proc_entry_cmp);
+	for (size_t i = 1, k = 1; i <= ps.n; i++) { /* a pid listed twice: once */
+		if (i == ps.n) {
+			ps.n = k;
+			break;
+		}
+		if (ps.v[i].st.pid != ps.v[k - 1].st.pid)
+			ps.v[k++] = ps.v[i];
+	}
+	proc_entry_inherit(ps.v, ps.n, self);
+	*ret_n = ps.n;
+	return ps.v;
 }
 
 void proctree_keep(struct stepd *s, const struct proc_entry *v, size_t n)

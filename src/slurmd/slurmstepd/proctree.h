@@ -1,4 +1,4 @@
-/* proctree.h - the job's processes in /proc: which local task each
+/* proctree.h - the job's processes: which local task each
  * belongs to, and signalling them all.
  */
 #pragma once
@@ -13,9 +13,10 @@ struct stepd;
 int proctree_init(struct stepd *s); /* 0 or -ENOMEM; proctree_free() is NULL-safe */
 void proctree_free(struct stepd *s);
 struct proc_entry;
-/* Every process of the node, sorted by pid, each with the local task it
- * belongs to (-1: not the job's, i.e. not a descendant of this stepd).
- * NULL (and 0) when /proc cannot be read. */
+/* The job's processes, sorted by pid, each with the local task it belongs
+ * to: those of the task cgroups, else this stepd's descendants (on a
+ * kernel without children lists every process of the node, -1 for those
+ * not the job's). NULL (and 0) when none could be read. */
 struct proc_entry *proctree_scan(const struct stepd *s, size_t *ret_n);
 /* Remember the tasks of a scan: an orphan keeps its task from then on. */
 void proctree_keep(struct stepd *s, const struct proc_entry *v, size_t n);

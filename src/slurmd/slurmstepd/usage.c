@@ -197,8 +197,9 @@ void usage_check_oom(struct stepd *s)
 void usage_sampling_start(struct stepd *s)
 {
 	s->acct_freq_s = usage_freq(s->conf);
-	if (s->acct_freq_s)
-		loop_timer_arm(s->loop, s->sample_timer, loop_now_ms() + USAGE_FIRST_SAMPLE_MS);
+	if (s->acct_freq_s) /* a step shorter than that costs no sample */
+		loop_timer_arm(s->loop, s->sample_timer,
+			       loop_now_ms() + (int64_t)s->acct_freq_s * 1000);
 }
 
 void usage_sampling_stop(struct stepd *s)

@@ -12,15 +12,14 @@ struct rusage;
 struct sl_conf;
 struct stepd;
 
-#define USAGE_FIRST_SAMPLE_MS 100 /* the first sample, after the tasks started */
 /* One usage slot per task, the sampling timer. 0 or -ENOMEM. usage_free()
  * is NULL-safe and leaves s->usage NULL. */
 int usage_init(struct stepd *s);
 void usage_free(struct stepd *s);
 /* JobAcctGatherFrequency task=: "30", "task=30" or "task=30,energy=0". */
 unsigned usage_freq(const struct sl_conf *c);
-/* The tasks started: first sample in USAGE_FIRST_SAMPLE_MS, then every
- * acct_freq_s (none when it is 0: only the last one, at the end). */
+/* The tasks started: a sample every acct_freq_s from now (none when it
+ * is 0), and the last one at the end. */
 void usage_sampling_start(struct stepd *s);
 void usage_sampling_stop(struct stepd *s);
 /* One /proc scan: per task RSS and VMSize and their peaks. Returns the sum
