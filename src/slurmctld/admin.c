@@ -28,6 +28,7 @@
 #include "node_state.h"
 #include "part.h"
 #include "step_rec.h"
+#include "user_db.h"
 
 /* A shutdown in progress. */
 struct admin {
@@ -208,6 +209,10 @@ int admin_reconfigure(struct ctld *c)
 	log_set_level(conf->slurmctld_debug);
 	conf_free(old);
 	auth_token_reload(c);
+	if (c->users) { /* groups may have changed: asked of NSS again */
+		user_db_flush(c->users);
+		user_db_set_ttl(c->users, user_db_ttl(conf));
+	}
 	info("Reconfigured from %s: %u nodes, %u partitions", c->conf_path, c->node_count,
 	     c->part_count);
 	if (r == 0)

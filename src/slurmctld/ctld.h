@@ -29,6 +29,7 @@ struct node_ping;
 struct part;
 struct prio_ctx;
 struct sched_bf;
+struct user_db;
 struct job_wait;
 struct sl_conf;
 
@@ -82,6 +83,7 @@ struct ctld {
 	struct node_ping *ping;	  /* node_ping.c: the spread ping round */
 	struct ctld_timer *timer; /* ctld_timer.c: the 1 s pass over jobs and steps */
 	struct sched_bf *bf;	  /* sched_bf.c: backfill's timer and thread */
+	struct user_db *users;	  /* user_db.c: names and groups, off the loop; NULL: asked inline */
 };
 
 /* root or SlurmUser. */

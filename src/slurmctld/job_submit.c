@@ -23,6 +23,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
+#include "user_db.h"
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
@@ -86,39 +87,52 @@ static int job_pick_part(struct ctld *c, const char *list, struct part **ret, ch
 	return -ESLURM_INVALID_PARTITION_NAME;
 }
 
-static int job_user(struct job *job, uid_t uid, gid_t gid)
+/* The user's name and every group, from the cache (rpc_table.c held the
+ * request until it had them); asked of NSS here only without a cache (a
+ * controller built for a test). */
+static int job_user(struct ctld *c, struct job *job, uid_t uid, gid_t gid,
+		    const struct user_info **ret)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	gid_t groups[256];
-	int n = ARRAY_SIZE(groups);
+	const struct user_info *u = c->users ? user_db_get(c->users, uid, gid) : NULL;
+	static struct user_info inline_info;
 
 	job->uid = uid;
 	job->gid = gid;
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) != 0 || !res)
+	if (!u) {
+		user_info_done(&inline_info);
+		if (user_db_fetch(uid, gid, &inline_info) < 0)
+			return -ENOMEM;
+		u = &inline_info;
+	}
+	*ret = u;
+	if (!u->is_found)
 		return -ESLURM_USER_ID_MISSING;
-	job->user_name = strdup(pw.pw_name);
-	if (getgrouplist(pw.pw_name, gid, groups, &n) < 0)
-		n = 0;
-	job->gids = calloc((size_t)n + 1, sizeof(*job->gids));
+	job->user_name = strdup(u->name);
+	job->gids = calloc((size_t)u->ngids + 1, sizeof(*job->gids));
 	if (!job->user_name || !job->gids)
 		return -ENOMEM;
-	for (int i = 0; i < n; i++)
-		job->gids[i] = groups[i];
-	job->ngids = (uint32_t)n;
+	memcpy(job->gids, u->gids, u->ngids * sizeof(*job->gids));
+	job->ngids = u->ngids;
 	return 0;
+}
+
+void job_submit_user(const struct job_desc *desc, uid_t uid, gid_t gid, uid_t *ret_uid,
+		     gid_t *ret_gid)
+{
+	*ret_uid = uid;
+	*ret_gid = gid;
+	if (uid == 0 && desc->user_id != NO_VAL && desc->user_id != 0) {
+		*ret_uid = desc->user_id; /* root submitting for someone */
+		*ret_gid = desc->group_id != NO_VAL ? desc->group_id : gid;
+	}
 }
 
 /* Without an association (assoc_limits_submit), a job's account defaults to
  * its user's primary group name and its QOS to "normal", Slurm's default
  * QOS: the reference's root job shows Account=root QOS=normal. */
-static int job_account(struct job_desc *d, gid_t gid)
+static int job_account(struct job_desc *d, const struct user_info *u)
 {
-	struct group gr, *res = NULL;
-	char buf[4096];
-
-	if (!d->account && getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res
-	    && !(d->account = strdup(gr.gr_name)))
+	if (!d->account && u->gid_name && !(d->account = strdup(u->gid_name)))
 		return -ENOMEM;
 	if (!d->qos && !(d->qos = strdup("normal")))
 		return -ENOMEM;
@@ -169,6 +183,7 @@ static void job_memory(struct ctld *c, struct job *job, const struct job_desc *d
 int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid,
 		     struct job **ret, char **ret_msg)
 {
+	const struct user_info *user = NULL;
 	struct job *job;
 	struct part *p = NULL;
 	uid_t submit_uid = uid;
@@ -184,10 +199,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	r = job_submit_check_desc(c, desc, ctld_is_admin(c, uid), ret_msg);
 	if (r < 0)
 		return r;
-	if (uid == 0 && desc->user_id != NO_VAL && desc->user_id != 0) {
-		uid = desc->user_id; /* root submitting for someone */
-		gid = desc->group_id != NO_VAL ? desc->group_id : gid;
-	}
+	job_submit_user(desc, uid, gid, &uid, &gid);
 	r = job_pick_part(c, desc->partition, &p, ret_msg);
 	if (r < 0)
 		return r;
@@ -198,7 +210,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
-	r = job_user(job, uid, gid);
+	r = job_user(c, job, uid, gid, &user);
 	if (r == 0)
 		r = job_counts(job, desc);
 	if (r == 0 && !(job->partition = strdup(p->cfg->name)))
@@ -215,7 +227,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 							  : p->cfg->max_time;
 	r = assoc_limits_submit(c, job, desc);
 	if (r == 0)
-		r = job_account(desc, job->gid); /* without an association */
+		r = job_account(desc, user); /* without an association */
 	if (r == 0) {
 		job->desc = desc; /* borrowed for the check */
 		r = job_submit_check_part(c, job, p, submit_uid);

@@ -43,6 +43,7 @@
 #include "part.h"
 #include "rpc.h"
 #include "sched_stats.h"
+#include "user_db.h"
 
 static bool arg_foreground;
 static bool arg_clean;
@@ -170,6 +171,17 @@ static void ctld_dispatch(void *arg, struct rpc_req *req)
 	rpc_dispatch(c, req);
 }
 
+static int users_init(struct ctld *c)
+{
+	return user_db_new(c->base, user_db_ttl(c->conf), &c->users);
+}
+
+static void users_fini(struct ctld *c)
+{
+	user_db_free(c->users);
+	c->users = NULL;
+}
+
 static int rpc_init(struct ctld *c)
 {
 	struct rpc_server_opts o = {
@@ -270,6 +282,7 @@ static const struct subsys {
     {"mail", mail_init, mail_fini},
     {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
     {"wait", job_wait_init, job_wait_fini}, /* before rpc: answered after it closed */
+    {"users", users_init, users_fini},	     /* before rpc: holds requests */
     {"rpc", rpc_init, rpc_fini},	       /* accept once state is ready */
     {"ping", ping_init, node_ping_stop},       /* asks nodes to register */
     {"timer", ctld_timer_start, ctld_timer_stop},

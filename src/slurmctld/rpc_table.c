@@ -8,16 +8,21 @@
  */
 #include "rpc.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "common/conf.h"
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_server.h"
 #include "auth_token.h"
+#include "common/sl_errno.h"
 #include "ctld.h"
+#include "job_submit.h"
 #include "sched_stats.h"
+#include "user_db.h"
 
 #define H(type, priv, fn) RPC_HANDLER(type, priv, ctld_handler_fn, fn)
 
@@ -67,8 +72,59 @@ static bool table_is_admin(void *ctx, uid_t uid)
 	return ctld_is_admin(ctx, uid);
 }
 
+/* A held request, to serve once its user is known. */
+struct held {
+	struct ctld *c;
+	const struct rpc_handler *row;
+};
+
+static void held_ready(void *arg, struct rpc_req *req, int rc)
+{
+	struct held h = *(struct held *)arg;
+
+	free(arg);
+	if (rc == 0 && !rpc_req_is_gone(req))
+		rc = ((ctld_handler_fn *)h.row->fn)(h.c, req);
+	if (rc < 0)
+		rpc_reply_rc(req, rc);
+}
+
+/* A submission names its user's groups (AllowGroups, the credential):
+ * served now when the cache knows the user, else held while NSS is asked
+ * off the loop (user_db.h). true: held (or refused). */
+static bool table_hold_for_user(struct ctld *c, const struct rpc_handler *row,
+				struct rpc_req *req)
+{
+	struct held *h;
+	uid_t uid;
+	gid_t gid;
+	int r;
+
+	if (!c->users
+	    || (row->type != REQUEST_SUBMIT_BATCH_JOB && row->type != REQUEST_JOB_WILL_RUN
+		&& row->type != REQUEST_RESOURCE_ALLOCATION)
+	    || !req->body)
+		return false;
+	job_submit_user(req->body, req->uid, req->gid, &uid, &gid);
+	if (user_db_get(c->users, uid, gid))
+		return false;
+	if (!(h = malloc(sizeof(*h)))) {
+		rpc_reply_rc(req, -ENOMEM);
+		return true;
+	}
+	*h = (struct held){.c = c, .row = row};
+	r = user_db_hold(c->users, uid, gid, req, held_ready, h);
+	if (r < 0) {
+		free(h);
+		rpc_reply_rc(req, r); /* -EAGAIN: sbatch sleeps and retries */
+	}
+	return true;
+}
+
 static int table_call(void *ctx, const struct rpc_handler *row, struct rpc_req *req)
 {
+	if (table_hold_for_user(ctx, row, req))
+		return 0;
 	return ((ctld_handler_fn *)row->fn)(ctx, req);
 }
 
