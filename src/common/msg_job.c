@@ -10,6 +10,7 @@
 #include "limits.h"
 #include "msg_family.h"
 #include "pack.h"
+#include "share.h"
 
 static void unpack_u32v(struct pack_buf *b, uint32_t **ret, uint32_t *ret_n)
 {
@@ -133,9 +134,14 @@ void job_desc_free(void *msg)
 
 	free(m->name);
 	free(m->partition);
-	free(m->script);
+	if (m->is_shared) {
+		share_put(m->script);
+		share_put(m->env);
+	} else {
+		free(m->script);
+		strv_free(m->env, m->env_count);
+	}
 	strv_free(m->argv, m->argc);
-	strv_free(m->env, m->env_count);
 	free(m->work_dir);
 	free(m->std_in);
 	free(m->std_out);
@@ -699,6 +705,26 @@ void job_desc_done(struct job_desc *d)
 {
 	job_desc_free(d);
 	*d = (struct job_desc){ 0 };
+}
+
+int job_desc_share(struct job_desc *d)
+{
+	const char *script = NULL;
+	char **env;
+
+	if (d->is_shared)
+		return 0;
+	if ((d->script && !(script = share_str(d->script)))
+	    || !(env = share_strv(d->env, d->env_count))) {
+		share_put(script);
+		return -ENOMEM;
+	}
+	free(d->script);
+	strv_free(d->env, d->env_count);
+	d->script = (char *)script; /* read-only from here on */
+	d->env = env;
+	d->is_shared = true;
+	return 0;
 }
 
 void job_info_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

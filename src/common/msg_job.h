@@ -79,6 +79,7 @@ struct job_desc {
 	 * grant and SRUN_* notices go. Port 0: a batch job. */
 	char *alloc_host;
 	uint16_t alloc_port;
+	bool is_shared;       /* script and env are share.h's copies: given back, not freed */
 };
 #define NICE_OFFSET 0x80000000u
 
@@ -273,4 +274,7 @@ struct epilog_complete_msg {         /* MESSAGE_EPILOG_COMPLETE */
 };
 
 void job_desc_done(struct job_desc *d);
+/* Swap d's script and environment for shared copies (share.h): jobs with
+ * the same ones keep them once. 0, or -ENOMEM with d unchanged. */
+int job_desc_share(struct job_desc *d);
 void job_info_done(struct job_info *j);

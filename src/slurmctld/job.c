@@ -122,6 +122,10 @@ int job_table_add(struct ctld *c, struct job *job)
 		c->jobs = jobs;
 		c->job_cap = cap;
 	}
+	/* a sweep's jobs have one environment and script: kept once (on
+	 * ENOMEM the job keeps its own copies) */
+	if (job->desc)
+		(void)job_desc_share(job->desc);
 	c->jobs[c->job_count++] = job;
 	return 0;
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+"""job_memory.py - what a pending job costs the controller in memory.
+
+Starts a private reference-shaped cluster, reads slurmctld's resident
+memory (VmRSS of /proc/PID/status), submits N held jobs
+(`sbatch -H --wrap true`, -n, default 5000, four submitters), reads it
+again and prints the growth per job in KB. The controller keeps freed
+memory up to its malloc trim threshold, so the figure is what the jobs
+hold plus what submitting them left in the heap: run it on a fresh start.
+
+Usage: /usr/bin/python3 bench/job_memory.py [-n 5000] [--build-dir build]
+           [--json out.json] [--keep]
+"""
+
+import argparse
+import json
+import sys
+
+import benchlib
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", "--jobs", type=int, default=5000, help="held jobs (default 5000)")
+    return benchlib.add_common_args(ap).parse_args()
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def main():
+    args = parse_args()
+    h, cluster = benchlib.start_reference(args.build_dir, "sbatch")
+    ok, result = False, {}
+    try:
+        pid = cluster.procs["slurmctld"].pid
+        before = rss_kb(pid)
+        benchlib.submit_held(cluster, args.jobs)
+        after = rss_kb(pid)
+        result = {"run": f"{args.jobs} held jobs", "rss_before_kb": before,
+                  "rss_after_kb": after,
+                  "kb_per_job": round((after - before) / args.jobs, 2)}
+        ok = True
+    finally:
+        status = benchlib.finish(cluster, ok, args.keep)
+    if result:
+        print(f"\n{'run':<18} {'RSS before':>11} {'RSS after':>10} {'KB per job':>11}")
+        print(f"{result['run']:<18} {result['rss_before_kb']:>11} {result['rss_after_kb']:>10} "
+              f"{result['kb_per_job']:>11}")
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"results": [result]}, f, indent=1)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
