@@ -92,3 +92,18 @@ def submit_held(cluster, n, parallel=4, args=("-H",)):
     if errors:
         raise errors[0]
     return time.perf_counter() - t0, sorted(ids)
+
+
+def report(results, columns, json_path=None):
+    """Print results (dicts) as a table of columns, (header, key) pairs,
+    the first left-aligned; also write {"results": results} to json_path."""
+    widths = [max(len(h), *(len(str(r.get(k))) for r in results)) for h, k in columns]
+    print()
+    for row in [[h for h, _ in columns]] + [[str(r.get(k)) for _, k in columns]
+                                            for r in results]:
+        print(" ".join(f"{v:<{w}}" if i == 0 else f"{v:>{w}}"
+                       for i, (v, w) in enumerate(zip(row, widths))))
+    if json_path:
+        import json
+        with open(json_path, "w") as f:
+            json.dump({"results": results}, f, indent=1)

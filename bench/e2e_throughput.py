@@ -22,7 +22,6 @@ Usage: /usr/bin/python3 bench/e2e_throughput.py [-n 300] [-p 4] [--cgroup]
 """
 
 import argparse
-import json
 import re
 import statistics
 import sys
@@ -105,14 +104,11 @@ def main():
     finally:
         status = benchlib.finish(cluster, ok, args.keep)
     if result:
-        print(f"\n{'run':<18} {'jobs/s':>8} {'wall s':>7} {'stepds':>7} "
-              f"{'stepd CPU ms mean':>18} {'p50':>6} {'p99':>6}")
-        print(f"{result['run']:<18} {result['jobs_per_s']:>8} {result['wall_s']:>7} "
-              f"{result['stepds']:>7} {result['stepd_cpu_mean_ms']!s:>18} "
-              f"{result['stepd_cpu_p50_ms']!s:>6} {result['stepd_cpu_p99_ms']!s:>6}")
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump({"results": [result]}, f, indent=1)
+        benchlib.report([result], [("run", "run"), ("jobs/s", "jobs_per_s"),
+                                   ("wall s", "wall_s"), ("stepds", "stepds"),
+                                   ("stepd CPU ms mean", "stepd_cpu_mean_ms"),
+                                   ("p50", "stepd_cpu_p50_ms"), ("p99", "stepd_cpu_p99_ms")],
+                        args.json)
     return status
 
 

@@ -13,7 +13,6 @@ Usage: /usr/bin/python3 bench/job_memory.py [-n 5000] [--build-dir build]
 """
 
 import argparse
-import json
 import sys
 
 import benchlib
@@ -49,12 +48,9 @@ def main():
     finally:
         status = benchlib.finish(cluster, ok, args.keep)
     if result:
-        print(f"\n{'run':<18} {'RSS before':>11} {'RSS after':>10} {'KB per job':>11}")
-        print(f"{result['run']:<18} {result['rss_before_kb']:>11} {result['rss_after_kb']:>10} "
-              f"{result['kb_per_job']:>11}")
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump({"results": [result]}, f, indent=1)
+        benchlib.report([result], [("run", "run"), ("RSS before KB", "rss_before_kb"),
+                                   ("RSS after KB", "rss_after_kb"),
+                                   ("KB per job", "kb_per_job")], args.json)
     return status
 
 
