@@ -18,6 +18,8 @@
 #   make fuzz    the libFuzzer targets of tests/fuzz, FUZZ_SECONDS (30) each
 #   make flake-hunt  .ci/run FLAKE_RUNS (3) times in a row beside a chaos
 #                run that loads the machine (scripts/flake-hunt.sh)
+#   make bench   every benchmark of bench/, one table (bench/suite.py;
+#                BENCH_ARGS=--quick for small sizes, --slurm FILE for ratios)
 #   make clean   remove the build directories
 # Integration tests can run against another build: SL_BUILD_DIR=build-asan make integration
 # One module alone: SL_BUILD_DIR=$PWD/build /usr/bin/python3 -m pytest -q tests/integration/test_steps.py
@@ -56,7 +58,7 @@ PYTEST_XDIST := $(if $(filter-out 0,$(INTEGRATION_JOBS)),-n $(INTEGRATION_JOBS) 
 export SL_BUILD_DIR ?= $(abspath $(BUILD_DIR))
 
 .PHONY: all deps deps-test build run demo stop status check check-fast structure unit integration \
-	chaos asan asan-integration fuzz flake-hunt clean distclean
+	chaos asan asan-integration fuzz flake-hunt bench clean distclean
 
 all: build
 
@@ -148,6 +150,11 @@ fuzz:
 FLAKE_RUNS ?= 3
 flake-hunt:
 	scripts/flake-hunt.sh $(FLAKE_RUNS)
+
+# Every benchmark on the build, one table (bench/README.md).
+BENCH_ARGS ?=
+bench: build
+	/usr/bin/python3 bench/suite.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) .pytest_cache tests/integration/__pycache__ \

@@ -68,6 +68,7 @@ def main():
         results.append(measure(cluster, ["squeue", "-j", mid], args.repeat, 2))
         results.append(measure(cluster, ["scontrol", "show", "job", mid], args.repeat))
         results.append(measure(cluster, ["sinfo"], args.repeat))
+        results.append(measure(cluster, ["scontrol", "ping"], args.repeat))
         ok = True
     finally:
         status = benchlib.finish(cluster, ok, args.keep)

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""suite.py - every benchmark, one table (`make bench`).
+
+Runs the benchmarks of this directory one after the other, each on its own
+private cluster of the build under test, with --json into a scratch
+directory, and prints one table: the figure, ours, Slurm's, the ratio
+(how many times better ours is) and the goal. Slurm's column comes from
+--slurm FILE, figures measured on a Slurm 22.05 cluster with the same
+workloads ({"figure name": value}, the names of this table); without it
+the column says "-". --quick runs smaller sizes (a minute or two) for a
+check that every benchmark still runs.
+
+Usage: /usr/bin/python3 bench/suite.py [--quick] [--build-dir build]
+           [--slurm slurm.json] [--json out.json] [--only NAME]
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# (name, script, arguments, --quick's arguments); figures() reads each
+# one's --json into the table's rows
+BENCHES = [
+    ("e2e", "e2e_throughput.py", ["-n", "300", "-p", "4"], ["-n", "60", "-p", "4"]),
+    ("sbatch", "sbatch_throughput.py", ["-n", "500", "-p", "8"], ["-n", "100", "-p", "8"]),
+    ("squeue1k", "squeue_latency.py", ["-n", "1000", "-r", "20"], ["-n", "200", "-r", "5"]),
+    ("squeue5k", "squeue_latency.py", ["-n", "5000", "-r", "10"], ["-n", "500", "-r", "3"]),
+    ("json1k", "squeue_json.py", ["-n", "1000", "-r", "10"], ["-n", "200", "-r", "3"]),
+    ("memory", "job_memory.py", ["-n", "5000"], ["-n", "500"]),
+    ("srun", "srun_latency.py", ["-n", "30"], ["-n", "5"]),
+]
+
+
+def by(results, key, value):
+    return next(r for r in results if r.get(key) == value)
+
+
+def figures(name, doc, n):
+    """(figure, value, unit, higher_is_better, goal) rows of one benchmark
+    run with -n n."""
+    res = doc["results"]
+    if name == "e2e":
+        r = res[0]
+        return [(f"trivial jobs, {r['run']}, submit to all done", r["jobs_per_s"], "jobs/s",
+                 True, ">= 20x"),
+                ("slurmstepd CPU per trivial job", r["stepd_cpu_mean_ms"], "ms", False,
+                 "<= 1 ms")]
+    if name == "sbatch":
+        return [("sbatch, one submitter", by(res, "run", "sequential")["jobs_per_s"],
+                 "jobs/s", True, ">= 2x"),
+                (f"sbatch, {res[1]['run']}", res[1]["jobs_per_s"], "jobs/s", True, ">= 2.5x")]
+    if name in ("squeue1k", "squeue5k"):
+        rows = [(f"squeue, {n:,} jobs queued", by(res, "command", "squeue")["p50_ms"], "ms",
+                 False, ">= 5x" if name == "squeue1k" else ">= 10x")]
+        if name == "squeue1k":
+            rows += [("sinfo", by(res, "command", "sinfo")["p50_ms"], "ms", False, ">= 2x"),
+                     ("scontrol ping", by(res, "command", "scontrol ping")["p50_ms"], "ms",
+                      False, ">= 2x")]
+        return rows
+    if name == "json1k":
+        r = by(res, "command", "squeue --json")
+        return [(f"squeue --json, {n:,} jobs", r["null_p50_ms"], "ms", False, "keep")]
+    if name == "memory":
+        return [("controller memory per pending job", res[0]["kb_per_job"], "KB", False,
+                 "<= 1.5 KB")]
+    if name == "srun":
+        return [("srun -n1 true", by(res, "run", "srun -n1 true")["p50_ms"], "ms", False, "-"),
+                ("srun step in an allocation", by(res, "run", "step in allocation")["p50_ms"],
+                 "ms", False, "-")]
+    return []
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes: does everything run?")
+    ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
+    ap.add_argument("--slurm", help="Slurm 22.05's figures, {figure: value}")
+    ap.add_argument("--json", help="also write the table to this file")
+    ap.add_argument("--only", action="append", help="run only these benchmarks (names above)")
+    args = ap.parse_args()
+    slurm = json.loads(Path(args.slurm).read_text()) if args.slurm else {}
+    rows, failed = [], []
+    with tempfile.TemporaryDirectory(prefix="sl-bench-") as scratch:
+        for name, script, full, quick in BENCHES:
+            if args.only and name not in args.only:
+                continue
+            out = Path(scratch) / f"{name}.json"
+            argv = [sys.executable, str(HERE / script), *(quick if args.quick else full),
+                    "--json", str(out)]
+            if args.build_dir:
+                argv += ["--build-dir", args.build_dir]
+            t0 = time.monotonic()
+            print(f"== {name}: {' '.join(argv[1:])}", flush=True)
+            r = subprocess.run(argv, capture_output=True, text=True)
+            if r.returncode != 0 or not out.exists():
+                failed.append(name)
+                print(r.stdout[-2000:], r.stderr[-2000:], sep="\n")
+                continue
+            print(f"   {time.monotonic() - t0:.0f} s", flush=True)
+            sizes = quick if args.quick else full
+            n = int(sizes[sizes.index("-n") + 1])
+            for fig, value, unit, higher, goal in figures(name, json.loads(out.read_text()), n):
+                ref = slurm.get(fig)
+                ratio = None
+                if ref and value:
+                    ratio = round(value / ref if higher else ref / value, 2)
+                rows.append({"figure": fig, "ours": value, "unit": unit, "slurm": ref,
+                             "ratio": ratio, "goal": goal})
+    w = max(len(r["figure"]) for r in rows) if rows else 10
+    print(f"\n{'figure':<{w}} {'ours':>9} {'slurm':>9} {'unit':<7} {'ratio':>7}  goal")
+    for r in rows:
+        cell = lambda v: "-" if v is None else str(v)  # noqa: E731
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']}x"
+        print(f"{r['figure']:<{w}} {cell(r['ours']):>9} {cell(r['slurm']):>9} {r['unit']:<7} "
+              f"{ratio:>7}  {r['goal']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+    if failed:
+        print("failed:", *failed)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
