@@ -34,6 +34,7 @@ BENCHES = [
     ("json1k", "squeue_json.py", ["-n", "1000", "-r", "10"], ["-n", "200", "-r", "3"]),
     ("memory", "job_memory.py", ["-n", "5000"], ["-n", "500"]),
     ("srun", "srun_latency.py", ["-n", "30"], ["-n", "5"]),
+    ("nodes", "many_nodes.py", ["-n", "1000", "-j", "2000"], ["-n", "50", "-j", "100"]),
 ]
 
 
@@ -73,6 +74,12 @@ def figures(name, doc, n):
         return [("srun -n1 true", by(res, "run", "srun -n1 true")["p50_ms"], "ms", False, "-"),
                 ("srun step in an allocation", by(res, "run", "step in allocation")["p50_ms"],
                  "ms", False, "-")]
+    if name == "nodes":
+        r = res[0]
+        return [(f"{n:,} nodes: all idle after start", r["up_s"], "s", False, "< 5 s"),
+                (f"{n:,} nodes: sinfo", r["sinfo_p50_ms"], "ms", False, "< 5 ms"),
+                (f"{n:,} nodes: {r['jobs']:,} trivial jobs", r["jobs_per_s"], "jobs/s", True,
+                 "-")]
     return []
 
 
