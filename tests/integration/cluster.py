@@ -895,16 +895,21 @@ def wait_state(cluster, job_id, states, timeout=30):
     """Wait until the job's JobState is one of states; return its record.
 
     One scontrol wait_job holds until the controller sees the job get
-    there (or end elsewhere); the record is then checked, and polled only
-    when the wait could not say (a flag state, a job that ended elsewhere).
+    there, end elsewhere (it never will) or the timeout pass; the record
+    is then read once. No polling: states are base states the controller
+    can wait on (WAITABLE_STATES).
     """
     states = {states} if isinstance(states, str) else set(states)
-    deadline = time.monotonic() + timeout * TIMEOUT_SCALE
-    if states <= WAITABLE_STATES:
-        cluster.run("scontrol", "wait_job", str(job_id), "state=" + ",".join(sorted(states)),
-                    f"timeout={max(1, int(timeout * TIMEOUT_SCALE))}", check=False,
-                    timeout=timeout + 30)
-    left = max(0.2, (deadline - time.monotonic()) / TIMEOUT_SCALE)
-    wait_for(lambda: job(cluster, job_id)["JobState"] in states, timeout=left,
-             what=f"job {job_id} in {sorted(states)}")
-    return job(cluster, job_id)
+    if not states <= WAITABLE_STATES:
+        raise ValueError(f"wait_state: {sorted(states - WAITABLE_STATES)} cannot be waited on")
+    target = str(job_id)
+    if "_" in target:  # an array task: its own id once it has one, else the array's
+        target = job(cluster, job_id)["JobId"]
+    cluster.run("scontrol", "wait_job", target, "state=" + ",".join(sorted(states)),
+                f"timeout={max(1, int(timeout * TIMEOUT_SCALE))}", check=False,
+                timeout=timeout * TIMEOUT_SCALE + 30)
+    rec = job(cluster, job_id)
+    if rec["JobState"] not in states:
+        raise TimeoutError(f"job {job_id} is {rec['JobState']}, not in {sorted(states)} "
+                           f"(waited up to {timeout * TIMEOUT_SCALE:g}s): {rec}")
+    return rec
