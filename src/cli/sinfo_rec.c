@@ -253,8 +253,6 @@ static int rec_add(struct rec *r, const struct node_info *n)
 		r->min_weight = r->max_weight = n->weight;
 		r->min_load = r->max_load = n->cpu_load;
 		r->min_free = r->max_free = n->free_mem;
-	} else if (hostlist_find(r->nodes, n->name) >= 0) {
-		return 0; /* a node counts once per line */
 	} else {
 		LO(r->min_cpus, n->cpus), HI(r->max_cpus, n->cpus);
 		LO(r->min_sock, n->sockets), HI(r->max_sock, n->sockets);
@@ -320,30 +318,51 @@ static int rec_new(struct recs *rs, const struct part_info *p, uint32_t inx, str
 	return 0;
 }
 
+/* Node n, seen in partition inx: into the first line it matches, or a
+ * new one. A node counts once per line: lines[j] is the line it went to
+ * from partition j (UINT32_MAX: none), for the partitions before inx. */
 static int rec_insert(struct recs *rs, const struct sinfo_opts *o, uint64_t m,
-		      const struct part_info *p, uint32_t inx, const struct node_info *n)
+		      const struct part_info *p, uint32_t inx, const struct node_info *n,
+		      uint32_t *lines)
 {
-	struct rec *r;
+	struct rec *r = NULL;
 	int e;
 
-	for (size_t i = 0; i < rs->n; i++) {
-		r = rs->v[i];
-		if (part_match(o, m, r, p) && (!r->n_total || node_match(o, m, r, n)))
-			return rec_add(r, n);
-	}
-	e = rec_new(rs, p, inx, &r);
-	return e < 0 ? e : rec_add(r, n);
+	for (size_t i = 0; i < rs->n && !r; i++)
+		if (part_match(o, m, rs->v[i], p)
+		    && (!rs->v[i]->n_total || node_match(o, m, rs->v[i], n)))
+			r = rs->v[i];
+	if (!r && (e = rec_new(rs, p, inx, &r)) < 0)
+		return e;
+	for (uint32_t j = 0; j < inx; j++)
+		if (lines[j] == r->seq)
+			return 0;
+	lines[inx] = r->seq;
+	return rec_add(r, n);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int sinfo_rec_build(const struct sinfo_opts *o, uint64_t m, const struct node_info_msg *nm,
 		    const struct part_info_msg *pm, struct recs *rs)
 {
 	_cleanup_(hostlist_freep) struct hostlist *only = NULL;
+	_cleanup_free_ uint32_t *lines = NULL;
 	struct rec *r;
 	int e = 0;
 
 	if (o->nodes && hostlist_new(o->nodes, &only) < 0)
 		return -EINVAL;
+	/* per node and partition, the line the node went to (see rec_insert) */
+	if (pm->count && nm->count) {
+		lines = malloc((size_t)nm->count * pm->count * sizeof(*lines));
+		if (!lines)
+			return -ENOMEM;
+		memset(lines, 0xff, (size_t)nm->count * pm->count * sizeof(*lines));
+	}
 	if (!o->node_flag && (m & M_PART)) /* every partition shows, even empty */
 		for (uint32_t j = 0; j < pm->count && e == 0; j++)
 			if (sinfo_part_wanted(o, &pm->parts[j]))
@@ -351,17 +370,28 @@ int sinfo_rec_build(const struct sinfo_opts *o, uint64_t m, const struct node_in
 	for (uint32_t j = 0; j < pm->count && e == 0; j++) {
 		const struct part_info *p = &pm->parts[j];
 		struct hostlist *members = NULL;
+		const char **names = NULL;
+		size_t count = 0;
 
 		if (!sinfo_part_wanted(o, p))
 			continue;
 		e = hostlist_new(p->nodes, &members);
-		for (uint32_t i = 0; i < nm->count && e == 0; i++) {
+		/* the members sorted, for a search per node: never nodes x members */
+		if (e == 0 && (count = hostlist_count(members))
+		    && !(names = malloc(count * sizeof(*names))))
+			e = -ENOMEM;
+		for (size_t i = 0; names && i < count; i++)
+			names[i] = hostlist_nth(members, i);
+		if (names)
+			qsort(names, count, sizeof(*names), name_cmp);
+		for (uint32_t i = 0; i < nm->count && e == 0 && names; i++) {
 			const struct node_info *n = &nm->nodes[i];
 
-			if (n->name && hostlist_find(members, n->name) >= 0
+			if (n->name && bsearch(&n->name, names, count, sizeof(*names), name_cmp)
 			    && sinfo_node_wanted(o, only, n))
-				e = rec_insert(rs, o, m, p, j, n);
+				e = rec_insert(rs, o, m, p, j, n, &lines[(size_t)i * pm->count]);
 		}
+		free(names);
 		hostlist_free(members);
 	}
 	for (size_t i = 0; i < rs->n; i++) {

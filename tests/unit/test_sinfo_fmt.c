@@ -213,6 +213,22 @@ static void test_custom(void **state)
 		  "gpu-queue up 1-00:00:00 2 idle g[1-2] 4 4000 gpu:4\n");
 }
 
+/* A node in two partitions: once on a line that merges them (no %P),
+ * once on each partition's line with %P. */
+static void test_node_in_two_partitions(void **state)
+{
+	struct sinfo_opts merged = {.format = "%D %t %N"}, each = {.format = "%P %D %N"};
+
+	(void)state;
+	cluster_reset();
+	parts[1].nodes = "n[3-4],g[1-2]";
+	check(&merged, "NODES STATE NODELIST\n"
+		       "6 idle g[1-2],n[1-4]\n");
+	check(&each, "PARTITION NODES NODELIST\n"
+		     "cpu-queue* 4 n[1-4]\n"
+		     "gpu-queue 4 g[1-2],n[3-4]\n");
+}
+
 /* Widths cut, right-justify, prefix text, no header, A/I/O/T counts. */
 static void test_widths_and_counts(void **state)
 {
@@ -280,6 +296,7 @@ int main(void)
 	    cmocka_unit_test(test_node_long),
 	    cmocka_unit_test(test_reasons),
 	    cmocka_unit_test(test_custom),
+	    cmocka_unit_test(test_node_in_two_partitions),
 	    cmocka_unit_test(test_widths_and_counts),
 	    cmocka_unit_test(test_summarize_and_minmax),
 	    cmocka_unit_test(test_states_filter),
