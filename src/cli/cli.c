@@ -66,13 +66,13 @@ const char *cli_prog(void)
 	return prog_name;
 }
 
-int cli_conf_load(struct sl_conf **ret)
+static int conf_load_as(struct sl_conf **ret, bool has_nodes)
 {
 	struct sl_error err = {.text = ""};
 	const char *path = conf_default_path();
 	int r;
 
-	r = conf_load(path, ret, &err);
+	r = has_nodes ? conf_load(path, ret, &err) : conf_load_client(path, ret, &err);
 	if (r < 0) {
 		if (err.text[0])
 			cli_error("%s", err.text);
@@ -81,6 +81,16 @@ int cli_conf_load(struct sl_conf **ret)
 				  sl_strerror(r));
 	}
 	return r;
+}
+
+int cli_conf_load(struct sl_conf **ret)
+{
+	return conf_load_as(ret, false);
+}
+
+int cli_conf_load_nodes(struct sl_conf **ret)
+{
+	return conf_load_as(ret, true);
 }
 
 void cli_print_version(void)

@@ -24,10 +24,13 @@ void cli_init(const char *argv0);
 /* The name set by cli_init(), "slurm" before it. */
 const char *cli_prog(void);
 
-/* Load slurm.conf from $SLURM_CONF or the default path (conf_default_path).
+/* Load slurm.conf from $SLURM_CONF or the default path (conf_default_path)
+ * as a command needs it (conf_load_client: no node or partition lines).
  * On failure prints "<prog>: error: <file:line: text>" to stderr and
  * returns the negative code; *ret is untouched then. */
 int cli_conf_load(struct sl_conf **ret);
+/* The same with the nodes (sstat reaches each node's slurmd itself). */
+int cli_conf_load_nodes(struct sl_conf **ret);
 
 /* "slurm 22.05.8\n" on stdout, as every Slurm command's -V prints. */
 void cli_print_version(void);

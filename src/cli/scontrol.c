@@ -668,11 +668,19 @@ static void v_reconfigure(struct sctl *s, int argc, char **argv)
 {
 	struct empty_msg req = {0};
 	const struct sl_conf *conf;
+	struct sl_conf *whole;
 	int r;
 
 	too_many(s, argc, 2, argv[0]);
 	if (!(conf = conf_of(s)))
 		return;
+	/* the whole file as the daemons will read it, nodes and partitions
+	 * too: an admin hears where it is broken before the controller does */
+	if (cli_conf_load_nodes(&whole) < 0) {
+		s->exit_code = CLI_EXIT_ERROR;
+		return;
+	}
+	conf_free(whole);
 	r = rpc_call_ctld_rc(conf, REQUEST_RECONFIGURE, &req);
 	if (r < 0) {
 		s->exit_code = CLI_EXIT_ERROR;

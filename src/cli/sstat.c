@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	parse(&ss, argc, argv);
-	if (cli_conf_load(&ss.conf) < 0)
+	if (cli_conf_load_nodes(&ss.conf) < 0)
 		return CLI_EXIT_ERROR;
 	ss.out.now = time(NULL);
 	ss.out.cluster = ss.conf->cluster_name;

@@ -100,6 +100,8 @@ static int conf_line(void *arg, const struct conf_where *at, struct conf_tok *t,
 	struct conf_build *b = arg;
 	int r;
 
+	if (b->is_client && (strcaseeq(t[0].key, "NodeName") || strcaseeq(t[0].key, "PartitionName")))
+		return 0;
 	if (strcaseeq(t[0].key, "NodeName"))
 		return conf_node_line(b, at, t, n, err);
 	if (strcaseeq(t[0].key, "PartitionName"))
@@ -158,11 +160,12 @@ static int conf_load_beside(struct sl_conf *c, const char *path, const char *nam
 	return load(file, c, err);
 }
 
-int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
+static int conf_load_as(const char *path, bool is_client, struct sl_conf **ret,
+			struct sl_error *err)
 {
 	/* c before b: cleanups run in reverse, and b's reads c's counts */
 	_cleanup_(conf_freep) struct sl_conf *c = NULL;
-	_cleanup_(conf_build_done) struct conf_build b = {0};
+	_cleanup_(conf_build_done) struct conf_build b = {.is_client = is_client};
 	int r, lines;
 
 	c = calloc(1, sizeof(*c));
@@ -184,14 +187,24 @@ int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
 	r = conf_part_finish(&b, err);
 	if (r >= 0)
 		r = conf_finish(c, path, lines, err);
-	if (r >= 0)
+	if (r >= 0 && !is_client)
 		r = conf_load_beside(c, path, "gres.conf", conf_gres_load, err);
-	if (r >= 0)
+	if (r >= 0 && !is_client)
 		r = conf_load_beside(c, path, "cgroup.conf", conf_cgroup_load, err);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(c);
 	return 0;
+}
+
+int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err)
+{
+	return conf_load_as(path, false, ret, err);
+}
+
+int conf_load_client(const char *path, struct sl_conf **ret, struct sl_error *err)
+{
+	return conf_load_as(path, true, ret, err);
 }
 
 const char *conf_default_path(void)

@@ -238,6 +238,11 @@ struct sl_conf {
  * one when the fault is there). "Key=" with an empty value gives a string
  * key its default back. */
 int conf_load(const char *path, struct sl_conf **ret, struct sl_error *err);
+/* What a command needs: every key, but no node or partition (their lines
+ * are skipped unread: the controller has them, and with a thousand nodes
+ * parsing them would be most of a short command's work) and no gres.conf
+ * or cgroup.conf. */
+int conf_load_client(const char *path, struct sl_conf **ret, struct sl_error *err);
 struct sl_conf *conf_free(struct sl_conf *c); /* NULL-safe, returns NULL */
 
 /* Path of slurm.conf: $SLURM_CONF or the build's default (/etc/slurm/slurm.conf). */

@@ -125,6 +125,7 @@ struct conf_build {
 	uint32_t *node_slots;			/* open-addressing index: node index + 1, 0 empty */
 	size_t node_slot_cap;			/* power of two */
 	size_t node_cap, part_cap, part_at_cap; /* allocated lengths */
+	bool is_client; /* conf_load_client: node and partition lines skipped */
 };
 
 int conf_node_build_init(struct conf_build *b);

@@ -673,6 +673,32 @@ static const struct {
 };
 /* clang-format on */
 
+/* A command's load: every key, no node or partition line read (a broken
+ * one included: the daemons and scontrol reconfigure read those), no
+ * gres.conf. The full load refuses the same file. */
+static void test_client_load_skips_nodes_and_partitions(void **state)
+{
+	_cleanup_free_ char *path = write_file(*state, "slurm.conf",
+					       "SlurmctldHost=h(10.0.0.1)\nSlurmctldPort=7000\n"
+					       "NodeName=a CPUs=abc\nPartitionName=p Nodes=a\n"
+					       "MessageTimeout=33\n");
+	_cleanup_free_ char *gres = write_file(*state, "gres.conf", "Bogus=1\n");
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(conf_load_client(path, &c, &err), 0);
+	assert_string_equal(c->control_addr, "10.0.0.1");
+	assert_int_equal(c->slurmctld_port, 7000);
+	assert_int_equal(c->message_timeout, 33);
+	assert_int_equal(c->node_count, 0);
+	assert_int_equal(c->part_count, 0);
+	conf_free(c);
+	c = NULL;
+	assert_true(conf_load(path, &c, &err) < 0);
+	assert_null(c);
+	assert_non_null(strstr(err.text, "CPUs=abc"));
+}
+
 static void test_broken_lines_report_file_and_line(void **state)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(broken); i++) {
@@ -1045,6 +1071,7 @@ int main(void)
 	    T(test_continuation_comments_quotes_and_case),
 	    T(test_kv_keeps_first_seen_order_and_last_value),
 	    T(test_legacy_control_machine_is_accepted),
+	    T(test_client_load_skips_nodes_and_partitions),
 	    T(test_broken_lines_report_file_and_line),
 	    T(test_errors_in_included_files_name_that_file),
 	    T(test_accounting_storage_and_private_data),
