@@ -833,11 +833,19 @@ int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page)
 		return 0;
 	if (all->count > SL_ARRAY_MAX || page->count > SL_ARRAY_MAX)
 		return -E2BIG;
-	jobs = realloc(all->jobs, (all->count + page->count) * sizeof(*jobs));
-	if (!jobs)
-		return -ENOMEM;
-	memcpy(jobs + all->count, page->jobs, page->count * sizeof(*jobs));
-	all->jobs = jobs;
+	if (all->count + page->count > (all->cap ? all->cap : all->count)) {
+		/* doubling: a listing of many pages is copied O(jobs) times,
+		 * not O(jobs x pages) */
+		uint32_t cap = all->cap > all->count ? all->cap : all->count;
+
+		cap = cap * 2 > all->count + page->count ? cap * 2 : all->count + page->count;
+		jobs = realloc(all->jobs, (size_t)cap * sizeof(*jobs));
+		if (!jobs)
+			return -ENOMEM;
+		all->jobs = jobs;
+		all->cap = cap;
+	}
+	memcpy(all->jobs + all->count, page->jobs, page->count * sizeof(*all->jobs));
 	all->count += page->count;
 	free(page->jobs);
 	page->jobs = NULL;

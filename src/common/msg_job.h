@@ -163,6 +163,7 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
 	uint32_t last_job_id; /* paging: the next req.after_job_id */
 	bool is_more;	      /* more jobs follow: ask again */
 	bool is_view;	      /* strings point into the frame (job_info_msg_unpack_view) */
+	uint32_t cap;	      /* room in jobs (job_info_msg_append); 0: count */
 };
 
 /* Paging (docs/protocol.md): a reply stops after the job that takes it
