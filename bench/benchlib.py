@@ -107,3 +107,11 @@ def report(results, columns, json_path=None):
         import json
         with open(json_path, "w") as f:
             json.dump({"results": results}, f, indent=1)
+
+
+def wait_all(cluster, ids, timeout=900):
+    """Wait until every job of ids has ended: scontrol wait_job, in
+    batches of what one request may name."""
+    for i in range(0, len(ids), 1000):
+        cluster.run("scontrol", "wait_job", ",".join(map(str, ids[i:i + 1000])),
+                    "state=finished", "all", f"timeout={timeout}", timeout=timeout + 60)

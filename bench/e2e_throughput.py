@@ -54,7 +54,7 @@ def run(cluster, jobs, parallel):
     every one has ended."""
     t0 = time.perf_counter()
     _, ids = benchlib.submit_held(cluster, jobs, parallel, args=("-o", "/dev/null"))
-    cluster.run("scontrol", "wait_job", ",".join(map(str, ids)), "timeout=600")
+    benchlib.wait_all(cluster, ids, timeout=600)
     return time.perf_counter() - t0, ids
 
 

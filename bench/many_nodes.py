@@ -53,8 +53,7 @@ def main():
             lat.append(time.perf_counter() - t)
         wall, ids = benchlib.submit_held(cluster, jobs, 4, args=("-o", "/dev/null"))
         t = time.perf_counter() - wall
-        cluster.run("scontrol", "wait_job", ",".join(map(str, ids)), "timeout=900",
-                    timeout=1000)
+        benchlib.wait_all(cluster, ids)
         run = time.perf_counter() - t
         result = {"run": f"{args.nodes} nodes", "up_s": round(up, 1),
                   "sinfo_p50_ms": round(benchlib.percentile(lat, 50) * 1000, 1),
