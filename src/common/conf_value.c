@@ -58,8 +58,12 @@ int conf_strset(char **dst, const char *val)
 
 const struct conf_key *conf_key_find(const struct conf_key *tab, size_t n, const char *name)
 {
+	int c0 = tolower((unsigned char)name[0]);
+
+	/* the first letter first: most names differ there (the node keys of
+	 * a thousand node lines are looked up here) */
 	for (size_t i = 0; i < n; i++)
-		if (strcaseeq(tab[i].name, name))
+		if (tolower((unsigned char)tab[i].name[0]) == c0 && strcaseeq(tab[i].name, name))
 			return &tab[i];
 	return NULL;
 }

@@ -327,6 +327,17 @@ static int expand_expr(const char *expr, size_t have, size_t max, struct hostlis
 	}
 }
 
+/* One plain host name: nothing to expand. */
+static bool is_plain_host(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
 int hostlist_push(struct hostlist *hl, const char *expr)
 {
 	struct hostlist tmp = {0};
@@ -334,6 +345,10 @@ int hostlist_push(struct hostlist *hl, const char *expr)
 
 	if (!expr)
 		return 0;
+	/* the common case (a slurm.conf node line, a step's one node) without
+	 * the expander's copies and formatting */
+	if (is_plain_host(expr) && strlen(expr) <= SL_NAME_MAX)
+		return hostlist_push_host(hl, expr);
 	r = expand_expr(expr, hl->n, SL_HOSTLIST_MAX, &tmp, NULL);
 	if (r == 0)
 		r = hl_reserve(hl, tmp.n);
