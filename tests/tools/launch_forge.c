@@ -201,7 +201,7 @@ int main(int argc, char **argv)
 	}
 	if (!job_id || !node || !mode || optind >= argc)
 		return 2;
-	if (cli_conf_load(&conf) < 0)
+	if (cli_conf_load_nodes(&conf) < 0)
 		return 1;
 	f.conf = conf;
 	if (forge_io_listen(&f.io_fd, &f.io_port) < 0)

@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 		return 2;
 	f->is_fence_mode = !strcmp(mode, "fence");
 	f->round_size = f->is_fence_mode ? 16u << 20 : 60u << 20;
-	if (cli_conf_load(&conf) < 0)
+	if (cli_conf_load_nodes(&conf) < 0)
 		return 1;
 	f->conf = conf;
 	if (forge_io_listen(&f->lfd, &f->io_port) < 0)
