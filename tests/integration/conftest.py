@@ -163,10 +163,11 @@ SERIAL_GROUPS = {
 
 # Modules that take longest, started first so that none is left running
 # alone at the end (the order of the rest is pytest's).
-LONG_FIRST = ("test_local_cluster_script.py", "test_many_nodes.py", "test_security_stall.py", "test_dashboard.py",
-              "test_security_stepd.py", "test_security_rules.py", "test_job_limits.py",
-              "test_steps.py", "test_security_root_paths.py", "test_accounting.py",
-              "test_slurmrestd.py", "test_node_reconcile.py", "test_job_durability.py")
+LONG_FIRST = ("test_local_cluster_script.py", "test_many_nodes.py", "test_security_stall.py",
+              "test_dashboard.py", "test_security_stepd.py", "test_security_rules.py",
+              "test_job_limits.py", "test_steps.py", "test_security_root_paths.py",
+              "test_accounting.py", "test_slurmrestd.py", "test_node_reconcile.py",
+              "test_job_durability.py")
 
 
 def pytest_configure(config):
