@@ -261,8 +261,10 @@ static struct entry *entry_get(struct user_db *db, uid_t uid, gid_t gid)
 	unsigned b;
 
 	if (e) {
-		if (!e->is_fetching && entry_is_stale(db, e, time(NULL)))
-			fetch_queue(db, e); /* the old one serves meanwhile */
+		/* never fetched (the last try ran out of memory) or stale: the
+		 * old one serves meanwhile */
+		if (!e->is_fetching && (!e->info.at || entry_is_stale(db, e, time(NULL))))
+			fetch_queue(db, e);
 		return e;
 	}
 	if (db->nentries >= USER_DB_ENTRIES_MAX)
