@@ -69,19 +69,36 @@ usage() {
 	exit 2
 }
 
-# Print n free TCP ports on 127.0.0.1, space separated. All are bound at
-# once so that they differ from each other.
+# Print n distinct free TCP ports on 127.0.0.1, space separated.
 free_ports() {
 	python3 - "$1" <<'PY'
-import socket, sys
-socks = []
-for _ in range(int(sys.argv[1])):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    socks.append(s)
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-for s in socks:
-    s.close()
+# From 7000-11999, below the kernel's ephemeral range (where an outgoing
+# connection of any client could take a port between this choice and the
+# daemon's bind) and below the 12000-31999 the test harness claims
+# (tests/integration/cluster.py), starting at a random place.
+import random, socket, sys
+n = int(sys.argv[1])
+lo, hi = 7000, 12000
+try:
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        hi = min(hi, int(f.read().split()[0]))
+except (OSError, ValueError, IndexError):
+    pass
+ports, start = [], random.randrange(max(1, hi - lo))
+for k in range(max(0, hi - lo)):
+    port = lo + (start + k) % (hi - lo)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+    ports.append(port)
+    if len(ports) == n:
+        break
+if len(ports) < n:
+    sys.exit(f"local-cluster: no {n} free ports in {lo}-{hi - 1}")
+print(" ".join(map(str, ports)))
 PY
 }
 
