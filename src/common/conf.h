@@ -171,6 +171,12 @@ struct sl_conf {
 	uint32_t bf_max_job_test; /* 500 */
 	uint32_t bf_max_job_user; /* 0: no cap */
 	bool bf_continue, bf_busy_nodes;
+	/* SchedulerParameters, the main scheduler (Slurm's defaults) */
+	uint32_t sched_queue_depth;    /* default_queue_depth: jobs an event pass tests, 100 */
+	uint32_t sched_part_depth;     /* partition_job_depth: per partition a pass, 0 no cap */
+	uint32_t sched_interval;       /* s between passes that test every job, 60 */
+	uint32_t sched_max_time;       /* max_sched_time, s; 0: MessageTimeout/2, at most 2 */
+	uint32_t sched_max_job_start;  /* sched_max_job_start: starts a pass, 0 no cap */
 	char *propagate_rlimits;	 /* PropagateResourceLimits as written, NULL = ALL */
 	char *propagate_rlimits_except;	 /* PropagateResourceLimitsExcept, NULL = none */
 	/* priority/multifactor (conf_prio.h) */

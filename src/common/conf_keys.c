@@ -346,6 +346,11 @@ static const struct sched_word sched_words[] = {
     {"bf_resolution", offsetof(struct sl_conf, bf_resolution), 1, 3600, false},
     {"bf_max_job_test", offsetof(struct sl_conf, bf_max_job_test), 1, 1000000, false},
     {"bf_max_job_user", offsetof(struct sl_conf, bf_max_job_user), 0, 1000000, false},
+    {"default_queue_depth", offsetof(struct sl_conf, sched_queue_depth), 1, 1000000, false},
+    {"partition_job_depth", offsetof(struct sl_conf, sched_part_depth), 0, 1000000, false},
+    {"sched_interval", offsetof(struct sl_conf, sched_interval), 1, 86400, false},
+    {"max_sched_time", offsetof(struct sl_conf, sched_max_time), 1, 3600, false},
+    {"sched_max_job_start", offsetof(struct sl_conf, sched_max_job_start), 0, 1000000, false},
 };
 
 static int sched_word(struct sl_conf *c, const char *w, const struct conf_key *k, const char *val,
@@ -377,7 +382,8 @@ static int sched_word(struct sl_conf *c, const char *w, const struct conf_key *k
 }
 
 /* SchedulerParameters: the words we act on (max_script_size=bytes, the
- * backfill's bf_*); the others are kept for show config only. */
+ * backfill's bf_*, the main scheduler's depths and times); the others are
+ * kept for show config only. */
 static int key_sched_params(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
 {
@@ -394,6 +400,11 @@ static int key_sched_params(void *base, const struct conf_key *k, const char *va
 	c->bf_max_job_test = 500;
 	c->bf_max_job_user = 0;
 	c->bf_continue = c->bf_busy_nodes = false;
+	c->sched_queue_depth = 100;
+	c->sched_part_depth = 0;
+	c->sched_interval = 60;
+	c->sched_max_time = 0;
+	c->sched_max_job_start = 0;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		int r = sched_word(c, w, k, val, at, err);
 

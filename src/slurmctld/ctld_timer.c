@@ -14,8 +14,10 @@
  *   8. multifactor priority: usage charged every
  *      second, fairshare and priorities every
  *      PriorityCalcPeriod                       (job_prio.c)
- *   9. a scheduling pass every 5 s: BeginTime
- *      and the like come by no event            (job_sched.c)
+ *   9. a scheduling pass every 5 s over the
+ *      queue's head: BeginTime and the like come
+ *      by no event; every sched_interval over
+ *      the whole queue                          (job_sched.c)
  *
  * Ends first (1-5), so that what they free is written (6) and can be
  * purged (7), weighed (8) and used (9) in the same turn. The floor above every file it
@@ -30,6 +32,7 @@
 #include <event2/event.h>
 
 #include "acct.h"
+#include "common/conf.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_alloc.h"
@@ -46,6 +49,7 @@
 struct ctld_timer {
 	struct event *ev;
 	time_t last_sched_pass; /* last scheduling pass run by the timer */
+	time_t last_sched_all;	/* last pass over every pending job */
 };
 
 void ctld_timer_run(struct ctld *c, time_t now)
@@ -59,7 +63,12 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	acct_retry_lost(c, now);
 	job_table_purge(c, now);
 	job_prio_timer(c, now);
-	if (c->timer && now - c->timer->last_sched_pass >= SCHED_EVERY) {
+	if (!c->timer)
+		return;
+	if (now - c->timer->last_sched_all >= (time_t)c->conf->sched_interval) {
+		c->timer->last_sched_all = c->timer->last_sched_pass = now;
+		job_sched_pass_all(c);
+	} else if (now - c->timer->last_sched_pass >= SCHED_EVERY) {
 		c->timer->last_sched_pass = now;
 		job_sched_pass(c);
 	}

@@ -342,18 +342,19 @@ static uint32_t tier_of(const struct ctld *c, const struct job *job)
 	return p ? p->cfg->priority_tier : 0;
 }
 
+/* A job's sort keys next to it: the sort reads no job record. */
 struct tiered {
-	uint32_t tier;
+	uint32_t tier, priority, job_id;
+	time_t submit_time;
 	struct job *job;
 };
 
 static int cmp_tier(const void *a, const void *b)
 {
-	const struct tiered *p = a, *q = b;
-	const struct job *x = p->job, *y = q->job;
+	const struct tiered *x = a, *y = b;
 
-	if (p->tier != q->tier)
-		return p->tier > q->tier ? -1 : 1;
+	if (x->tier != y->tier)
+		return x->tier > y->tier ? -1 : 1;
 	if (x->priority != y->priority)
 		return x->priority > y->priority ? -1 : 1;
 	if (x->submit_time != y->submit_time)
@@ -361,20 +362,78 @@ static int cmp_tier(const void *a, const void *b)
 	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
 }
 
-void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n)
+static struct tiered tiered_of(const struct ctld *c, struct job *job, const uint32_t *one_tier)
 {
-	struct tiered *v = n ? malloc(n * sizeof(*v)) : NULL;
+	uint32_t tier = one_tier ? *one_tier : tier_of(c, job);
 
-	if (!n)
-		return;
+	return (struct tiered){tier, job->priority, job->job_id, job->submit_time, job};
+}
+
+/* The PriorityTier every partition has, if they all have one: no lookup a job. */
+static const uint32_t *one_tier(const struct ctld *c, uint32_t *ret)
+{
+	*ret = c->part_count ? c->parts[0].cfg->priority_tier : 0;
+	for (uint32_t i = 1; i < c->part_count; i++)
+		if (c->parts[i].cfg->priority_tier != *ret)
+			return NULL;
+	return ret;
+}
+
+/* Sift v[i] down a heap whose root is the last in order (the worst kept). */
+static void worst_heap_down(struct tiered *v, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, w = i;
+
+		if (l < n && cmp_tier(&v[l], &v[w]) > 0)
+			w = l;
+		if (r < n && cmp_tier(&v[r], &v[w]) > 0)
+			w = r;
+		if (w == i)
+			return;
+		struct tiered t = v[i];
+
+		v[i] = v[w];
+		v[w] = t;
+		i = w;
+	}
+}
+
+size_t job_prio_sort_top(const struct ctld *c, struct job **jobs, size_t n, size_t k)
+{
+	size_t keep = k < n ? k : n;
+	struct tiered *v = keep ? malloc(keep * sizeof(*v)) : NULL;
+	uint32_t tier;
+	const uint32_t *same = one_tier(c, &tier);
+
+	if (!keep)
+		return 0;
 	if (!v) { /* out of memory: priority order, without tiers */
 		qsort(jobs, n, sizeof(*jobs), job_prio_cmp);
-		return;
+		return keep;
 	}
-	for (size_t i = 0; i < n; i++) /* each job's tier looked up once */
-		v[i] = (struct tiered){tier_of(c, jobs[i]), jobs[i]};
-	qsort(v, n, sizeof(*v), cmp_tier);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < keep; i++) /* each job's tier looked up once */
+		v[i] = tiered_of(c, jobs[i], same);
+	if (keep < n) { /* the best keep of n: a heap with the worst kept on top */
+		for (size_t i = keep / 2; i-- > 0;)
+			worst_heap_down(v, keep, i);
+		for (size_t i = keep; i < n; i++) {
+			struct tiered t = tiered_of(c, jobs[i], same);
+
+			if (cmp_tier(&t, &v[0]) < 0) {
+				v[0] = t;
+				worst_heap_down(v, keep, 0);
+			}
+		}
+	}
+	qsort(v, keep, sizeof(*v), cmp_tier);
+	for (size_t i = 0; i < keep; i++)
 		jobs[i] = v[i].job;
 	free(v);
+	return keep;
+}
+
+void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n)
+{
+	job_prio_sort_top(c, jobs, n, n);
 }

@@ -33,6 +33,9 @@ int job_prio_cmp(const void *a, const void *b);
 /* The scheduler's order as Slurm's: partition PriorityTier (highest
  * first), then priority, submit time, job id. */
 void job_prio_sort(const struct ctld *c, struct job **jobs, size_t n);
+/* The first k of that order, sorted, in jobs[0..k) (what jobs[k..n)
+ * holds after is unspecified): O(n log k). Returns how many are sorted (min(k, n)). */
+size_t job_prio_sort_top(const struct ctld *c, struct job **jobs, size_t n, size_t k);
 
 bool job_prio_is_multifactor(const struct ctld *c);
 /* The weights in force and one job's factors now (sprio). */

@@ -191,7 +191,10 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 	return why;
 }
 
-static struct job **pending_sorted(struct ctld *c, uint32_t *ret_n)
+/* The pending jobs, the first *ret_n of them (at most limit) in the
+ * scheduler's order; *ret_queue_len: how many are pending. */
+static struct job **pending_sorted(struct ctld *c, uint32_t limit, uint32_t *ret_n,
+				   uint32_t *ret_queue_len)
 {
 	struct job **pending = calloc(c->job_count + 1, sizeof(*pending));
 	uint32_t n = 0;
@@ -201,39 +204,78 @@ static struct job **pending_sorted(struct ctld *c, uint32_t *ret_n)
 	for (uint32_t i = 0; i < c->job_count; i++)
 		if (job_is_pending(c->jobs[i]))
 			pending[n++] = c->jobs[i];
-	job_prio_sort(c, pending, n); /* PriorityTier, then priority */
-	*ret_n = n;
+	*ret_queue_len = n;
+	/* PriorityTier, then priority */
+	*ret_n = (uint32_t)job_prio_sort_top(c, pending, n, limit);
 	return pending;
 }
 
-void job_sched_pass(struct ctld *c)
+/* SchedulerParameters=max_sched_time, else half of MessageTimeout, at
+ * most 2 s (Slurm's default), in microseconds. */
+static uint64_t max_sched_usec(const struct sl_conf *cf)
 {
+	uint64_t s = cf->sched_max_time;
+
+	if (!s) {
+		s = cf->message_timeout / 2;
+		s = s < 1 ? 1 : s > 2 ? 2 : s;
+	}
+	return s * 1000000;
+}
+
+static uint64_t usec_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (uint64_t)((int64_t)(t1.tv_sec - t0->tv_sec) * 1000000
+			  + (int64_t)(t1.tv_nsec - t0->tv_nsec) / 1000);
+}
+
+static void sched_pass(struct ctld *c, bool is_all)
+{
+	const struct sl_conf *cf = c->conf;
 	_cleanup_free_ bool *blocked = calloc(c->part_count + 1, sizeof(bool));
+	_cleanup_free_ uint32_t *part_depth = calloc(c->part_count + 1, sizeof(uint32_t));
 	_cleanup_free_ struct job **pending = NULL;
-	struct timespec t0, t1;
+	struct timespec t0;
 	time_t now = time(NULL);
-	uint32_t n = 0, depth = 0, started = 0;
+	uint32_t limit = is_all ? UINT32_MAX : cf->sched_queue_depth;
+	uint64_t max_usec = max_sched_usec(cf);
+	uint32_t n = 0, queue_len = 0, depth = 0, started = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!blocked || c->is_shutting_down || !(pending = pending_sorted(c, &n)))
+	if (!blocked || !part_depth || c->is_shutting_down
+	    || !(pending = pending_sorted(c, limit ? limit : 1, &n, &queue_len)))
 		return;
 	for (uint32_t i = 0; i < n; i++) {
 		struct job *job = pending[i];
 		const struct part *p = part_find(c, job->partition);
+		size_t pi = p ? (size_t)(p - c->parts) : c->part_count;
 		struct sel_result res = { 0 };
 		enum job_state_reason why;
 		int r;
 
+		/* the pass's bounds (Slurm's): jobs tested, time, starts */
+		if (depth >= limit || (cf->sched_max_job_start && started >= cf->sched_max_job_start))
+			break;
+		if ((depth & 15) == 15 && usec_since(&t0) >= max_usec) {
+			debug("sched: pass stopped after %u of %u jobs: max_sched_time", depth,
+			      queue_len);
+			break;
+		}
+		if (cf->sched_part_depth && part_depth[pi] >= cf->sched_part_depth)
+			continue; /* partition_job_depth: this partition's share is tested */
+		part_depth[pi]++;
 		job->last_sched_eval = now;
 		depth++;
 		if (!durable_job_is_saved(c, job)) {
 			/* its submission is not on disk yet: the pass is asked for
 			 * again after the commit; nothing behind it goes first */
-			if (p)
-				blocked[p - c->parts] = true;
+			blocked[pi] = true;
 			continue;
 		}
-		why = job_gates(c, job, p, p && blocked[p - c->parts], now);
+		why = job_gates(c, job, p, p && blocked[pi], now);
 		if (why != WAIT_NO_REASON) {
 			job->reason = why;
 			continue;
@@ -249,16 +291,22 @@ void job_sched_pass(struct ctld *c)
 		}
 		sel_result_done(&res);
 		job->reason = r == -EAGAIN || r == -ENOSPC ? WAIT_RESOURCES : WAIT_BAD_CONSTRAINTS;
-		blocked[p - c->parts] = true;
+		blocked[pi] = true;
 		if (r == -EAGAIN)
 			job_preempt_try(c, job, p, now); /* it starts once they are gone */
 	}
 	c->job_last_update = now;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	sched_stats_main_cycle(c,
-			       (uint64_t)((int64_t)(t1.tv_sec - t0.tv_sec) * 1000000
-					  + (int64_t)(t1.tv_nsec - t0.tv_nsec) / 1000),
-			       depth, n, started);
+	sched_stats_main_cycle(c, usec_since(&t0), depth, queue_len, started);
+}
+
+void job_sched_pass(struct ctld *c)
+{
+	sched_pass(c, false);
+}
+
+void job_sched_pass_all(struct ctld *c)
+{
+	sched_pass(c, true);
 }
 
 static void sched_ev_cb(evutil_socket_t fd, short what, void *arg)

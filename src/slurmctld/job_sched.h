@@ -3,7 +3,9 @@
  *
  * A pass runs after submissions and completions (coalesced through one
  * event, so a burst of submits costs one pass) and on the job timer. It
- * never blocks: launching is an asynchronous RPC.
+ * never blocks: launching is an asynchronous RPC. As Slurm's, a pass
+ * after an event tests only the first jobs of the queue; the whole queue
+ * is tested every sched_interval.
  */
 #pragma once
 #include <stdint.h>
@@ -17,8 +19,13 @@ struct sel_result;
 /* The pass event that ctld_sched_request() activates. */
 int job_sched_init(struct ctld *c);
 void job_sched_fini(struct ctld *c);
-/* One pass now (tests and the timer). */
+/* One pass now, as after an event: the first default_queue_depth pending
+ * jobs in the scheduler's order (SchedulerParameters). */
 void job_sched_pass(struct ctld *c);
+/* One pass now over every pending job (every sched_interval). Both stop
+ * at max_sched_time and sched_max_job_start, and test at most
+ * partition_job_depth jobs of a partition. */
+void job_sched_pass_all(struct ctld *c);
 /* At submit: -ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE when no node of p
  * could ever hold one node's share of the job. */
 int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct part *p);

@@ -185,11 +185,13 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 }
 
 /* The jobs the main pass left waiting on Priority or Resources, in
- * priority order. */
-static struct job **bf_queue(struct ctld *c, uint32_t *ret_n)
+ * priority order: the first *ret_n, as many as the planner may test (with
+ * room for some it skips); *ret_queue_len: how many wait. */
+static struct job **bf_queue(struct ctld *c, uint32_t *ret_n, uint32_t *ret_queue_len)
 {
+	const struct sl_conf *cf = c->conf;
 	struct job **q = calloc(c->job_count + 1, sizeof(*q));
-	uint32_t n = 0;
+	uint32_t n = 0, keep;
 
 	if (!q)
 		return NULL;
@@ -199,8 +201,13 @@ static struct job **bf_queue(struct ctld *c, uint32_t *ret_n)
 		if (may_start(job) && durable_job_is_saved(c, job))
 			q[n++] = job;
 	}
-	job_prio_sort(c, q, n); /* the main pass's order: PriorityTier, then priority */
-	*ret_n = n;
+	/* its per-user cap needs them all */
+	keep = cf->bf_max_job_test && !cf->bf_max_job_user && cf->bf_max_job_test < n / 2
+		   ? 2 * cf->bf_max_job_test
+		   : n;
+	/* the main pass's order: PriorityTier, then priority */
+	*ret_n = (uint32_t)job_prio_sort_top(c, q, n, keep);
+	*ret_queue_len = n;
 	return q;
 }
 
@@ -213,9 +220,8 @@ static int cycle_prepare(struct ctld *c, struct sched_bf *bf)
 
 	job_sched_pass(c);
 	bf->last_cycle = time(NULL);
-	if (!(q = bf_queue(c, &n)))
+	if (!(q = bf_queue(c, &n, &bf->queue_len)))
 		return -ENOMEM;
-	bf->queue_len = n;
 	if (!n) {
 		estimates_clear(c);
 		return -EAGAIN;

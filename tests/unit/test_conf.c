@@ -1008,6 +1008,31 @@ static void test_submission_rule_keys(void **state)
 				       &c, &err, NULL),
 			     0);
 	assert_non_null(strstr(err.text, "max_script_size"));
+	/* the main scheduler's bounds: Slurm's defaults, then each set */
+	assert_int_equal(load_text(*state, "SlurmctldHost=ctl\n", &c, &err, NULL), 0);
+	assert_int_equal(c->sched_queue_depth, 100);
+	assert_int_equal(c->sched_part_depth, 0);
+	assert_int_equal(c->sched_interval, 60);
+	assert_int_equal(c->sched_max_time, 0);
+	assert_int_equal(c->sched_max_job_start, 0);
+	c = conf_free(c);
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\nSchedulerParameters=default_queue_depth=7,"
+				   "partition_job_depth=2,sched_interval=9,max_sched_time=3,"
+				   "sched_max_job_start=4\n",
+				   &c, &err, NULL),
+			 0);
+	assert_int_equal(c->sched_queue_depth, 7);
+	assert_int_equal(c->sched_part_depth, 2);
+	assert_int_equal(c->sched_interval, 9);
+	assert_int_equal(c->sched_max_time, 3);
+	assert_int_equal(c->sched_max_job_start, 4);
+	c = conf_free(c);
+	assert_int_not_equal(load_text(*state,
+				       "SlurmctldHost=ctl\nSchedulerParameters=default_queue_depth=0\n",
+				       &c, &err, NULL),
+			     0);
+	assert_non_null(strstr(err.text, "default_queue_depth"));
 }
 
 static void test_priority_keys(void **state)

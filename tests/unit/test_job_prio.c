@@ -177,10 +177,34 @@ static void test_sort_by_tier_then_priority(void **state)
 	fixture_free(f);
 }
 
+/* The head of the order alone is the head of the whole sort. */
+static void test_sort_top_is_the_head_of_the_sort(void **state)
+{
+	struct ctld_fixture *f = fixture_new("PartitionName=hi Nodes=n1 PriorityTier=2\n");
+	struct job *all[40], *v[40];
+
+	(void)state;
+	srand(7);
+	for (int i = 0; i < 40; i++) {
+		all[i] = submit(f, i % 5 == 0 ? "hi" : NULL, 1, NO_VAL);
+		all[i]->priority = 1 + (uint32_t)(rand() % 6); /* ties: submit time, id */
+	}
+	job_prio_sort(&f->c, all, 40);
+	for (size_t k = 0; k <= 41; k += 7) {
+		for (int i = 0; i < 40; i++)
+			v[i] = all[(i * 17) % 40]; /* another order */
+		assert_int_equal(job_prio_sort_top(&f->c, v, 40, k), k < 40 ? k : 40);
+		for (size_t i = 0; i < k && i < 40; i++)
+			assert_ptr_equal(v[i], all[i]);
+	}
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_basic_stays_submit_order_with_nice),
+	    cmocka_unit_test(test_sort_top_is_the_head_of_the_sort),
 	    cmocka_unit_test(test_multifactor_at_submit),
 	    cmocka_unit_test(test_recalc_keeps_held_and_admin_set),
 	    cmocka_unit_test(test_incr_only_never_lowers),

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "common/conf.h"
 #include "common/job_states.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -242,6 +243,53 @@ static void test_a_submit_that_can_never_fit_is_refused(void **state)
 	assert_int_equal(f->c.job_count, 0);
 }
 
+/* default_queue_depth: a pass after an event tests the queue's head only;
+ * the pass over every job (sched_interval) reaches the rest. */
+static void test_an_event_pass_tests_only_the_head_of_the_queue(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct job *big = submit_tasks(f, 12, NULL);
+	struct job *wait = submit_tasks(f, 12, NULL);
+	struct job *wait2 = submit_tasks(f, 12, NULL);
+	struct job *gpu = submit_tasks(f, 1, "gpu");
+
+	f->c.conf->sched_queue_depth = 2;
+	job_sched_pass(&f->c);
+	assert_int_equal(base(big), JOB_RUNNING);
+	assert_int_equal(wait->reason, WAIT_RESOURCES);
+	assert_int_equal(wait2->last_sched_eval, 0); /* not reached */
+	assert_int_equal(base(gpu), JOB_PENDING);
+	assert_int_equal(gpu->last_sched_eval, 0);
+	job_sched_pass_all(&f->c);
+	assert_int_equal(wait2->reason, WAIT_PRIORITY);
+	assert_int_equal(base(gpu), JOB_RUNNING);
+}
+
+/* partition_job_depth: each partition's first jobs only; sched_max_job_start:
+ * a pass starts at most that many jobs. */
+static void test_partition_depth_and_max_job_start_bound_a_pass(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct job *a = submit_tasks(f, 4, NULL);
+	struct job *b = submit_tasks(f, 4, NULL);
+	struct job *gpu = submit_tasks(f, 1, "gpu");
+	struct job *gpu2 = submit_tasks(f, 1, "gpu");
+
+	f->c.conf->sched_part_depth = 1;
+	job_sched_pass_all(&f->c);
+	assert_int_equal(base(a), JOB_RUNNING);
+	assert_int_equal(base(b), JOB_PENDING);
+	assert_int_equal(base(gpu), JOB_RUNNING);
+	assert_int_equal(base(gpu2), JOB_PENDING);
+	f->c.conf->sched_part_depth = 0;
+	f->c.conf->sched_max_job_start = 1;
+	job_sched_pass_all(&f->c);
+	assert_int_equal(base(b), JOB_RUNNING);
+	assert_int_equal(base(gpu2), JOB_PENDING);
+	job_sched_pass(&f->c);
+	assert_int_equal(base(gpu2), JOB_RUNNING);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +310,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_gpus_are_given_by_index_and_not_twice, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_a_drained_node_gets_no_new_job, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_an_event_pass_tests_only_the_head_of_the_queue,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_partition_depth_and_max_job_start_bound_a_pass,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_a_submit_that_can_never_fit_is_refused, setup,
 					    teardown),
 	};
