@@ -194,8 +194,12 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	/* an allocation (alloc_port set) runs no script */
 	if (!desc->alloc_port && (!desc->script || !*desc->script))
 		return -ESLURM_JOB_SCRIPT_MISSING;
-	if (c->job_count >= c->conf->max_job_count)
-		return -EAGAIN; /* MaxJobCount: sbatch sleeps and retries, as with Slurm */
+	if (c->job_count >= c->conf->max_job_count) {
+		/* sbatch sleeps and retries, as with Slurm */
+		error("_job_create: MaxJobCount limit from slurm.conf reached (%u)",
+		      c->conf->max_job_count);
+		return -EAGAIN;
+	}
 	r = job_submit_check_desc(c, desc, ctld_is_admin(c, uid), ret_msg);
 	if (r < 0)
 		return r;
