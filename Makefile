@@ -3,7 +3,8 @@
 # CMake does the real build; this file only strings the steps together.
 #   make build   configure + build into build/
 #   make run     install missing Debian packages, build, start the loopback
-#                cluster in ./run (scripts/local-cluster.sh up), show it
+#                cluster in ./run (scripts/local-cluster.sh up), show it;
+#                NODES=N: N cpu nodes instead of two
 #   make stop    stop that cluster
 #   make check   test packages, build, structure guards, unit tests (ctest),
 #                integration tests (pytest, INTEGRATION_JOBS modules at a time)
@@ -75,7 +76,7 @@ build:
 run:
 	$(MAKE) --no-print-directory deps
 	$(MAKE) --no-print-directory build
-	SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/local-cluster.sh up
+	SL_BUILD_DIR=$(abspath $(BUILD_DIR)) scripts/local-cluster.sh up $(if $(NODES),--nodes $(NODES))
 	$(MAKE) --no-print-directory demo
 
 # A short tour of the running cluster with the built commands.

@@ -2,8 +2,11 @@
 # local-cluster.sh - a loopback cluster under ./run: munged + slurmctld + 4 slurmd
 # + slurmrestd (REST API and the dashboard).
 #
-#   scripts/local-cluster.sh up       start whatever is not running, then wait until
-#                                     the controller answers and every node responds
+#   scripts/local-cluster.sh up [--nodes N]
+#                                     start whatever is not running, then wait until
+#                                     the controller answers and every node responds;
+#                                     --nodes N: N cpu nodes c1..cN instead of two
+#                                     (kept for later `up`s; changing it needs `down`)
 #   scripts/local-cluster.sh restart [slurmctld|slurmrestd|NODE...]
 #                                     stop (by pid) and start again slurmctld and
 #                                     every slurmd, or only the ones named
@@ -16,7 +19,7 @@
 #                                     token of the user running it
 #
 # Everything lives in ./run (gitignored): slurm.conf and gres.conf made from
-# etc/local/*.in with free ports, munge/ (own key, socket, log), state/,
+# etc/local/*.in with free ports (and the cpu node count in run/nodes), munge/ (own key, socket, log), state/,
 # spool/<node>/, log/, pid/, dev/nvidia0..3 (fake GPUs), jwt.key (auth/jwt:
 # scontrol token, slurmrestd), slurmrestd.port and slurmrestd.socket. The pids of what `up`
 # started are recorded in run/pid/script/<name>.pid; `down` and `restart`
@@ -43,6 +46,10 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 RUN=$REPO/run
 CONF=$RUN/slurm.conf
 CONF_SUM=$RUN/slurm.conf.sum      # checksum of what run/slurm.conf was made from
+NODES_FILE=$RUN/nodes             # how many cpu nodes run/slurm.conf has
+NODES_DEFAULT=2                   # the template's c1 and c2
+NODES_MAX=4000                    # one slurmd each; ports come from 7000-11999
+NODES_WANTED=                     # up --nodes N
 TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in" "$REPO/etc/local/cgroup.conf.in")
 PIDS=$RUN/pid/script
 UP_TIMEOUT=${SL_UP_TIMEOUT:-30}   # seconds to wait for the cluster to come up
@@ -64,7 +71,7 @@ log() { echo "local-cluster: $*"; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
 usage() {
-	echo "usage: $0 up|down|status|env|dashboard" >&2
+	echo "usage: $0 up [--nodes N]|down|status|env|dashboard" >&2
 	echo "       $0 restart [slurmctld|slurmrestd|NODE...]" >&2
 	exit 2
 }
@@ -102,14 +109,14 @@ print(" ".join(map(str, ports)))
 PY
 }
 
-# Who listens on TCP port $1 (any address, IPv4 or IPv6): "pid N (argv)"
-# for each process, "a process this user cannot see" where /proc does not
-# tell; nothing if the port is free.
+# Who listens on the TCP ports given (any address, IPv4 or IPv6): a line
+# "PORT pid N (argv); ..." for each port taken, "a process this user
+# cannot see" where /proc does not tell; nothing for a free port.
 port_holders() {
-	python3 - "$1" <<'PY'
+	python3 - "$@" <<'PY'
 import os, sys
-port = int(sys.argv[1])
-inodes = set()
+want = set(map(int, sys.argv[1:]))
+inodes = {}
 for table in ("/proc/net/tcp", "/proc/net/tcp6"):
     try:
         with open(table) as f:
@@ -118,11 +125,12 @@ for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         continue
     for row in rows:
         col = row.split()
-        if col[3] == "0A" and int(col[1].rsplit(":", 1)[1], 16) == port:
-            inodes.add(col[9])
+        port = int(col[1].rsplit(":", 1)[1], 16)
+        if col[3] == "0A" and port in want:
+            inodes[col[9]] = port
 if not inodes:
     sys.exit(0)
-found = []
+found = {port: [] for port in inodes.values()}
 for pid in filter(str.isdigit, os.listdir("/proc")):
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
@@ -139,9 +147,10 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
                     argv = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
             except OSError:
                 argv = "?"
-            found.append(f"pid {pid} ({argv})")
+            found[inodes[target[8:-1]]].append(f"pid {pid} ({argv})")
             break
-print("; ".join(found) or "a process this user cannot see")
+for port, who in sorted(found.items()):
+    print(port, "; ".join(who) or "a process this user cannot see")
 PY
 }
 
@@ -155,7 +164,19 @@ node_names() {
 }
 
 # The TCP port daemon name listens on according to run/slurm.conf; nothing
-# for munged (a unix socket).
+# for munged (a unix socket). The nodes' ports are read once.
+declare -A NODE_PORT=()
+load_node_ports() {
+	local node port
+	((${#NODE_PORT[@]} == 0)) || return 0
+	while read -r node port; do
+		NODE_PORT[$node]=$port
+	done < <(awk '/^[[:space:]]*NodeName=/ {
+		sub(/^[[:space:]]*NodeName=/, ""); n = split($0, f, /[[:space:]]+/)
+		for (i = 2; i <= n; i++) if (f[i] ~ /^Port=/) { sub(/^Port=/, "", f[i]); print f[1], f[i] }
+	}' "$CONF")
+}
+
 port_of() {
 	case $1 in
 	slurmctld)
@@ -163,11 +184,8 @@ port_of() {
 	slurmrestd)
 		cat "$RUN/slurmrestd.port" 2>/dev/null || true ;;
 	slurmd-*)
-		awk -v node="${1#slurmd-}" '/^[[:space:]]*NodeName=/ {
-			sub(/^[[:space:]]*NodeName=/, ""); n = split($0, f, /[[:space:]]+/)
-			if (f[1] != node) next
-			for (i = 2; i <= n; i++) if (f[i] ~ /^Port=/) { sub(/^Port=/, "", f[i]); print f[i] }
-		}' "$CONF" ;;
+		load_node_ports
+		echo "${NODE_PORT[${1#slurmd-}]:-}" ;;
 	esac
 }
 
@@ -180,32 +198,37 @@ daemon_names() {
 	echo slurmrestd
 }
 
-# The program a recorded name must be running: munged, slurmctld or slurmd.
-program_of() {
-	case $1 in
-	munged) echo munged ;;
-	slurmctld) echo slurmctld ;;
-	slurmd-*) echo slurmd ;;
-	slurmrestd) echo slurmrestd ;;
-	*) echo "$1" ;;
-	esac
+# Pid recorded for name if that process is alive and still runs its
+# program (munged, slurmctld, slurmd or slurmrestd): printed, and in
+# LIVE_PID. Builtins only: it runs for every daemon on every poll of
+# wait_until.
+LIVE_PID=
+live_pid() {
+	is_live "$1" || return 1
+	echo "$LIVE_PID"
 }
 
-# Pid recorded for name if that process is alive and still runs its program.
-live_pid() {
-	local name=$1 pid prog cmd exe
+is_live() {
+	local name=$1 pid='' prog cmd='' exe
+	LIVE_PID=
 	[[ -f $PIDS/$name.pid ]] || return 1
-	pid=$(<"$PIDS/$name.pid")
+	read -r pid <"$PIDS/$name.pid" 2>/dev/null || true
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
 	[[ -r /proc/$pid/cmdline ]] || return 1
-	prog=$(program_of "$name")
+	case $name in
+	slurmd-*) prog=slurmd ;;
+	*) prog=$name ;;
+	esac
 	# argv[0] or the executable must be the program (guards against pid
 	# reuse); a zombie has an empty cmdline and no exe
-	cmd=$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null || true)
-	exe=$(readlink "/proc/$pid/exe" 2>/dev/null || true)
+	IFS= read -r -d '' cmd <"/proc/$pid/cmdline" 2>/dev/null || true
 	cmd=${cmd%% *}
-	[[ -n $cmd && ( ${cmd##*/} == "$prog" || ${exe##*/} == "$prog" ) ]] || return 1
-	echo "$pid"
+	[[ -n $cmd ]] || return 1
+	if [[ ${cmd##*/} != "$prog" ]]; then
+		exe=$(readlink "/proc/$pid/exe" 2>/dev/null || true)
+		[[ ${exe##*/} == "$prog" ]] || return 1
+	fi
+	LIVE_PID=$pid
 }
 
 recorded_names() {
@@ -222,53 +245,97 @@ recorded_names() {
 # design; ours are the ones whose command line names our slurmstepd and our
 # slurm.conf.
 stepd_pids() {
-	local dir argv
+	local dir argv=()
 	for dir in /proc/[0-9]*; do
-		argv=$({ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null) || continue
-		[[ $argv == "$BUILD/slurmstepd "*"$CONF"* ]] || continue
+		mapfile -d '' -t argv <"$dir/cmdline" 2>/dev/null || continue
+		[[ ${argv[0]:-} == "$BUILD/slurmstepd" && " ${argv[*]} " == *"$CONF"* ]] || continue
 		echo "${dir#/proc/}"
 	done
 }
 
 # Start a daemon in its own session with stdio appended to
-# run/log/<name>.out; the wrapper records its own pid and then execs the
-# daemon, so the recorded pid is the daemon's.
+# run/log/<name>.out and record its pid. In the background of a shell
+# without job control the child leads no process group, so setsid(1)
+# makes the session without forking again: $! is the daemon's own pid
+# (is_live checks that it runs the program).
 start_daemon() {
 	local name=$1
 	shift
-	rm -f "$PIDS/$name.pid"
-	# shellcheck disable=SC2016 # $$ and $@ belong to the inner shell
-	setsid bash -c 'echo $$ >"$0"; exec "$@"' "$PIDS/$name.pid" "$@" \
-		</dev/null >>"$RUN/log/$name.out" 2>&1 &
+	setsid "$@" </dev/null >>"$RUN/log/$name.out" 2>&1 &
+	echo "$!" >"$PIDS/$name.pid"
 	STARTED+=("$name")
-	local deadline=$((SECONDS + 5))
-	until [[ -s $PIDS/$name.pid ]]; do
-		((SECONDS < deadline)) || fail_up "$name: no pid recorded"
-		sleep 0.05
-	done
 }
 
-# SIGTERM the recorded pid of name, SIGKILL after STOP_TIMEOUT; forget the pid.
-stop_daemon() {
-	local name=$1 pid deadline
-	if pid=$(live_pid "$name"); then
-		kill -TERM "$pid" 2>/dev/null || true
-		deadline=$((SECONDS + STOP_TIMEOUT))
-		while live_pid "$name" >/dev/null && ((SECONDS < deadline)); do
-			sleep 0.1
-		done
-		if live_pid "$name" >/dev/null; then
-			log "$name (pid $pid) ignored SIGTERM for ${STOP_TIMEOUT}s; sending SIGKILL"
-			kill -KILL "$pid" 2>/dev/null || true
-			deadline=$((SECONDS + STOP_TIMEOUT))
-			while live_pid "$name" >/dev/null && ((SECONDS < deadline)); do
-				sleep 0.1
-			done
-		fi
-		log "stopped $name (pid $pid)"
-	fi
-	rm -f "$PIDS/$name.pid"
+# Start the slurmds named (slurmd-NODE...) as start_daemon would, from one
+# python3: its spawn is cheaper than a fork of this shell, which counts
+# with a thousand nodes.
+start_slurmds() {
+	(($#)) || return 0
+	SLURM_CONF=$CONF python3 - "$BUILD/slurmd" "$CONF" "$RUN/log" "$PIDS" "$@" <<'PY'
+import subprocess, sys
+slurmd, conf, logs, pids = sys.argv[1:5]
+for name in sys.argv[5:]:
+    with open(f"{logs}/{name}.out", "ab") as out:
+        p = subprocess.Popen([slurmd, "-D", "-N", name[len("slurmd-"):], "-f", conf],
+                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+    with open(f"{pids}/{name}.pid", "w") as f:
+        f.write(f"{p.pid}\n")
+PY
+	STARTED+=("$@")
 }
+
+# SIGTERM the recorded pids of the daemons named, all at once; SIGKILL
+# those still running after STOP_TIMEOUT; forget the pids.
+stop_daemons() {
+	local name pid deadline sig left=() pids=()
+	declare -A pid_of=()
+	for name in "$@"; do
+		if is_live "$name"; then
+			pid_of[$name]=$LIVE_PID
+			left+=("$name")
+			pids+=("$LIVE_PID")
+		fi
+	done
+	((${#pids[@]} == 0)) || kill -TERM "${pids[@]}" 2>/dev/null || true
+	for sig in KILL ""; do
+		deadline=$((SECONDS + STOP_TIMEOUT))
+		while ((${#left[@]})) && ((SECONDS < deadline)); do
+			pids=()
+			for name in "${left[@]}"; do is_live "$name" && pids+=("$name"); done
+			left=("${pids[@]}")
+			((${#left[@]} == 0)) || sleep 0.1
+		done
+		if ((${#left[@]} == 0)) || [[ -z $sig ]]; then break; fi
+		pids=()
+		for name in "${left[@]}"; do
+			log "$name (pid ${pid_of[$name]}) ignored SIGTERM for ${STOP_TIMEOUT}s; sending SIGKILL"
+			pids+=("${pid_of[$name]}")
+		done
+		kill -KILL "${pids[@]}" 2>/dev/null || true
+	done
+	for name in "$@"; do
+		(($# > 10)) || [[ -z ${pid_of[$name]:-} ]] || log "stopped $name (pid ${pid_of[$name]})"
+		rm -f "$PIDS/$name.pid"
+	done
+	(($# <= 10)) || log "stopped ${#pid_of[@]} of $(names_summary "$@")"
+}
+
+# "munged slurmctld slurmd-c1 ..." for a few names, "N slurmd" and the
+# others for many.
+names_summary() {
+	local name n=0 other=()
+	if (($# <= 10)); then
+		echo "$*"
+		return
+	fi
+	for name in "$@"; do
+		if [[ $name == slurmd-* ]]; then n=$((n + 1)); else other+=("$name"); fi
+	done
+	echo "${other[*]}${other[*]:+ }$n slurmd"
+}
+
+stop_daemon() { stop_daemons "$1"; }
 
 print_logs() {
 	local f
@@ -306,7 +373,7 @@ wait_until() {
 	WAIT_DETAIL=
 	while ! $check; do
 		for name in "${WATCH[@]}"; do
-			live_pid "$name" >/dev/null ||
+			is_live "$name" ||
 				fail_up "$name is not running while waiting for $what" \
 					"(scripts/local-cluster.sh up starts what is missing)"
 		done
@@ -380,13 +447,43 @@ cgroup_mode() {
 	if cgroups_usable; then echo cgroup; else echo none; fi
 }
 
+# The cpu node count: up --nodes N, else what run/slurm.conf was made with,
+# else the template's two.
+node_count() {
+	local n=
+	[[ -z $NODES_WANTED ]] || { echo "$NODES_WANTED"; return; }
+	[[ -f $NODES_FILE ]] && read -r n <"$NODES_FILE"
+	[[ $n =~ ^[0-9]+$ ]] && echo "$n" || echo "$NODES_DEFAULT"
+}
+
 config_sum() {
-	{ cat "${TEMPLATES[@]}"; echo "$RUN $(id -un) $(cgroup_mode)"; } | sha256sum | cut -d' ' -f1
+	{ cat "${TEMPLATES[@]}"; echo "$RUN $(id -un) $(cgroup_mode) $(node_count)"; } |
+		sha256sum | cut -d' ' -f1
+}
+
+# The slurm.conf template with n cpu nodes: the line of c1 once per node
+# c1..cn (the template's c2 dropped) and the partition of c[1-2] on them.
+node_template() {
+	awk -v n="$1" '
+	/^[[:space:]]*NodeName=c1[[:space:]]/ {
+		for (i = 1; i <= n; i++) {
+			l = $0
+			sub(/NodeName=c1[[:space:]]/, "NodeName=c" i " ", l)
+			gsub(/@PORT_c1@/, "@PORT_c" i "@", l)
+			print l
+		}
+		next
+	}
+	/^[[:space:]]*NodeName=c2[[:space:]]/ { next }
+	/^[[:space:]]*PartitionName=/ { sub(/Nodes=c\[1-2\]/, n == 1 ? "Nodes=c1" : "Nodes=c[1-" n "]") }
+	{ print }' "${TEMPLATES[0]}"
 }
 
 write_config() {
-	local nodes ports i sed_script
-	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' "${TEMPLATES[0]}" | sort -u)
+	local nodes ports i sed_script count template
+	count=$(node_count)
+	template=$(node_template "$count")
+	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' <<<"$template" | sort -u)
 	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 3)))"
 	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g"
 	if [[ $(cgroup_mode) == cgroup ]]; then
@@ -396,23 +493,41 @@ write_config() {
 		sed_script+="; s|@PROCTRACK@|proctrack/linuxproc|g; s|@TASK_PLUGIN@|task/none|g"
 	fi
 	sed_script+="; s|@SLURMCTLD_PORT@|${ports[0]}|g; s|@SLURMD_PORT@|${ports[1]}|g"
-	for i in "${!nodes[@]}"; do
-		sed_script+="; s|${nodes[$i]}|${ports[$((i + 3))]}|g"
-	done
 	echo "${ports[2]}" >"$RUN/slurmrestd.port"
-	sed "$sed_script" "${TEMPLATES[0]}" >"$CONF.tmp"
+	# the nodes' ports through a map: one pass whatever their number
+	for i in "${!nodes[@]}"; do
+		echo "${nodes[$i]} ${ports[$((i + 3))]}"
+	done >"$RUN/ports.tmp"
+	sed "$sed_script" <<<"$template" | awk -v map="$RUN/ports.tmp" '
+	BEGIN { while ((getline l < map) > 0) { split(l, f, " "); port[f[1]] = f[2] } }
+	{
+		while (match($0, /@PORT_[A-Za-z0-9_.-]*@/)) {
+			k = substr($0, RSTART, RLENGTH)
+			$0 = substr($0, 1, RSTART - 1) port[k] substr($0, RSTART + RLENGTH)
+		}
+		print
+	}' >"$CONF.tmp"
+	rm -f "$RUN/ports.tmp"
 	sed "$sed_script" "${TEMPLATES[1]}" >"$RUN/gres.conf"
 	sed "$sed_script" "${TEMPLATES[2]}" >"$RUN/cgroup.conf"
 	if grep -n '@[A-Z_]*@' "$CONF.tmp"; then
 		die "unreplaced placeholder in etc/local/slurm.conf.in"
 	fi
 	mv "$CONF.tmp" "$CONF"
+	echo "$count" >"$NODES_FILE"
 	config_sum >"$CONF_SUM"
 }
 
 # Keep run/slurm.conf (its ports) unless it is missing, or etc/local/*.in
 # changed and nothing of ours runs (no daemon, no job's slurmstepd).
 ensure_config() {
+	local have
+	if [[ -n $NODES_WANTED && -f $CONF ]] && ((!COLD)); then
+		have=$(NODES_WANTED='' node_count)
+		((have == NODES_WANTED)) ||
+			die "the cluster runs with $have cpu nodes; 'scripts/local-cluster.sh down'" \
+				"first, then 'up --nodes $NODES_WANTED'"
+	fi
 	if [[ ! -f $CONF ]]; then
 		((COLD)) || die "${CONF#"$REPO"/} is missing while daemons run; stop them with 'scripts/local-cluster.sh down'"
 		log "writing ${CONF#"$REPO"/} (new free ports)"
@@ -420,7 +535,8 @@ ensure_config() {
 	elif [[ $(config_sum) == "$(cat "$CONF_SUM" 2>/dev/null)" ]]; then
 		: # unchanged: same ports as before
 	elif ((COLD)) && [[ -z $(stepd_pids) ]]; then
-		log "etc/local/*.in changed: writing ${CONF#"$REPO"/} again (new free ports)"
+		log "etc/local/*.in or the node count changed: writing ${CONF#"$REPO"/} again" \
+			"($(node_count) cpu nodes, new free ports)"
 		write_config
 	else
 		log "etc/local/*.in changed since ${CONF#"$REPO"/} was written (or it has no" \
@@ -433,14 +549,20 @@ ensure_config() {
 # needs is held by another process (ours are not running, so it is foreign).
 check_ports() {
 	local name port holders taken=0
+	declare -A name_of=()
+	load_node_ports
 	for name in "$@"; do
-		port=$(port_of "$name")
-		[[ -n $port ]] || continue
-		holders=$(port_holders "$port")
-		[[ -n $holders ]] || continue
-		echo "local-cluster: port $port of $name (${CONF#"$REPO"/}) is taken by $holders" >&2
-		taken=1
+		case $name in
+		slurmd-*) port=${NODE_PORT[${name#slurmd-}]:-} ;;
+		*) port=$(port_of "$name") ;;
+		esac
+		[[ -z $port ]] || name_of[$port]=$name
 	done
+	((${#name_of[@]})) || return 0
+	while read -r port holders; do
+		echo "local-cluster: port $port of ${name_of[$port]} (${CONF#"$REPO"/}) is taken by $holders" >&2
+		taken=1
+	done < <(port_holders "${!name_of[@]}")
 	((taken == 0)) && return 0
 	die "stop that process, or run 'scripts/local-cluster.sh down', remove ${CONF#"$REPO"/}" \
 		"and run 'up' again to get new free ports"
@@ -449,18 +571,23 @@ check_ports() {
 # Start the daemons named (in daemon_names order) that are not running, and
 # wait for munged and slurmctld to answer.
 start_missing() {
-	local want=" $* " name node missing=()
+	local name node slurmds_started=0 slurmds=() missing_list=()
+	declare -A want=() missing=()
+	for name in "$@"; do want[$name]=1; done
 	while read -r name; do
-		[[ $want == *" $name "* ]] || continue
-		live_pid "$name" >/dev/null || missing+=("$name")
+		[[ -n ${want[$name]:-} ]] || continue
+		is_live "$name" && continue
+		missing[$name]=1
+		missing_list+=("$name")
+		[[ $name != slurmd-* ]] || slurmds+=("$name")
 	done < <(daemon_names)
-	check_ports "${missing[@]}"
+	check_ports "${missing_list[@]}"
 	while read -r name; do
-		if live_pid "$name" >/dev/null; then
+		if is_live "$name"; then
 			WATCH+=("$name")
 			continue
 		fi
-		[[ " ${missing[*]} " == *" $name "* ]] || continue
+		[[ -n ${missing[$name]:-} ]] || continue
 		case $name in
 		munged)
 			log "starting munged"
@@ -475,11 +602,19 @@ start_missing() {
 			SLURM_CONF=$CONF start_daemon slurmctld "$BUILD/slurmctld" -D -f "$CONF"
 			;;
 		slurmd-*)
-			node=${name#slurmd-}
+			# all at once, when the first comes
+			((!slurmds_started)) || continue
+			slurmds_started=1
 			wait_until "munged" munge_ok
 			wait_until "slurmctld to answer ping" ctld_up
-			log "starting slurmd -N $node"
-			SLURM_CONF=$CONF start_daemon "$name" "$BUILD/slurmd" -D -N "$node" -f "$CONF"
+			if ((${#slurmds[@]} > 10)); then
+				log "starting ${#slurmds[@]} slurmd"
+			else
+				for node in "${slurmds[@]}"; do log "starting slurmd -N ${node#slurmd-}"; done
+			fi
+			start_slurmds "${slurmds[@]}" || fail_up "cannot start the slurmds"
+			WATCH+=("${slurmds[@]}")
+			continue
 			;;
 		slurmrestd)
 			wait_until "slurmctld to answer ping" ctld_up
@@ -547,11 +682,11 @@ need_binaries() {
 }
 
 cmd_up() {
-	local name node running=() stale=()
+	local name running=() stale=() nodes=()
 	need_binaries
 
 	for name in $(recorded_names); do
-		if live_pid "$name" >/dev/null; then running+=("$name"); else stale+=("$name"); fi
+		if is_live "$name"; then running+=("$name"); else stale+=("$name"); fi
 	done
 	((${#running[@]})) || COLD=1
 
@@ -579,7 +714,8 @@ cmd_up() {
 		[[ -e $RUN/dev/nvidia$i ]] || : >"$RUN/dev/nvidia$i"
 	done
 	ensure_config
-	while read -r node; do mkdir -p "$RUN/spool/$node"; done < <(node_names)
+	mapfile -t nodes < <(node_names)
+	mkdir -p "${nodes[@]/#/$RUN/spool/}"
 
 	if [[ ! -s $RUN/munge/munge.key ]]; then
 		if [[ -x $MUNGEKEY ]]; then
@@ -595,11 +731,12 @@ cmd_up() {
 	fi
 	chmod 0600 "$RUN/jwt.key"
 
-	mapfile -t stale < <(for name in $(daemon_names); do live_pid "$name" >/dev/null || echo "$name"; done)
+	mapfile -t stale < <(for name in $(daemon_names); do is_live "$name" || echo "$name"; done)
 	if ((${#stale[@]} == 0)); then
-		log "already running: $(daemon_names | tr '\n' ' ')(scripts/local-cluster.sh status; make stop)"
+		mapfile -t nodes < <(daemon_names)
+		log "already running: $(names_summary "${nodes[@]}") (scripts/local-cluster.sh status; make stop)"
 	elif ((!COLD)); then
-		log "not running: ${stale[*]}; starting only those (running jobs are kept)"
+		log "not running: $(names_summary "${stale[@]}"); starting only those (running jobs are kept)"
 	fi
 	start_missing "${stale[@]}"
 	wait_ready
@@ -634,12 +771,14 @@ cmd_restart() {
 	((${#targets[@]})) || mapfile -t targets < <(daemon_names | grep -vx munged)
 
 	# slurmrestd and the slurmds first, then the controller
+	local slurmds=()
 	for name in "${targets[@]}"; do [[ $name == slurmrestd ]] && stop_daemon "$name"; done
-	for name in "${targets[@]}"; do [[ $name == slurmd-* ]] && stop_daemon "$name"; done
+	for name in "${targets[@]}"; do [[ $name == slurmd-* ]] && slurmds+=("$name"); done
+	stop_daemons "${slurmds[@]}"
 	for name in "${targets[@]}"; do [[ $name == slurmctld ]] && stop_daemon "$name"; done
 	start_missing "${targets[@]}"
 	wait_ready
-	log "restarted ${targets[*]}: $(ctl scontrol ping)"
+	log "restarted $(names_summary "${targets[@]}"): $(ctl scontrol ping)"
 }
 
 # SIGTERM makes each slurmstepd end its job and exit.
@@ -674,9 +813,17 @@ cmd_down() {
 	done
 
 	stop_stepds
+	local slurmds=()
 	for name in "${order[@]}"; do
+		if [[ $name == slurmd-* ]]; then
+			slurmds+=("$name")
+			continue
+		fi
+		((${#slurmds[@]} == 0)) || stop_daemons "${slurmds[@]}"
+		slurmds=()
 		stop_daemon "$name"
 	done
+	((${#slurmds[@]} == 0)) || stop_daemons "${slurmds[@]}"
 }
 
 cmd_status() {
@@ -694,7 +841,7 @@ cmd_status() {
 			down=$((down + 1))
 		fi
 	done
-	if live_pid slurmctld >/dev/null; then
+	if is_live slurmctld; then
 		ctl scontrol ping || true
 		ctl sinfo || true
 	fi
@@ -711,13 +858,23 @@ cmd_env() {
 
 cmd_dashboard() {
 	[[ -f $CONF ]] || die "${CONF#"$REPO"/} does not exist yet; run 'make run' first"
-	live_pid slurmrestd >/dev/null || die "slurmrestd is not running; run 'make run'"
+	is_live slurmrestd || die "slurmrestd is not running; run 'make run'"
 	print_dashboard
 }
 
 (($# >= 1)) || usage
 case $1 in
-up) (($# == 1)) || usage; cmd_up ;;
+up)
+	if (($# == 3)) && [[ $2 == --nodes ]]; then
+		if [[ ! $3 =~ ^[1-9][0-9]*$ ]] || (($3 > NODES_MAX)); then
+			echo "local-cluster: --nodes takes 1 to $NODES_MAX, not '$3'" >&2
+			exit 2
+		fi
+		NODES_WANTED=$3
+	elif (($# != 1)); then
+		usage
+	fi
+	cmd_up ;;
 restart) shift; cmd_restart "$@" ;;
 down) (($# == 1)) || usage; cmd_down ;;
 status) (($# == 1)) || usage; cmd_status ;;

@@ -160,7 +160,8 @@ class Tree:
                     problems.append("down failed: " + describe(r))
             except subprocess.TimeoutExpired:
                 problems.append("down timed out")
-        for name in DAEMONS:
+        recorded = {f.stem for f in (self.run_dir / "pid/script").glob("*.pid")}
+        for name in sorted(set(DAEMONS) | recorded):
             ident = proc_id(self.pid(name)) if self.pid(name) else None
             if ident:
                 problems.append(f"{name} (pid {ident[0]}) still ran after down")
@@ -293,6 +294,30 @@ def test_up_after_down_keeps_the_config_and_key_and_rotates_the_logs(tree):
     assert tree.conf.read_text() == conf, "a cold start changed the ports"
     assert (tree.run_dir / "munge/munge.key").read_bytes() == key
     assert (tree.run_dir / "log.prev/slurmctld.log").exists(), "a cold start kept no log.prev"
+
+
+def test_up_with_nodes_makes_that_many_cpu_nodes_and_keeps_the_count(tree):
+    # the count of a running cluster changes only through down
+    r = tree.script("up", "--nodes", "12")
+    assert r.returncode == 1 and "the cluster runs with 2 cpu nodes" in r.stderr, describe(r)
+    for bad in ("0", "x", "4001"):
+        r = tree.script("up", "--nodes", bad)
+        assert r.returncode == 2 and "--nodes takes 1 to 4000" in r.stderr, describe(r)
+    tree.script_ok("down")
+    r = tree.script_ok("up", "--nodes", "12")
+    assert "starting 14 slurmd" in r.stdout, describe(r)  # c1..c12, g1 and g2
+    want = "cpu-queue* idle 12 c[1-12]\ngpu-queue idle 2 g[1-2]\n"
+    assert tree.cli("sinfo", "-h", "-o", "%P %t %D %N") == want
+    ports = {line.split()[0]: line for line in tree.conf.read_text().splitlines()
+             if line.startswith("NodeName=c")}
+    assert len(ports) == 12 and len({w for line in ports.values() for w in line.split()
+                                     if w.startswith("Port=")}) == 12
+    # a later up keeps the count and the ports
+    conf = tree.conf.read_text()
+    tree.script_ok("down")
+    tree.script_ok("up")
+    assert tree.conf.read_text() == conf
+    assert tree.cli("sinfo", "-h", "-o", "%P %t %D %N") == want
 
 
 def test_up_names_a_foreign_process_holding_a_port_and_stops_nothing(tree):
