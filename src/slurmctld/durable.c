@@ -259,28 +259,40 @@ static void waiters_answer(struct ctld *c, int rc)
 static int durable_compact_how(struct ctld *c, bool is_background)
 {
 	struct durable *d = c->durable;
-	struct pack_buf *bufs = calloc(c->job_count + 1, sizeof(*bufs));
-	struct iovec *iov = calloc(c->job_count + 1, sizeof(*iov));
+	/* every record in one buffer: one allocation that grows by doubling
+	 * (and goes back to the kernel when freed), not one a job */
+	struct pack_buf all = {0};
+	size_t *end = calloc(c->job_count + 2, sizeof(*end));
+	struct iovec *iov = calloc(c->job_count + 2, sizeof(*iov));
 	struct job_state_seq seq = { c->next_job_id, c->lowest_prio };
 	size_t n = 0;
 	int r = -ENOMEM;
 
-	if (bufs && iov) {
-		r = job_state_seq_pack(&seq, &bufs[n++]);
-		for (uint32_t i = 0; i < c->job_count && r == 0; i++)
-			r = job_state_pack(c->jobs[i], node_name_of, c, &bufs[n++]);
-		for (size_t i = 0; i < n; i++)
-			iov[i] = (struct iovec){ bufs[i].data, bufs[i].len };
-		if (r == 0 && is_background)
+	if (end && iov) {
+		r = job_state_seq_pack(&seq, &all);
+		end[n++] = all.len;
+		for (uint32_t i = 0; i < c->job_count && r == 0; i++) {
+			r = job_state_pack(c->jobs[i], node_name_of, c, &all);
+			end[n++] = all.len;
+		}
+		if (r == 0 && all.err)
+			r = all.err;
+	}
+	if (r == 0) {
+		for (size_t i = 0; i < n; i++) {
+			size_t from = i ? end[i - 1] : 0;
+
+			iov[i] = (struct iovec){ all.data + from, end[i] - from };
+		}
+		if (is_background)
 			r = journal_compact_start(d->journal, iov, n);
-		else if (r == 0)
+		else
 			r = journal_compact(d->journal, iov, n);
 		if (r == 0 && !is_background)
 			d->journal_live_bytes = journal_size(d->journal);
 	}
-	for (size_t i = 0; bufs && i < n; i++)
-		pack_buf_done(&bufs[i]);
-	free(bufs);
+	pack_buf_done(&all);
+	free(end);
 	free(iov);
 	return r;
 }
