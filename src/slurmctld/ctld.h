@@ -17,6 +17,7 @@ struct acct;
 struct admin;
 struct ctld;
 struct ctld_timer;
+struct job_sched;
 struct durable;
 struct event;
 struct event_base;
@@ -73,6 +74,7 @@ struct ctld {
 	bool ignore_state_errors;    /* -i */
 	/* each subsystem's own state, opaque, in the order main.c makes them */
 	struct job_hooks *job_hooks; /* job.c: job_changed() observers (first job_hook_add) */
+	struct job_view *job_view;   /* job.c: the timer turn's jobs (job_view_take) */
 	struct durable *durable;  /* durable.c: the journal and the held replies */
 	struct acct *acct;	  /* acct.c: the accounting store and its thread */
 	struct prio_ctx *prio;	  /* job_prio.c: multifactor's timers and usage */
@@ -83,6 +85,7 @@ struct ctld {
 	struct node_ping *ping;	  /* node_ping.c: the spread ping round */
 	struct ctld_timer *timer; /* ctld_timer.c: the 1 s pass over jobs and steps */
 	struct sched_bf *bf;	  /* sched_bf.c: backfill's timer and thread */
+	struct job_sched *sched;  /* job_sched.c: the pace of passes after events */
 	struct user_db *users;	  /* user_db.c: names and groups, off the loop; NULL: asked inline */
 };
 

@@ -309,16 +309,48 @@ void job_sched_pass_all(struct ctld *c)
 	sched_pass(c, true);
 }
 
+/* Passes after events are paced by their own cost: the next comes no
+ * sooner than SCHED_PACE times the last one took after it ended (at most
+ * SCHED_PACE_MAX_US), so that however long the queue, they take at most
+ * about a tenth of the loop. A short queue's pass takes microseconds:
+ * the next comes at once. */
+#define SCHED_PACE 10
+#define SCHED_PACE_MAX_US 500000
+
+struct job_sched {
+	struct timespec last_end; /* the last event pass ended */
+	uint64_t last_usec;	  /* and took */
+};
+
 static void sched_ev_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct ctld *c = arg;
+	struct job_sched *s = c->sched;
+	struct timespec t0;
+	uint64_t gap, since;
+
 	(void)fd;
 	(void)what;
-	job_sched_pass(arg);
+	gap = s->last_usec * SCHED_PACE;
+	gap = gap > SCHED_PACE_MAX_US ? SCHED_PACE_MAX_US : gap;
+	since = usec_since(&s->last_end);
+	if (since < gap) { /* again when the pause is over (coalesced meanwhile) */
+		struct timeval tv = {.tv_sec = (time_t)((gap - since) / 1000000),
+				     .tv_usec = (suseconds_t)((gap - since) % 1000000)};
+
+		event_add(c->sched_ev, &tv);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	job_sched_pass(c);
+	s->last_usec = usec_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &s->last_end);
 }
 
 int job_sched_init(struct ctld *c)
 {
-	c->sched_ev = event_new(c->base, -1, 0, sched_ev_cb, c);
+	c->sched = calloc(1, sizeof(*c->sched));
+	c->sched_ev = c->sched ? event_new(c->base, -1, 0, sched_ev_cb, c) : NULL;
 	return c->sched_ev ? 0 : -ENOMEM;
 }
 
@@ -327,6 +359,8 @@ void job_sched_fini(struct ctld *c)
 	if (c->sched_ev)
 		event_free(c->sched_ev);
 	c->sched_ev = NULL;
+	free(c->sched);
+	c->sched = NULL;
 }
 
 int job_sched_will_run(struct ctld *c, struct job *job, char **ret_nodes, uint32_t *ret_cpus,
