@@ -54,6 +54,7 @@ struct ctld_timer {
 
 void ctld_timer_run(struct ctld *c, time_t now)
 {
+	job_view_take(c); /* the jobs 1-7 look at, in one pass */
 	job_end_time_limits(c, now);
 	job_preempt_timer(c, now);
 	step_timer(c, now);
@@ -62,6 +63,7 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	node_ping_rechecks(c, now);
 	acct_retry_lost(c, now);
 	job_table_purge(c, now);
+	job_view_drop(c);
 	job_prio_timer(c, now);
 	if (!c->timer)
 		return;

@@ -130,6 +130,12 @@ int job_table_add(struct ctld *c, struct job *job)
 	return 0;
 }
 
+struct job_view {
+	struct job **jobs;
+	uint32_t count, cap;
+	bool is_taken;
+};
+
 void job_table_free(struct ctld *c)
 {
 	for (uint32_t i = 0; i < c->job_count; i++)
@@ -137,14 +143,71 @@ void job_table_free(struct ctld *c)
 	free(c->jobs);
 	c->jobs = NULL;
 	c->job_count = c->job_cap = 0;
+	if (c->job_view)
+		free(c->job_view->jobs);
+	free(c->job_view);
+	c->job_view = NULL;
+}
+
+void job_view_take(struct ctld *c)
+{
+	struct job_view *v = c->job_view;
+
+	if (!v && !(v = c->job_view = calloc(1, sizeof(*v))))
+		return; /* out of memory: the checks go through every job */
+	v->count = 0;
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+
+		if (job_is_pending(job) && !job_is_interactive(job))
+			continue;
+		if (v->count == v->cap) {
+			uint32_t cap = v->cap ? v->cap * 2 : 256;
+			struct job **jobs = realloc(v->jobs, cap * sizeof(*jobs));
+
+			if (!jobs)
+				return; /* not taken: every job */
+			v->jobs = jobs;
+			v->cap = cap;
+		}
+		v->jobs[v->count++] = job;
+	}
+	v->is_taken = true;
+}
+
+void job_view_drop(struct ctld *c)
+{
+	if (c->job_view)
+		c->job_view->is_taken = false;
+}
+
+struct job *const *job_view(const struct ctld *c, uint32_t *ret_n)
+{
+	const struct job_view *v = c->job_view;
+
+	if (v && v->is_taken) {
+		*ret_n = v->count;
+		return v->jobs;
+	}
+	*ret_n = c->job_count;
+	return c->jobs;
 }
 
 void job_table_purge(struct ctld *c, time_t now)
 {
 	uint32_t kept = 0;
 
+	struct job *const *view;
+	uint32_t n, due = 0;
+
 	if (!c->conf->min_job_age)
 		return; /* MinJobAge=0: job records are never purged (slurm.conf(5)) */
+	view = job_view(c, &n);
+	for (uint32_t i = 0; i < n && !due; i++)
+		due += job_is_finished(view[i]) && now - view[i]->end_time >= (time_t)c->conf->min_job_age;
+	if (!due)
+		return; /* the whole table is gone through only when one may go */
+	job_view_drop(c); /* its jobs may be freed below */
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *j = c->jobs[i];
 

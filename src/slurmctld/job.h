@@ -115,6 +115,14 @@ void job_table_free(struct ctld *c);
 /* Drop finished jobs older than MinJobAge (0: never) whose latest
  * accounting row is written (job_seq_is_recorded). */
 void job_table_purge(struct ctld *c, time_t now);
+/* What the timer's per-job checks go through: between job_view_take() and
+ * job_view_drop() (one timer turn) the jobs that are not pending plus the
+ * pending interactive allocations, taken in one pass, so that a queue of
+ * pending jobs is read once a second rather than once per check; at any
+ * other time every job. */
+void job_view_take(struct ctld *c);
+void job_view_drop(struct ctld *c);
+struct job *const *job_view(const struct ctld *c, uint32_t *ret_n);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
 /* What a node reports ended at `reported` (0: unknown) ended then, kept

@@ -204,8 +204,11 @@ static void alloc_ping(struct ctld *c, struct job *job, time_t now)
 
 void job_alloc_timer(struct ctld *c, time_t now)
 {
-	for (uint32_t i = 0; i < c->job_count; i++) {
-		struct job *job = c->jobs[i];
+	uint32_t n;
+	struct job *const *jobs = job_view(c, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct job *job = jobs[i];
 		bool is_running;
 
 		if (!job_is_interactive(job) || job_is_finished(job)

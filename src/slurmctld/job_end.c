@@ -352,8 +352,11 @@ static void job_check_warning(struct ctld *c, struct job *job, time_t now)
 
 void job_end_time_limits(struct ctld *c, time_t now)
 {
-	for (uint32_t i = 0; i < c->job_count; i++) {
-		struct job *job = c->jobs[i];
+	uint32_t n;
+	struct job *const *jobs = job_view(c, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct job *job = jobs[i];
 
 		if ((job->state & JOB_STATE_BASE) != JOB_RUNNING || (job->state & JOB_COMPLETING)
 		    || job->time_limit == INFINITE)

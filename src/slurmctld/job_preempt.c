@@ -188,8 +188,11 @@ bool job_preempt_try(struct ctld *c, struct job *job, const struct part *p, time
 
 void job_preempt_timer(struct ctld *c, time_t now)
 {
-	for (uint32_t i = 0; i < c->job_count; i++) {
-		struct job *v = c->jobs[i];
+	uint32_t n;
+	struct job *const *jobs = job_view(c, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct job *v = jobs[i];
 
 		if (v->preempt_kill_at && v->preempt_kill_at <= now && job_is_running(v)
 		    && !(v->state & JOB_COMPLETING))

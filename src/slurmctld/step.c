@@ -177,8 +177,11 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state, u
 
 void step_timer(struct ctld *c, time_t now)
 {
-	for (uint32_t j = 0; j < c->job_count; j++) {
-		struct job *job = c->jobs[j];
+	uint32_t n;
+	struct job *const *jobs = job_view(c, &n);
+
+	for (uint32_t j = 0; j < n; j++) {
+		struct job *job = jobs[j];
 
 		if (!job->step_count || (job->state & JOB_STATE_BASE) != JOB_RUNNING
 		    || (job->state & JOB_COMPLETING))

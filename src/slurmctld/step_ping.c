@@ -60,8 +60,11 @@ static void ping_done_cb(void *arg, int rc, uint16_t type, void *msg)
 
 void step_ping_sruns(struct ctld *c, time_t now)
 {
-	for (uint32_t j = 0; j < c->job_count; j++) {
-		struct job *job = c->jobs[j];
+	uint32_t n;
+	struct job *const *jobs = job_view(c, &n);
+
+	for (uint32_t j = 0; j < n; j++) {
+		struct job *job = jobs[j];
 
 		if (!job->step_count || !job_is_running(job) || job_is_finished(job))
 			continue;
