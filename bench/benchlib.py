@@ -56,6 +56,15 @@ def percentile(values, p):
     return s[int(k)]
 
 
+def rss_kb(pid):
+    """Resident memory of process pid in KB (VmRSS)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
 def start_reference(build_dir, needs):
     """Start a reference-shaped cluster (n1-n4 cpu-queue, g1-g2 gpu-queue)
     with the binaries of build_dir; returns (cluster module, cluster)."""

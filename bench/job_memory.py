@@ -24,23 +24,15 @@ def parse_args():
     return benchlib.add_common_args(ap).parse_args()
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for pid {pid}")
-
-
 def main():
     args = parse_args()
     h, cluster = benchlib.start_reference(args.build_dir, "sbatch")
     ok, result = False, {}
     try:
         pid = cluster.procs["slurmctld"].pid
-        before = rss_kb(pid)
+        before = benchlib.rss_kb(pid)
         benchlib.submit_held(cluster, args.jobs)
-        after = rss_kb(pid)
+        after = benchlib.rss_kb(pid)
         result = {"run": f"{args.jobs} held jobs", "rss_before_kb": before,
                   "rss_after_kb": after,
                   "kb_per_job": round((after - before) / args.jobs, 2)}

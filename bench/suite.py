@@ -35,6 +35,7 @@ BENCHES = [
     ("memory", "job_memory.py", ["-n", "5000"], ["-n", "500"]),
     ("srun", "srun_latency.py", ["-n", "30"], ["-n", "5"]),
     ("nodes", "many_nodes.py", ["-n", "1000", "-j", "2000"], ["-n", "50", "-j", "100"]),
+    ("100k", "jobs_100k.py", ["-n", "100000", "-r", "5"], ["-n", "5000", "-r", "2"]),
 ]
 
 
@@ -80,6 +81,14 @@ def figures(name, doc, n):
                 (f"{n:,} nodes: sinfo", r["sinfo_p50_ms"], "ms", False, "< 5 ms"),
                 (f"{n:,} nodes: {r['jobs']:,} trivial jobs", r["jobs_per_s"], "jobs/s", True,
                  "-")]
+    if name == "100k":
+        goals = {"fill": ("-", True), "kb_per_job": ("<= 1.5 KB", False),
+                 "sbatch": ("keeps its rate", True), "squeue": ("< 200 ms", False),
+                 "squeue_ids": ("-", False), "squeue_one": ("-", False),
+                 "ping": ("-", False), "sched": ("never stalls", False)}
+        return [(r["figure"].replace("controller memory per pending job",
+                                     f"controller memory per pending job, {n:,} held"),
+                 r["value"], r["unit"], goals[r["key"]][1], goals[r["key"]][0]) for r in res]
     return []
 
 

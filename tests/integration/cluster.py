@@ -421,14 +421,18 @@ class Cluster:
         return names, ports
 
     @classmethod
-    def like_reference(cls, name="reference"):
+    def like_reference(cls, name="reference", overrides=None):
         """A cluster configured exactly like tests/reference/slurm.conf and
         gres.conf, with /var/lib/slurm moved into our directory, free ports,
-        our munge socket (AuthInfo) and without its Include line."""
+        our munge socket (AuthInfo) and without its Include line.
+        overrides: {key: value} replacing the file's `key=` lines."""
         lines = []
         for line in (REFERENCE_DIR / "slurm.conf").read_text().splitlines():
             if re.match(r"\s*Include\s", line, re.I):
                 continue
+            key = line.split("=", 1)[0]
+            if overrides and key in overrides:
+                line = f"{key}={overrides[key]}"
             line = line.replace("/var/lib/slurm", "@RUN_DIR@")
             line = re.sub(r"^SlurmctldPort=\d+$", "SlurmctldPort=@SLURMCTLD_PORT@", line)
             line = re.sub(r"^SlurmdPort=\d+$", "SlurmdPort=@SLURMD_PORT@", line)
