@@ -256,14 +256,20 @@ stepd_pids() {
 # Start a daemon in its own session with stdio appended to
 # run/log/<name>.out and record its pid. In the background of a shell
 # without job control the child leads no process group, so setsid(1)
-# makes the session without forking again: $! is the daemon's own pid
-# (is_live checks that it runs the program).
+# makes the session without forking again: $! is the daemon's own pid.
+# Until setsid and then the daemon are exec'd, that pid's command line is
+# not yet the daemon's (is_live would say it is not running): wait for
+# it, or for the process to be gone (the caller's wait reports that).
 start_daemon() {
-	local name=$1
+	local name=$1 pid deadline=$((SECONDS + 5))
 	shift
 	setsid "$@" </dev/null >>"$RUN/log/$name.out" 2>&1 &
-	echo "$!" >"$PIDS/$name.pid"
+	pid=$!
+	echo "$pid" >"$PIDS/$name.pid"
 	STARTED+=("$name")
+	while ! is_live "$name" && kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
+		sleep 0.01
+	done
 }
 
 # Start the slurmds named (slurmd-NODE...) as start_daemon would, from one
