@@ -19,7 +19,8 @@
 #                                     token of the user running it
 #
 # Everything lives in ./run (gitignored): slurm.conf and gres.conf made from
-# etc/local/*.in with free ports (and the cpu node count in run/nodes), munge/ (own key, socket, log), state/,
+# etc/local/*.in with free ports (the cpu node count in run/nodes),
+# munge/ (own key, socket, log), state/,
 # spool/<node>/, log/, pid/, dev/nvidia0..3 (fake GPUs), jwt.key (auth/jwt:
 # scontrol token, slurmrestd), slurmrestd.port and slurmrestd.socket. The pids of what `up`
 # started are recorded in run/pid/script/<name>.pid; `down` and `restart`
@@ -294,7 +295,7 @@ PY
 # SIGTERM the recorded pids of the daemons named, all at once; SIGKILL
 # those still running after STOP_TIMEOUT; forget the pids.
 stop_daemons() {
-	local name pid deadline sig left=() pids=()
+	local name deadline sig left=() still=() pids=()
 	declare -A pid_of=()
 	for name in "$@"; do
 		if is_live "$name"; then
@@ -307,9 +308,9 @@ stop_daemons() {
 	for sig in KILL ""; do
 		deadline=$((SECONDS + STOP_TIMEOUT))
 		while ((${#left[@]})) && ((SECONDS < deadline)); do
-			pids=()
-			for name in "${left[@]}"; do is_live "$name" && pids+=("$name"); done
-			left=("${pids[@]}")
+			still=()
+			for name in "${left[@]}"; do is_live "$name" && still+=("$name"); done
+			left=("${still[@]}")
 			((${#left[@]} == 0)) || sleep 0.1
 		done
 		if ((${#left[@]} == 0)) || [[ -z $sig ]]; then break; fi

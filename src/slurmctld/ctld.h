@@ -18,6 +18,7 @@ struct admin;
 struct ctld;
 struct ctld_timer;
 struct job_sched;
+struct job_view;
 struct durable;
 struct event;
 struct event_base;

@@ -195,17 +195,17 @@ struct job *const *job_view(const struct ctld *c, uint32_t *ret_n)
 
 void job_table_purge(struct ctld *c, time_t now)
 {
-	uint32_t kept = 0;
-
+	time_t age = (time_t)c->conf->min_job_age;
 	struct job *const *view;
-	uint32_t n, due = 0;
+	uint32_t kept = 0, n;
+	bool is_due = false;
 
-	if (!c->conf->min_job_age)
+	if (!age)
 		return; /* MinJobAge=0: job records are never purged (slurm.conf(5)) */
 	view = job_view(c, &n);
-	for (uint32_t i = 0; i < n && !due; i++)
-		due += job_is_finished(view[i]) && now - view[i]->end_time >= (time_t)c->conf->min_job_age;
-	if (!due)
+	for (uint32_t i = 0; i < n && !is_due; i++)
+		is_due = job_is_finished(view[i]) && now - view[i]->end_time >= age;
+	if (!is_due)
 		return; /* the whole table is gone through only when one may go */
 	job_view_drop(c); /* its jobs may be freed below */
 	for (uint32_t i = 0; i < c->job_count; i++) {
@@ -213,7 +213,7 @@ void job_table_purge(struct ctld *c, time_t now)
 
 		/* a job leaves memory only once its final row is on disk */
 		if (job_is_finished(j) && !(j->state & JOB_COMPLETING)
-		    && now - j->end_time >= (time_t)c->conf->min_job_age
+		    && now - j->end_time >= age
 		    && job_seq_is_recorded(c, j->acct_seq)) {
 			job_purged(c, j);
 			job_free(j);

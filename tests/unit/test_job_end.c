@@ -288,6 +288,42 @@ static void test_an_interactive_job_ends_at_once_and_its_client_is_told(void **s
 	assert_int_equal(job_end_requeue(&f->c, job, false, 0, true), -ESLURM_BATCH_ONLY);
 }
 
+/* The timer's checks go through one view of the table a turn: the jobs
+ * not pending and the pending allocations, never the pending batch jobs;
+ * outside a turn every job. */
+static void test_the_timer_view_holds_what_its_checks_need(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct job *job = running(f, 1);
+	struct job_desc *d = fixture_desc();
+	struct job *held, *alloc;
+	struct job *const *v;
+	uint32_t n;
+
+	d->flags |= JOB_DESC_HOLD;
+	held = fixture_submit(f, d);
+	d = fixture_desc();
+	free(d->script);
+	d->script = NULL;
+	d->alloc_host = strdup("127.0.0.1");
+	d->alloc_port = 7777;
+	d->flags |= JOB_DESC_HOLD;
+	alloc = fixture_submit(f, d);
+	assert_int_equal(base(held), JOB_PENDING);
+	assert_int_equal(base(alloc), JOB_PENDING);
+	job_view_take(&f->c);
+	v = job_view(&f->c, &n);
+	assert_int_equal(n, 2);
+	assert_ptr_equal(v[0], job);
+	assert_ptr_equal(v[1], alloc);
+	job_end_time_limits(&f->c, job->end_time); /* through the view */
+	assert_int_equal(job->state, JOB_TIMEOUT | JOB_COMPLETING);
+	job_view_drop(&f->c);
+	v = job_view(&f->c, &n);
+	assert_int_equal(n, 3);
+	assert_ptr_equal(v[1], held);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +341,7 @@ int main(void)
 	    T(test_a_lost_node_requeues_or_fails_its_jobs),
 	    T(test_requeue_of_a_running_job_comes_back_pending),
 	    T(test_an_interactive_job_ends_at_once_and_its_client_is_told),
+	    T(test_the_timer_view_holds_what_its_checks_need),
 #undef T
 	};
 
