@@ -20,7 +20,8 @@
 #   make flake-hunt  .ci/run FLAKE_RUNS (3) times in a row beside a chaos
 #                run that loads the machine (scripts/flake-hunt.sh)
 #   make bench   every benchmark of bench/, one table (bench/suite.py;
-#                BENCH_ARGS=--quick for small sizes, --slurm FILE for ratios)
+#                BENCH_ARGS=--quick for small sizes, --with-slurm to run
+#                each workload on Debian's Slurm 22.05 too, for ratios)
 #   make clean   remove the build directories
 # Integration tests can run against another build: SL_BUILD_DIR=build-asan make integration
 # One module alone: SL_BUILD_DIR=$PWD/build /usr/bin/python3 -m pytest -q tests/integration/test_steps.py

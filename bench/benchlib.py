@@ -46,6 +46,8 @@ def add_common_args(ap):
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--compare", help="results (--json format) of real Slurm, for ratios")
     ap.add_argument("--keep", action="store_true", help="keep the cluster's directory")
+    ap.add_argument("--slurm-ref", action="store_true",
+                    help="run the workload on Debian's Slurm 22.05 instead (slurm_ref.py)")
     return ap
 
 
@@ -65,13 +67,25 @@ def rss_kb(pid):
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
-def start_reference(build_dir, needs):
-    """Start a reference-shaped cluster (n1-n4 cpu-queue, g1-g2 gpu-queue)
-    with the binaries of build_dir; returns (cluster module, cluster)."""
+def reference(build_dir, needs, name, slurm=False):
+    """A reference-shaped cluster (n1-n4 cpu-queue, g1-g2 gpu-queue), not
+    started, running the binaries of build_dir, or Debian's Slurm 22.05
+    when slurm; returns (cluster module, cluster)."""
     h = harness(build_dir, needs)
-    cluster = h.Cluster.like_reference(name="bench")
+    if slurm:
+        import slurm_ref
+        cluster = slurm_ref.cluster(h, name)
+    else:
+        cluster = h.Cluster.like_reference(name=name)
+        cluster.is_slurm = False
     print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}")
-    print(f"binaries: {h.BUILD_DIR}")
+    print(f"binaries: {cluster.bin_dir}, {cluster.sbin_dir}")
+    return h, cluster
+
+
+def start_reference(build_dir, needs, slurm=False):
+    """reference(), started."""
+    h, cluster = reference(build_dir, needs, "bench", slurm)
     cluster.start()
     return h, cluster
 
@@ -120,7 +134,20 @@ def report(results, columns, json_path=None):
 
 def wait_all(cluster, ids, timeout=900):
     """Wait until every job of ids has ended: scontrol wait_job, in
-    batches of what one request may name."""
+    batches of what one request may name. Slurm has no wait_job: there
+    squeue is asked until it lists none of them (it lists no ended job)."""
+    if cluster.is_slurm:
+        left = set(ids)
+        deadline = time.monotonic() + timeout
+        while left:
+            listed = {int(j) for j in cluster.out("squeue", "-h", "-o", "%i").split()
+                      if j.isdigit()}
+            left &= listed
+            if left and time.monotonic() > deadline:
+                raise RuntimeError(f"{len(left)} jobs still queued after {timeout} s")
+            if left:
+                time.sleep(0.25)  # each squeue costs the machine CPU
+        return
     for i in range(0, len(ids), 1000):
         cluster.run("scontrol", "wait_job", ",".join(map(str, ids[i:i + 1000])),
                     "state=finished", "all", f"timeout={timeout}", timeout=timeout + 60)

@@ -49,6 +49,19 @@ def stepd_cpu_us(cluster):
     return cpu
 
 
+def not_completed(cluster, ids):
+    """Jobs of ids that did not end COMPLETED 0:0 as far as accounting
+    knows (Slurm's private cluster has none: its jobcomp log)."""
+    if cluster.is_slurm:
+        import slurm_ref
+        states = slurm_ref.jobcomp_states(cluster)
+        return [f"{j}|{states.get(j)}" for j in ids if states.get(j) != "COMPLETED"]
+    return [line for line in cluster.out(
+        "sacct", "-X", "-n", "-P", "-o", "JobID,State,ExitCode",
+        "-j", ",".join(map(str, ids))).splitlines()
+        if not line.endswith("|COMPLETED|0:0")]
+
+
 def run(cluster, jobs, parallel):
     """(wall seconds, job ids): jobs submitted by parallel threads, until
     every one has ended."""
@@ -60,8 +73,7 @@ def run(cluster, jobs, parallel):
 
 def main():
     args = parse_args()
-    h = benchlib.harness(args.build_dir, "sbatch")
-    cluster = h.Cluster.like_reference(name="bench-e2e")
+    h, cluster = benchlib.reference(args.build_dir, "sbatch", "bench-e2e", args.slurm_ref)
     if args.cgroup:
         text = cluster.conf_text
         for key, value in CGROUP_SETTINGS.items():
@@ -72,9 +84,8 @@ def main():
                 text += f"{key}={value}\n"
         cluster.conf_text = text
         (cluster.dir / "cgroup.conf").write_text(CGROUP_CONF)
-    print(f"cluster: reference-shaped in {cluster.dir}"
-          + (", jobs confined by cgroups" if args.cgroup else ""))
-    print(f"binaries: {h.BUILD_DIR}")
+    if args.cgroup:
+        print("jobs confined by cgroups")
     cluster.start()
     ok, result = False, {}
     try:
@@ -83,15 +94,12 @@ def main():
         # rows may still say RUNNING for a moment after the jobs ended
         deadline, bad = time.monotonic() + 60, [None]
         while bad and time.monotonic() < deadline:
-            bad = [line for line in cluster.out(
-                "sacct", "-X", "-n", "-P", "-o", "JobID,State,ExitCode",
-                "-j", ",".join(map(str, ids))).splitlines()
-                if not line.endswith("|COMPLETED|0:0")]
+            bad = not_completed(cluster, ids)
             if bad:
                 time.sleep(0.2)
         if bad:
             raise RuntimeError(f"{len(bad)} jobs did not complete: {bad[:3]}")
-        cpu = stepd_cpu_us(cluster)
+        cpu = [] if cluster.is_slurm else stepd_cpu_us(cluster)
         result = {"run": f"{args.jobs} jobs x{args.parallel}", "jobs_per_s":
                   round(args.jobs / wall, 1), "wall_s": round(wall, 2),
                   "stepds": len(cpu),

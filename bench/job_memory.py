@@ -26,7 +26,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    h, cluster = benchlib.start_reference(args.build_dir, "sbatch")
+    h, cluster = benchlib.start_reference(args.build_dir, "sbatch", args.slurm_ref)
     ok, result = False, {}
     try:
         pid = cluster.procs["slurmctld"].pid

@@ -15,8 +15,9 @@ For each it prints jobs/s (wall clock) and the latency of one submission
 journal commit, the reply) at p50 and p99. Every submission must print an
 id; a failure ends the run with status 1.
 
-Comparison with real Slurm: this script never calls real Slurm. With
---compare FILE (the --json output of an equivalent run against Slurm 22.05
+Comparison with real Slurm: --slurm-ref runs the same workload on the
+same cluster run by Debian's Slurm 22.05 instead (slurm_ref.py; suite.py
+--with-slurm runs both and prints ratios). With --compare FILE (the --json output of an equivalent run against Slurm 22.05
 measured elsewhere) it prints our/reference ratios; without it, it says that
 no comparison was made.
 
@@ -100,7 +101,7 @@ def summary(name, wall, lat):
 
 def main():
     args = parse_args()
-    _, cluster = benchlib.start_reference(args.build_dir, "sbatch")
+    _, cluster = benchlib.start_reference(args.build_dir, "sbatch", args.slurm_ref)
     results = []
     ok = False
     try:
@@ -134,9 +135,8 @@ def main():
             print(f"  {r['run']}: throughput x{r['jobs_per_s'] / f['jobs_per_s']:.2f}, "
                   f"p50 x{r['p50_ms'] / f['p50_ms']:.2f}, p99 x{r['p99_ms'] / f['p99_ms']:.2f}")
     else:
-        print("\nNo comparison with real Slurm: it is not set up here and this benchmark never "
-              "calls it.\nThe numbers above are ours alone; pass --compare FILE with results "
-              "measured against Slurm 22.05 to print ratios.")
+        print("\nNo comparison: pass --compare FILE with the --json of a --slurm-ref run "
+              "to print ratios.")
     return status
 
 

@@ -14,8 +14,9 @@ at p50 and p99:
   scontrol show job <id>    one job, long form
   sinfo                     partitions (no jobs: the baseline of a call)
 
-Comparison with real Slurm: this script never calls real Slurm. With
---compare FILE (the --json output of an equivalent run against Slurm 22.05
+Comparison with real Slurm: --slurm-ref runs the same workload on the
+same cluster run by Debian's Slurm 22.05 instead (slurm_ref.py; suite.py
+--with-slurm runs both and prints ratios). With --compare FILE (the --json output of an equivalent run against Slurm 22.05
 measured elsewhere) it prints our/reference ratios.
 
 Usage: /usr/bin/python3 bench/squeue_latency.py [-n 2000] [-r 20]
@@ -58,7 +59,7 @@ def measure(cluster, argv, repeat, expect_lines=None):
 
 def main():
     args = parse_args()
-    _, cluster = benchlib.start_reference(args.build_dir, "squeue")
+    _, cluster = benchlib.start_reference(args.build_dir, "squeue", args.slurm_ref)
     results, ok = [], False
     try:
         _, ids = benchlib.submit_held(cluster, args.jobs)
@@ -87,7 +88,7 @@ def main():
             if r["command"] in ref:
                 print(f"{r['command']:<28} {r['p50_ms'] / ref[r['command']]['p50_ms']:>12.2f}")
     else:
-        print("\nno comparison: real Slurm is not run here (use --compare FILE)")
+        print("\nno comparison: pass --compare FILE with the --json of a --slurm-ref run")
     return status
 
 

@@ -18,8 +18,8 @@ cgroup.conf ConstrainCores/RAMSpace/Devices=yes; needs root and writable
 cgroups) and it also prints what building and removing each step's
 cgroups took inside slurmstepd (its debug log line). Every command must exit 0, otherwise the run fails
 with status 1. --json FILE writes the numbers; --compare FILE prints
-ours/reference ratios against numbers measured on real Slurm 22.05
-elsewhere (this script never calls real Slurm).
+ours/reference ratios against the --json of a --slurm-ref run (the same
+workload on the same cluster run by Debian's Slurm 22.05, slurm_ref.py).
 
 Usage: /usr/bin/python3 bench/srun_latency.py [-n 50] [--cgroup] [--build-dir build]
            [--json out.json] [--compare ref.json] [--keep]
@@ -86,8 +86,7 @@ def summary(name, lat):
 
 def main():
     args = parse_args()
-    h = benchlib.harness(args.build_dir, "srun")
-    cluster = h.Cluster.like_reference(name="bench-srun")
+    h, cluster = benchlib.reference(args.build_dir, "srun", "bench-srun", args.slurm_ref)
     if args.cgroup or args.debug:
         text = cluster.conf_text
         wanted = CGROUP_SETTINGS if args.cgroup else {"SlurmdDebug": "debug"}
@@ -98,9 +97,8 @@ def main():
         cluster.conf_text = text
     if args.cgroup:
         (cluster.dir / "cgroup.conf").write_text(CGROUP_CONF)
-    print(f"cluster: reference-shaped (n1-n4 cpu-queue, g1-g2 gpu-queue) in {cluster.dir}"
-          + (", jobs confined by cgroups" if args.cgroup else ""))
-    print(f"binaries: {h.BUILD_DIR}")
+    if args.cgroup:
+        print("jobs confined by cgroups")
     cluster.start()
     results, ok, holder, job_id = [], False, None, ""
     try:
@@ -156,9 +154,8 @@ def main():
                 print(f"  {r['run']}: p50 x{r['p50_ms'] / f['p50_ms']:.2f}, "
                       f"p99 x{r['p99_ms'] / f['p99_ms']:.2f}")
     else:
-        print("\nNo comparison with real Slurm: it is not set up here and this benchmark never "
-              "calls it.\nPass --compare FILE with results measured against Slurm 22.05 to "
-              "print ratios.")
+        print("\nNo comparison: pass --compare FILE with the --json of a --slurm-ref run "
+              "to print ratios.")
     return status
 
 

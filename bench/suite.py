@@ -4,14 +4,19 @@
 Runs the benchmarks of this directory one after the other, each on its own
 private cluster of the build under test, with --json into a scratch
 directory, and prints one table: the figure, ours, Slurm's, the ratio
-(how many times better ours is) and the goal. Slurm's column comes from
---slurm FILE, figures measured on a Slurm 22.05 cluster with the same
-workloads ({"figure name": value}, the names of this table); without it
-the column says "-". --quick runs smaller sizes (a minute or two) for a
-check that every benchmark still runs.
+(how many times better ours is) and the goal.
+
+Slurm's column: with --with-slurm, each benchmark that can runs a second
+time, right after ours, on the same private reference-shaped cluster run
+by Debian's Slurm 22.05 (slurm_ref.py; `apt-get install slurm-wlm
+slurm-client`); the 1,000-node and 100,000-job benchmarks run ours only.
+--slurm FILE gives figures measured elsewhere ({"figure name": value},
+the names of this table) for the rest; without either the column says
+"-". --quick runs smaller sizes (a minute or two) for a check that every
+benchmark still runs.
 
 Usage: /usr/bin/python3 bench/suite.py [--quick] [--build-dir build]
-           [--slurm slurm.json] [--json out.json] [--only NAME]
+           [--with-slurm] [--slurm slurm.json] [--json out.json] [--only NAME]
 """
 
 import argparse
@@ -92,37 +97,66 @@ def figures(name, doc, n):
     return []
 
 
+# run on our build only: 100,000 jobs is past the reference config's
+# MaxJobCount (60,000), and 1,000 of Slurm's slurmd on one host is not
+# something slurm_ref.py sets up
+OURS_ONLY = ("nodes", "100k")
+
+
+def run_one(name, script, sizes, build_dir, scratch, slurm):
+    """One benchmark's --json document, or None when it failed."""
+    out = Path(scratch) / f"{name}{'-slurm' if slurm else ''}.json"
+    argv = [sys.executable, str(HERE / script), *sizes, "--json", str(out)]
+    if build_dir:
+        argv += ["--build-dir", build_dir]
+    if slurm:
+        argv.append("--slurm-ref")
+    t0 = time.monotonic()
+    print(f"== {name}{' on Slurm' if slurm else ''}: {' '.join(argv[1:])}", flush=True)
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0 or not out.exists():
+        print(r.stdout[-2000:], r.stderr[-2000:], sep="\n")
+        return None
+    print(f"   {time.monotonic() - t0:.0f} s", flush=True)
+    return json.loads(out.read_text())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes: does everything run?")
     ap.add_argument("--build-dir", help="binaries to test (default $SL_BUILD_DIR or build/)")
-    ap.add_argument("--slurm", help="Slurm 22.05's figures, {figure: value}")
+    ap.add_argument("--with-slurm", action="store_true",
+                    help="run each benchmark on Debian's Slurm 22.05 too, right after ours")
+    ap.add_argument("--slurm", help="Slurm 22.05's figures measured elsewhere, {figure: value}")
     ap.add_argument("--json", help="also write the table to this file")
     ap.add_argument("--only", action="append", help="run only these benchmarks (names above)")
     args = ap.parse_args()
     slurm = json.loads(Path(args.slurm).read_text()) if args.slurm else {}
+    if args.with_slurm:
+        import slurm_ref
+        why = slurm_ref.installed()
+        if why:
+            sys.exit(why)
     rows, failed = [], []
     with tempfile.TemporaryDirectory(prefix="sl-bench-") as scratch:
         for name, script, full, quick in BENCHES:
             if args.only and name not in args.only:
                 continue
-            out = Path(scratch) / f"{name}.json"
-            argv = [sys.executable, str(HERE / script), *(quick if args.quick else full),
-                    "--json", str(out)]
-            if args.build_dir:
-                argv += ["--build-dir", args.build_dir]
-            t0 = time.monotonic()
-            print(f"== {name}: {' '.join(argv[1:])}", flush=True)
-            r = subprocess.run(argv, capture_output=True, text=True)
-            if r.returncode != 0 or not out.exists():
-                failed.append(name)
-                print(r.stdout[-2000:], r.stderr[-2000:], sep="\n")
-                continue
-            print(f"   {time.monotonic() - t0:.0f} s", flush=True)
             sizes = quick if args.quick else full
             n = int(sizes[sizes.index("-n") + 1])
-            for fig, value, unit, higher, goal in figures(name, json.loads(out.read_text()), n):
-                ref = slurm.get(fig)
+            ours = run_one(name, script, sizes, args.build_dir, scratch, slurm=False)
+            if ours is None:
+                failed.append(name)
+                continue
+            measured = {}
+            if args.with_slurm and name not in OURS_ONLY:
+                theirs = run_one(name, script, sizes, args.build_dir, scratch, slurm=True)
+                if theirs is None:
+                    failed.append(f"{name} (Slurm)")
+                else:
+                    measured = {f[0]: f[1] for f in figures(name, theirs, n)}
+            for fig, value, unit, higher, goal in figures(name, ours, n):
+                ref = measured.get(fig, slurm.get(fig))
                 ratio = None
                 if ref and value:
                     ratio = round(value / ref if higher else ref / value, 2)

@@ -16,8 +16,8 @@ template using the placeholders of etc/local/slurm.conf.in: @RUN_DIR@,
 Cluster.like_reference() builds the reference cluster of
 tests/reference/slurm.conf with its paths and ports rewritten.
 
-Binaries come from $SL_BUILD_DIR or <repo>/build; real Slurm is never
-called. $SL_TIMEOUT_SCALE multiplies every deadline (e.g. 3 for ASan builds).
+Binaries come from $SL_BUILD_DIR or <repo>/build; the tests never call
+real Slurm (only bench/slurm_ref.py points bin_dir and sbin_dir at it). $SL_TIMEOUT_SCALE multiplies every deadline (e.g. 3 for ASan builds).
 """
 
 import os
@@ -343,6 +343,9 @@ class Cluster:
         self.problems = []       # daemons that died on their own, found by stop()
         self.failed = False      # set by conftest when a test using us failed
         self.started = False
+        # where commands (run, popen) and daemons come from; bench/ points
+        # them at Debian's Slurm to run the same workload against it
+        self.bin_dir = self.sbin_dir = BUILD_DIR
         if conf_template is None:
             conf_template = self._generate(nodes, partitions, settings or {}, node_defaults)
             if gres_template is None:
@@ -491,7 +494,7 @@ class Cluster:
         e = {k: v for k, v in os.environ.items() if not k.startswith(_ENV_PREFIXES)}
         e["SLURM_CONF"] = str(self.conf_path)
         # jobs that call srun/squeue by name get ours, never /usr/bin's
-        e["PATH"] = f"{BUILD_DIR}:{e.get('PATH', '/usr/bin:/bin')}"
+        e["PATH"] = f"{self.bin_dir}:{e.get('PATH', '/usr/bin:/bin')}"
         if extra:
             e.update(extra)
         return e
@@ -555,14 +558,14 @@ class Cluster:
         wait_for(munge_works, timeout=10, what="munged to answer")
 
     def start_slurmctld(self, wait=True):
-        self._spawn("slurmctld", [BUILD_DIR / "slurmctld", "-D", "-f", self.conf_path])
+        self._spawn("slurmctld", [self.sbin_dir / "slurmctld", "-D", "-f", self.conf_path])
         if wait:
             self.wait_ctld_up()
 
     def start_slurmd(self, name):
         if name not in self.nodes:
             raise ValueError(f"{name} is not a node of this cluster ({self.nodes})")
-        self._spawn(f"slurmd-{name}", [BUILD_DIR / "slurmd", "-D", "-N", name, "-f",
+        self._spawn(f"slurmd-{name}", [self.sbin_dir / "slurmd", "-D", "-N", name, "-f",
                                        self.conf_path])
 
     def kill_slurmd(self, name, sig=signal.SIGKILL):
@@ -656,7 +659,7 @@ class Cluster:
         """slurmstepds of this cluster: started by our slurmds, detached from
         them by design (they outlive a slurmd restart), so found by their
         command line, which names our binary and our slurm.conf."""
-        exe, conf = str(BUILD_DIR / "slurmstepd"), str(self.conf_path)
+        exe, conf = str(self.sbin_dir / "slurmstepd"), str(self.conf_path)
         pids = []
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
@@ -699,7 +702,7 @@ class Cluster:
         """Run build/<cmd> args with SLURM_CONF set; returns CompletedProcess
         (text). user: a name or uid to run as (needs root). check: raise
         CommandFailed on a non-zero status."""
-        argv = [str(BUILD_DIR / cmd)] + [str(a) for a in args]
+        argv = [str(self.bin_dir / cmd)] + [str(a) for a in args]
         e = self.env(env)
         preexec = None
         if user is not None:
@@ -726,7 +729,7 @@ class Cluster:
         """Start build/<cmd> args in the background (srun, salloc) with
         pipes for stdout/stderr (text); it is killed by pid at stop() if
         it is still running."""
-        argv = [str(BUILD_DIR / cmd)] + [str(a) for a in args]
+        argv = [str(self.bin_dir / cmd)] + [str(a) for a in args]
         p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, errors="replace", env=self.env(env), cwd=self.dir, **kw)
         self.clients.append(p)
@@ -837,7 +840,7 @@ class Cluster:
         """Like start_slurmctld(), with extra slurmctld flags (e.g. "-c",
         "-i") before -f. wait=False returns the Popen at once (for a start
         that is expected to fail; see wait_exited)."""
-        p = self._spawn("slurmctld", [BUILD_DIR / "slurmctld", "-D", *flags, "-f",
+        p = self._spawn("slurmctld", [self.sbin_dir / "slurmctld", "-D", *flags, "-f",
                                       self.conf_path])
         if wait:
             self.wait_ctld_up()
