@@ -3,9 +3,11 @@
  * Launch: the packed REQUEST_BATCH_JOB_LAUNCH or REQUEST_LAUNCH_TASKS goes
  * to a new slurmstepd on a pipe (its stdin); the stepd answers on a second
  * pipe (its stdout).
- * slurmd forks, the child calls setsid() and forks again and exits, so
- * the stepd is re-parented to init and survives slurmd restarts; the
- * grandchild execs <dir of slurmd>/slurmstepd -f <slurm.conf> -N <node>.
+ * slurmd spawns <dir of slurmd>/slurmstepd -f <slurm.conf> -N <node> in
+ * a session of its own with posix_spawn (a vfork: no copy of slurmd's
+ * memory to tear down, which a fork would make the stepd pay for on
+ * every launch); the stepd survives slurmd restarts, and slurmd reaps
+ * the stepds it started (SIGCHLD, the pids it keeps).
  * slurmd writes nothing into the job's directories, as root or otherwise.
  *
  * Signals: connect to <SlurmdSpoolDir>/<node>_<job>.<step> (the batch
@@ -33,6 +35,7 @@
 #include <pwd.h>
 #include <limits.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -261,31 +264,88 @@ static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, i
 	return 0;
 }
 
-/* The intermediate child: new session, fork the stepd, exit. Only
- * async-signal-safe calls from here on. */
-static _Noreturn void launch_child(int in, int out, char *const argv[])
+/* Reaps the stepds this slurmd started that have exited (only those: a
+ * wait for any child would take another's status). */
+static void stepd_reap(struct slurmd *d)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t none;
-	pid_t pid;
+	for (size_t i = 0; i < d->n_stepds;) {
+		pid_t r = waitpid(d->stepds[i], NULL, WNOHANG);
 
-	if (setsid() < 0)
-		_exit(1);
-	pid = fork();
-	if (pid != 0)
-		_exit(pid < 0 ? 1 : 0);
+		if (r == 0 || (r < 0 && errno == EINTR)) {
+			i++;
+			continue;
+		}
+		d->stepds[i] = d->stepds[--d->n_stepds];
+	}
+}
+
+static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
+{
+	(void)sig;
+	(void)what;
+	stepd_reap(arg);
+}
+
+/* Room for one more stepd pid, before spawning it (a pid that could not
+ * be kept would never be reaped). */
+static int stepd_pids_reserve(struct slurmd *d)
+{
+	pid_t *v;
+	size_t cap;
+
+	if (d->n_stepds < d->cap_stepds)
+		return 0;
+	cap = d->cap_stepds ? d->cap_stepds * 2 : 16;
+	v = realloc(d->stepds, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	d->stepds = v;
+	d->cap_stepds = cap;
+	return 0;
+}
+
+/* A new session running argv with in as stdin, out as stdout, every
+ * other descriptor closed, every signal at its default and unblocked. */
+static int stepd_spawn(struct slurmd *d, char *const argv[], int in, int out)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t all, none;
+	pid_t pid;
+	int r;
+
+	if (stepd_pids_reserve(d) < 0)
+		return -ENOMEM;
+	r = posix_spawn_file_actions_init(&fa);
+	if (r)
+		return -r;
+	r = posix_spawnattr_init(&at);
+	if (r) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -r;
+	}
+	sigfillset(&all);
 	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &dfl, NULL);
-	if (dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0)
-		_exit(127);
-	if (close_range(3, ~0u, 0) < 0)
-		for (int fd = 3; fd < 1024; fd++)
-			close(fd);
-	execv(argv[0], argv);
-	_exit(127);
+	r = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF
+						  | POSIX_SPAWN_SETSIGMASK);
+	if (!r)
+		r = posix_spawnattr_setsigdefault(&at, &all);
+	if (!r)
+		r = posix_spawnattr_setsigmask(&at, &none);
+	if (!r)
+		r = posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
+	if (!r)
+		r = posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
+	if (!r)
+		r = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (!r)
+		r = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return -r;
+	d->stepds[d->n_stepds++] = pid;
+	return 0;
 }
 
 /* Start a slurmstepd for the request's launch message (req->body). */
@@ -293,8 +353,7 @@ static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 {
 	char *argv[] = { d->stepd_path, "-f", d->stepd_conf, "-N", d->node_name, NULL };
 	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
-	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, status = 0, r;
-	pid_t pid;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, r;
 
 	r = stepd_frame_pack(req->type, req->body, &frame);
 	if (r < 0)
@@ -303,22 +362,15 @@ static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 		r = -errno;
 		goto fail;
 	}
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		goto fail;
-	}
-	if (pid == 0)
-		launch_child(to[0], from[1], argv);
-	close(to[0]);
-	close(from[1]);
-	to[0] = from[1] = -1;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	r = stepd_spawn(d, argv, to[0], from[1]);
+	if (r < 0) {
+		error("JobId=%u: cannot run %s: %s", job_id, argv[0], strerror(-r));
 		r = -ESLURMD_EXECVE_FAILED;
 		goto fail;
 	}
+	close(to[0]);
+	close(from[1]);
+	to[0] = from[1] = -1;
 	/* A stepd that died before reading still answers through EOF below. */
 	r = stepd_write_all(to[1], frame.data, frame.len);
 	if (r < 0)
@@ -627,6 +679,9 @@ int slurmd_launch_init(struct slurmd *d)
 		d->stepd_path = NULL;
 		return -ENOMEM;
 	}
+	d->sig_chld = evsignal_new(d->base, SIGCHLD, sigchld_cb, d);
+	if (!d->sig_chld || evsignal_add(d->sig_chld, NULL) < 0)
+		return -ENOMEM;
 	if (access(d->stepd_path, X_OK) < 0)
 		error("%s: %s; jobs cannot start on this node", d->stepd_path, strerror(errno));
 	d->stepd_conf = strdup(realpath(d->conf_path, conf) ? conf : d->conf_path);
@@ -650,4 +705,11 @@ void slurmd_launch_fini(struct slurmd *d)
 	d->stepd_path = d->stepd_conf = d->spool_dir = NULL;
 	cred_state_free(d->cred_state);
 	d->cred_state = NULL;
+	if (d->sig_chld)
+		event_free(d->sig_chld);
+	d->sig_chld = NULL;
+	stepd_reap(d); /* those still running are init's once we exit */
+	free(d->stepds);
+	d->stepds = NULL;
+	d->n_stepds = d->cap_stepds = 0;
 }

@@ -38,6 +38,9 @@ struct slurmd {
 	char *stepd_conf;            /* absolute slurm.conf path given to stepds */
 	struct launch_op *launch_ops; /* requests waiting for a stepd's answer */
 	struct cred_state *cred_state; /* credentials used here, jobs ended here */
+	pid_t *stepds;               /* stepds started here, not yet reaped */
+	size_t n_stepds, cap_stepds;
+	struct event *sig_chld;      /* reaps them */
 	/* spool.c */
 	struct event *resend_timer; /* completions left by dead stepds */
 };

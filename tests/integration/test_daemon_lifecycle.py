@@ -17,7 +17,8 @@ import subprocess
 
 import pytest
 
-from cluster import BUILD_DIR, TIMEOUT_SCALE, Cluster, free_ports, parse_record
+from cluster import (BUILD_DIR, TIMEOUT_SCALE, Cluster, free_ports, parse_record, wait_for,
+                     wait_state)
 
 CLUSTER_NAME = "lifecycle"
 MESSAGE_TIMEOUT = 2
@@ -215,6 +216,54 @@ def test_scontrol_oneliner_prints_one_line_per_node(cluster):
 def test_scontrol_show_node_of_an_unknown_node(cluster):
     r = cluster.run("scontrol", "show", "node", "nosuch", check=False)
     assert (r.returncode, r.stdout, r.stderr) == (1, "Node nosuch not found\n", "")
+
+
+def _children(pid):
+    """{child pid: state letter} of process pid, from /proc."""
+    kids = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids[int(entry)] = fields[0]
+    return kids
+
+
+def test_slurmd_reaps_the_stepds_it_started(cluster):
+    """slurmd spawns each stepd as its own child (no double fork): while a
+    job runs its stepd is slurmd's child, and once the jobs have ended
+    none is left as a zombie of slurmd's."""
+    slurmd = cluster.procs["slurmd-n1"].pid
+    stepd = str(cluster.sbin_dir / "slurmstepd")
+
+    def stepds():
+        live = []
+        for pid, state in _children(slurmd).items():
+            try:
+                if state != "Z" and os.readlink(f"/proc/{pid}/exe") == stepd:
+                    live.append(pid)
+            except OSError:
+                pass
+        return live
+
+    long_job = cluster.out("sbatch", "--parsable", "-w", "n1", "-o", "/dev/null", "--wrap",
+                           "sleep 300").strip()
+    wait_state(cluster, long_job, "RUNNING")
+    wait_for(stepds, timeout=10, what=f"a slurmstepd child of slurmd (pid {slurmd})")
+    ids = [cluster.out("sbatch", "--parsable", "-w", "n1", "-o", "/dev/null", "--wrap",
+                       "true").strip() for _ in range(3)]
+    for job_id in ids:
+        wait_state(cluster, job_id, "COMPLETED")
+    cluster.run("scancel", long_job)
+    wait_state(cluster, long_job, "CANCELLED")
+    wait_for(lambda: not stepds() and "Z" not in _children(slurmd).values(), timeout=20,
+             what=f"slurmd (pid {slurmd}) to reap its stepds: {_children(slurmd)}")
+    assert cluster.procs["slurmd-n1"].poll() is None
 
 
 def test_slurmd_C_prints_this_machines_hardware():

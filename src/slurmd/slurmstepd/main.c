@@ -2,7 +2,7 @@
  *
  *   slurmstepd -f <slurm.conf> -N <NodeName>
  *
- * Started by slurmd (double fork + setsid, so it outlives slurmd), with
+ * Spawned by slurmd in a session of its own (it outlives slurmd), with
  * the launch frame on stdin and the status pipe on stdout (stepd_proto.h).
  * Order: the loop and the stepd's signals; read the launch, load the
  * config; set up the job (launch.c: socket, script or srun connection,
