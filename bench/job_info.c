@@ -1,7 +1,9 @@
 /* job_info.c - what the controller spends answering squeue: for N held
  * jobs, the job_info record of each (job_info_fill: the strings, the
  * reason's explanation, the output paths) and the reply's packing
- * (job_info_msg_pack), with no daemons. The median of the runs.
+ * (job_info_msg_pack), with no daemons; full records, then brief ones
+ * (JOB_SHOW_BRIEF, as squeue asks for its usual formats). The median of
+ * the runs.
  *
  *   build/bench_job_info [jobs [runs]]
  */
@@ -54,31 +56,34 @@ int main(int argc, char **argv)
 		d->flags |= JOB_DESC_HOLD; /* held, as bench/squeue_json.py's sbatch -H */
 		fixture_submit(f, d);
 	}
-	for (int r = 0; r < runs; r++) {
-		struct job_info_msg m = { .jobs = calloc(f->c.job_count, sizeof(*m.jobs)) };
-		struct pack_buf b = { 0 };
-		struct timespec t0;
+	for (int brief = 0; brief < 2; brief++) {
+		for (int r = 0; r < runs; r++) {
+			struct job_info_msg m = {.jobs = calloc(f->c.job_count, sizeof(*m.jobs))};
+			struct pack_buf b = {0};
+			struct timespec t0;
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (uint32_t i = 0; i < f->c.job_count; i++)
-			job_info_fill(&f->c, f->c.jobs[i], &m.jobs[m.count++]);
-		fill_ms[r] = ms_since(&t0);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		job_info_msg_pack(&m, &b, PROTOCOL_VERSION);
-		pack_ms[r] = ms_since(&t0);
-		bytes = b.len;
-		pack_buf_done(&b);
-		for (uint32_t i = 0; i < m.count; i++)
-			job_info_fill_done(&m.jobs[i]);
-		free(m.jobs);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			for (uint32_t i = 0; i < f->c.job_count; i++)
+				job_info_fill(&f->c, f->c.jobs[i], brief, &m.jobs[m.count++]);
+			fill_ms[r] = ms_since(&t0);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			job_info_msg_pack(&m, &b, PROTOCOL_VERSION);
+			pack_ms[r] = ms_since(&t0);
+			bytes = b.len;
+			pack_buf_done(&b);
+			for (uint32_t i = 0; i < m.count; i++)
+				job_info_fill_done(&m.jobs[i]);
+			free(m.jobs);
+		}
+		qsort(fill_ms, (size_t)runs, sizeof(double), dbl_cmp);
+		qsort(pack_ms, (size_t)runs, sizeof(double), dbl_cmp);
+		printf("%s records: jobs %u, runs %d, reply %zu bytes\n", brief ? "brief" : "full",
+		       f->c.job_count, runs, bytes);
+		printf("  job_info_fill      p50 %7.2f ms  (%.2f us/job)\n", fill_ms[runs / 2],
+		       fill_ms[runs / 2] * 1e3 / n);
+		printf("  job_info_msg_pack  p50 %7.2f ms  (%.2f us/job)\n", pack_ms[runs / 2],
+		       pack_ms[runs / 2] * 1e3 / n);
 	}
-	qsort(fill_ms, (size_t)runs, sizeof(double), dbl_cmp);
-	qsort(pack_ms, (size_t)runs, sizeof(double), dbl_cmp);
-	printf("jobs %u, runs %d, reply %zu bytes\n", f->c.job_count, runs, bytes);
-	printf("job_info_fill      p50 %7.2f ms  (%.2f us/job)\n", fill_ms[runs / 2],
-	       fill_ms[runs / 2] * 1e3 / n);
-	printf("job_info_msg_pack  p50 %7.2f ms  (%.2f us/job)\n", pack_ms[runs / 2],
-	       pack_ms[runs / 2] * 1e3 / n);
 	fixture_free(f);
 	return 0;
 }

@@ -64,6 +64,90 @@ int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
 	return r;
 }
 
+/* A page of job_fetch_pages: checked as on_frame does, then kept with
+ * its frame. */
+struct kept {
+	struct job_pages *p;
+	uint32_t after;
+};
+
+static int on_kept_frame(void *arg, const struct frame_body *part, void *frame)
+{
+	struct kept *k = arg;
+	struct job_pages *p = k->p;
+	struct job_info_msg *page = NULL;
+	void *msg = NULL;
+	int more, r;
+
+	if (part->type == RESPONSE_JOB_INFO) {
+		r = job_info_msg_unpack_view(part->body, part->len, part->version, &page);
+		if (r < 0) {
+			free(frame);
+			return r;
+		}
+	} else {
+		r = msg_unpack_body(part->type, part->body, part->len, part->version, &msg);
+		free(frame); /* the error's strings are copies */
+		return r < 0 ? r : ctld_fetch_unwrap(part->type, msg, RESPONSE_JOB_INFO);
+	}
+	more = page->is_more;
+	if ((more && (!page->count || page->last_job_id <= k->after))
+	    || page->count > UINT32_MAX - p->count) {
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+		goto fail;
+	}
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct job_info_msg **pages = realloc(p->pages, cap * sizeof(*pages));
+		void **frames;
+
+		if (pages)
+			p->pages = pages;
+		frames = pages ? realloc(p->frames, cap * sizeof(*frames)) : NULL;
+		if (!frames) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		p->frames = frames;
+		p->cap = cap;
+	}
+	k->after = page->last_job_id;
+	p->pages[p->n] = page;
+	p->frames[p->n++] = frame;
+	p->count += page->count;
+	return more;
+fail:
+	msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
+	free(frame);
+	return r;
+}
+
+int job_fetch_pages(const struct sl_conf *conf, struct job_info_req *req, struct job_pages *ret)
+{
+	struct kept k = {.p = ret, .after = req->after_job_id};
+	uint16_t saved = req->show_flags;
+	int r;
+
+	*ret = (struct job_pages){.n = 0};
+	req->show_flags |= JOB_SHOW_STREAM;
+	r = rpc_stream_ctld_owned(conf, REQUEST_JOB_INFO, req, on_kept_frame, &k);
+	req->show_flags = saved;
+	if (r == 0 && !ret->n)
+		r = -SLURM_UNEXPECTED_MSG_ERROR;
+	return r;
+}
+
+void job_pages_free(struct job_pages *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		msg_free(msg_lookup(RESPONSE_JOB_INFO), p->pages[i]);
+		free(p->frames[i]);
+	}
+	free(p->pages);
+	free(p->frames);
+	*p = (struct job_pages){.n = 0};
+}
+
 /* Collects the pages into the first one. */
 static int take_page(void *arg, struct job_info_msg *page)
 {

@@ -5,6 +5,8 @@
  * the caller can work on a page while the controller builds the next. */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct frame_as;
 struct sl_conf;
@@ -24,6 +26,23 @@ typedef int job_page_fn(void *arg, struct job_info_msg *page);
  * handed over before an error stay handed over. */
 int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
 		      struct job_info_req *req, bool view, job_page_fn *fn, void *arg);
+
+/* Every page of a listing, kept as received: each page a view
+ * (job_info_msg_unpack_view) whose strings point into its frame, both
+ * kept until job_pages_free. No record or string is copied, which for a
+ * listing of 100,000 jobs is most of what gathering them costs. The
+ * records themselves may be rewritten by the holder (squeue narrows
+ * array tasks in place). */
+struct job_pages {
+	struct job_info_msg **pages;
+	void **frames;	/* frames[i] holds pages[i]'s strings */
+	size_t n, cap;
+	uint32_t count; /* jobs in all pages */
+};
+/* 0 and *ret filled (free with job_pages_free, also on error), or the
+ * error as job_fetch_each_as's. */
+int job_fetch_pages(const struct sl_conf *conf, struct job_info_req *req, struct job_pages *ret);
+void job_pages_free(struct job_pages *p);
 
 /* Every page in one message: returns 0 and *ret (owned; free with
  * msg_free(msg_lookup(RESPONSE_JOB_INFO), m)), or the error. */

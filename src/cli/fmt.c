@@ -116,6 +116,15 @@ int fmt_parse_long(struct fmt_spec *f, const char *s, fmt_name_fn *fn, const voi
 	return r;
 }
 
+static void fmt_put_spaces(FILE *out, int n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > 0; n -= (int)sizeof(spaces) - 1)
+		fwrite_unlocked(spaces, 1,
+				n < (int)sizeof(spaces) - 1 ? (size_t)n : sizeof(spaces) - 1, out);
+}
+
 void fmt_put_cell(FILE *out, const char *s, int width, bool right, bool cut)
 {
 	int len = (int)strlen(s);
@@ -126,7 +135,13 @@ void fmt_put_cell(FILE *out, const char *s, int width, bool right, bool cut)
 	}
 	if (len > width && (cut || !right))
 		len = width;
-	fprintf(out, right ? "%*.*s" : "%-*.*s", width, len, s);
+	/* as fprintf("%*.*s") would, without parsing a format a cell (the
+	 * commands are single-threaded: no stream lock a cell either) */
+	if (right)
+		fmt_put_spaces(out, width - len);
+	fwrite_unlocked(s, 1, (size_t)len, out);
+	if (!right)
+		fmt_put_spaces(out, width - len);
 }
 
 char *fmt_num_unit(uint64_t v, char unit0, char *buf, size_t n)

@@ -417,14 +417,16 @@ static int parse_args(struct sq *q, int argc, char **argv)
 
 /* A single -j id the controller does not know at all is an error, as
  * slurm_load_job() makes it; several ids just filter. */
-static bool single_id_unknown(const struct sq *q, const struct job_info_msg *m)
+static bool single_id_unknown(const struct sq *q, const struct job_info_msg *const *pages,
+			      size_t n_pages)
 {
 	if (q->o.n_jobs != 1)
 		return false;
-	for (uint32_t i = 0; i < m->count; i++)
-		if (m->jobs[i].job_id == q->job_ids[0].job_id
-		    || m->jobs[i].array_job_id == q->job_ids[0].job_id)
-			return false;
+	for (size_t p = 0; p < n_pages; p++)
+		for (uint32_t i = 0; i < pages[p]->count; i++)
+			if (pages[p]->jobs[i].job_id == q->job_ids[0].job_id
+			    || pages[p]->jobs[i].array_job_id == q->job_ids[0].job_id)
+				return false;
 	return true;
 }
 
@@ -461,8 +463,8 @@ static bool keep_job(const struct job_info *j, void *arg)
 }
 
 /* --json / --yaml: the records the filters keep, as the controller
- * sent them. */
-static int print_doc(struct sq *q, const struct job_info_msg *m)
+ * sent them, every page of the listing. */
+static int print_doc(struct sq *q, const struct job_pages *p)
 {
 	struct keep_arg k = {.o = &q->o, .want = NULL};
 	struct hostlist *want = NULL;
@@ -473,8 +475,12 @@ static int print_doc(struct sq *q, const struct job_info_msg *m)
 		return -EINVAL;
 	k.want = want;
 	d = cli_data_new(q->mime);
-	if (d)
-		data_jobs_doc(d, m, keep_job, &k, q->argc, q->argv);
+	if (d) {
+		data_jobs_doc_begin(d, q->argc, q->argv);
+		for (size_t i = 0; i < p->n; i++)
+			data_jobs_doc_add(d, p->pages[i], keep_job, &k);
+		data_jobs_doc_end(d);
+	}
 	r = cli_data_print(d);
 	hostlist_free(want);
 	return r;
@@ -542,7 +548,7 @@ static int print_doc_stream(struct sq *q, const struct sl_conf *conf)
 static int show_once(struct sq *q, const struct sl_conf *conf)
 {
 	struct job_info_req req = {.show_flags = 0};
-	struct job_info_msg *m = NULL;
+	struct job_pages p = {.n = 0};
 	int r;
 
 	if (!q->mime && !q->o.no_header && (q->iterate || q->o.long_flag))
@@ -550,18 +556,24 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 	if (q->mime && q->o.n_jobs != 1) /* one id: unknown is an error */
 		return print_doc_stream(q, conf);
 	/* -j: the controller sends only those jobs (and their arrays' tasks);
-	 * the exact task filter is applied here */
+	 * the exact task filter is applied here. Every page is kept as it
+	 * came (views into their frames): nothing is copied. */
 	req.job_ids = (char *)q->jobs;
-	r = job_fetch_all(conf, &req, &m);
-	if (r == 0 && single_id_unknown(q, m))
+	if (!q->mime && squeue_wants_brief(&q->o))
+		req.show_flags |= JOB_SHOW_BRIEF;
+	r = job_fetch_pages(conf, &req, &p);
+	if (r == 0 && single_id_unknown(q, (const struct job_info_msg *const *)p.pages, p.n))
 		r = -ESLURM_INVALID_JOB_ID;
 	if (r < 0) {
 		cli_perror("slurm_load_jobs error", r);
+	} else if (q->mime) {
+		r = print_doc(q, &p);
 	} else {
 		q->o.now = time(NULL);
-		r = q->mime ? print_doc(q, m) : squeue_print(stdout, &q->o, m);
+		r = squeue_print_pages(stdout, &q->o, (const struct job_info_msg *const *)p.pages,
+				       p.n);
 	}
-	msg_free(msg_lookup(RESPONSE_JOB_INFO), m);
+	job_pages_free(&p);
 	fflush(stdout);
 	return r;
 }

@@ -15,7 +15,13 @@
 const char *squeue_cellf(struct cell *c, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
+	va_start(ap, fmt);
+	n = vsnprintf(c->buf, sizeof(c->buf), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(c->buf))
+		return c->buf; /* most values: no allocation a cell */
 	va_start(ap, fmt);
 	if (vasprintf(&c->own, fmt, ap) < 0)
 		c->own = NULL;
@@ -73,5 +79,7 @@ int squeue_diff_u64(uint64_t a, uint64_t b)
 
 int squeue_diff_str(const char *a, const char *b)
 {
+	if (a == b) /* static state names, interned partitions */
+		return 0;
 	return strcmp(a ? a : "", b ? b : "");
 }

@@ -19,7 +19,8 @@ struct cell {
 	bool cut;  /* _print_str's cut_output */
 };
 
-/* Format into c->own (owned by c); "" when out of memory. */
+/* Format into c->buf, or c->own (owned by c) when it does not fit; ""
+ * when out of memory. */
 const char *squeue_cellf(struct cell *c, const char *fmt, ...) _printf_(2, 3);
 /* _print_secs: "M:SS", "H:MM:SS", "D-HH:MM:SS"; "INVALID" out of range. */
 const char *squeue_secs_str(long t, struct cell *c);

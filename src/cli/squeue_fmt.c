@@ -36,11 +36,39 @@
 #define IDSET_MAX    (1u << 20) /* tasks one array string may name */
 
 struct srec {
-	struct job_info j; /* shallow copy; strings are the message's */
-	char *own_tasks;   /* replaces j.array_task_str once narrowed or folded */
-	char *own_desc;	   /* replaces j.state_desc once task reasons merged */
-	size_t pos;	   /* place before the current sort pass */
+	const struct job_info *j; /* the message's record, or mine */
+	struct job_info *mine;	  /* a shallow copy, once the record changes */
+	char *own_tasks;	  /* replaces j->array_task_str once narrowed or folded */
+	char *own_desc;		  /* replaces j->state_desc once task reasons merged */
+	const char *part;	  /* j->partition, one pointer per name (sorting on P) */
+	size_t pos;		  /* place in the controller's order */
 };
+
+/* The record to change: the srec's own copy (strings still the
+ * message's), made at the first change, so that the message stays as it
+ * was sent and a listing of 100,000 records copies only those that
+ * change (array records). NULL when out of memory. */
+static struct job_info *rec_mut(struct srec *r)
+{
+	if (!r->mine) {
+		r->mine = malloc(sizeof(*r->mine));
+		if (!r->mine)
+			return NULL;
+		*r->mine = *r->j;
+		r->j = r->mine;
+	}
+	return r->mine;
+}
+
+/* Frees what r owns (the srec itself is in build()'s block). */
+static void srec_done(struct srec *r)
+{
+	free(r->own_tasks);
+	free(r->own_desc);
+	free(r->mine);
+	r->own_tasks = r->own_desc = NULL;
+	r->mine = NULL;
+}
 
 typedef const char *val_fn(const struct job_info *j, const struct squeue_opts *o, struct cell *c);
 
@@ -416,6 +444,48 @@ static int name_id(const char *name, const void *arg _unused_)
 	return -1;
 }
 
+/* The fields whose value reads a string a brief record leaves out
+ * (job_info_brief): squeue asks for full records when it prints one
+ * (test_squeue_fmt.c checks every other field prints the same from a
+ * brief record). */
+static const char *const full_fields[] = {
+    "tres-per-node", "BatchHost", "Dependency", "Feature", "Comment", "ReqNodes",
+    "Command",	     "Licenses",  "ExcNodes",	"WorkDir", "AllocNodes", "Gres",
+    "Network",	     "STDERR",	  "STDIN",	"STDOUT",  "tres",	 "tres-alloc",
+};
+
+static bool letter_is_brief(const struct letter *l)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(full_fields); i++)
+		if (strcaseeq(full_fields[i], l->name))
+			return false;
+	return true;
+}
+
+const char *squeue_field_name(size_t i)
+{
+	return i < ARRAY_SIZE(letters) ? letters[i].name : NULL;
+}
+
+bool squeue_wants_brief(const struct squeue_opts *o)
+{
+	struct fmt_spec f = {.n = 0};
+	bool brief;
+	int r;
+
+	if (!o->format && o->format_long)
+		r = fmt_parse_long(&f, o->format_long, name_id, NULL);
+	else
+		r = fmt_parse_short(&f, o->format ? o->format : squeue_builtin_format(o), false,
+				    letter_id, NULL);
+	brief = r == 0;
+	for (size_t i = 0; brief && i < f.n; i++)
+		brief = f.v[i].id < 0 || letter_is_brief(&letters[f.v[i].id]);
+	fmt_spec_done(&f);
+	/* sort keys: only B (BatchHost) reads a left-out string */
+	return brief && !(o->sort && strchr(o->sort, 'B'));
+}
+
 const char *squeue_builtin_format(const struct squeue_opts *o)
 {
 	if (o->start_flag)
@@ -435,8 +505,11 @@ static void print_line(FILE *out, const struct fmt_spec *f, const struct job_inf
 
 		if (fl->id >= 0) {
 			const struct letter *l = &letters[fl->id];
-			struct cell c = {.cut = true};
+			struct cell c; /* buf is written before it is read */
 			const char *v;
+
+			c.own = NULL;
+			c.cut = true;
 
 			if (!j) {
 				fmt_put_cell(out, l->header, fl->width, fl->right, !l->header_full);
@@ -499,28 +572,30 @@ static bool state_match(const struct squeue_opts *o, uint32_t st)
  * it to those tasks. Returns 0, or -ENOMEM. */
 static int narrow_array(struct srec *r, const struct squeue_opts *o)
 {
+	struct job_info *mine;
 	uint32_t *have = NULL, *keep;
 	size_t n = 0, k = 0;
-	int e = fmt_idset_parse(r->j.array_task_str, &have, &n);
+	int e = fmt_idset_parse(r->j->array_task_str, &have, &n);
 
 	if (e < 0)
 		return e == -ENOMEM ? e : 0;
 	keep = have;
 	for (size_t i = 0; i < n; i++)
 		for (size_t q = 0; q < o->n_jobs; q++)
-			if (o->jobs[q].job_id == r->j.array_job_id
+			if (o->jobs[q].job_id == r->j->array_job_id
 			    && o->jobs[q].array_id == have[i]) {
 				keep[k++] = have[i];
 				break;
 			}
-	if (k == 1) {
-		r->j.array_task_id = keep[0];
-		r->j.array_task_str = NULL;
-	} else if (!(r->own_tasks = fmt_idset_format(keep, k))) {
+	mine = rec_mut(r);
+	if (mine && k == 1) {
+		mine->array_task_id = keep[0];
+		mine->array_task_str = NULL;
+	} else if (!mine || !(r->own_tasks = fmt_idset_format(keep, k))) {
 		free(have);
 		return -ENOMEM;
 	} else {
-		r->j.array_task_str = r->own_tasks;
+		mine->array_task_str = r->own_tasks;
 	}
 	free(have);
 	return 0;
@@ -529,7 +604,7 @@ static int narrow_array(struct srec *r, const struct squeue_opts *o)
 /* Slurm's _filter_job() then _filter_job_part(): 1 to drop, 0 to keep. */
 static int filter(struct srec *r, const struct squeue_opts *o, const struct hostlist *want)
 {
-	const struct job_info *j = &r->j;
+	const struct job_info *j = r->j;
 	bool partial = false, hit = !o->jobs;
 
 	if (j->job_id == 0)
@@ -568,10 +643,11 @@ static int filter(struct srec *r, const struct squeue_opts *o, const struct host
 bool squeue_job_keep(const struct squeue_opts *o, const struct hostlist *want,
 		     const struct job_info *j)
 {
-	struct srec r = {.j = *j};
+	struct srec r = {.j = j};
 	int k = filter(&r, o, want);
 
 	free(r.own_tasks);
+	free(r.mine);
 	return k != 1;
 }
 
@@ -581,17 +657,18 @@ bool squeue_job_keep(const struct squeue_opts *o, const struct hostlist *want,
 static int merge_reason(struct srec *meta, const struct job_info *task)
 {
 	const char *have, *add = job_reason_string(task->state_reason);
+	struct job_info *mine;
 	char *s;
 
-	if (meta->j.state_reason == task->state_reason)
+	if (meta->j->state_reason == task->state_reason)
 		return 0;
-	have = meta->j.state_desc ? meta->j.state_desc : job_reason_string(meta->j.state_reason);
+	have = meta->j->state_desc ? meta->j->state_desc : job_reason_string(meta->j->state_reason);
 	if (strstr(have, add))
 		return 0;
-	if (asprintf(&s, "%s,%s", have, add) < 0)
+	if (!(mine = rec_mut(meta)) || asprintf(&s, "%s,%s", have, add) < 0)
 		return -ENOMEM;
 	free(meta->own_desc);
-	meta->j.state_desc = meta->own_desc = s;
+	mine->state_desc = meta->own_desc = s;
 	return 0;
 }
 
@@ -604,37 +681,38 @@ static int fold_one(struct srec *meta, struct srec **v, size_t n)
 {
 	uint32_t *ids = NULL, *nv;
 	size_t nid = 0, added = 0;
-	int r = fmt_idset_parse(meta->j.array_task_str, &ids, &nid);
+	int r = fmt_idset_parse(meta->j->array_task_str, &ids, &nid);
 
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct srec *t = v[i];
 
-		if (!t || t == meta || !is_pending(&t->j)
-		    || t->j.array_job_id != meta->j.array_job_id || !is_array_task(&t->j)
-		    || !streq(t->j.name ? t->j.name : "", meta->j.name ? meta->j.name : "")
-		    || !streq(t->j.partition ? t->j.partition : "",
-			      meta->j.partition ? meta->j.partition : ""))
+		if (!t || t == meta || !is_pending(t->j)
+		    || t->j->array_job_id != meta->j->array_job_id || !is_array_task(t->j)
+		    || !streq(t->j->name ? t->j->name : "", meta->j->name ? meta->j->name : "")
+		    || !streq(t->j->partition ? t->j->partition : "",
+			      meta->j->partition ? meta->j->partition : ""))
 			continue;
 		if (!(nv = realloc(ids, (nid + 1) * sizeof(*ids)))) {
 			r = -ENOMEM;
 			break;
 		}
 		ids = nv;
-		ids[nid++] = t->j.array_task_id;
-		r = merge_reason(meta, &t->j);
+		ids[nid++] = t->j->array_task_id;
+		r = merge_reason(meta, t->j);
 		v[i] = NULL; /* the caller frees dropped records */
-		free(t->own_tasks);
-		free(t->own_desc);
-		free(t);
+		srec_done(t);
 		added++;
 	}
 	if (r == 0 && added) {
+		struct job_info *mine = rec_mut(meta);
+
 		qsort(ids, nid, sizeof(*ids), cmp_u32);
 		free(meta->own_tasks);
-		meta->own_tasks = fmt_idset_format(ids, nid);
-		meta->j.array_task_str = meta->own_tasks;
+		meta->own_tasks = mine ? fmt_idset_format(ids, nid) : NULL;
+		if (mine)
+			mine->array_task_str = meta->own_tasks;
 		r = meta->own_tasks ? 0 : -ENOMEM;
 	}
 	free(ids);
@@ -737,38 +815,48 @@ static int key_diff(const struct job_info *a, const struct job_info *b, const st
 	return 0; /* keys Slurm accepts but does not sort on */
 }
 
+/* Slurm's sort_job_list() sorts stably once a key, from the last key to
+ * the first, after a pre-sort by start time (latest first): the same
+ * order as one sort on (first key, ..., last key, start time, the
+ * controller's order), which is what happens here, in one pass over the
+ * records rather than one a key. */
+struct sort_keys {
+	const struct sort_ctx *v; /* in Slurm's order of passes: v[n - 1] counts most */
+	size_t n;
+};
+
 static int cmp_rec(const void *pa, const void *pb, void *arg)
 {
 	const struct srec *a = *(struct srec *const *)pa, *b = *(struct srec *const *)pb;
-	const struct sort_ctx *x = arg;
-	int d = key_diff(&a->j, &b->j, x);
+	const struct sort_keys *k = arg;
 
-	if (x->reverse)
-		d = -d;
-	return d ? d : squeue_diff_u64(a->pos, b->pos); /* stable, as glibc's merge sort */
+	for (size_t i = k->n; i-- > 0;) {
+		int d = k->v[i].key == 'P' ? squeue_diff_str(a->part, b->part)
+					   : key_diff(a->j, b->j, &k->v[i]);
+
+		if (d)
+			return k->v[i].reverse ? -d : d;
+	}
+	return squeue_diff_u64(a->pos, b->pos);
 }
 
-static void sort_pass(struct srec **v, size_t n, struct sort_ctx *x)
-{
-	for (size_t i = 0; i < n; i++)
-		v[i]->pos = i;
-	qsort_r(v, n, sizeof(*v), cmp_rec, x);
-}
-
-/* Slurm's sort_job_list(): keys applied from the last to the first. */
 static int sort_recs(struct srec **v, size_t n, const struct squeue_opts *o)
 {
 	const char *spec = o->sort ? o->sort : o->start_flag ? "S" : "P,t,-p";
 	static const char valid[] = "BcCdDefgGhHiIjJlLmMnNOpPQStTuUvVz";
-	struct sort_ctx x = {.key = 'S', .reverse = true, .now = o->now};
+	size_t len = strlen(spec);
+	_cleanup_free_ struct sort_ctx *keys = calloc(len + 1, sizeof(*keys));
+	struct sort_keys k = {.v = keys, .n = 0};
 
-	sort_pass(v, n, &x); /* sort_jobs_by_start_time(): latest first */
-	for (size_t i = strlen(spec); i-- > 0;) {
+	if (!keys)
+		return -ENOMEM;
+	/* sort_jobs_by_start_time(): latest first */
+	keys[k.n++] = (struct sort_ctx){.key = 'S', .reverse = true, .now = o->now};
+	for (size_t i = len; i-- > 0;) {
 		char ch = spec[i];
 
 		if (ch == ',' || ch == '+' || ch == '-')
 			continue;
-		x.reverse = i > 0 && spec[i - 1] == '-';
 		if (i + 1 >= 7 && !strncasecmp(spec + i - 6, "cluster", 7)) {
 			i -= 6; /* one cluster: nothing to sort */
 			continue;
@@ -782,63 +870,93 @@ static int sort_recs(struct srec **v, size_t n, const struct squeue_opts *o)
 			cli_error("Invalid sort specification: %c", ch);
 			return -EINVAL;
 		}
-		x.key = ch;
-		sort_pass(v, n, &x);
+		keys[k.n++] = (struct sort_ctx){
+		    .key = ch, .reverse = i > 0 && spec[i - 1] == '-', .now = o->now};
 	}
+	for (size_t i = 0; i < n; i++)
+		v[i]->pos = i;
+	qsort_r(v, n, sizeof(*v), cmp_rec, &k);
 	return 0;
 }
 
 /* ---- the whole pass ---- */
 
-static void recs_free(struct srec **v, size_t n)
+/* The records build() keeps, in order, and the block holding them all
+ * (one allocation for a listing, not one a job). */
+struct recs {
+	struct srec **v;
+	size_t n;
+	struct srec *blk;
+};
+
+static void recs_free(struct recs *x)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		free(v[i]->own_tasks);
-		free(v[i]->own_desc);
-		free(v[i]);
-	}
-	free(v);
+	for (size_t i = 0; i < x->n; i++)
+		if (x->v[i])
+			srec_done(x->v[i]);
+	free(x->v);
+	free(x->blk);
 }
 
-/* Filtered, folded records, in the controller's order. */
-static int build(const struct squeue_opts *o, const struct job_info_msg *m,
-		 const struct hostlist *want, struct srec ***ret, size_t *ret_n)
+/* One pointer for every record of a partition among the first n names
+ * seen (a cluster has few): the sort on P then compares pointers, not
+ * names, for most pairs. Past n names, the record's own string. */
+static const char *part_intern(const char **parts, size_t n, const char *name)
 {
-	struct srec **v = calloc(m->count + 1, sizeof(*v));
-	size_t n = 0, k = 0;
-	int r = v ? 0 : -ENOMEM;
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!parts[i])
+			return parts[i] = name;
+		if (parts[i] == name || strcmp(parts[i], name) == 0)
+			return parts[i];
+	}
+	return name;
+}
 
-	for (uint32_t i = 0; r == 0 && i < m->count; i++) {
-		struct srec *s = calloc(1, sizeof(*s));
+/* Filtered, folded records of every page, in the controller's order. */
+static int build(const struct squeue_opts *o, const struct job_info_msg *const *pages,
+		 size_t n_pages, const struct hostlist *want, struct recs *ret)
+{
+	struct recs x = {.n = 0};
+	const char *parts[16] = {NULL};
+	size_t total = 0, k = 0;
+	int r = 0;
 
-		if (!s) {
-			r = -ENOMEM;
-			break;
-		}
-		s->j = m->jobs[i];
-		v[n++] = s;
-		r = filter(s, o, want);
-		if (r == 1) {
-			free(s->own_tasks);
-			free(s);
-			v[--n] = NULL;
-			r = 0;
+	for (size_t p = 0; p < n_pages; p++)
+		total += pages[p]->count;
+	x.v = calloc(total + 1, sizeof(*x.v));
+	x.blk = calloc(total + 1, sizeof(*x.blk));
+	if (!x.v || !x.blk)
+		r = -ENOMEM;
+	for (size_t p = 0; r == 0 && p < n_pages; p++) {
+		for (uint32_t i = 0; r == 0 && i < pages[p]->count; i++) {
+			struct srec *s = &x.blk[k++];
+
+			s->j = &pages[p]->jobs[i];
+			s->part = part_intern(parts, ARRAY_SIZE(parts), s->j->partition);
+			x.v[x.n++] = s;
+			r = filter(s, o, want);
+			if (r == 1) {
+				srec_done(s);
+				x.v[--x.n] = NULL;
+				r = 0;
+			}
 		}
 	}
-	for (size_t i = 0; r == 0 && !o->array_flag && i < n; i++)
-		if (v[i] && is_pending(&v[i]->j) && v[i]->j.array_task_str)
-			r = fold_one(v[i], v, n);
-	for (size_t i = 0; v && i < n; i++) /* close the gaps folding left */
-		if (v[i])
-			v[k++] = v[i];
+	for (size_t i = 0; r == 0 && !o->array_flag && i < x.n; i++)
+		if (x.v[i] && is_pending(x.v[i]->j) && x.v[i]->j->array_task_str)
+			r = fold_one(x.v[i], x.v, x.n);
+	k = 0;
+	for (size_t i = 0; x.v && i < x.n; i++) /* close the gaps folding left */
+		if (x.v[i])
+			x.v[k++] = x.v[i];
+	x.n = k;
 	if (r < 0) {
-		recs_free(v, k);
+		recs_free(&x);
 		return r;
 	}
-	*ret = v;
-	*ret_n = k;
+	*ret = x;
 	return 0;
 }
 
@@ -846,15 +964,16 @@ static int build(const struct squeue_opts *o, const struct job_info_msg *m,
 static int print_rec(FILE *out, const struct fmt_spec *f, const struct srec *s,
 		     const struct squeue_opts *o)
 {
-	struct job_info j = s->j;
+	struct job_info j;
 	uint32_t *ids = NULL;
 	size_t n = 0;
 	int r;
 
-	if (!o->array_flag || !j.array_task_str) {
-		print_line(out, f, &j, o);
+	if (!o->array_flag || !s->j->array_task_str) {
+		print_line(out, f, s->j, o);
 		return 0;
 	}
+	j = *s->j;
 	r = fmt_idset_parse(j.array_task_str, &ids, &n);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
@@ -889,12 +1008,12 @@ static int parse_format(struct fmt_spec *f, const struct squeue_opts *o)
 	return r;
 }
 
-int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m)
+int squeue_print_pages(FILE *out, const struct squeue_opts *o,
+		       const struct job_info_msg *const *pages, size_t n_pages)
 {
 	struct fmt_spec f = {.n = 0};
 	struct hostlist *want = NULL;
-	struct srec **v = NULL;
-	size_t n = 0;
+	struct recs x = {.n = 0};
 	int r = parse_format(&f, o);
 
 	if (r == 0 && o->nodes)
@@ -902,13 +1021,18 @@ int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_m
 	if (r == 0 && !o->no_header)
 		print_line(out, &f, NULL, o);
 	if (r == 0)
-		r = build(o, m, want, &v, &n);
+		r = build(o, pages, n_pages, want, &x);
 	if (r == 0)
-		r = sort_recs(v, n, o);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		r = print_rec(out, &f, v[i], o);
-	recs_free(v, n);
+		r = sort_recs(x.v, x.n, o);
+	for (size_t i = 0; r == 0 && i < x.n; i++)
+		r = print_rec(out, &f, x.v[i], o);
+	recs_free(&x);
 	hostlist_free(want);
 	fmt_spec_done(&f);
 	return r;
+}
+
+int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m)
+{
+	return squeue_print_pages(out, o, &m, 1);
 }

@@ -73,6 +73,16 @@ const char *squeue_builtin_format(const struct squeue_opts *o);
  * error: Invalid sort specification: x" (the header is already out then,
  * as in Slurm), or -ENOMEM. */
 int squeue_print(FILE *out, const struct squeue_opts *o, const struct job_info_msg *m);
+/* The same over the pages of a listing (job_fetch_pages), as one. The
+ * records are read, never changed. */
+int squeue_print_pages(FILE *out, const struct squeue_opts *o,
+		       const struct job_info_msg *const *pages, size_t n_pages);
+
+/* Whether every field o prints and sorts on is in a brief record
+ * (JOB_SHOW_BRIEF, job_info_brief): squeue then asks for brief ones. */
+bool squeue_wants_brief(const struct squeue_opts *o);
+/* The -O name of field i, NULL past the last (for the tests). */
+const char *squeue_field_name(size_t i);
 
 /* The filters alone (-j -u -p -t -n -A -q, want: -w as a host list or
  * NULL), as squeue_print applies them to one record: true to keep it.

@@ -823,6 +823,16 @@ size_t job_info_packed_size(const struct job_info *j)
 	return n;
 }
 
+void job_info_brief(struct job_info *j)
+{
+	j->reason_detail = j->dependency = j->alloc_node = NULL;
+	j->req_nodes = j->exc_nodes = j->batch_host = NULL;
+	j->tres_req_str = j->tres_alloc_str = j->features = j->licenses = NULL;
+	j->network = j->command = j->work_dir = NULL;
+	j->std_err = j->std_in = j->std_out = j->comment = NULL;
+	j->tres_per_node = j->mail_user = j->cpus_per_node = j->gres_detail = NULL;
+}
+
 int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page)
 {
 	struct job_info *jobs;

@@ -179,7 +179,21 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
  * RESPONSE_SLURM_RC on error). */
 #define JOB_SHOW_STREAM	    0x8000u
 #define JOB_STREAM_PAGE_MIN (64u << 10)
-#define JOB_STREAM_PAGE_MAX (256u << 10)
+#define JOB_STREAM_PAGE_MAX (1u << 20)
+/* show_flags bit of ours: brief records. The controller leaves out the
+ * strings job_info_brief() clears (and does not work them out), so that
+ * a listing that prints none of them (squeue's usual formats) costs the
+ * controller, the wire and the client a third of a full one. Every
+ * number is sent as always. */
+#define JOB_SHOW_BRIEF 0x4000u
+/* Clears (sets NULL, frees nothing) the strings a brief record leaves
+ * out: reason_detail, dependency, alloc_node, req_nodes, exc_nodes,
+ * batch_host, the TRES strings, features, licenses, network, command,
+ * work_dir, the stdio paths, comment, tres_per_node, mail_user,
+ * cpus_per_node, gres_detail. A brief record keeps the job's ids, name,
+ * user, account, qos, partition, state and reason (state_desc), nodes,
+ * sched_nodes and array_task_str. */
+void job_info_brief(struct job_info *j);
 /* About the bytes j packs to (its strings plus the fixed fields). */
 size_t job_info_packed_size(const struct job_info *j);
 /* Move the jobs of page to the end of all (page is left empty); -EINVAL

@@ -276,9 +276,15 @@ static int ctld_code(int r)
 
 /* A call to the controller: one request, then one reply frame (stream
  * NULL) or frames handed to stream until it returns 0. */
+struct ctld_stream {
+	rpc_part_fn *fn;	 /* frames lent */
+	rpc_owned_part_fn *give; /* or frames given */
+	void *arg;
+};
+
 static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		     const void *req, uint32_t wait_s, uint16_t *ret_type, void **ret_msg,
-		     rpc_part_fn *stream, void *arg)
+		     const struct ctld_stream *stream)
 {
 	int reply_ms = msg_timeout_ms(conf) + (int)(wait_s * 1000);
 	const char *host = conf->control_addr ? conf->control_addr : conf->control_machine;
@@ -311,7 +317,12 @@ static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint
 		r = call_recv_raw(conf, fd, host, conf->slurmctld_port, reply_ms, &buf, &cap, &b);
 		if (r < 0)
 			break;
-		r = stream(arg, &b);
+		if (stream->give) {
+			r = stream->give(stream->arg, &b, TAKE_PTR(buf));
+			cap = 0;
+		} else {
+			r = stream->fn(stream->arg, &b);
+		}
 		if (r <= 0)
 			break;
 		r = 0;
@@ -322,7 +333,7 @@ static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint
 int rpc_call_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		     const void *req, uint16_t *ret_type, void **ret_msg)
 {
-	return ctld_call(conf, as, type, req, 0, ret_type, ret_msg, NULL, NULL);
+	return ctld_call(conf, as, type, req, 0, ret_type, ret_msg, NULL);
 }
 
 int rpc_call_ctld_wait(const struct sl_conf *conf, uint16_t type, const void *req,
@@ -330,13 +341,23 @@ int rpc_call_ctld_wait(const struct sl_conf *conf, uint16_t type, const void *re
 {
 	if (wait_s > SL_WAIT_TIMEOUT_MAX)
 		wait_s = SL_WAIT_TIMEOUT_MAX;
-	return ctld_call(conf, NULL, type, req, wait_s, ret_type, ret_msg, NULL, NULL);
+	return ctld_call(conf, NULL, type, req, wait_s, ret_type, ret_msg, NULL);
 }
 
 int rpc_stream_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		       const void *req, rpc_part_fn *fn, void *arg)
 {
-	return ctld_call(conf, as, type, req, 0, NULL, NULL, fn, arg);
+	struct ctld_stream st = {.fn = fn, .arg = arg};
+
+	return ctld_call(conf, as, type, req, 0, NULL, NULL, &st);
+}
+
+int rpc_stream_ctld_owned(const struct sl_conf *conf, uint16_t type, const void *req,
+			  rpc_owned_part_fn *fn, void *arg)
+{
+	struct ctld_stream st = {.give = fn, .arg = arg};
+
+	return ctld_call(conf, NULL, type, req, 0, NULL, NULL, &st);
 }
 
 int rpc_call_ctld_rc(const struct sl_conf *conf, uint16_t type, const void *req)

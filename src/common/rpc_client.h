@@ -58,6 +58,12 @@ struct frame_body;
 typedef int rpc_part_fn(void *arg, const struct frame_body *part);
 int rpc_stream_ctld_as(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		       const void *req, rpc_part_fn *fn, void *arg);
+/* The same, each frame's bytes given to fn with it: frame (part->body
+ * points into it) is fn's to free, whatever fn returns, so views into it
+ * may outlive the call (squeue keeps every page of a listing so). */
+typedef int rpc_owned_part_fn(void *arg, const struct frame_body *part, void *frame);
+int rpc_stream_ctld_owned(const struct sl_conf *conf, uint16_t type, const void *req,
+			  rpc_owned_part_fn *fn, void *arg);
 
 /* Whether a reply signed by uid may come from one of our daemons: root
  * (slurmd) or SlurmUser (slurmctld). */

@@ -91,7 +91,7 @@ static const char *alloc_gpu_type(const struct ctld *c, const struct job *job, c
 	return type;
 }
 
-int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *ret)
+int job_info_fill(const struct ctld *c, const struct job *job, bool brief, struct job_info *ret)
 {
 	char type[TRES_TYPE_MAX];
 	const struct job_desc *d = job->desc;
@@ -116,7 +116,6 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .job_state = job->state,
 	    .state_reason = (uint16_t)job->reason,
 	    .state_desc = (char *)job->state_desc,
-	    .reason_detail = job_explain(c, job),
 	    .dependency = job_depend_check_text(job),
 	    .requeue = job_may_requeue(c, job),
 	    .restart_cnt = job->restart_cnt,
@@ -143,24 +142,29 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 	    .num_tasks = job->num_tasks,
 	    .cpus_per_task = job->cpus_per_task,
 	    .ntasks_per_node = d->ntasks_per_node == NO_VAL16 ? 0 : d->ntasks_per_node,
-	    .tres_req_str = job_res_tres_req(job),
-	    .tres_alloc_str = job_res_tres_alloc(job),
 	    .pn_min_cpus = job->cpus_per_task,
 	    .pn_min_memory =
 		job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU) : job->mem_per_node,
 	    .shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
 	    .work_dir = (char *)d->work_dir,
 	    .std_in = (char *)(d->std_in ? d->std_in : "/dev/null"),
-	    .std_out = job_path(job, d->std_out, path_pattern_default_stdout(job->array_job_id)),
-	    .std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
-				path_pattern_default_stdout(job->array_job_id)),
 	    .comment = (char *)d->comment,
 	    .tres_per_node = (char *)d->tres_per_node,
 	    .mail_user = (char *)d->mail_user,
 	    .mail_type = d->mail_type,
 	};
-	tres_add_gpu_type(&ret->tres_req_str, req_gpu_type(d, type, sizeof(type)));
-	tres_add_gpu_type(&ret->tres_alloc_str, alloc_gpu_type(c, job, type, sizeof(type)));
+	if (!brief) { /* what a brief record leaves out costs the most to make */
+		ret->reason_detail = job_explain(c, job);
+		ret->tres_req_str = job_res_tres_req(job);
+		ret->tres_alloc_str = job_res_tres_alloc(job);
+		ret->std_out = job_path(job, d->std_out,
+					path_pattern_default_stdout(job->array_job_id));
+		ret->std_err = job_path(job, d->std_err ? d->std_err : d->std_out,
+					path_pattern_default_stdout(job->array_job_id));
+		tres_add_gpu_type(&ret->tres_req_str, req_gpu_type(d, type, sizeof(type)));
+		tres_add_gpu_type(&ret->tres_alloc_str,
+				  alloc_gpu_type(c, job, type, sizeof(type)));
+	}
 	/* Slurm: a held job, one waiting on a dependency or an array at its
 	 * throttle is not eligible yet (EligibleTime=Unknown); age accrues
 	 * only from eligibility. */
@@ -190,6 +194,10 @@ int job_info_fill(const struct ctld *c, const struct job *job, struct job_info *
 				    ? 0
 				    : job->sched_start + (time_t)job->time_limit * 60;
 		ret->sched_nodes = (char *)job->sched_nodes;
+	}
+	if (brief) { /* the dependency only decided eligible_time above */
+		free(ret->dependency);
+		job_info_brief(ret);
 	}
 	return 0;
 }

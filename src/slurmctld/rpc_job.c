@@ -179,7 +179,7 @@ static uint32_t first_after(const struct ctld *c, uint32_t after)
 /* One page: the visible jobs after `after` (those of ids when ids is not
  * NULL), stopping after the one that takes the page over limit bytes. */
 static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_t uid,
-			 uint32_t after, size_t limit, struct job_info_msg *resp)
+			 uint32_t after, size_t limit, bool brief, struct job_info_msg *resp)
 {
 	size_t bytes = 0, cap = 0;
 	uint32_t i = first_after(c, after);
@@ -203,7 +203,7 @@ static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_
 				return -ENOMEM;
 			resp->jobs = jobs;
 		}
-		r = job_info_fill(c, c->jobs[i], &resp->jobs[resp->count++]);
+		r = job_info_fill(c, c->jobs[i], brief, &resp->jobs[resp->count++]);
 		bytes += job_info_packed_size(&resp->jobs[resp->count - 1]);
 		resp->last_job_id = c->jobs[i]->job_id;
 	}
@@ -227,6 +227,7 @@ struct job_stream {
 	size_t n_ids;
 	uint32_t after;
 	size_t limit; /* of the next page: small first, so the client starts early */
+	bool brief;   /* JOB_SHOW_BRIEF */
 };
 
 static void job_stream_free(struct job_stream *s)
@@ -243,7 +244,7 @@ static void job_stream_send(struct job_stream *s, struct rpc_req *req)
 	struct job_info_msg resp;
 	int r;
 
-	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, &resp);
+	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, s->brief, &resp);
 	if (r < 0) {
 		rpc_reply_rc(req, r);
 	} else if (resp.is_more) {
@@ -298,11 +299,13 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 					 .ids = TAKE_PTR(ids),
 					 .n_ids = n_ids,
 					 .after = m->after_job_id,
-					 .limit = JOB_STREAM_PAGE_MIN};
+					 .limit = JOB_STREAM_PAGE_MIN,
+					 .brief = m->show_flags & JOB_SHOW_BRIEF};
 		job_stream_send(s, req);
 		return 0;
 	}
-	r = job_info_page(c, ids, n_ids, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES, &resp);
+	r = job_info_page(c, ids, n_ids, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES,
+			  m->show_flags & JOB_SHOW_BRIEF, &resp);
 	if (r == 0 && resp.is_more)
 		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs, more after JobId=%u",
 		      (unsigned)req->uid, resp.count, resp.last_job_id);

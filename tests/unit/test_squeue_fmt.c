@@ -564,6 +564,77 @@ static void test_steps_other_letters(void **state)
 	free(buf);
 }
 
+/* Every string of a record set, so that a field reading one a brief
+ * record leaves out prints differently from it. */
+static struct job_info every_string(struct job_info j)
+{
+	char **strs[] = {&j.reason_detail, &j.dependency,    &j.alloc_node,	&j.req_nodes,
+			 &j.exc_nodes,	   &j.batch_host,    &j.tres_req_str,	&j.tres_alloc_str,
+			 &j.features,	   &j.licenses,	     &j.network,	&j.command,
+			 &j.work_dir,	   &j.std_err,	     &j.std_in,		&j.std_out,
+			 &j.comment,	   &j.tres_per_node, &j.mail_user,	&j.cpus_per_node,
+			 &j.gres_detail,   &j.nodes,	     &j.sched_nodes,	&j.account,
+			 &j.qos,	   &j.state_desc};
+
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		if (!*strs[i])
+			*strs[i] = "x1";
+	return j;
+}
+
+/* squeue asks for brief records (JOB_SHOW_BRIEF) only when what it
+ * prints and sorts on is all in one: every field it calls brief prints
+ * the same from a brief record as from the full one, for every job. */
+static void test_brief_fields_print_the_same_from_a_brief_record(void **state)
+{
+	struct job_info full[ARRAY_SIZE(jobs)], brief[ARRAY_SIZE(jobs)];
+	struct job_info_msg fm = {.jobs = full, .count = msg.count};
+	struct job_info_msg bm = {.jobs = brief, .count = msg.count};
+	size_t n_brief = 0, n_full = 0;
+	const char *name;
+
+	(void)state;
+	for (uint32_t i = 0; i < msg.count; i++) {
+		full[i] = brief[i] = every_string(jobs[i]);
+		job_info_brief(&brief[i]);
+	}
+	for (size_t i = 0; (name = squeue_field_name(i)); i++) {
+		struct squeue_opts o = at_now();
+		char *a, *b;
+
+		o.format_long = name;
+		o.array_flag = true; /* no folding: every record prints */
+		if (!squeue_wants_brief(&o)) {
+			n_full++;
+			continue;
+		}
+		n_brief++;
+		a = render(&o, &fm, 0);
+		b = render(&o, &bm, 0);
+		if (strcmp(a, b) != 0)
+			fail_msg("-O %s is called brief but prints differently from a brief record:"
+				 "\n%s---\n%s", name, a, b);
+		free(a);
+		free(b);
+	}
+	assert_true(n_brief > 40 && n_full > 10);
+	/* the formats squeue prints by default are brief; a sort on B is not */
+	{
+		struct squeue_opts o = at_now();
+
+		assert_true(squeue_wants_brief(&o));
+		o.long_flag = true;
+		assert_true(squeue_wants_brief(&o));
+		o.start_flag = true;
+		assert_true(squeue_wants_brief(&o));
+		o.sort = "B";
+		assert_false(squeue_wants_brief(&o));
+		o.sort = NULL;
+		o.format = "%i %Z";
+		assert_false(squeue_wants_brief(&o));
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -591,6 +662,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_steps_default_view, setup),
 	    cmocka_unit_test_setup(test_steps_filters, setup),
 	    cmocka_unit_test_setup(test_steps_other_letters, setup),
+	    cmocka_unit_test_setup(test_brief_fields_print_the_same_from_a_brief_record, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
