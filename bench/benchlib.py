@@ -136,7 +136,7 @@ def wait_all(cluster, ids, timeout=900):
     """Wait until every job of ids has ended: scontrol wait_job, in
     batches of what one request may name. Slurm has no wait_job: there
     squeue is asked until it lists none of them (it lists no ended job)."""
-    if cluster.is_slurm:
+    if getattr(cluster, "is_slurm", False):  # clusters not made by reference() are ours
         left = set(ids)
         deadline = time.monotonic() + timeout
         while left:
