@@ -29,16 +29,64 @@ const char *squeue_cellf(struct cell *c, const char *fmt, ...)
 	return c->own ? c->own : "";
 }
 
+/* v in decimal at p; returns the end. */
+static char *put_dec(char *p, unsigned long long v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* v as two digits at p ("%2.2ld" of 0..99); returns the end. */
+static char *put_2(char *p, long v)
+{
+	*p++ = (char)('0' + v / 10);
+	*p++ = (char)('0' + v % 10);
+	return p;
+}
+
+const char *squeue_cell_int(struct cell *c, long long v)
+{
+	char *p = c->buf;
+
+	if (v < 0)
+		*p++ = '-';
+	p = put_dec(p, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v);
+	*p = '\0';
+	return c->buf;
+}
+
 const char *squeue_secs_str(long t, struct cell *c)
 {
+	char *p = c->buf;
+
 	if (t < 0 || t > YEAR_SECONDS)
 		return "INVALID";
-	if (t >= 86400)
-		return squeue_cellf(c, "%ld-%2.2ld:%2.2ld:%2.2ld", t / 86400, t / 3600 % 24,
-				    t / 60 % 60, t % 60);
+	/* as "%ld-%2.2ld:%2.2ld:%2.2ld", "%ld:%2.2ld:%2.2ld", "%ld:%2.2ld",
+	 * without a format parsed for each of 100,000 lines */
+	if (t >= 86400) {
+		p = put_dec(p, (unsigned long long)(t / 86400));
+		*p++ = '-';
+		p = put_2(p, t / 3600 % 24);
+		*p++ = ':';
+	} else if (t >= 3600) {
+		p = put_dec(p, (unsigned long long)(t / 3600));
+		*p++ = ':';
+	}
 	if (t >= 3600)
-		return squeue_cellf(c, "%ld:%2.2ld:%2.2ld", t / 3600, t / 60 % 60, t % 60);
-	return squeue_cellf(c, "%ld:%2.2ld", t / 60 % 60, t % 60);
+		p = put_2(p, t / 60 % 60);
+	else
+		p = put_dec(p, (unsigned long long)(t / 60 % 60));
+	*p++ = ':';
+	p = put_2(p, t % 60);
+	*p = '\0';
+	return c->buf;
 }
 
 const char *squeue_nodes_str(const char *nodes, struct cell *c)

@@ -22,6 +22,8 @@ struct cell {
 /* Format into c->buf, or c->own (owned by c) when it does not fit; ""
  * when out of memory. */
 const char *squeue_cellf(struct cell *c, const char *fmt, ...) _printf_(2, 3);
+/* v in decimal in c->buf, as printf("%lld") prints it. */
+const char *squeue_cell_int(struct cell *c, long long v);
 /* _print_secs: "M:SS", "H:MM:SS", "D-HH:MM:SS"; "INVALID" out of range. */
 const char *squeue_secs_str(long t, struct cell *c);
 /* A node list compressed again, as squeue's _print_nodes() does; never cut. */

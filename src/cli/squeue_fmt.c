@@ -128,7 +128,7 @@ V(v_job_id)
 		return squeue_cellf(c, "%u_[%s]", j->array_job_id, j->array_task_str);
 	if (is_array_task(j))
 		return squeue_cellf(c, "%u_%u", j->array_job_id, j->array_task_id);
-	return squeue_cellf(c, "%u", j->job_id);
+	return squeue_cell_int(c, j->job_id);
 }
 V(v_array_job_id)
 {
@@ -233,12 +233,22 @@ V(v_reason)
 V(v_reason_list)
 {
 	uint32_t base = j->job_state & JOB_STATE_BASE;
+	const char *why;
+	size_t n;
 
-	if (!(j->job_state & JOB_COMPLETING)
-	    && (base == JOB_PENDING || (j->job_state & JOB_STAGE_OUT) || base == JOB_TIMEOUT
-		|| base == JOB_OOM || base == JOB_DEADLINE || base == JOB_FAILED))
-		return squeue_cellf(c, "(%s)", v_reason(j, o, c));
-	return squeue_nodes_str(j->nodes, c);
+	if ((j->job_state & JOB_COMPLETING)
+	    || !(base == JOB_PENDING || (j->job_state & JOB_STAGE_OUT) || base == JOB_TIMEOUT
+		 || base == JOB_OOM || base == JOB_DEADLINE || base == JOB_FAILED))
+		return squeue_nodes_str(j->nodes, c);
+	why = v_reason(j, o, c);
+	n = strlen(why);
+	if (n + 3 > sizeof(c->buf))
+		return squeue_cellf(c, "(%s)", why);
+	/* "(%s)" without a format parsed a line */
+	c->buf[0] = '(';
+	memcpy(c->buf + 1, why, n);
+	memcpy(c->buf + 1 + n, ")", 2);
+	return c->buf;
 }
 V(v_state_compact)
 {
@@ -417,9 +427,9 @@ static const char *letter_value(const struct letter *l, const struct job_info *j
 	case K_STR:
 		return *(char *const *)(const void *)field;
 	case K_INT32:
-		return squeue_cellf(c, "%d", (int)*(const uint32_t *)(const void *)field);
+		return squeue_cell_int(c, (int)*(const uint32_t *)(const void *)field);
 	case K_INT16:
-		return squeue_cellf(c, "%d", *(const uint16_t *)(const void *)field);
+		return squeue_cell_int(c, *(const uint16_t *)(const void *)field);
 	case K_TIME:
 		return time_str(*(const time_t *)(const void *)field, c);
 	case K_CONST:

@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/fmt.h"
+#include "cli/squeue_cell.h"
 #include "cli/squeue_fmt.h"
 #include "common/job_states.h"
 #include "common/macros.h"
@@ -635,6 +636,48 @@ static void test_brief_fields_print_the_same_from_a_brief_record(void **state)
 	}
 }
 
+/* What Slurm's _print_secs formats print for v seconds. */
+static void secs_by_printf(long v, char *buf, size_t n)
+{
+	if (v < 0 || v > 365L * 24 * 3600)
+		snprintf(buf, n, "INVALID");
+	else if (v >= 86400)
+		snprintf(buf, n, "%ld-%2.2ld:%2.2ld:%2.2ld", v / 86400, v / 3600 % 24, v / 60 % 60,
+			 v % 60);
+	else if (v >= 3600)
+		snprintf(buf, n, "%ld:%2.2ld:%2.2ld", v / 3600, v / 60 % 60, v % 60);
+	else
+		snprintf(buf, n, "%ld:%2.2ld", v / 60 % 60, v % 60);
+}
+
+/* The hand-written number and time cells print what the formats they
+ * replace print. */
+static void test_number_and_time_cells_match_printf(void **state)
+{
+	static const long edges[] = {-1,    0,	   1,	   59,	   60,	    61,	     599,
+				     600,   3599,  3600,   3601,   35999,   36000,   86399,
+				     86400, 86401, 90061,  863999, 864000,  31535999, 31536000,
+				     31536001};
+	static const long long ints[] = {0, 1, -1, 9, 10, 4294967295LL, -2147483648LL,
+					 2147483647LL, 65535, 1000000};
+	char want[64];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(edges) + 60000; i++) {
+		long v = i < ARRAY_SIZE(edges) ? edges[i] : (long)(i - ARRAY_SIZE(edges)) * 523;
+		struct cell c = {.cut = true};
+
+		secs_by_printf(v, want, sizeof(want));
+		assert_string_equal(squeue_secs_str(v, &c), want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		struct cell c = {.cut = true};
+
+		snprintf(want, sizeof(want), "%lld", ints[i]);
+		assert_string_equal(squeue_cell_int(&c, ints[i]), want);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -663,6 +706,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_steps_filters, setup),
 	    cmocka_unit_test_setup(test_steps_other_letters, setup),
 	    cmocka_unit_test_setup(test_brief_fields_print_the_same_from_a_brief_record, setup),
+	    cmocka_unit_test_setup(test_number_and_time_cells_match_printf, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
