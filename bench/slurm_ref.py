@@ -42,8 +42,6 @@ def cluster(h, name):
     c = h.Cluster.like_reference(name=name, overrides=OVERRIDES)
     c.conf_text = "".join(line + "\n" for line in c.conf_text.splitlines()
                           if not line.startswith(DROP))
-    # real slurmd -N needs its spool and pid directories per node name;
-    # the harness makes the ones the config names
     c.bin_dir, c.sbin_dir = SLURM_BIN, SLURM_SBIN
     c.is_slurm = True
     return c
