@@ -8,6 +8,7 @@
 
 #include "api/ctld_fetch.h"
 #include "common/frame.h"
+#include "common/macros.h"
 #include "common/msg.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
@@ -64,38 +65,19 @@ int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
 	return r;
 }
 
-/* A page of job_fetch_pages: checked as on_frame does, then kept with
- * its frame. */
+/* job_fetch_pages: on_frame checks each frame and unpacks its page as a
+ * view; keep_page keeps the page with the frame it points into. */
 struct kept {
+	struct each e;
 	struct job_pages *p;
-	uint32_t after;
+	void *frame; /* the frame being handled, until a page keeps it */
 };
 
-static int on_kept_frame(void *arg, const struct frame_body *part, void *frame)
+static int keep_page(void *arg, struct job_info_msg *page)
 {
 	struct kept *k = arg;
 	struct job_pages *p = k->p;
-	struct job_info_msg *page = NULL;
-	void *msg = NULL;
-	int more, r;
 
-	if (part->type == RESPONSE_JOB_INFO) {
-		r = job_info_msg_unpack_view(part->body, part->len, part->version, &page);
-		if (r < 0) {
-			free(frame);
-			return r;
-		}
-	} else {
-		r = msg_unpack_body(part->type, part->body, part->len, part->version, &msg);
-		free(frame); /* the error's strings are copies */
-		return r < 0 ? r : ctld_fetch_unwrap(part->type, msg, RESPONSE_JOB_INFO);
-	}
-	more = page->is_more;
-	if ((more && (!page->count || page->last_job_id <= k->after))
-	    || page->count > UINT32_MAX - p->count) {
-		r = -SLURM_UNEXPECTED_MSG_ERROR;
-		goto fail;
-	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
 		struct job_info_msg **pages = realloc(p->pages, cap * sizeof(*pages));
@@ -105,29 +87,36 @@ static int on_kept_frame(void *arg, const struct frame_body *part, void *frame)
 			p->pages = pages;
 		frames = pages ? realloc(p->frames, cap * sizeof(*frames)) : NULL;
 		if (!frames) {
-			r = -ENOMEM;
-			goto fail;
+			msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
+			return -ENOMEM;
 		}
 		p->frames = frames;
 		p->cap = cap;
 	}
-	k->after = page->last_job_id;
 	p->pages[p->n] = page;
-	p->frames[p->n++] = frame;
-	p->count += page->count;
-	return more;
-fail:
-	msg_free(msg_lookup(RESPONSE_JOB_INFO), page);
-	free(frame);
+	p->frames[p->n++] = TAKE_PTR(k->frame);
+	return 0;
+}
+
+static int on_kept_frame(void *arg, const struct frame_body *part, void *frame)
+{
+	struct kept *k = arg;
+	int r;
+
+	k->frame = frame;
+	r = on_frame(&k->e, part);
+	free(k->frame); /* not kept: the controller's error, or a bad page */
+	k->frame = NULL;
 	return r;
 }
 
 int job_fetch_pages(const struct sl_conf *conf, struct job_info_req *req, struct job_pages *ret)
 {
-	struct kept k = {.p = ret, .after = req->after_job_id};
+	struct kept k = {.p = ret};
 	uint16_t saved = req->show_flags;
 	int r;
 
+	k.e = (struct each){.fn = keep_page, .arg = &k, .view = true, .after = req->after_job_id};
 	*ret = (struct job_pages){.n = 0};
 	req->show_flags |= JOB_SHOW_STREAM;
 	r = rpc_stream_ctld_owned(conf, REQUEST_JOB_INFO, req, on_kept_frame, &k);

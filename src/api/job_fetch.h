@@ -30,14 +30,11 @@ int job_fetch_each_as(const struct sl_conf *conf, const struct frame_as *as,
 /* Every page of a listing, kept as received: each page a view
  * (job_info_msg_unpack_view) whose strings point into its frame, both
  * kept until job_pages_free. No record or string is copied, which for a
- * listing of 100,000 jobs is most of what gathering them costs. The
- * records themselves may be rewritten by the holder (squeue narrows
- * array tasks in place). */
+ * listing of 100,000 jobs is most of what gathering them costs. */
 struct job_pages {
 	struct job_info_msg **pages;
-	void **frames;	/* frames[i] holds pages[i]'s strings */
+	void **frames; /* frames[i] holds pages[i]'s strings */
 	size_t n, cap;
-	uint32_t count; /* jobs in all pages */
 };
 /* 0 and *ret filled (free with job_pages_free, also on error), or the
  * error as job_fetch_each_as's. */

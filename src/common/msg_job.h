@@ -183,8 +183,8 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
 /* show_flags bit of ours: brief records. The controller leaves out the
  * strings job_info_brief() clears (and does not work them out), so that
  * a listing that prints none of them (squeue's usual formats) costs the
- * controller, the wire and the client a third of a full one. Every
- * number is sent as always. */
+ * controller less than half of a full one and the wire two thirds.
+ * Every number is sent as always. */
 #define JOB_SHOW_BRIEF 0x4000u
 /* Clears (sets NULL, frees nothing) the strings a brief record leaves
  * out: reason_detail, dependency, alloc_node, req_nodes, exc_nodes,

@@ -274,14 +274,14 @@ static int ctld_code(int r)
 	}
 }
 
-/* A call to the controller: one request, then one reply frame (stream
- * NULL) or frames handed to stream until it returns 0. */
 struct ctld_stream {
 	rpc_part_fn *fn;	 /* frames lent */
 	rpc_owned_part_fn *give; /* or frames given */
 	void *arg;
 };
 
+/* A call to the controller: one request, then one reply frame (stream
+ * NULL) or frames handed to stream until it returns 0. */
 static int ctld_call(const struct sl_conf *conf, const struct frame_as *as, uint16_t type,
 		     const void *req, uint32_t wait_s, uint16_t *ret_type, void **ret_msg,
 		     const struct ctld_stream *stream)
