@@ -517,7 +517,7 @@ void epilog_complete_msg_free(void *msg)
 	free(m->node_name);
 }
 
-static void job_info_pack(const struct job_info *j, struct pack_buf *b)
+void job_info_pack(const struct job_info *j, struct pack_buf *b)
 {
 	pack_u32(b, j->job_id);
 	pack_u32(b, j->array_job_id);
@@ -736,7 +736,9 @@ void job_info_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->last_job_id);
 	pack_u8(b, m->is_more);
 	pack_u32(b, m->count);
-	for (uint32_t i = 0; i < m->count; i++)
+	if (m->packed)
+		pack_raw(b, m->packed, m->packed_len);
+	for (uint32_t i = 0; !m->packed && i < m->count; i++)
 		job_info_pack(&m->jobs[i], b);
 }
 

@@ -164,7 +164,14 @@ struct job_info_msg {                /* RESPONSE_JOB_INFO */
 	bool is_more;	      /* more jobs follow: ask again */
 	bool is_view;	      /* strings point into the frame (job_info_msg_unpack_view) */
 	uint32_t cap;	      /* room in jobs (job_info_msg_append); 0: count */
+	/* Packing only: count records already packed (job_info_pack), sent
+	 * as they are instead of jobs (the controller's kept records). */
+	const uint8_t *packed;
+	size_t packed_len;
 };
+
+/* One record as job_info_msg_pack writes it. */
+void job_info_pack(const struct job_info *j, struct pack_buf *b);
 
 /* Paging (docs/protocol.md): a reply stops after the job that takes it
  * over JOB_INFO_PAGE_BYTES (at least one job goes in every page), far

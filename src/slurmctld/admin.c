@@ -205,6 +205,7 @@ int admin_reconfigure(struct ctld *c)
 		return r;
 	}
 	remap_jobs(c, map, old_count);
+	c->job_info_epoch++; /* JobRequeue, node names: every record again */
 	r = part_table_build(c);
 	log_set_level(conf->slurmctld_debug);
 	conf_free(old);

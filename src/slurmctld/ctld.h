@@ -58,6 +58,11 @@ struct ctld {
 	uint32_t next_job_id;
 	uint32_t lowest_prio;        /* priority/basic: each new job one lower */
 	time_t job_last_update;
+	/* job_info.c: bumped when what every job's record depends on changes
+	 * (reconfigure), so no kept record is used again */
+	uint32_t job_info_epoch;
+	bool is_job_info_checked; /* SL_CHECK_JOB_INFO_CACHE: every kept record
+				   * compared with a fresh one (tests) */
 	uint64_t alloc_gen; /* job_res.c: bumped by every allocation (backfill's check) */
 	struct event *sched_ev;		     /* coalesced scheduling pass (ctld_sched_request) */
 	ctld_send_fn *send;	     /* NULL: rpc_async_call on the loop */

@@ -61,6 +61,7 @@ struct job *job_free(struct job *job)
 	free(job->nodes);
 	free(job->sched_nodes);
 	free(job->batch_host);
+	free(job->info_kept);
 	step_job_free(job);
 	free(job);
 	return NULL;
@@ -300,6 +301,7 @@ void job_changed(struct ctld *c, struct job *job)
 	const struct job_hook *const *hs = hooks_of(c, &n);
 
 	c->job_last_update = time(NULL);
+	job_info_touch(job);
 	for (uint32_t i = 0; i < n; i++)
 		if (hs[i]->changed)
 			hs[i]->changed(c, job);

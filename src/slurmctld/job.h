@@ -103,7 +103,19 @@ struct job {
 	uint32_t assoc_id, qos_id;
 	uint32_t charged_assoc_id, charged_qos_id;
 	bool is_assoc_charged;
+	/* job_info.c (not journaled): the brief record squeue lists, as
+	 * packed, kept while info_gen stays what it was then (NULL: none) */
+	struct job_info_kept *info_kept;
+	uint32_t info_gen;
 };
+
+/* Something squeue or scontrol show of the job changed: its kept record
+ * is packed again at the next listing. job_changed does it; a change not
+ * journaled (the scheduler's reason, priority, estimates) calls it. */
+static inline void job_info_touch(struct job *job)
+{
+	job->info_gen++;
+}
 
 /* Table */
 struct job *job_find(struct ctld *c, uint32_t job_id);

@@ -167,13 +167,14 @@ static struct job *job_dup_task(const struct job *meta, uint32_t id)
 	t->alloc = (struct sel_result){ 0 };
 	t->nodes = t->batch_host = NULL;
 	/* the meta record's own: its dependency (met once a task starts),
-	 * backfill's estimate, steps */
+	 * backfill's estimate, steps, kept record */
 	t->depend = NULL;
 	t->sched_start = 0;
 	t->sched_after = 0;
 	t->sched_nodes = NULL;
 	t->steps = NULL;
 	t->step_count = 0;
+	t->info_kept = NULL;
 	if (!t->desc || !t->user_name || !t->gids || !t->partition)
 		return job_free(t);
 	memcpy(t->gids, meta->gids, meta->ngids * sizeof(*t->gids));

@@ -8,8 +8,10 @@
 #include <time.h>
 
 #include "common/conf.h"
+#include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/pack.h"
 #include "common/path_pattern.h"
 #include "common/tres.h"
 #include "ctld.h"
@@ -212,4 +214,90 @@ void job_info_fill_done(struct job_info *j)
 	free(j->std_out);
 	free(j->std_err);
 	*j = (struct job_info){0};
+}
+
+/* A job's brief record as packed (struct job::info_kept). */
+struct job_info_kept {
+	uint32_t gen;	    /* job->info_gen then */
+	uint32_t epoch;	    /* c->job_info_epoch then */
+	time_t valid_until; /* 0, or when the record changes by itself */
+	uint32_t len;
+	uint8_t bytes[];
+};
+
+/* A record that depends on other jobs (a dependency's text, an array's
+ * pending tasks) is packed afresh every time. */
+static bool is_keepable(const struct job *job)
+{
+	return !job->depend && !job_is_array_meta(job);
+}
+
+static const struct job_info_kept *kept_of(const struct ctld *c, const struct job *job, time_t now)
+{
+	const struct job_info_kept *k = job->info_kept;
+
+	if (!k || k->gen != job->info_gen || k->epoch != c->job_info_epoch
+	    || (k->valid_until && now >= k->valid_until) || !is_keepable(job))
+		return NULL;
+	return k;
+}
+
+static int pack_fresh(const struct ctld *c, const struct job *job, bool brief, struct pack_buf *b)
+{
+	struct job_info j;
+	int r = job_info_fill(c, job, brief, &j);
+
+	if (r == 0)
+		job_info_pack(&j, b);
+	job_info_fill_done(&j);
+	return r < 0 ? r : b->err;
+}
+
+/* Keeps len bytes at p as the job's record; left without one when out of
+ * memory. */
+static void keep(const struct ctld *c, struct job *job, const uint8_t *p, size_t len, time_t now)
+{
+	struct job_info_kept *k = job->info_kept;
+
+	if (len > UINT32_MAX)
+		return;
+	if (!k || k->len != len) {
+		k = realloc(k, sizeof(*k) + len);
+		if (!k) {
+			free(job->info_kept);
+			job->info_kept = NULL;
+			return;
+		}
+		job->info_kept = k;
+	}
+	/* a pending job's AccrueTime shows once its EligibleTime is past */
+	*k = (struct job_info_kept){
+	    .gen = job->info_gen,
+	    .epoch = c->job_info_epoch,
+	    .valid_until = job_is_pending(job) && job->eligible_time > now ? job->eligible_time : 0,
+	    .len = (uint32_t)len,
+	};
+	memcpy(k->bytes, p, len);
+}
+
+int job_info_pack_job(const struct ctld *c, struct job *job, bool brief, time_t now,
+		      struct pack_buf *b)
+{
+	const struct job_info_kept *k = brief ? kept_of(c, job, now) : NULL;
+	size_t at = b->len;
+	int r;
+
+	if (k && !c->is_job_info_checked) {
+		pack_raw(b, k->bytes, k->len);
+		return b->err;
+	}
+	r = pack_fresh(c, job, brief, b);
+	if (r < 0 || !brief || !is_keepable(job))
+		return r;
+	if (k && (k->len != b->len - at || memcmp(k->bytes, b->data + at, k->len)))
+		error("job_info: JobId=%u: its kept record differs from a fresh one "
+		      "(changed without job_info_touch)",
+		      job->job_id);
+	keep(c, job, b->data + at, b->len - at, now);
+	return 0;
 }

@@ -243,6 +243,7 @@ static void prio_recalc(struct ctld *c, time_t now, bool only_recovered)
 		job->prio_time = now;
 		if (f.priority != job->priority) {
 			job->priority = f.priority;
+			job_info_touch(job);
 			is_changed = true;
 		}
 	}

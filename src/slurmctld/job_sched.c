@@ -139,6 +139,7 @@ static bool job_req_nodes_down(struct ctld *c, struct job *job)
 	}
 	free(job->state_desc);
 	job->state_desc = NULL;
+	job_info_touch(job);
 	if (is_down) {
 		char *list = hostlist_ranged_string(bad);
 
@@ -180,6 +181,7 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 	if (job->state_desc && why != WAIT_NO_REASON) {
 		free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
 		job->state_desc = NULL;
+		job_info_touch(job);
 	}
 	if (why == WAIT_NO_REASON && job_req_nodes_down(c, job))
 		why = WAIT_NODE_NOT_AVAIL;
@@ -267,7 +269,8 @@ static void sched_pass(struct ctld *c, bool is_all)
 		if (cf->sched_part_depth && part_depth[pi] >= cf->sched_part_depth)
 			continue; /* partition_job_depth: this partition's share is tested */
 		part_depth[pi]++;
-		job->last_sched_eval = now;
+		job->last_sched_eval = now; /* and its reason, below */
+		job_info_touch(job);
 		depth++;
 		if (!durable_job_is_saved(c, job)) {
 			/* its submission is not on disk yet: the pass is asked for

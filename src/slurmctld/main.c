@@ -305,6 +305,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	log_init("slurmctld", LOG_LEVEL_INFO, NULL, 1);
+	c->is_job_info_checked = getenv("SL_CHECK_JOB_INFO_CACHE") != NULL; /* tests */
 	c->conf_path = strdup(arg_conf ? arg_conf : conf_default_path());
 	r = conf_load(c->conf_path, &c->conf, &err);
 	if (r < 0) {

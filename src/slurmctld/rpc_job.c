@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/pack.h"
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
@@ -177,44 +178,33 @@ static uint32_t first_after(const struct ctld *c, uint32_t after)
 }
 
 /* One page: the visible jobs after `after` (those of ids when ids is not
- * NULL), stopping after the one that takes the page over limit bytes. */
+ * NULL), stopping after the one that takes the page over limit bytes;
+ * the records packed into *recs (resp->packed points into it). */
 static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_t uid,
-			 uint32_t after, size_t limit, bool brief, struct job_info_msg *resp)
+			 uint32_t after, size_t limit, bool brief, struct job_info_msg *resp,
+			 struct pack_buf *recs)
 {
-	size_t bytes = 0, cap = 0;
 	uint32_t i = first_after(c, after);
+	time_t now = time(NULL);
 	int r = 0;
 
 	*resp = (struct job_info_msg){.last_update = c->job_last_update};
+	*recs = (struct pack_buf){0};
 	for (; i < c->job_count && r == 0; i++) {
 		if ((ids && !job_listed(c->jobs[i], ids, n_ids))
 		    || !job_is_visible(c, c->jobs[i], uid))
 			continue;
-		if (bytes >= limit) {
+		if (recs->len >= limit) {
 			resp->is_more = true;
 			break;
 		}
-		if (resp->count == cap) { /* grown as filled: a page is far less than every job */
-			struct job_info *jobs;
-
-			cap = cap ? cap * 2 : 64;
-			jobs = realloc(resp->jobs, cap * sizeof(*jobs));
-			if (!jobs)
-				return -ENOMEM;
-			resp->jobs = jobs;
-		}
-		r = job_info_fill(c, c->jobs[i], brief, &resp->jobs[resp->count++]);
-		bytes += job_info_packed_size(&resp->jobs[resp->count - 1]);
+		r = job_info_pack_job(c, c->jobs[i], brief, now, recs);
+		resp->count++;
 		resp->last_job_id = c->jobs[i]->job_id;
 	}
+	resp->packed = recs->data;
+	resp->packed_len = recs->len;
 	return r;
-}
-
-static void job_info_page_done(struct job_info_msg *resp)
-{
-	for (uint32_t i = 0; i < resp->count; i++)
-		job_info_fill_done(&resp->jobs[i]);
-	free(resp->jobs);
 }
 
 /* A streamed listing (JOB_SHOW_STREAM): the pages go out one after the
@@ -242,9 +232,11 @@ static void job_stream_more(void *arg, struct rpc_req *req);
 static void job_stream_send(struct job_stream *s, struct rpc_req *req)
 {
 	struct job_info_msg resp;
+	struct pack_buf recs;
 	int r;
 
-	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, s->brief, &resp);
+	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, s->brief, &resp,
+			  &recs);
 	if (r < 0) {
 		rpc_reply_rc(req, r);
 	} else if (resp.is_more) {
@@ -257,7 +249,7 @@ static void job_stream_send(struct job_stream *s, struct rpc_req *req)
 	} else {
 		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
 	}
-	job_info_page_done(&resp);
+	pack_buf_done(&recs);
 	if (s)
 		job_stream_free(s);
 }
@@ -282,6 +274,7 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 {
 	const struct job_info_req *m = req->body;
 	struct job_info_msg resp;
+	struct pack_buf recs;
 	_cleanup_free_ uint32_t *ids = NULL;
 	size_t n_ids = 0;
 	int r;
@@ -305,13 +298,13 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 		return 0;
 	}
 	r = job_info_page(c, ids, n_ids, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES,
-			  m->show_flags & JOB_SHOW_BRIEF, &resp);
+			  m->show_flags & JOB_SHOW_BRIEF, &resp, &recs);
 	if (r == 0 && resp.is_more)
 		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs, more after JobId=%u",
 		      (unsigned)req->uid, resp.count, resp.last_job_id);
 	if (r == 0)
 		rpc_reply(req, RESPONSE_JOB_INFO, &resp);
-	job_info_page_done(&resp);
+	pack_buf_done(&recs);
 	return r;
 }
 

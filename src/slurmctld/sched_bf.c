@@ -115,6 +115,7 @@ static bool may_start(const struct job *job)
 static void note_plan(struct ctld *c, struct job *job, struct bf_job *j)
 {
 	job->sched_by = JOB_SCHED_BF_PLAN;
+	job_info_touch(job);
 	if (j->outcome != BF_LATER)
 		return;
 	job->sched_start = j->start;
@@ -138,6 +139,7 @@ static void estimates_clear(struct ctld *c)
 		job->sched_after = 0;
 		free(job->sched_nodes);
 		job->sched_nodes = NULL;
+		job_info_touch(job);
 	}
 }
 
@@ -171,6 +173,7 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 		why = assoc_limits_blocker(c, job);
 		if (why != WAIT_NO_REASON) {
 			job->reason = why;
+			job_info_touch(job);
 			continue;
 		}
 		res = j->res;

@@ -106,6 +106,10 @@ DEFAULT_SETTINGS = {
 }
 
 # Environment variables that change what our commands do; never inherited.
+# slurmctld compares every job record it keeps for squeue with a fresh
+# one and logs a difference, which stop() reports (benchmarks turn it off)
+CHECK_KEPT_JOB_RECORDS = True
+
 _ENV_PREFIXES = ("SLURM_", "SBATCH_", "SALLOC_", "SRUN_", "SQUEUE_", "SINFO_", "SACCT_",
                  "SCONTROL_")
 
@@ -493,6 +497,8 @@ class Cluster:
     def env(self, extra=None):
         e = {k: v for k, v in os.environ.items() if not k.startswith(_ENV_PREFIXES)}
         e["SLURM_CONF"] = str(self.conf_path)
+        if CHECK_KEPT_JOB_RECORDS:
+            e["SL_CHECK_JOB_INFO_CACHE"] = "1"
         # jobs that call srun/squeue by name get ours, never /usr/bin's
         e["PATH"] = f"{self.bin_dir}:{e.get('PATH', '/usr/bin:/bin')}"
         if extra:
@@ -653,7 +659,20 @@ class Cluster:
         self.stop_stepds()
         self._stop_procs(["slurmctld"])
         self._stop_procs(list(self.procs))  # munged and anything else
+        self._check_kept_job_records()
         return self.problems
+
+    def _check_kept_job_records(self):
+        """A job record slurmctld kept for squeue that differs from a fresh
+        one (SL_CHECK_JOB_INFO_CACHE) is a change it missed."""
+        for f in (self.dir / "log").glob("slurmctld*"):
+            try:
+                text = f.read_text(errors="replace")
+            except OSError:
+                continue
+            for line in text.splitlines():
+                if "kept record differs" in line:
+                    self.problems.append(f"{f.name}: {line.strip()}")
 
     def stepd_pids(self):
         """slurmstepds of this cluster: started by our slurmds, detached from

@@ -18,6 +18,7 @@
 #include "slurmctld/job.h"
 
 static char order[16];
+static struct job a_job; /* what changed: any job */
 static size_t norder;
 
 static void changed_a(struct ctld *c, struct job *job)
@@ -53,12 +54,12 @@ static void test_hooks_run_in_registration_order(void **state)
 	(void)state;
 	norder = 0;
 	assert_true(job_seq_is_recorded(&c, 1)); /* no hooks: nothing waits */
-	job_changed(&c, NULL);			 /* no hooks: only the update time */
+	job_changed(&c, &a_job); /* no hooks: the update time, the kept record */
 	assert_int_not_equal(c.job_last_update, 0);
 	assert_int_equal(job_hook_add(&c, &hook_b), 0);
 	assert_int_equal(job_hook_add(&c, &hook_a), 0);
 	assert_int_equal(job_hook_add(&c, &unrecorded), 0);
-	job_changed(&c, NULL);
+	job_changed(&c, &a_job);
 	assert_int_equal(norder, 2);
 	assert_memory_equal(order, "ba", 2);
 	assert_false(job_seq_is_recorded(&c, 1));
@@ -77,12 +78,12 @@ static void test_a_ninth_hook_is_refused_and_clear_makes_room(void **state)
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(job_hook_add(&c, &hook_a), 0);
 	assert_int_equal(job_hook_add(&c, &hook_b), -ENOSPC);
-	job_changed(&c, NULL);
+	job_changed(&c, &a_job);
 	assert_int_equal(norder, 8);
 	assert_memory_equal(order, "aaaaaaaa", 8);
 	job_hooks_clear(&c);
 	assert_int_equal(job_hook_add(&c, &hook_b), 0);
-	job_changed(&c, NULL);
+	job_changed(&c, &a_job);
 	assert_int_equal(norder, 9);
 	assert_int_equal(order[8], 'b');
 	job_hooks_clear(&c);
