@@ -4,7 +4,10 @@
 Starts a private reference-shaped cluster, reads slurmctld's resident
 memory (VmRSS of /proc/PID/status), submits N held jobs
 (`sbatch -H --wrap true`, -n, default 5000, four submitters), reads it
-again and prints the growth per job in KB. The controller keeps freed
+again, lists the queue once with squeue (the controller then keeps each
+job's packed record for the next listing) and reads it a third time;
+prints the growth per job in KB, before and after the listing. The
+controller keeps freed
 memory up to its malloc trim threshold, so the figure is what the jobs
 hold plus what submitting them left in the heap: run it on a fresh start.
 
@@ -33,16 +36,20 @@ def main():
         before = benchlib.rss_kb(pid)
         benchlib.submit_held(cluster, args.jobs)
         after = benchlib.rss_kb(pid)
+        cluster.run("squeue")
+        listed = benchlib.rss_kb(pid)
         result = {"run": f"{args.jobs} held jobs", "rss_before_kb": before,
                   "rss_after_kb": after,
-                  "kb_per_job": round((after - before) / args.jobs, 2)}
+                  "kb_per_job": round((after - before) / args.jobs, 2),
+                  "kb_per_job_listed": round((listed - before) / args.jobs, 2)}
         ok = True
     finally:
         status = benchlib.finish(cluster, ok, args.keep)
     if result:
         benchlib.report([result], [("run", "run"), ("RSS before KB", "rss_before_kb"),
                                    ("RSS after KB", "rss_after_kb"),
-                                   ("KB per job", "kb_per_job")], args.json)
+                                   ("KB per job", "kb_per_job"),
+                                   ("KB per job, listed", "kb_per_job_listed")], args.json)
     return status
 
 

@@ -79,6 +79,10 @@ def main():
                         "value": round(n / (time.perf_counter() - t0), 1), "unit": "jobs/s"})
         total = args.jobs + n
         ids = cluster.out("squeue", "-h", "-o", "%i", timeout=600).split()
+        results.append({"key": "kb_per_job_listed",
+                        "figure": "... once squeue has listed them (kept records)",
+                        "value": round((benchlib.rss_kb(pid) - before) / args.jobs, 2),
+                        "unit": "KB"})
         mid = ids[len(ids) // 2]
         for key, label, argv, lines in (
                 ("squeue", "squeue", ["squeue"], total + 1),

@@ -75,6 +75,8 @@ def figures(name, doc, n):
         return [(f"squeue --json, {n:,} jobs", r["null_p50_ms"], "ms", False, "keep")]
     if name == "memory":
         return [("controller memory per pending job", res[0]["kb_per_job"], "KB", False,
+                 "<= 1.5 KB"),
+                ("... once squeue has listed them", res[0]["kb_per_job_listed"], "KB", False,
                  "<= 1.5 KB")]
     if name == "srun":
         return [("srun -n1 true", by(res, "run", "srun -n1 true")["p50_ms"], "ms", False, "-"),
@@ -88,6 +90,7 @@ def figures(name, doc, n):
                  "-")]
     if name == "100k":
         goals = {"fill": ("-", True), "kb_per_job": ("<= 1.5 KB", False),
+                 "kb_per_job_listed": ("<= 1.5 KB", False),
                  "sbatch": ("keeps its rate", True), "squeue": ("< 200 ms", False),
                  "squeue_ids": ("-", False), "squeue_one": ("-", False),
                  "ping": ("-", False), "sched": ("never stalls", False)}

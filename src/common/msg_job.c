@@ -12,6 +12,14 @@
 #include "pack.h"
 #include "share.h"
 
+/* The strings a job_desc_share()d request keeps as shared copies besides
+ * its script: those the jobs of a user or a sweep have alike (a name,
+ * a comment, often one of a kind, keep their own: a shared copy of a
+ * string no other job has costs twice as much). */
+#define DESC_SHARED_STRS(d)                                                                        \
+	{&(d)->partition, &(d)->work_dir, &(d)->account, &(d)->qos, &(d)->submit_host,           \
+	 &(d)->std_in, &(d)->std_out, &(d)->std_err}
+
 static void unpack_u32v(struct pack_buf *b, uint32_t **ret, uint32_t *ret_n)
 {
 	uint32_t n;
@@ -133,14 +141,20 @@ void job_desc_free(void *msg)
 	struct job_desc *m = msg;
 
 	free(m->name);
-	free(m->partition);
 	if (m->is_shared) {
+		char **f[] = DESC_SHARED_STRS(m);
+
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			share_put(*f[i]);
+			*f[i] = NULL; /* not freed again below */
+		}
 		share_put(m->script);
 		share_put(m->env);
 	} else {
 		free(m->script);
 		strv_free(m->env, m->env_count);
 	}
+	free(m->partition);
 	strv_free(m->argv, m->argc);
 	free(m->work_dir);
 	free(m->std_in);
@@ -709,21 +723,51 @@ void job_desc_done(struct job_desc *d)
 
 int job_desc_share(struct job_desc *d)
 {
+	char **f[] = DESC_SHARED_STRS(d);
+	const char *s[sizeof(f) / sizeof(f[0])] = {NULL};
 	const char *script = NULL;
-	char **env;
+	char **env = NULL;
+	size_t n = sizeof(f) / sizeof(f[0]), i;
 
 	if (d->is_shared)
 		return 0;
-	if ((d->script && !(script = share_str(d->script)))
+	for (i = 0; i < n; i++)
+		if (*f[i] && !(s[i] = share_str(*f[i])))
+			break;
+	if (i < n || (d->script && !(script = share_str(d->script)))
 	    || !(env = share_strv(d->env, d->env_count))) {
+		for (i = 0; i < n; i++)
+			share_put(s[i]);
 		share_put(script);
 		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		free(*f[i]);
+		*f[i] = (char *)s[i];
 	}
 	free(d->script);
 	strv_free(d->env, d->env_count);
 	d->script = (char *)script; /* read-only from here on */
 	d->env = env;
 	d->is_shared = true;
+	return 0;
+}
+
+int job_desc_set_str(struct job_desc *d, char **field, const char *s)
+{
+	char **f[] = DESC_SHARED_STRS(d);
+	bool is_shared = false;
+	char *v = NULL;
+
+	for (size_t i = 0; d->is_shared && i < sizeof(f) / sizeof(f[0]); i++)
+		is_shared |= f[i] == field;
+	if (s && !(v = is_shared ? (char *)share_str(s) : strdup(s)))
+		return -ENOMEM;
+	if (is_shared)
+		share_put(*field);
+	else
+		free(*field);
+	*field = v;
 	return 0;
 }
 

@@ -296,7 +296,13 @@ struct epilog_complete_msg {         /* MESSAGE_EPILOG_COMPLETE */
 };
 
 void job_desc_done(struct job_desc *d);
-/* Swap d's script and environment for shared copies (share.h): jobs with
- * the same ones keep them once. 0, or -ENOMEM with d unchanged. */
+/* Swap d's script, environment and the strings jobs have alike
+ * (partition, working directory, account, QOS, submit host, stdio paths)
+ * for shared copies (share.h): jobs with the same ones keep them once.
+ * 0, or -ENOMEM with d unchanged. */
 int job_desc_share(struct job_desc *d);
+/* Set one of d's strings (&d->account...) to a copy of s (NULL: none),
+ * shared when d is and the field is one job_desc_share shares; the old
+ * value given back. 0 or -ENOMEM (unchanged). */
+int job_desc_set_str(struct job_desc *d, char **field, const char *s);
 void job_info_done(struct job_info *j);

@@ -13,6 +13,7 @@
 #include "common/hostlist.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/share.h"
 #include "ctld.h"
 #include "job_depend.h"
 #include "step_rec.h"
@@ -53,10 +54,15 @@ struct job *job_free(struct job *job)
 	}
 	free(job->array_pending);
 	job_depend_free(job->depend);
-	free(job->user_name);
+	if (job->is_str_shared) {
+		share_put(job->user_name);
+		share_put(job->partition);
+	} else {
+		free(job->user_name);
+		free(job->partition);
+	}
 	free(job->gids);
 	free(job->state_desc);
-	free(job->partition);
 	sel_result_done(&job->alloc);
 	free(job->nodes);
 	free(job->sched_nodes);
@@ -65,6 +71,39 @@ struct job *job_free(struct job *job)
 	step_job_free(job);
 	free(job);
 	return NULL;
+}
+
+int job_set_partition(struct job *job, const char *name)
+{
+	char *v = job->is_str_shared ? (char *)share_str(name) : strdup(name);
+
+	if (!v)
+		return -ENOMEM;
+	if (job->is_str_shared)
+		share_put(job->partition);
+	else
+		free(job->partition);
+	job->partition = v;
+	return 0;
+}
+
+/* A queue's jobs have a few users and partitions: their names kept once
+ * (on ENOMEM the job keeps its own). */
+static void job_share_strs(struct job *job)
+{
+	const char *u = job->user_name ? share_str(job->user_name) : NULL;
+	const char *p = job->partition ? share_str(job->partition) : NULL;
+
+	if ((job->user_name && !u) || (job->partition && !p)) {
+		share_put(u);
+		share_put(p);
+		return;
+	}
+	free(job->user_name);
+	free(job->partition);
+	job->user_name = (char *)u;
+	job->partition = (char *)p;
+	job->is_str_shared = true;
 }
 
 struct job *job_find(struct ctld *c, uint32_t job_id)
@@ -127,6 +166,8 @@ int job_table_add(struct ctld *c, struct job *job)
 	 * ENOMEM the job keeps its own copies) */
 	if (job->desc)
 		(void)job_desc_share(job->desc);
+	if (!job->is_str_shared)
+		job_share_strs(job);
 	c->jobs[c->job_count++] = job;
 	return 0;
 }

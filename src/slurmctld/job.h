@@ -42,6 +42,8 @@ struct job {
 	uint32_t priority;            /* 0 = held */
 	bool is_user_hold;            /* held by the user (JobHeldUser) */
 	bool is_prio_fixed;	      /* set by an admin: multifactor keeps it (not journaled) */
+	bool is_str_shared;	      /* user_name and partition are share.h's (job_table_add;
+				       * not journaled) */
 	time_t prio_time; /* multifactor: when priority was computed (sprio's factors; not
 			     journaled) */
 	char *partition;              /* the partition chosen */
@@ -137,6 +139,8 @@ void job_view_drop(struct ctld *c);
 struct job *const *job_view(const struct ctld *c, uint32_t *ret_n);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
+/* job->partition = a copy of name. 0 or -ENOMEM (unchanged). */
+int job_set_partition(struct job *job, const char *name);
 /* What a node reports ended at `reported` (0: unknown) ended then, kept
  * within [start, now]; else now. */
 time_t job_time_of_report(time_t reported, time_t start, time_t now);

@@ -160,6 +160,7 @@ static struct job *job_dup_task(const struct job *meta, uint32_t id)
 	t->array_pending = NULL;
 	t->array_pending_count = 0;
 	t->desc = desc_dup(meta->desc);
+	t->is_str_shared = false; /* its own copies until job_table_add */
 	t->user_name = strdup(meta->user_name);
 	t->gids = calloc(meta->ngids + 1, sizeof(*t->gids));
 	t->partition = strdup(meta->partition);

@@ -115,17 +115,6 @@ static int job_update_assoc(struct ctld *c, struct job *job, const struct update
 	return r;
 }
 
-static int replace(char **dst, const char *src)
-{
-	char *s = strdup(src);
-
-	if (!s)
-		return -ENOMEM;
-	free(*dst);
-	*dst = s;
-	return 0;
-}
-
 int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, uid_t uid,
 	       bool is_admin)
 {
@@ -138,17 +127,17 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 		r = job_update_assoc(c, job, m, &acct, &qos);
 	if (r < 0)
 		return r;
-	if (acct) {
-		free(job->desc->account);
-		job->desc->account = acct;
-	}
-	if (qos) {
-		free(job->desc->qos);
-		job->desc->qos = qos;
-	}
-	if (m->name && (r = replace(&job->desc->name, m->name)) < 0)
-		return r;
-	if (m->partition && (r = replace(&job->partition, m->partition)) < 0)
+	if (acct)
+		r = job_desc_set_str(job->desc, &job->desc->account, acct);
+	if (qos && r == 0)
+		r = job_desc_set_str(job->desc, &job->desc->qos, qos);
+	free(acct);
+	free(qos);
+	if (r == 0 && m->name)
+		r = job_desc_set_str(job->desc, &job->desc->name, m->name);
+	if (r == 0 && m->partition)
+		r = job_set_partition(job, m->partition);
+	if (r < 0)
 		return r;
 	if (m->priority == 0) {
 		job->priority = 0;

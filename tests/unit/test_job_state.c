@@ -325,7 +325,7 @@ static void pack_job(const struct job *job, const struct names *names, struct pa
 /* A new field in struct job needs a line in job_state.c and a value in
  * full_job(); this size check is the reminder (LP64 layout). Runtime-only
  * fields (acct_seq, saved_seq, is_prio_fixed, prio_time, is_launching,
- * is_kill_deferred, info_kept, info_gen) are said so in job.h. */
+ * is_kill_deferred, info_kept, info_gen, is_str_shared) are said so in job.h. */
 static void test_struct_job_has_no_field_the_record_misses(void **state)
 {
 	(void)state;
