@@ -84,7 +84,8 @@ static int batch_fill(const struct job *job, uint32_t job_state, struct acct_ste
 {
 	const struct sel_alloc *a = job->alloc.count ? &job->alloc.nodes[0] : NULL;
 	bool is_ended = job_has_ended(job);
-	bool has_usage = job->batch_usage.ntasks || job->batch_usage.max_rss_kb;
+	const struct acct_usage *u = job_batch_usage(job);
+	bool has_usage = u->ntasks || u->max_rss_kb;
 
 	*o = (struct acct_step_rec){
 	    .step_id = SL_BATCH_STEP,
@@ -104,7 +105,7 @@ static int batch_fill(const struct job *job, uint32_t job_state, struct acct_ste
 		.nodes = 1,
 		.gpus = a ? __builtin_popcountll(a->gpus) : 0,
 	    }),
-	    .usage = job->batch_usage,
+	    .usage = *u,
 	    .max_rss_node = has_usage ? sdup(job->batch_host) : NULL,
 	    .max_vm_node = has_usage ? sdup(job->batch_host) : NULL,
 	};

@@ -68,9 +68,32 @@ struct job *job_free(struct job *job)
 	free(job->sched_nodes);
 	free(job->batch_host);
 	free(job->info_kept);
+	free(job->batch_usage);
 	step_job_free(job);
 	free(job);
 	return NULL;
+}
+
+const struct acct_usage *job_batch_usage(const struct job *job)
+{
+	static const struct acct_usage none;
+
+	return job->batch_usage ? job->batch_usage : &none;
+}
+
+int job_set_batch_usage(struct job *job, const struct acct_usage *u)
+{
+	static const struct acct_usage none;
+
+	if (!u || !memcmp(u, &none, sizeof(none))) {
+		free(job->batch_usage);
+		job->batch_usage = NULL;
+		return 0;
+	}
+	if (!job->batch_usage && !(job->batch_usage = malloc(sizeof(*u))))
+		return -ENOMEM;
+	*job->batch_usage = *u;
+	return 0;
 }
 
 int job_set_partition(struct job *job, const char *name)

@@ -83,7 +83,8 @@ struct job {
 				       * again once the launch is answered (job_launch.c;
 				       * neither journaled) */
 	/* accounting (acct.c) */
-	struct acct_usage batch_usage; /* the batch step's, from its completion */
+	struct acct_usage *batch_usage; /* the batch step's, from its completion (NULL: none:
+					 * a pending job does not carry the room) */
 	uint64_t acct_seq; /* its latest queued row (job_seq_is_recorded); not journaled */
 	/* durable.c: the journal record that made it known (journal_seq), 0 for
 	 * a job replayed; DURABLE_SEQ_NEVER when it could not be journaled.
@@ -139,6 +140,10 @@ void job_view_drop(struct ctld *c);
 struct job *const *job_view(const struct ctld *c, uint32_t *ret_n);
 
 struct job *job_free(struct job *job);                  /* NULL-safe, returns NULL */
+/* The batch step's usage (all zero when none was reported). */
+const struct acct_usage *job_batch_usage(const struct job *job);
+/* Set it to a copy of *u; NULL or all zero: none. 0 or -ENOMEM (none). */
+int job_set_batch_usage(struct job *job, const struct acct_usage *u);
 /* job->partition = a copy of name. 0 or -ENOMEM (unchanged). */
 int job_set_partition(struct job *job, const char *name);
 /* What a node reports ended at `reported` (0: unknown) ended then, kept

@@ -176,6 +176,7 @@ static struct job *job_dup_task(const struct job *meta, uint32_t id)
 	t->steps = NULL;
 	t->step_count = 0;
 	t->info_kept = NULL;
+	t->batch_usage = NULL;
 	if (!t->desc || !t->user_name || !t->gids || !t->partition)
 		return job_free(t);
 	memcpy(t->gids, meta->gids, meta->ngids * sizeof(*t->gids));

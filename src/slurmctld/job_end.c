@@ -128,7 +128,7 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job->is_user_hold = false;
 	job->restart_cnt++;
 	job->exit_code = 0;
-	job->batch_usage = (struct acct_usage){0};
+	(void)job_set_batch_usage(job, NULL);
 	job->start_time = job->end_time = 0;
 	job->eligible_time = now;
 	job->is_cancelled = job->is_timed_out = job->is_requeued = job->is_requeue_hold = false;
@@ -218,7 +218,8 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 	/* the script's end on its node, not when the report got here */
 	now = job_time_of_report(m->end_time, job->start_time, time(NULL));
 	job->exit_code = m->job_rc;
-	job->batch_usage = m->usage;
+	if (job_set_batch_usage(job, &m->usage) < 0)
+		error("JobId=%u: no memory for its batch step's usage", job->job_id);
 	/* steps that outlived the script are stopped on every node */
 	if (step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED))
 		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);

@@ -498,7 +498,7 @@ static void unpack_step(struct step *s, const struct sel_result *a,
 static void pack_steps(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
 		       struct pack_buf *b)
 {
-	acct_usage_pack(&job->batch_usage, b);
+	acct_usage_pack(job_batch_usage(job), b);
 	if (job->step_count && !job->steps)
 		set_err(b, -EINVAL);
 	pack_u32(b, job->step_count);
@@ -511,9 +511,12 @@ static void pack_steps(const struct job *job, job_state_node_name_fn *name_fn, v
 static void unpack_steps(struct job *job, job_state_node_index_fn *index_fn, void *arg,
 			 struct pack_buf *b)
 {
+	struct acct_usage usage = {0};
 	uint32_t n;
 
-	acct_usage_unpack(&job->batch_usage, b);
+	acct_usage_unpack(&usage, b);
+	if (!b->err && job_set_batch_usage(job, &usage) < 0)
+		set_err(b, -ENOMEM);
 	unpack_count(b, &n, SL_ARRAY_MAX, STEP_MIN_LEN);
 	if (b->err || !n)
 		return;

@@ -71,13 +71,14 @@ static void job_ended(struct job *job, uint32_t base, uint32_t exit_code)
 	job->state = base;
 	job->exit_code = exit_code;
 	job->end_time = T0 + 10;
-	job->batch_usage = (struct acct_usage){.user_usec = 1500000,
-					       .sys_usec = 500000,
-					       .max_rss_kb = 3044,
-					       .tot_rss_kb = 3044,
-					       .max_vm_kb = 5512,
-					       .tot_vm_kb = 5512,
-					       .ntasks = 1};
+	assert_int_equal(job_set_batch_usage(job, &(struct acct_usage){.user_usec = 1500000,
+									 .sys_usec = 500000,
+									 .max_rss_kb = 3044,
+									 .tot_rss_kb = 3044,
+									 .max_vm_kb = 5512,
+									 .tot_vm_kb = 5512,
+									 .ntasks = 1}),
+			 0);
 }
 
 /* An srun step on n1-n2 (job nodes need not match: the row copies it). */
