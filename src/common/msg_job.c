@@ -842,33 +842,6 @@ int job_info_msg_unpack_view(const void *data, size_t len, uint16_t ver,
 	return 0;
 }
 
-static size_t str_size(const char *s)
-{
-	return 4 + (s ? strlen(s) + 1 : 0);
-}
-
-size_t job_info_packed_size(const struct job_info *j)
-{
-	const char *strs[] = {
-	    j->array_task_str, j->name,		 j->user_name,
-	    j->group_name,     j->account,	 j->qos,
-	    j->state_desc,     j->reason_detail, j->dependency,
-	    j->partition,      j->alloc_node,	 j->req_nodes,
-	    j->exc_nodes,      j->nodes,	 j->sched_nodes,
-	    j->batch_host,     j->tres_req_str,	 j->tres_alloc_str,
-	    j->features,       j->licenses,	 j->network,
-	    j->command,	       j->work_dir,	 j->std_err,
-	    j->std_in,	       j->std_out,	 j->comment,
-	    j->tres_per_node,  j->mail_user,	 j->cpus_per_node,
-	    j->gres_detail,
-	};
-	size_t n = 256; /* the fixed-size fields: about 200 bytes */
-
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		n += str_size(strs[i]);
-	return n;
-}
-
 void job_info_brief(struct job_info *j)
 {
 	j->reason_detail = j->dependency = j->alloc_node = NULL;

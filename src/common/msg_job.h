@@ -201,8 +201,6 @@ void job_info_pack(const struct job_info *j, struct pack_buf *b);
  * user, account, qos, partition, state and reason (state_desc), nodes,
  * sched_nodes and array_task_str. */
 void job_info_brief(struct job_info *j);
-/* About the bytes j packs to (its strings plus the fixed fields). */
-size_t job_info_packed_size(const struct job_info *j);
 /* Move the jobs of page to the end of all (page is left empty); -EINVAL
  * for a view. */
 int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page);
