@@ -221,6 +221,9 @@ void job_info_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->show_flags);
 	pack_str(b, m->job_ids);
 	pack_u32(b, m->after_job_id);
+	pack_u32(b, m->n_user_ids);
+	for (uint32_t i = 0; i < m->n_user_ids; i++)
+		pack_u32(b, m->user_ids[i]);
 }
 
 int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -232,6 +235,8 @@ int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->show_flags);
 	unpack_str(b, &m->job_ids, SL_STR_MAX);
 	unpack_u32(b, &m->after_job_id);
+	if (!b->err && pack_remaining(b)) /* a client from before the users: all */
+		unpack_u32v(b, &m->user_ids, &m->n_user_ids);
 	return b->err;
 }
 
@@ -240,6 +245,7 @@ void job_info_req_free(void *msg)
 	struct job_info_req *m = msg;
 
 	free(m->job_ids);
+	free(m->user_ids);
 }
 
 void kill_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

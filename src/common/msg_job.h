@@ -98,6 +98,8 @@ struct job_info_req {                /* REQUEST_JOB_INFO */
 	uint16_t show_flags;
 	char *job_ids;                     /* NULL: all; "12,13_4" */
 	uint32_t after_job_id;		   /* paging: only jobs with a greater id */
+	uint32_t *user_ids;		   /* only these users' jobs (squeue -u); none: all */
+	uint32_t n_user_ids;
 };
 
 /* One job as squeue / scontrol show job see it. Strings NULL print (null). */

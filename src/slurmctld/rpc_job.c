@@ -153,12 +153,53 @@ static int ids_parse(const char *ids, uint32_t **ret, size_t *ret_n)
 	return 0;
 }
 
-/* "12,13_4" -> is job listed? An array's id lists its meta record and
- * every task; "13_4" lists the array's records (squeue picks the task). */
-static bool job_listed(const struct job *job, const uint32_t *ids, size_t n)
+/* Which jobs a listing asks for, both lists sorted: those of ids (job
+ * ids; NULL: any) of the users of uids (NULL: any). */
+struct job_pick {
+	uint32_t *ids;
+	size_t n_ids;
+	uint32_t *uids;
+	size_t n_uids;
+};
+
+static void job_pick_done(struct job_pick *p)
 {
-	return bsearch(&job->job_id, ids, n, sizeof(*ids), u32_cmp)
-	       || (job->array_job_id && bsearch(&job->array_job_id, ids, n, sizeof(*ids), u32_cmp));
+	free(p->ids);
+	free(p->uids);
+	*p = (struct job_pick){0};
+}
+
+/* From the request: the ids parsed, the users copied, both sorted. */
+static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
+{
+	*ret = (struct job_pick){0};
+	if (m->job_ids && ids_parse(m->job_ids, &ret->ids, &ret->n_ids) < 0)
+		return -ENOMEM;
+	if (m->n_user_ids) {
+		ret->uids = malloc(m->n_user_ids * sizeof(*ret->uids));
+		if (!ret->uids) {
+			job_pick_done(ret);
+			return -ENOMEM;
+		}
+		memcpy(ret->uids, m->user_ids, m->n_user_ids * sizeof(*ret->uids));
+		ret->n_uids = m->n_user_ids;
+		qsort(ret->uids, ret->n_uids, sizeof(*ret->uids), u32_cmp);
+	}
+	return 0;
+}
+
+/* Is job listed? An array's id ("12" or "12_4") lists its meta record
+ * and every task (squeue picks the task); a user's jobs are listed
+ * before they are packed, not only filtered by the client. */
+static bool job_listed(const struct job *job, const struct job_pick *p)
+{
+	uint32_t uid = (uint32_t)job->uid;
+
+	if (p->uids && !bsearch(&uid, p->uids, p->n_uids, sizeof(uid), u32_cmp))
+		return false;
+	return !p->ids || bsearch(&job->job_id, p->ids, p->n_ids, sizeof(*p->ids), u32_cmp)
+	       || (job->array_job_id
+		   && bsearch(&job->array_job_id, p->ids, p->n_ids, sizeof(*p->ids), u32_cmp));
 }
 
 /* Index of the first job with an id above after (the table is sorted). */
@@ -177,12 +218,11 @@ static uint32_t first_after(const struct ctld *c, uint32_t after)
 	return lo;
 }
 
-/* One page: the visible jobs after `after` (those of ids when ids is not
- * NULL), stopping after the one that takes the page over limit bytes;
- * the records packed into *recs (resp->packed points into it). */
-static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_t uid,
-			 uint32_t after, size_t limit, bool brief, struct job_info_msg *resp,
-			 struct pack_buf *recs)
+/* One page: the visible jobs of pick after `after`, stopping after the
+ * one that takes the page over limit bytes; the records packed into
+ * *recs (resp->packed points into it). */
+static int job_info_page(struct ctld *c, const struct job_pick *pick, uid_t uid, uint32_t after,
+			 size_t limit, bool brief, struct job_info_msg *resp, struct pack_buf *recs)
 {
 	uint32_t i = first_after(c, after);
 	time_t now = time(NULL);
@@ -191,8 +231,7 @@ static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_
 	*resp = (struct job_info_msg){.last_update = c->job_last_update};
 	*recs = (struct pack_buf){0};
 	for (; i < c->job_count && r == 0; i++) {
-		if ((ids && !job_listed(c->jobs[i], ids, n_ids))
-		    || !job_is_visible(c, c->jobs[i], uid))
+		if (!job_listed(c->jobs[i], pick) || !job_is_visible(c, c->jobs[i], uid))
 			continue;
 		if (recs->len >= limit) {
 			resp->is_more = true;
@@ -213,8 +252,7 @@ static int job_info_page(struct ctld *c, const uint32_t *ids, size_t n_ids, uid_
  * other requests are served between pages. */
 struct job_stream {
 	struct ctld *c;
-	uint32_t *ids; /* NULL: every job */
-	size_t n_ids;
+	struct job_pick pick;
 	uint32_t after;
 	size_t limit; /* of the next page: small first, so the client starts early */
 	bool brief;   /* JOB_SHOW_BRIEF */
@@ -222,7 +260,7 @@ struct job_stream {
 
 static void job_stream_free(struct job_stream *s)
 {
-	free(s->ids);
+	job_pick_done(&s->pick);
 	free(s);
 }
 
@@ -235,8 +273,7 @@ static void job_stream_send(struct job_stream *s, struct rpc_req *req)
 	struct pack_buf recs;
 	int r;
 
-	r = job_info_page(s->c, s->ids, s->n_ids, req->uid, s->after, s->limit, s->brief, &resp,
-			  &recs);
+	r = job_info_page(s->c, &s->pick, req->uid, s->after, s->limit, s->brief, &resp, &recs);
 	if (r < 0) {
 		rpc_reply_rc(req, r);
 	} else if (resp.is_more) {
@@ -275,30 +312,31 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 	const struct job_info_req *m = req->body;
 	struct job_info_msg resp;
 	struct pack_buf recs;
-	_cleanup_free_ uint32_t *ids = NULL;
-	size_t n_ids = 0;
+	struct job_pick pick;
 	int r;
 
 	if (m->last_update && m->last_update >= c->job_last_update)
 		return -SLURM_NO_CHANGE_IN_DATA;
-	if (m->job_ids && ids_parse(m->job_ids, &ids, &n_ids) < 0)
+	if (job_pick_of(m, &pick) < 0)
 		return -ENOMEM;
 	if (m->show_flags & JOB_SHOW_STREAM) {
 		struct job_stream *s = calloc(1, sizeof(*s));
 
-		if (!s)
+		if (!s) {
+			job_pick_done(&pick);
 			return -ENOMEM;
+		}
 		*s = (struct job_stream){.c = c,
-					 .ids = TAKE_PTR(ids),
-					 .n_ids = n_ids,
+					 .pick = pick,
 					 .after = m->after_job_id,
 					 .limit = JOB_STREAM_PAGE_MIN,
 					 .brief = m->show_flags & JOB_SHOW_BRIEF};
 		job_stream_send(s, req);
 		return 0;
 	}
-	r = job_info_page(c, ids, n_ids, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES,
+	r = job_info_page(c, &pick, req->uid, m->after_job_id, JOB_INFO_PAGE_BYTES,
 			  m->show_flags & JOB_SHOW_BRIEF, &resp, &recs);
+	job_pick_done(&pick);
 	if (r == 0 && resp.is_more)
 		debug("REQUEST_JOB_INFO uid=%u: a page of %u jobs, more after JobId=%u",
 		      (unsigned)req->uid, resp.count, resp.last_job_id);

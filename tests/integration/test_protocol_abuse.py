@@ -311,6 +311,50 @@ def test_a_task_launch_without_the_controllers_credential_is_refused(cluster, ki
     assert cluster.procs["slurmd-n1"].poll() is None, "slurmd died"
 
 
+REQUEST_JOB_INFO = 2003
+RESPONSE_JOB_INFO = 2004
+
+
+def job_info_body(uids=()):
+    """REQUEST_JOB_INFO: time last_update, u16 show_flags, str job_ids,
+    u32 after_job_id, then ours: u32 count and the uids to list."""
+    return (struct.pack(">qH", 0, 0) + pack_str(None) + struct.pack(">I", 0)
+            + struct.pack(f">I{len(uids)}I", len(uids), *uids))
+
+
+def test_a_listing_for_some_users_carries_only_their_jobs(cluster, test_user):
+    """squeue -u: the controller packs only those users' jobs (the page
+    says how many records it carries), and squeue shows exactly them."""
+    mine = [cluster.run("sbatch", "-H", "--parsable", "-o", "/dev/null", "--wrap", "true",
+                        user=test_user.pw_name).stdout.strip() for _ in range(2)]
+    root = cluster.run("sbatch", "-H", "--parsable", "-o", "/dev/null", "--wrap",
+                       "true").stdout.strip()
+    try:
+        def count(uids):
+            reply = exchange(cluster, signed_frame(cluster, REQUEST_JOB_INFO,
+                                                   job_info_body(uids)))
+            assert reply is not None and reply[0] == RESPONSE_JOB_INFO, reply
+            return struct.unpack(">I", reply[1][13:17])[0]  # after time, u32, u8
+
+        assert count([test_user.pw_uid]) == 2
+        assert count([0]) == 1
+        assert count([0, test_user.pw_uid]) == 3
+        assert count([]) == 3
+        assert count([4294967295]) == 0
+
+        def shown(*args):
+            return cluster.run("squeue", "-h", "-o", "%i", *args).stdout.split()
+
+        assert sorted(shown("-u", test_user.pw_name)) == sorted(mine)
+        assert shown("-u", "root") == [root]
+        assert sorted(shown("-u", f"root,{test_user.pw_name}")) == sorted(mine + [root])
+        assert shown("--me") == [root]
+        r = cluster.run("squeue", "-h", "-u", "no_such_user_here", check=False)
+        assert r.stdout == "" and "Invalid user: no_such_user_here" in r.stderr
+    finally:
+        cluster.run("scancel", *mine, root)
+
+
 def test_the_controller_still_serves_after_all_of_this(cluster):
     r = cluster.run("sinfo", "-h", "-N", "-o", "%N %t")
     assert r.stdout == "n1 idle\n"

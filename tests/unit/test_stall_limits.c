@@ -38,13 +38,16 @@ static struct job_info_msg *roundtrip(const struct job_info_msg *m)
 	return back;
 }
 
-static void test_the_cursor_and_the_more_flag_cross_the_wire(void **state)
+static void test_the_cursor_the_more_flag_and_the_users_cross_the_wire(void **state)
 {
 	struct job_info jobs[2] = {{.job_id = 7, .name = "a"}, {.job_id = 9, .name = "b"}};
 	struct job_info_msg m = {
 	    .last_update = 5, .count = 2, .jobs = jobs, .last_job_id = 9, .is_more = true};
 	struct job_info_msg *back = roundtrip(&m);
-	struct job_info_req req = {.job_ids = "12", .after_job_id = 41}, *rback = NULL;
+	uint32_t users[2] = {1000, 0};
+	struct job_info_req req = {.job_ids = "12", .after_job_id = 41, .user_ids = users,
+				   .n_user_ids = 2},
+			    *rback = NULL;
 	struct pack_buf out = {0};
 
 	(void)state;
@@ -59,6 +62,16 @@ static void test_the_cursor_and_the_more_flag_cross_the_wire(void **state)
 	    0);
 	assert_int_equal(rback->after_job_id, 41);
 	assert_string_equal(rback->job_ids, "12");
+	assert_int_equal(rback->n_user_ids, 2);
+	assert_memory_equal(rback->user_ids, users, sizeof(users));
+	msg_free(msg_lookup(REQUEST_JOB_INFO), rback);
+	rback = NULL;
+	/* a request without the users (a client of the version before): all */
+	assert_int_equal(msg_unpack_body(REQUEST_JOB_INFO, out.data, out.len - 12,
+					 PROTOCOL_VERSION, (void **)&rback),
+			 0);
+	assert_int_equal(rback->n_user_ids, 0);
+	assert_null(rback->user_ids);
 	msg_free(msg_lookup(REQUEST_JOB_INFO), rback);
 	pack_buf_done(&out);
 }
@@ -241,7 +254,7 @@ static void test_an_accounting_page_scans_a_bounded_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_the_cursor_and_the_more_flag_cross_the_wire),
+	    cmocka_unit_test(test_the_cursor_the_more_flag_and_the_users_cross_the_wire),
 	    cmocka_unit_test(test_the_biggest_page_fits_a_frame),
 	    cmocka_unit_test(test_pages_append_in_order_and_move_their_jobs),
 	    cmocka_unit_test(test_a_page_unpacked_as_a_view_points_into_the_frame),
