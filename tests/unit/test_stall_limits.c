@@ -66,7 +66,7 @@ static void test_the_cursor_the_more_flag_and_the_users_cross_the_wire(void **st
 	assert_memory_equal(rback->user_ids, users, sizeof(users));
 	msg_free(msg_lookup(REQUEST_JOB_INFO), rback);
 	rback = NULL;
-	/* a request without the users (a client of the version before): all */
+	/* a request that ends before the users asks for all of them */
 	assert_int_equal(msg_unpack_body(REQUEST_JOB_INFO, out.data, out.len - 12,
 					 PROTOCOL_VERSION, (void **)&rback),
 			 0);
