@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			for (uint32_t i = 0; i < f->c.job_count; i++)
-				job_info_fill(&f->c, f->c.jobs[i], brief, &m.jobs[m.count++]);
+				job_info_fill(&f->c, f->c.jobs[i], brief, time(NULL),
+					      &m.jobs[m.count++]);
 			fill_ms[r] = ms_since(&t0);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			job_info_msg_pack(&m, &b, PROTOCOL_VERSION);

@@ -93,7 +93,8 @@ static const char *alloc_gpu_type(const struct ctld *c, const struct job *job, c
 	return type;
 }
 
-int job_info_fill(const struct ctld *c, const struct job *job, bool brief, struct job_info *ret)
+int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_t now,
+		  struct job_info *ret)
 {
 	char type[TRES_TYPE_MAX];
 	const struct job_desc *d = job->desc;
@@ -173,7 +174,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, bool brief, struc
 	if (job_is_pending(job)
 	    && (job->priority == 0 || ret->dependency || job->reason == WAIT_ARRAY_TASK_LIMIT))
 		ret->eligible_time = ret->accrue_time = 0;
-	else if (job_is_pending(job) && job->eligible_time > time(NULL))
+	else if (job_is_pending(job) && job->eligible_time > now)
 		ret->accrue_time = 0;
 	else if (!job_is_pending(job) && job->array_throttle && job->array_task_id != NO_VAL
 		 && job->start_time) {
@@ -242,10 +243,11 @@ static const struct job_info_kept *kept_of(const struct ctld *c, const struct jo
 	return k;
 }
 
-static int pack_fresh(const struct ctld *c, const struct job *job, bool brief, struct pack_buf *b)
+static int pack_fresh(const struct ctld *c, const struct job *job, bool brief, time_t now,
+		      struct pack_buf *b)
 {
 	struct job_info j;
-	int r = job_info_fill(c, job, brief, &j);
+	int r = job_info_fill(c, job, brief, now, &j);
 
 	if (r == 0)
 		job_info_pack(&j, b);
@@ -291,7 +293,7 @@ int job_info_pack_job(const struct ctld *c, struct job *job, bool brief, time_t 
 		pack_raw(b, k->bytes, k->len);
 		return b->err;
 	}
-	r = pack_fresh(c, job, brief, b);
+	r = pack_fresh(c, job, brief, now, b);
 	if (r < 0 || !brief || !is_keepable(job))
 		return r;
 	if (k && (k->len != b->len - at || memcmp(k->bytes, b->data + at, k->len)))

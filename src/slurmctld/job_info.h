@@ -14,9 +14,12 @@ struct pack_buf;
  * until the job changes: pack the record before returning to the loop);
  * those made here (array ranges, explanation, dependency, TRES, output
  * paths) are owned. brief: a brief record (JOB_SHOW_BRIEF,
- * job_info_brief), the strings it leaves out not made at all. Free with
+ * job_info_brief), the strings it leaves out not made at all. now: the
+ * time the listing is made (a pending job's AccrueTime shows once its
+ * EligibleTime is past). Free with
  * job_info_fill_done, never job_info_done. 0 or -ENOMEM. */
-int job_info_fill(const struct ctld *c, const struct job *job, bool brief, struct job_info *ret);
+int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_t now,
+		  struct job_info *ret);
 void job_info_fill_done(struct job_info *j);
 
 /* Appends the job's record to b, packed as in RESPONSE_JOB_INFO. A brief

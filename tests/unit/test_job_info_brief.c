@@ -42,7 +42,7 @@ static void pack_one(struct ctld_fixture *f, const struct job *job, bool brief,
 	struct job_info j;
 	struct job_info_msg m = {.count = 1, .jobs = &j};
 
-	assert_int_equal(job_info_fill(&f->c, job, brief, &j), 0);
+	assert_int_equal(job_info_fill(&f->c, job, brief, time(NULL), &j), 0);
 	if (!brief) {
 		/* what the brief record leaves out, set here: the check
 		 * below would pass on a field both happen to leave NULL */
