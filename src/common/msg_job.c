@@ -235,8 +235,7 @@ int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->show_flags);
 	unpack_str(b, &m->job_ids, SL_STR_MAX);
 	unpack_u32(b, &m->after_job_id);
-	if (!b->err && pack_remaining(b)) /* none sent (a client without them): all */
-		unpack_u32v(b, &m->user_ids, &m->n_user_ids);
+	unpack_u32v(b, &m->user_ids, &m->n_user_ids);
 	return b->err;
 }
 

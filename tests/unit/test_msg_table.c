@@ -63,6 +63,17 @@ static void *sample_new(const struct msg_type *t)
 	case REQUEST_SHUTDOWN:
 		((struct shutdown_msg *)m)->options = 1;
 		break;
+	case REQUEST_JOB_INFO: {
+		struct job_info_req *q = m;
+
+		q->job_ids = s("12,13_4");
+		q->after_job_id = 11;
+		q->user_ids = calloc(2, sizeof(*q->user_ids));
+		q->user_ids[0] = 1000;
+		q->user_ids[1] = 0;
+		q->n_user_ids = 2;
+		break;
+	}
 	case RESPONSE_BUILD_INFO: {
 		struct build_info_msg *b = m;
 
