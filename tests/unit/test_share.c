@@ -87,15 +87,33 @@ static void test_job_desc(void **state)
 		d->env[1] = strdup("B=2");
 		d->env_count = 2;
 		d->name = strdup("sweep");
+		d->work_dir = strdup("/home/u/run");
+		d->account = strdup("physics");
+		d->qos = strdup("normal");
 		assert_int_equal(job_desc_share(d), 0);
 		assert_int_equal(job_desc_share(d), 0); /* once is enough */
 		assert_true(d->is_shared);
 	}
 	assert_ptr_equal(a.env, b.env);
 	assert_ptr_equal(a.script, b.script);
+	assert_ptr_equal(a.work_dir, b.work_dir);
+	assert_ptr_equal(a.account, b.account);
+	assert_ptr_equal(a.qos, b.qos);
+	assert_ptr_not_equal(a.name, b.name); /* a name keeps its own copy */
 	assert_string_equal(b.env[1], "B=2");
 	share_stats(&blocks, &bytes);
-	assert_int_equal(blocks, blocks0 + 2);
+	assert_int_equal(blocks, blocks0 + 5);
+	/* a shared field changed: a shared copy of the new value, the old
+	 * one given back only by this holder; a field of its own: a copy */
+	assert_int_equal(job_desc_set_str(&a, &a.account, "chemistry"), 0);
+	assert_string_equal(a.account, "chemistry");
+	assert_string_equal(b.account, "physics");
+	assert_int_equal(job_desc_set_str(&a, &a.name, "renamed"), 0);
+	assert_string_equal(a.name, "renamed");
+	assert_int_equal(job_desc_set_str(&a, &a.qos, NULL), 0);
+	assert_null(a.qos);
+	share_stats(&blocks, &bytes);
+	assert_int_equal(blocks, blocks0 + 6);
 	job_desc_done(&a);
 	assert_string_equal(b.script, "#!/bin/sh\ntrue\n");
 	job_desc_done(&b);
