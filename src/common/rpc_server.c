@@ -606,7 +606,9 @@ static void conn_event_cb(struct bufferevent *bev, short what, void *arg)
 	struct rpc_conn *c = arg;
 
 	(void)bev;
-	if (what & BEV_EVENT_TIMEOUT)
+	if ((what & BEV_EVENT_TIMEOUT) && (c->state == CONN_CLOSING || c->state == CONN_STREAMING))
+		debug("%s: reply not taken within MessageTimeout, closing", c->peer); /* as the deadline */
+	else if (what & BEV_EVENT_TIMEOUT)
 		srv_error(c->srv, "%s: connection timed out, closing", c->peer);
 	else if ((what & BEV_EVENT_ERROR) && c->state == CONN_READING)
 		debug("%s: connection error: %s", c->peer, strerror(EVUTIL_SOCKET_ERROR()));

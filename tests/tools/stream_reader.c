@@ -2,8 +2,8 @@
  * (JOB_SHOW_STREAM, docs/protocol.md) that misbehaves on purpose.
  *
  *   stream_reader gone      read the first frame, then close the connection
- *   stream_reader stall S   a 4 KiB receive buffer, read nothing for S
- *                           seconds, then read to the end
+ *   stream_reader stall S   a 4 KiB receive buffer and 536-byte segments,
+ *                           read nothing for S seconds, then read to the end
  *   stream_reader paged     no stream: ask for each page (after_job_id), as
  *                           a client of before streaming does; prints
  *                           "pages=N jobs=M last=ID"
@@ -16,6 +16,8 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
 	struct pack_buf out = {0};
 	struct sockaddr_in sa;
 	unsigned frames = 0, last_more = 0, bytes = 0;
-	int fd, rcvbuf = 4096, stall = 0, eof = 0;
+	int fd, rcvbuf = 4096, mss = 536, stall = 0, eof = 0;
 	bool gone;
 
 	if (argc < 2 || (strcmp(argv[1], "gone") && strcmp(argv[1], "stall") &&
@@ -114,8 +116,14 @@ int main(int argc, char **argv)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return 2;
-	if (!gone)
+	/* Small segments keep the controller's send buffer small too: its
+	 * autotuning sizes it by segment size, and with loopback's 64 KiB
+	 * segments it would take in some MiB of a stalled reader's pages,
+	 * leaving the controller nothing unread to account for. */
+	if (!gone) {
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		(void)setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss));
+	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		perror("connect");
 		return 2;
