@@ -91,18 +91,20 @@ def start_reference(build_dir, needs, slurm=False):
     return h, cluster
 
 
-def submit_held(cluster, n, parallel=4, args=("-H",)):
+def submit_held(cluster, n, parallel=4, args=("-H",), own_env=False):
     """n held jobs (`sbatch -H --parsable --wrap true`; other sbatch
     options than -H in args) from parallel submitters; returns (wall
-    seconds, sorted job ids). The first failure is raised once every
-    submitter has stopped."""
+    seconds, sorted job ids). own_env: each job's environment differs (a
+    variable with its number), as jobs submitted from different shells.
+    The first failure is raised once every submitter has stopped."""
     ids, errors = [], []
 
     def worker(count):
         try:
-            for _ in range(count):
+            for i in range(count):
+                env = {"BENCH_JOB_SERIAL": f"{threading.get_ident()}.{i}"} if own_env else None
                 ids.append(int(cluster.run("sbatch", *args, "--parsable", "--wrap",
-                                           "true").stdout))
+                                           "true", env=env).stdout))
         except Exception as e:  # noqa: BLE001 - raised below
             errors.append(e)
 

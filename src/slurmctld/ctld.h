@@ -19,6 +19,7 @@ struct ctld;
 struct ctld_timer;
 struct job_sched;
 struct job_view;
+struct blob_store;
 struct durable;
 struct event;
 struct event_base;
@@ -82,6 +83,8 @@ struct ctld {
 	struct job_hooks *job_hooks; /* job.c: job_changed() observers (first job_hook_add) */
 	struct job_view *job_view;   /* job.c: the timer turn's jobs (job_view_take) */
 	struct durable *durable;  /* durable.c: the journal and the held replies */
+	struct blob_store *blobs; /* durable.c: jobs' scripts and environments
+				   * (NULL: they stay in memory, in desc) */
 	struct acct *acct;	  /* acct.c: the accounting store and its thread */
 	struct prio_ctx *prio;	  /* job_prio.c: multifactor's timers and usage */
 	struct admin *admin;	  /* admin.c: a shutdown in progress */

@@ -20,6 +20,7 @@
 
 #include <event2/event.h>
 
+#include "blob_store.h"
 #include "common/conf.h"
 #include "common/log.h"
 #include "common/macros.h"
@@ -408,7 +409,10 @@ static void commit_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	r = journal_commit(d->journal);
+	/* the blobs first: a record never names bytes not on disk */
+	r = blob_store_sync(c->blobs);
+	if (r == 0)
+		r = journal_commit(d->journal);
 	if (r < 0) {
 		/* nothing was promised yet: the other replies wait */
 		state_save_failed(c, r);
@@ -475,6 +479,7 @@ static int replay_job(struct replay_ctx *x, const uint8_t *data, size_t len)
 	if (old) {
 		uint32_t i = 0;
 
+		(void)job_files_store(c->blobs, job); /* as job_table_add */
 		while (c->jobs[i] != old)
 			i++;
 		c->jobs[i] = job;
@@ -736,11 +741,24 @@ int durable_init(struct ctld *c)
 	if (r < 0)
 		return log_errno(r, "cannot open the job journal in %s",
 				 c->conf->state_save_location);
-	if (c->is_clean_start)
-		return durable_compact(c); /* -c: start from nothing */
+	r = blob_store_open(c->conf->state_save_location, &c->blobs);
+	if (r < 0)
+		return log_errno(r, "cannot open the job blob store in %s",
+				 c->conf->state_save_location);
+	if (c->is_clean_start) { /* -c: start from nothing */
+		r = durable_compact(c);
+		if (r == 0)
+			(void)blob_store_sweep(c->blobs);
+		return r;
+	}
 	r = durable_replay(c);
 	if (r < 0)
 		return r;
+	/* a journal of an older version had them in its records */
+	r = blob_store_sync(c->blobs);
+	if (r < 0)
+		return log_errno(r, "cannot write jobs' scripts and environments to %s",
+				 c->conf->state_save_location);
 	if (c->job_count && c->next_job_id <= c->jobs[c->job_count - 1]->job_id)
 		c->next_job_id = c->jobs[c->job_count - 1]->job_id + 1; /* never reuse an id */
 	for (uint32_t i = 0; i < c->job_count; i++)
@@ -753,6 +771,8 @@ int durable_init(struct ctld *c)
 		return log_errno(r, "job journal: cannot write the recovered jobs");
 	if (r < 0) /* the log replayed stays in use: nothing is lost */
 		error("job journal: compaction at start failed: %s", strerror(-r));
+	else if (blob_store_sweep(c->blobs))
+		debug("job blobs: the segments no job uses were removed");
 	return 0;
 }
 
@@ -763,8 +783,11 @@ void durable_fini(struct ctld *c)
 
 	if (!d)
 		return;
-	if (d->journal && journal_has_pending(d->journal))
-		r = journal_commit(d->journal);
+	if (d->journal && journal_has_pending(d->journal)) {
+		r = c->blobs ? blob_store_sync(c->blobs) : 0;
+		if (r == 0)
+			r = journal_commit(d->journal);
+	}
 	if (r < 0)
 		error("StateSaveLocation %s: the last changes could not be written: %s; they "
 		      "are lost",
@@ -777,6 +800,8 @@ void durable_fini(struct ctld *c)
 	if (d->compact_ev)
 		event_free(d->compact_ev);
 	c->commit_ev = NULL;
+	blob_store_free(c->blobs); /* the jobs' blobs are detached, freed with them */
+	c->blobs = NULL;
 	free(d);
 	c->durable = NULL;
 }

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_store.h"
 #include "common/conf.h"
 #include "common/hostlist.h"
 #include "common/macros.h"
 #include "common/msg.h"
+#include "common/pack.h"
 #include "common/share.h"
 #include "ctld.h"
 #include "job_depend.h"
+#include "job_submit_check.h"
 #include "step_rec.h"
 
 /* The job_changed() observers, in registration order (c->job_hooks). Made
@@ -52,6 +55,8 @@ struct job *job_free(struct job *job)
 		job_desc_done(job->desc);
 		free(job->desc);
 	}
+	blob_unref(job->script_blob);
+	blob_unref(job->env_blob);
 	free(job->array_pending);
 	job_depend_free(job->depend);
 	if (job->is_str_shared) {
@@ -185,8 +190,11 @@ int job_table_add(struct ctld *c, struct job *job)
 		c->jobs = jobs;
 		c->job_cap = cap;
 	}
-	/* a sweep's jobs have one environment and script: kept once (on
-	 * ENOMEM the job keeps its own copies) */
+	/* the script and environment go to StateSaveLocation's blob store;
+	 * without one (unit tests), a sweep's jobs keep theirs once in
+	 * memory. On ENOMEM the job keeps its own copies. */
+	if (c->blobs)
+		(void)job_files_store(c->blobs, job);
 	if (job->desc)
 		(void)job_desc_share(job->desc);
 	if (!job->is_str_shared)
@@ -331,9 +339,14 @@ bool job_is_interactive(const struct job *job)
 	return job->desc && job->desc->alloc_port != 0;
 }
 
+bool job_has_script(const struct job *job)
+{
+	return job->script_blob || (job->desc && job->desc->script);
+}
+
 bool job_is_batch_running(const struct job *job)
 {
-	return job->desc && job->desc->script && job->alloc.count && job->batch_host
+	return job_has_script(job) && job->alloc.count && job->batch_host
 	       && (job->state & JOB_STATE_BASE) == JOB_RUNNING;
 }
 
@@ -390,4 +403,96 @@ bool job_seq_is_recorded(const struct ctld *c, uint64_t seq)
 		if (hs[i]->is_recorded && !hs[i]->is_recorded(c, seq))
 			return false;
 	return true;
+}
+
+/* ---- the script and environment in the blob store ---- */
+
+int job_files_store(struct blob_store *s, struct job *job)
+{
+	struct job_desc *d = job->desc;
+	struct pack_buf env = {0};
+	struct blob *b;
+
+	job->script_blob = blob_adopt(s, job->script_blob);
+	job->env_blob = blob_adopt(s, job->env_blob);
+	if (!d)
+		return 0;
+	if (d->script && !job->script_blob) {
+		b = blob_put(s, d->script, strlen(d->script));
+		if (!b)
+			return -ENOMEM;
+		job->script_blob = b;
+		if (d->is_shared)
+			share_put(d->script);
+		else
+			free(d->script);
+		d->script = NULL;
+	}
+	if (d->env_count && !job->env_blob) {
+		pack_strv(&env, d->env, d->env_count);
+		b = env.err ? NULL : blob_put(s, env.data, env.len);
+		pack_buf_done(&env);
+		if (!b)
+			return -ENOMEM;
+		job->env_blob = b;
+		if (d->is_shared)
+			share_put(d->env);
+		else
+			strv_free(d->env, d->env_count);
+		d->env = NULL;
+		d->env_count = 0;
+	}
+	return 0;
+}
+
+int job_files_load(const struct job *job, struct job_files *f)
+{
+	const struct job_desc *d = job->desc;
+	size_t len;
+	int r;
+
+	*f = (struct job_files){0};
+	if (d) {
+		f->script = d->script;
+		f->env = d->env;
+		f->env_count = d->env_count;
+	}
+	if (job->script_blob) {
+		r = blob_read(job->script_blob, &f->script_bytes, &len);
+		if (r < 0)
+			return r;
+		if (memchr(f->script_bytes, '\0', len)) {
+			job_files_done(f);
+			return -EBADMSG;
+		}
+		f->script = (const char *)f->script_bytes;
+	}
+	if (job->env_blob) {
+		uint8_t *bytes;
+		struct pack_buf b;
+
+		r = blob_read(job->env_blob, &bytes, &len);
+		if (r < 0) {
+			job_files_done(f);
+			return r;
+		}
+		b = pack_buf_view(bytes, len);
+		unpack_strv(&b, &f->env_owned, &f->env_owned_count, JOB_ENV_MAX_COUNT);
+		r = b.err ? b.err : pack_remaining(&b) ? -EBADMSG : 0;
+		free(bytes);
+		if (r < 0) {
+			job_files_done(f);
+			return r;
+		}
+		f->env = f->env_owned;
+		f->env_count = f->env_owned_count;
+	}
+	return 0;
+}
+
+void job_files_done(struct job_files *f)
+{
+	free(f->script_bytes);
+	strv_free(f->env_owned, f->env_owned_count);
+	*f = (struct job_files){0};
 }

@@ -16,6 +16,8 @@
 #include "common/msg_acct.h"
 #include "select.h"
 
+struct blob;
+struct blob_store;
 struct ctld;
 struct job_depend;
 struct job_desc;
@@ -31,6 +33,10 @@ struct job {
 	uint32_t array_throttle;      /* %N, 0 none */
 	struct job_depend *depend;    /* parsed desc->dependency (derived, not journaled) */
 	struct job_desc *desc;        /* owned: the request as submitted */
+	/* desc's script and environment (as packed by pack_strv) once
+	 * job_table_add moved them to the controller's blob store: then
+	 * desc->script is NULL and desc->env empty (job_files_load) */
+	struct blob *script_blob, *env_blob;
 	uid_t uid;
 	gid_t gid;
 	char *user_name;
@@ -161,6 +167,32 @@ bool job_is_running(const struct job *job);             /* RUNNING or completing
 /* salloc, or srun outside an allocation (desc->alloc_port != 0): no batch
  * script, the client is told of the grant and of the end (job_alloc.c). */
 bool job_is_interactive(const struct job *job);
+/* A job's batch script and environment move out of its request into the
+ * blob store (blob_store.h) when the job joins the table, and are read
+ * back for its launch. */
+/* What job_files_load() gives: pointers into the job's request, or into
+ * copies read from the store (freed by job_files_done). */
+struct job_files {
+	const char *script;
+	char *const *env;
+	uint32_t env_count;
+	uint8_t *script_bytes; /* owned copies, when read back */
+	char **env_owned;
+	uint32_t env_owned_count;
+};
+
+/* Move job->desc's script and environment into s, leaving desc->script
+ * NULL and desc->env empty; blobs job already has (a replayed record's,
+ * an array task's) are taken into s instead. 0, or -ENOMEM (what could
+ * not be moved stays in desc, which works the same). */
+int job_files_store(struct blob_store *s, struct job *job);
+/* Fill f with job's script and environment. 0, or blob_read()'s code, or
+ * -EBADMSG for an environment that does not unpack. */
+int job_files_load(const struct job *job, struct job_files *f);
+void job_files_done(struct job_files *f);
+
+/* A batch job: it has a script, in desc or in the blob store. */
+bool job_has_script(const struct job *job);
 /* The batch script of the job runs now (scontrol show step: StepId=N.batch). */
 bool job_is_batch_running(const struct job *job);
 

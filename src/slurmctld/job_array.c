@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_store.h"
 #include "common/limits.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -177,6 +178,10 @@ static struct job *job_dup_task(const struct job *meta, uint32_t id)
 	t->step_count = 0;
 	t->info_kept = NULL;
 	t->batch_usage = NULL;
+	if (t->script_blob) /* shared with the meta record */
+		blob_ref(t->script_blob);
+	if (t->env_blob)
+		blob_ref(t->env_blob);
 	if (!t->desc || !t->user_name || !t->gids || !t->partition)
 		return job_free(t);
 	memcpy(t->gids, meta->gids, meta->ngids * sizeof(*t->gids));

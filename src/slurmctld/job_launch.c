@@ -24,9 +24,10 @@ struct launch_arg {
 	uint32_t job_id;
 };
 
-/* The submitted environment plus SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP of
- * the array (the stepd adds the job and task ids). NULL: use d->env. */
-static char **array_env(const struct ctld *c, const struct job *job, uint32_t *ret_n)
+/* The submitted environment (f's) plus SLURM_ARRAY_TASK_COUNT/MIN/MAX/STEP
+ * of the array (the stepd adds the job and task ids). NULL: use f's. */
+static char **array_env(const struct ctld *c, const struct job *job, const struct job_files *f,
+			uint32_t *ret_n)
 {
 	const struct job_desc *d = job->desc;
 	uint32_t *ids = NULL, n = 0, throttle, step = 1;
@@ -41,10 +42,10 @@ static char **array_env(const struct ctld *c, const struct job *job, uint32_t *r
 			if (ids[i] - ids[i - 1] != step)
 				step = 1;
 	}
-	env = calloc(d->env_count + 5, sizeof(*env));
+	env = calloc(f->env_count + 5, sizeof(*env));
 	if (env) {
-		memcpy(env, d->env, d->env_count * sizeof(*env));
-		*ret_n = d->env_count;
+		memcpy(env, f->env, f->env_count * sizeof(*env));
+		*ret_n = f->env_count;
 		if (asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_COUNT=%u", n) < 0
 		    || asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_MIN=%u", ids[0]) < 0
 		    || asprintf(&env[(*ret_n)++], "SLURM_ARRAY_TASK_MAX=%u", ids[n - 1]) < 0
@@ -127,11 +128,8 @@ void job_launch(struct ctld *c, struct job *job)
 		.gids = job->gids,
 		.ngids = job->ngids,
 		.job_name = d->name,
-		.script = d->script,
 		.argv = d->argv,
 		.argc = d->argc,
-		.env = d->env,
-		.env_count = d->env_count,
 		.work_dir = d->work_dir,
 		.std_in = d->std_in,
 		.std_out = d->std_out,
@@ -156,11 +154,25 @@ void job_launch(struct ctld *c, struct job *job)
 		.start_time = job->start_time,
 	};
 	struct launch_arg *a = calloc(1, sizeof(*a));
-	int r = -ENOMEM;
-
+	struct job_files f;
 	uint32_t env_n = 0;
-	char **env = array_env(c, job, &env_n);
+	char **env = NULL;
+	int r;
 
+	/* read back from StateSaveLocation: a damaged file fails the launch */
+	r = job_files_load(job, &f);
+	if (r < 0) {
+		free(a);
+		error("JobId=%u: its script or environment cannot be read: %s", job->job_id,
+		      sl_strerror(r));
+		job_end_launch_failed(c, job);
+		return;
+	}
+	r = -ENOMEM;
+	m.script = (char *)f.script; /* only read by the packer */
+	m.env = (char **)f.env;
+	m.env_count = f.env_count;
+	env = array_env(c, job, &f, &env_n);
 	if (env) {
 		m.env = env;
 		m.env_count = env_n;
@@ -177,9 +189,10 @@ void job_launch(struct ctld *c, struct job *job)
 	free(m.cpus_per_node);
 	free(m.tasks_per_node);
 	free(m.gpus);
-	for (uint32_t i = d->env_count; env && i < env_n; i++)
-		free(env[i]); /* only ours: the rest belong to the job */
+	for (uint32_t i = f.env_count; env && i < env_n; i++)
+		free(env[i]); /* only ours: the rest are f's */
 	free(env);
+	job_files_done(&f);
 	if (r < 0) {
 		free(a);
 		error("JobId=%u: cannot send the launch: %s", job->job_id, sl_strerror(r));

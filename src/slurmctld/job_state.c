@@ -19,6 +19,7 @@
 #include "common/msg.h"
 #include "common/msg_family.h"
 #include "common/pack.h"
+#include "blob_store.h"
 #include "job.h"
 #include "step.h"
 
@@ -535,6 +536,31 @@ static void unpack_steps(struct job *job, job_state_node_index_fn *index_fn, voi
 	}
 }
 
+/* ---- script and environment in the blob store (version 3) ---- */
+
+static void pack_blobs(const struct job *job, struct pack_buf *b)
+{
+	pack_bool(b, job->script_blob != NULL);
+	if (job->script_blob)
+		blob_pack_ref(job->script_blob, b);
+	pack_bool(b, job->env_blob != NULL);
+	if (job->env_blob)
+		blob_pack_ref(job->env_blob, b);
+}
+
+/* Detached blobs: job_files_store() takes them into the store. */
+static void unpack_blobs(struct job *job, struct pack_buf *b)
+{
+	bool has;
+
+	unpack_bool(b, &has);
+	if (has)
+		job->script_blob = blob_unpack_ref(b);
+	unpack_bool(b, &has);
+	if (has && !b->err)
+		job->env_blob = blob_unpack_ref(b);
+}
+
 int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
 		   struct pack_buf *b)
 {
@@ -551,6 +577,7 @@ int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void 
 	pack_run(job, b);
 	pack_desc(job->desc, b);
 	pack_steps(job, name_fn, arg, b);
+	pack_blobs(job, b);
 	return b->err;
 }
 
@@ -575,6 +602,8 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 	unpack_desc(&job->desc, &b);
 	if (ver >= 2) /* version 1: no steps, no usage */
 		unpack_steps(job, index_fn, arg, &b);
+	if (ver >= 3) /* before: script and environment in the request */
+		unpack_blobs(job, &b);
 	r = unpack_end(&b);
 	if (r < 0) {
 		job_free(job);

@@ -299,7 +299,7 @@ static int batch_signal(struct ctld *c, struct job *job, uint16_t sig)
 	struct signal_job_msg m = {.job_id = job->job_id, .step_id = SL_BATCH_STEP, .signal = sig};
 	const struct node *n;
 
-	if (!job->desc || !job->desc->script || !job->alloc.count)
+	if (!job_has_script(job) || !job->alloc.count)
 		return -ESLURM_INVALID_JOB_ID;
 	n = &c->nodes[job->alloc.nodes[0].node];
 	return ctld_send_node(c, n, sig == SIGKILL ? REQUEST_TERMINATE_JOB : REQUEST_SIGNAL_TASKS,

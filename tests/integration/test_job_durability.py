@@ -14,6 +14,7 @@ import re
 import signal
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +169,55 @@ def test_a_job_running_when_the_controller_is_killed_completes(cluster, workdir,
     start_time = time.strptime(rec["StartTime"], "%Y-%m-%dT%H:%M:%S")
     end_time = time.strptime(rec["EndTime"], "%Y-%m-%dT%H:%M:%S")
     assert 3 <= time.mktime(end_time) - time.mktime(start_time) <= 30, rec
+
+
+def blob_files(cluster):
+    """The blob store's segments in the cluster's StateSaveLocation."""
+    state = re.search(r"(?m)^StateSaveLocation=(.*)$", cluster.conf_path.read_text()).group(1)
+    return sorted(Path(state).glob("job_blobs.*"))
+
+
+def test_a_held_jobs_script_and_environment_come_back_from_state_save_location(cluster,
+                                                                                workdir):
+    """A pending job's script and environment live in StateSaveLocation's
+    blob store (docs/design.md, "Scripts and environments"), not only in
+    the controller's memory: after kill -9 the released job runs the
+    script it was given, with the environment it was submitted with."""
+    mark = f"mark-{os.getpid()}-{time.monotonic_ns()}"
+    script = workdir / "held.sh"
+    script.write_text(f"#!/bin/sh\necho script {mark}\necho env $BLOB_ENV_MARK\n")
+    job_id = int(cluster.out("sbatch", "--parsable", "-H", "-D", workdir, script,
+                             env={"BLOB_ENV_MARK": mark + "-env"}))
+    assert any(mark.encode() in f.read_bytes() for f in blob_files(cluster)), \
+        "the script is not in StateSaveLocation"
+    cluster.kill_slurmctld(signal.SIGKILL)
+    cluster.start_slurmctld()
+    cluster.run("scontrol", "release", str(job_id))
+    rec = wait_state(cluster, job_id, "COMPLETED", timeout=60)
+    assert rec["ExitCode"] == "0:0", rec
+    assert (workdir / f"slurm-{job_id}.out").read_text() == \
+        f"script {mark}\nenv {mark}-env\n"
+
+
+def test_a_damaged_script_fails_the_launch_and_runs_nothing(cluster, workdir):
+    """Bytes in the blob store that are not what was written (checked
+    against their SHA-256) fail the job's launch: the job ends FAILED and
+    nothing runs, never a script other than the one submitted."""
+    mark = f"ran-{os.getpid()}-{time.monotonic_ns()}"
+    out = workdir / f"{mark}.txt"
+    job_id = int(cluster.out("sbatch", "--parsable", "-H", "-D", workdir, "--wrap",
+                             f"echo {mark} > {out}"))
+    damaged = 0
+    for f in blob_files(cluster):
+        data = f.read_bytes()
+        if mark.encode() in data:
+            f.write_bytes(data.replace(mark.encode(), mark.upper().encode()))
+            damaged += 1
+    assert damaged == 1
+    log = cluster.log_mark()
+    cluster.run("scontrol", "release", str(job_id))
+    rec = wait_state(cluster, job_id, "FAILED", timeout=60)
+    assert rec["Reason"] == "JobLaunchFailure", rec
+    cluster.wait_for_log(r"JobId=%d: its script or environment cannot be read" % job_id,
+                         since=log)
+    assert not out.exists() and not (workdir / f"{mark.upper()}.txt").exists()

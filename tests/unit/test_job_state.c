@@ -16,6 +16,7 @@
 #include "common/macros.h"
 #include "common/msg.h"
 #include "common/pack.h"
+#include "slurmctld/blob_store.h"
 #include "slurmctld/job.h"
 #include "slurmctld/job_state.h"
 #include "slurmctld/step.h"
@@ -140,6 +141,16 @@ static struct step *full_steps(void)
 }
 
 /* Every field set, each to a distinct value, allocated on n1, n3, n4. */
+/* Blobs of a store in memory, for the references in a record. */
+static struct blob *blob_of(const char *text)
+{
+	static struct blob_store *store;
+
+	if (!store)
+		assert_int_equal(blob_store_open(NULL, &store), 0);
+	return blob_put(store, text, strlen(text));
+}
+
 static struct job *full_job(void)
 {
 	struct job *j = calloc(1, sizeof(*j));
@@ -174,6 +185,8 @@ static struct job *full_job(void)
 		.array_pending = pending, .array_pending_count = 3,
 		.steps = full_steps(), .step_count = 2, .next_step_id = 4,
 	};
+	j->script_blob = blob_of("#!/bin/sh\ntrue\n");
+	j->env_blob = blob_of("PATH=/bin");
 	usage = usage_of(0);
 	assert_int_equal(job_set_batch_usage(j, &(struct acct_usage){0}), 0);
 	assert_null(j->batch_usage); /* none: no room taken */
@@ -258,6 +271,12 @@ static void assert_step_equal(const struct step *a, const struct step *b)
 static void assert_job_equal(const struct job *a, const struct job *b)
 {
 	assert_int_equal(a->job_id, b->job_id);
+	assert_int_equal(!a->script_blob, !b->script_blob);
+	assert_int_equal(!a->env_blob, !b->env_blob);
+	if (a->script_blob)
+		assert_int_equal(blob_len(a->script_blob), blob_len(b->script_blob));
+	if (a->env_blob)
+		assert_int_equal(blob_len(a->env_blob), blob_len(b->env_blob));
 	assert_int_equal(a->uid, b->uid);
 	assert_int_equal(a->gid, b->gid);
 	assert_str_eq(a->user_name, b->user_name);
@@ -333,8 +352,8 @@ static void pack_job(const struct job *job, const struct names *names, struct pa
 static void test_struct_job_has_no_field_the_record_misses(void **state)
 {
 	(void)state;
-	if (sizeof(long) == 8 && sizeof(struct job) != 408)
-		fail_msg("struct job is %zu bytes, was 408: pack the new field in "
+	if (sizeof(long) == 8 && sizeof(struct job) != 424)
+		fail_msg("struct job is %zu bytes, was 424: pack the new field in "
 			 "job_state.c, set it in full_job(), then update this size",
 			 sizeof(struct job));
 }
@@ -568,13 +587,17 @@ static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
 {
 	_cleanup_(job_freep) struct job *job = full_job();
 	_cleanup_(job_freep) struct job *back = NULL;
-	/* version 2 appends the batch usage (six u64, three u32) and a u32 step count */
-	const size_t v2_tail = 6 * 8 + 3 * 4 + 4;
+	/* version 2 appends the batch usage (six u64, three u32) and a u32
+	 * step count, version 3 two bools (no blob references) */
+	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2;
 	struct pack_buf b;
 
 	(void)state;
 	step_job_free(job);
 	assert_int_equal(job_set_batch_usage(job, NULL), 0);
+	blob_unref(job->script_blob);
+	blob_unref(job->env_blob);
+	job->script_blob = job->env_blob = NULL;
 	pack_job(job, &names_a, &b);
 	for (size_t i = b.len - v2_tail; i < b.len; i++)
 		assert_int_equal(b.data[i], 0);
@@ -593,6 +616,35 @@ static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
 	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
 			 -EBADMSG);
 	assert_null(back);
+	pack_buf_done(&b);
+}
+
+static void test_a_version_2_record_reads_without_blob_references(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	blob_unref(job->script_blob);
+	blob_unref(job->env_blob);
+	job->script_blob = job->env_blob = NULL;
+	pack_job(job, &names_a, &b);
+	assert_int_equal(b.data[b.len - 2], 0); /* no script, no environment blob */
+	assert_int_equal(b.data[b.len - 1], 0);
+	b.data[2] = 2;
+	assert_int_equal(job_state_unpack(b.data, b.len - 2, index_of, (void *)&names_a, &back),
+			 0);
+	assert_job_equal(job, back);
+	assert_null(back->script_blob);
+	back = job_free(back);
+	/* with references: each one's length is checked */
+	job->script_blob = blob_of("x");
+	pack_buf_done(&b);
+	pack_job(job, &names_a, &b);
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back), 0);
+	assert_non_null(back->script_blob);
+	assert_int_equal(blob_len(back->script_blob), 1);
 	pack_buf_done(&b);
 }
 
@@ -744,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_an_empty_step_round_trips),
 		cmocka_unit_test(test_steps_follow_their_node_names_into_a_new_conf),
 		cmocka_unit_test(test_a_version_1_record_reads_without_steps_or_usage),
+		cmocka_unit_test(test_a_version_2_record_reads_without_blob_references),
 		cmocka_unit_test(test_a_finished_step_on_a_node_gone_is_kept_without_its_nodes),
 		cmocka_unit_test(test_a_running_step_on_a_node_gone_is_enoent),
 		cmocka_unit_test(test_packing_a_step_node_without_a_name_is_enoent),
