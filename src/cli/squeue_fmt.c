@@ -35,13 +35,16 @@
 
 #define IDSET_MAX    (1u << 20) /* tasks one array string may name */
 
+#define SORT_PRE_MAX 4 /* sort keys computed once per record, not per comparison */
+
 struct srec {
-	const struct job_info *j; /* the message's record, or mine */
-	struct job_info *mine;	  /* a shallow copy, once the record changes */
-	char *own_tasks;	  /* replaces j->array_task_str once narrowed or folded */
-	char *own_desc;		  /* replaces j->state_desc once task reasons merged */
-	const char *part;	  /* j->partition, one pointer per name (sorting on P) */
-	size_t pos;		  /* place in the controller's order */
+	const struct job_info *j;  /* the message's record, or mine */
+	struct job_info *mine;	   /* a shallow copy, once the record changes */
+	char *own_tasks;	   /* replaces j->array_task_str once narrowed or folded */
+	char *own_desc;		   /* replaces j->state_desc once task reasons merged */
+	const char *part;	   /* j->partition, one pointer per name (sorting on P) */
+	size_t pos;		   /* place in the controller's order */
+	int64_t pre[SORT_PRE_MAX]; /* sort keys computed once (struct sort_ctx's pre) */
 };
 
 /* The record to change: the srec's own copy (strings still the
@@ -735,6 +738,7 @@ struct sort_ctx {
 	char key;
 	bool reverse;
 	time_t now;
+	int pre; /* index in srec's pre[] when computed once, else -1 */
 };
 
 static int diff_s64(int64_t a, int64_t b)
@@ -835,19 +839,76 @@ struct sort_keys {
 	size_t n;
 };
 
+/* Keys whose order is that of one integer a record: computed once into
+ * srec's pre[] rather than in each of the n log n comparisons (a short
+ * state name as its first 8 bytes, big-endian, orders as strcmp does). */
+static bool key_pre(const struct job_info *j, const struct sort_ctx *x, int64_t *ret)
+{
+	const char *s;
+	uint64_t v = 0;
+
+	switch (x->key) {
+	case 'p':
+	case 'Q':
+		*ret = j->priority;
+		return true;
+	case 'S':
+		*ret = start_of(j, x->now);
+		return true;
+	case 't':
+		s = job_state_compact(j->job_state);
+		if (!s || strlen(s) > 7)
+			return false;
+		for (size_t i = 0; i < 8; i++)
+			v = v << 8 | (uint8_t)(*s ? *s++ : 0);
+		*ret = (int64_t)v; /* under 2^63: the first byte is ASCII */
+		return true;
+	}
+	return false;
+}
+
 static int cmp_rec(const void *pa, const void *pb, void *arg)
 {
 	const struct srec *a = *(struct srec *const *)pa, *b = *(struct srec *const *)pb;
 	const struct sort_keys *k = arg;
 
 	for (size_t i = k->n; i-- > 0;) {
-		int d = k->v[i].key == 'P' ? squeue_diff_str(a->part, b->part)
-					   : key_diff(a->j, b->j, &k->v[i]);
+		const struct sort_ctx *x = &k->v[i];
+		int d = x->pre >= 0	? diff_s64(a->pre[x->pre], b->pre[x->pre])
+			: x->key == 'P' ? squeue_diff_str(a->part, b->part)
+					: key_diff(a->j, b->j, x);
 
 		if (d)
 			return k->v[i].reverse ? -d : d;
 	}
 	return squeue_diff_u64(a->pos, b->pos);
+}
+
+/* Sort on keys (v[n - 1] counts most), those key_pre() knows computed
+ * once a record first: the most significant ones, as many as fit. */
+static int sort_with(struct srec **v, size_t n, struct sort_ctx *keys, size_t nkeys)
+{
+	struct sort_keys k = {.v = keys, .n = nkeys};
+	int npre = 0;
+
+	for (size_t i = nkeys; i-- > 0;) {
+		int64_t val;
+
+		keys[i].pre = -1;
+		if (npre == SORT_PRE_MAX || !n)
+			continue;
+		for (size_t r = 0; r < n; r++) {
+			if (!key_pre(v[r]->j, &keys[i], &val))
+				break; /* not this key: compared as it is */
+			v[r]->pre[npre] = val;
+			if (r + 1 == n)
+				keys[i].pre = npre++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i]->pos = i;
+	qsort_r(v, n, sizeof(*v), cmp_rec, &k);
+	return 0;
 }
 
 static int sort_recs(struct srec **v, size_t n, const struct squeue_opts *o)
@@ -883,10 +944,7 @@ static int sort_recs(struct srec **v, size_t n, const struct squeue_opts *o)
 		keys[k.n++] = (struct sort_ctx){
 		    .key = ch, .reverse = i > 0 && spec[i - 1] == '-', .now = o->now};
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i]->pos = i;
-	qsort_r(v, n, sizeof(*v), cmp_rec, &k);
-	return 0;
+	return sort_with(v, n, keys, k.n);
 }
 
 /* ---- the whole pass ---- */

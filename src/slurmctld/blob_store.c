@@ -39,9 +39,9 @@ struct blob_store {
 	uint64_t bytes;
 	struct seg *segs;
 	uint32_t nsegs, segcap;
-	uint32_t cur;	   /* the segment new blobs go to */
-	int cur_fd;	   /* -1 until its first sync */
-	uint64_t cur_size; /* its bytes on disk */
+	uint32_t cur;		 /* the segment new blobs go to */
+	int cur_fd;		 /* -1 until its first sync */
+	uint64_t cur_size;	 /* its bytes on disk */
 	struct pack_buf pending; /* its bytes past cur_size, not written yet */
 };
 
@@ -352,14 +352,16 @@ int blob_read(const struct blob *b, uint8_t **ret, size_t *ret_len)
 	else
 		r = seg_pread(s, b->seg, b->off, buf, b->len);
 	iov = (struct iovec){buf, b->len};
-	if (r == 0 && (sha256_iov(&iov, 1, digest) < 0 || memcmp(digest, b->digest, sizeof(digest))))
+	if (r == 0
+	    && (sha256_iov(&iov, 1, digest) < 0 || memcmp(digest, b->digest, sizeof(digest))))
 		r = -EIO;
 	if (r < 0) {
 		char name[64];
 
 		seg_name(b->seg, name, sizeof(name));
 		error("%s: %u bytes at offset %llu cannot be read back: %s", name, b->len,
-		      (unsigned long long)b->off, r == -EIO ? "not what was written" : strerror(-r));
+		      (unsigned long long)b->off,
+		      r == -EIO ? "not what was written" : strerror(-r));
 		free(buf);
 		return r;
 	}
@@ -394,8 +396,8 @@ int blob_store_sync(struct blob_store *s)
 		return 0;
 	if (s->cur_fd < 0) {
 		seg_name(s->cur, name, sizeof(name));
-		s->cur_fd = openat(s->dir_fd, name,
-				   O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		s->cur_fd =
+		    openat(s->dir_fd, name, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (s->cur_fd < 0)
 			return -errno;
 		if (fsync(s->dir_fd) < 0) { /* the new name is durable too */

@@ -22,8 +22,8 @@
 #include <stdint.h>
 
 #define BLOB_SEG_PREFIX "job_blobs."
-#define BLOB_SEG_MAX (64u << 20) /* a segment this big is closed for appends */
-#define BLOB_MAX (64u << 20)	 /* one blob; longer is refused (a job record's cap) */
+#define BLOB_SEG_MAX	(64u << 20) /* a segment this big is closed for appends */
+#define BLOB_MAX	(64u << 20) /* one blob; longer is refused (a job record's cap) */
 
 struct blob;
 struct blob_store;

@@ -104,8 +104,7 @@ static void test_the_same_bytes_are_one_blob_read_back_before_and_after_sync(voi
 }
 
 /* Pack a's reference, open the store again (a restart) and adopt it. */
-static struct blob *restart_with(const struct dir *d, const struct blob *a,
-				 struct blob_store **s)
+static struct blob *restart_with(const struct dir *d, const struct blob *a, struct blob_store **s)
 {
 	struct pack_buf p = {0}, v;
 	struct blob *b;
@@ -123,8 +122,7 @@ static struct blob *restart_with(const struct dir *d, const struct blob *a,
 	return blob_adopt(*s, b);
 }
 
-static void test_a_reference_finds_its_bytes_after_a_restart_and_the_segment_goes_last(
-    void **state)
+static void test_a_reference_finds_its_bytes_after_a_restart_and_the_segment_goes_last(void **state)
 {
 	struct dir *d = *state;
 	struct blob_store *s = NULL;
@@ -275,10 +273,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_a_reference_finds_its_bytes_after_a_restart_and_the_segment_goes_last,
 		dir_setup, dir_teardown),
-	    cmocka_unit_test_setup_teardown(test_the_sweep_removes_segments_no_job_took,
-					    dir_setup, dir_teardown),
-	    cmocka_unit_test_setup_teardown(test_damaged_or_missing_bytes_fail_the_read,
-					    dir_setup, dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_the_sweep_removes_segments_no_job_took, dir_setup,
+					    dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_damaged_or_missing_bytes_fail_the_read, dir_setup,
+					    dir_teardown),
 	    cmocka_unit_test(test_a_bad_reference_is_refused),
 	    cmocka_unit_test_setup_teardown(
 		test_a_jobs_script_and_environment_move_to_the_store_and_load_back, dir_setup,

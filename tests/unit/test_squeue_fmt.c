@@ -385,6 +385,39 @@ static void test_sort_keys_and_bad_key(void **state)
 	free(got);
 }
 
+/* Keys computed once a record (t, p, S) mixed with keys compared as they
+ * are (j, P, u): the order of comparing every key each time (what these
+ * printed before keys were computed once). */
+static void test_sort_mixing_keys_computed_once_and_compared_each_time(void **state)
+{
+	struct squeue_opts o = at_now();
+	static const struct {
+		const char *spec, *want;
+	} cases[] = {
+	    {"t,j,-p",
+	     "11209_[3-20%2]\n11208\n11207\n11206\n11205\n11204\n11209_1\n11209_2\n11203\n11198\n"},
+	    {"-j,t,S",
+	     "11204\n11205\n11206\n11198\n11207\n11208\n11203\n11209_[3-20%2]\n11209_1\n11209_2\n"},
+	    {"P,-t,u,-p",
+	     "11198\n11209_1\n11209_2\n11209_[3-20%2]\n11208\n11207\n11203\n11204\n11205\n11206\n"},
+	    {"u,-S,t",
+	     "11208\n11205\n11204\n11206\n11207\n11209_[3-20%2]\n11209_1\n11209_2\n11203\n11198\n"},
+	    {"-p,j,i",
+	     "11198\n11203\n11204\n11205\n11206\n11209_1\n11209_2\n11209_[3-20%2]\n11208\n11207\n"},
+	};
+	char *got;
+
+	(void)state;
+	o.no_header = true;
+	o.format = "%i";
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		o.sort = cases[i].spec;
+		got = render(&o, &msg, 0);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
 static void test_long_format_names_and_widths(void **state)
 {
 	struct squeue_opts o = at_now();
@@ -700,6 +733,8 @@ int main(void)
 	    cmocka_unit_test_setup(test_job_task_id_narrows_the_meta_record, setup),
 	    cmocka_unit_test_setup(test_split_pending_task_folds_into_meta, setup),
 	    cmocka_unit_test_setup(test_sort_keys_and_bad_key, setup),
+	    cmocka_unit_test_setup(test_sort_mixing_keys_computed_once_and_compared_each_time,
+				   setup),
 	    cmocka_unit_test_setup(test_long_format_names_and_widths, setup),
 	    cmocka_unit_test_setup(test_task_sets_round_trip, setup),
 	    cmocka_unit_test_setup(test_steps_default_view, setup),
