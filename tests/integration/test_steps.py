@@ -94,6 +94,28 @@ def test_srun_task_environment_per_rank(cluster):
         assert [r[0] for r in ranks] == list(range(ranks[0][0], ranks[0][0] + len(ranks)))
 
 
+def test_each_task_gets_its_own_pid_and_rank_in_its_environment(cluster, workdir):
+    """The stepd makes each task's variables before it vforks the task,
+    and the task writes its own pid in: SLURM_TASK_PID is the task's pid
+    ($$ of the shell that is the task), for every rank of a step and for
+    a batch script, and no rank's variables leak into another's."""
+    r = cluster.run("srun", "-n4", "-l", "sh", "-c",
+                    'echo "$SLURM_PROCID $SLURM_LOCALID $SLURM_TASK_PID $$"')
+    tasks = labelled(r.stdout)
+    assert sorted(tasks) == [0, 1, 2, 3]
+    pids = set()
+    for rank, (line,) in tasks.items():
+        procid, localid, task_pid, pid = line.split()
+        assert (int(procid), task_pid) == (rank, pid), line
+        pids.add(pid)
+    assert len(pids) == 4
+    job_id = submit(cluster, "-D", workdir, "-o", "pid.out", "--wrap",
+                    'echo "$SLURM_TASK_PID $$"')
+    wait_state(cluster, job_id, "COMPLETED")
+    task_pid, pid = (workdir / "pid.out").read_text().split()
+    assert task_pid == pid
+
+
 def test_srun_task_environment_matches_the_reference(cluster):
     r = cluster.run("srun", "-n4", "-l", "bash", "-c", "env | grep -E '^SLURM' | sort")
     tasks = labelled(r.stdout)

@@ -85,9 +85,25 @@ int env_task(struct stepd *s, uint32_t ltid)
 
 	if (s->launch) /* the script's variables are the job's */
 		r = job_env_step_task(&s->env, s->launch, ltid);
-	if (r == 0)
-		r = job_env_set(&s->env, "SLURM_TASK_PID", "%d", (int)getpid());
+	if (r == 0) /* room for any pid: up to 10 digits */
+		r = job_env_set(&s->env, "SLURM_TASK_PID", "%s", "0000000000");
 	return r;
+}
+
+void env_task_pid(struct stepd *s, pid_t pid)
+{
+	char *v = (char *)job_env_get(&s->env, "SLURM_TASK_PID");
+	char digits[16];
+	size_t n = 0;
+
+	if (!v || strlen(v) < 10 || pid <= 0)
+		return;
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) && n < 10);
+	for (size_t i = 0; i < n; i++)
+		v[i] = digits[n - 1 - i];
+	v[n] = '\0';
 }
 
 /* NAME's value in the environment the job was launched with (the batch
