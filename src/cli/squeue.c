@@ -514,9 +514,11 @@ static int doc_page(void *arg, struct job_info_msg *page)
 	return r;
 }
 
-/* -u, --me: only those users' jobs are sent (they are still filtered
- * here, with the rest). When every user named was unknown, the uid no
- * user has: nothing is sent, and nothing would be shown. */
+/* -u, --me: only those users' jobs are sent; -t (or, without it, the
+ * active jobs): only jobs in those states (all are still filtered here,
+ * with the rest). When every user named was unknown, the uid no user
+ * has: nothing is sent, and nothing would be shown. One -j id gets its
+ * job in any state: a job that is not sent is an unknown id. */
 static void pick_users(const struct sq *q, struct job_info_req *req)
 {
 	static uint32_t nobody = UINT32_MAX;
@@ -525,6 +527,8 @@ static void pick_users(const struct sq *q, struct job_info_req *req)
 		req->user_ids = q->o.n_users ? q->uids : &nobody;
 		req->n_user_ids = q->o.n_users ? (uint32_t)q->o.n_users : 1;
 	}
+	if (q->o.n_jobs != 1)
+		squeue_pick_states(&q->o, &req->state_bases, &req->state_flags);
 }
 
 static int print_doc_stream(struct sq *q, const struct sl_conf *conf)

@@ -581,6 +581,34 @@ static bool state_match(const struct squeue_opts *o, uint32_t st)
 	return false;
 }
 
+void squeue_pick_states(const struct squeue_opts *o, uint32_t *ret_bases, uint32_t *ret_flags)
+{
+	uint32_t bases = 0, flags = 0;
+
+	*ret_bases = *ret_flags = 0;
+	if (o->all_states)
+		return;
+	if (!o->states) { /* state_match's default */
+		*ret_bases = 1u << JOB_PENDING | 1u << JOB_RUNNING | 1u << JOB_SUSPENDED;
+		*ret_flags = JOB_STAGE_OUT | JOB_COMPLETING;
+		return;
+	}
+	for (size_t i = 0; i < o->n_states; i++) {
+		uint32_t s = o->states[i], base = s & JOB_STATE_BASE;
+
+		if ((s & JOB_STATE_FLAGS) && base)
+			return; /* matched bit by bit (state_match): no pair says it */
+		if (s & JOB_STATE_FLAGS)
+			flags |= s;
+		else if (base < 32)
+			bases |= 1u << base; /* a superset of the exact match */
+		else
+			return;
+	}
+	*ret_bases = bases;
+	*ret_flags = flags;
+}
+
 /* A -j entry naming tasks still inside this pending meta record narrows
  * it to those tasks. Returns 0, or -ENOMEM. */
 static int narrow_array(struct srec *r, const struct squeue_opts *o)

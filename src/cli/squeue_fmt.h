@@ -84,6 +84,12 @@ bool squeue_wants_brief(const struct squeue_opts *o);
 /* The -O name of field i, NULL past the last (for the tests). */
 const char *squeue_field_name(size_t i);
 
+/* The states to ask the controller for (job_info_req's state_bases and
+ * state_flags): every job the -t filter (or its default, the active
+ * jobs) keeps is in them; both 0 when no such pair says it (all states,
+ * or a value with both a base state and flags). */
+void squeue_pick_states(const struct squeue_opts *o, uint32_t *ret_bases, uint32_t *ret_flags);
+
 /* The filters alone (-j -u -p -t -n -A -q, want: -w as a host list or
  * NULL), as squeue_print applies them to one record: true to keep it.
  * For --json/--yaml, which print the records as the controller sends

@@ -224,6 +224,8 @@ void job_info_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->n_user_ids);
 	for (uint32_t i = 0; i < m->n_user_ids; i++)
 		pack_u32(b, m->user_ids[i]);
+	pack_u32(b, m->state_bases);
+	pack_u32(b, m->state_flags);
 }
 
 int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -236,6 +238,8 @@ int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->job_ids, SL_STR_MAX);
 	unpack_u32(b, &m->after_job_id);
 	unpack_u32v(b, &m->user_ids, &m->n_user_ids);
+	unpack_u32(b, &m->state_bases);
+	unpack_u32(b, &m->state_flags);
 	return b->err;
 }
 

@@ -100,6 +100,11 @@ struct job_info_req {                /* REQUEST_JOB_INFO */
 	uint32_t after_job_id;		   /* paging: only jobs with a greater id */
 	uint32_t *user_ids;		   /* only these users' jobs (squeue -u); none: all */
 	uint32_t n_user_ids;
+	/* only jobs whose base state's bit (1 << base) is in state_bases, or
+	 * with a flag of state_flags (squeue -t, and its default of active
+	 * jobs); both 0: any state */
+	uint32_t state_bases;
+	uint32_t state_flags;
 };
 
 /* One job as squeue / scontrol show job see it. Strings NULL print (null). */

@@ -160,6 +160,7 @@ struct job_pick {
 	size_t n_ids;
 	uint32_t *uids;
 	size_t n_uids;
+	uint32_t state_bases, state_flags; /* job_info_req's; both 0: any */
 };
 
 static void job_pick_done(struct job_pick *p)
@@ -172,7 +173,7 @@ static void job_pick_done(struct job_pick *p)
 /* From the request: the ids parsed, the users copied, both sorted. */
 static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
 {
-	*ret = (struct job_pick){0};
+	*ret = (struct job_pick){.state_bases = m->state_bases, .state_flags = m->state_flags};
 	if (m->job_ids && ids_parse(m->job_ids, &ret->ids, &ret->n_ids) < 0)
 		return -ENOMEM;
 	if (m->n_user_ids) {
@@ -189,13 +190,17 @@ static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
 }
 
 /* Is job listed? An array's id ("12" or "12_4") lists its meta record
- * and every task (squeue picks the task); a user's jobs are listed
- * before they are packed, not only filtered by the client. */
+ * and every task (squeue picks the task); a user's jobs, and the jobs in
+ * the states asked for, are picked before they are packed, not only
+ * filtered by the client. */
 static bool job_listed(const struct job *job, const struct job_pick *p)
 {
-	uint32_t uid = (uint32_t)job->uid;
+	uint32_t uid = (uint32_t)job->uid, base = job->state & JOB_STATE_BASE;
 
 	if (p->uids && !bsearch(&uid, p->uids, p->n_uids, sizeof(uid), u32_cmp))
+		return false;
+	if ((p->state_bases || p->state_flags) && base < 32 && !(p->state_bases & (1u << base))
+	    && !(job->state & p->state_flags))
 		return false;
 	return !p->ids || bsearch(&job->job_id, p->ids, p->n_ids, sizeof(*p->ids), u32_cmp)
 	       || (job->array_job_id

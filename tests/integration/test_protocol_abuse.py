@@ -23,7 +23,7 @@ import subprocess
 
 import pytest
 
-from cluster import MUNGE, recv_exact
+from cluster import MUNGE, recv_exact, wait_for
 
 MESSAGE_TIMEOUT = 3
 CLUSTER_KWARGS = dict(nodes=["n1"], settings={"MessageTimeout": MESSAGE_TIMEOUT})
@@ -315,11 +315,13 @@ REQUEST_JOB_INFO = 2003
 RESPONSE_JOB_INFO = 2004
 
 
-def job_info_body(uids=()):
+def job_info_body(uids=(), bases=0, flags=0):
     """REQUEST_JOB_INFO: time last_update, u16 show_flags, str job_ids,
-    u32 after_job_id, then ours: u32 count and the uids to list."""
+    u32 after_job_id, then ours: u32 count and the uids to list, u32
+    state_bases (bit 1 << base state) and u32 state_flags."""
     return (struct.pack(">qH", 0, 0) + pack_str(None) + struct.pack(">I", 0)
-            + struct.pack(f">I{len(uids)}I", len(uids), *uids))
+            + struct.pack(f">I{len(uids)}I", len(uids), *uids)
+            + struct.pack(">II", bases, flags))
 
 
 def test_a_listing_for_some_users_carries_only_their_jobs(cluster, test_user):
@@ -353,6 +355,53 @@ def test_a_listing_for_some_users_carries_only_their_jobs(cluster, test_user):
         assert r.stdout == "" and "Invalid user: no_such_user_here" in r.stderr
     finally:
         cluster.run("scancel", *mine, root)
+
+
+def test_a_listing_for_some_states_carries_only_those_jobs(cluster):
+    """squeue -t, and squeue without it (the active jobs): the controller
+    packs only the jobs in those states, and squeue shows exactly what it
+    showed when it got every job and filtered them itself. One -j id
+    still finds a finished job (it is not an unknown id)."""
+    held = cluster.run("sbatch", "-H", "--parsable", "-o", "/dev/null", "--wrap",
+                       "true").stdout.strip()
+    done = cluster.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap",
+                       "true").stdout.strip()
+    wait_for(lambda: "COMPLETED" in cluster.out("scontrol", "show", "job", done),
+             what=f"job {done} to complete")
+    running = cluster.run("sbatch", "--parsable", "-o", "/dev/null", "--wrap",
+                          "sleep 300").stdout.strip()
+    wait_for(lambda: "JobState=RUNNING" in cluster.out("scontrol", "show", "job", running),
+             what=f"job {running} to run")
+    try:
+        def count(bases=0, flags=0):
+            reply = exchange(cluster, signed_frame(cluster, REQUEST_JOB_INFO,
+                                                   job_info_body((), bases, flags)))
+            assert reply is not None and reply[0] == RESPONSE_JOB_INFO, reply
+            return struct.unpack(">I", reply[1][13:17])[0]  # after time, u32, u8
+
+        everyone = count()
+        assert everyone >= 3
+        assert count(bases=1 << 0) == 1  # pending: the held job
+        assert count(bases=1 << 1) == 1  # running
+        finished = sum(1 << b for b in range(3, 12))  # COMPLETE .. OOM
+        assert count(bases=finished) == everyone - 2  # every other one
+        assert 1 <= count(bases=1 << 3) <= everyone - 2  # complete: at least done
+        assert count(bases=1 << 0 | 1 << 1) == 2
+
+        def shown(*args):
+            return cluster.run("squeue", "-h", "-o", "%i", *args).stdout.split()
+
+        assert sorted(shown()) == sorted([held, running])
+        assert shown("-t", "R") == [running]
+        assert shown("-t", "PD") == [held]
+        assert done in shown("-t", "CD")
+        assert shown("-j", done, "-t", "CD") == [done]
+        r = cluster.run("squeue", "-h", "-o", "%i", "-j", done, check=False)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "", "")  # known, not shown
+    finally:
+        cluster.run("scancel", held, running)
+        wait_for(lambda: cluster.out("sinfo", "-h", "-N", "-o", "%t") == "idle\n",
+                 what="n1 to be idle again")
 
 
 def test_the_controller_still_serves_after_all_of_this(cluster):

@@ -72,6 +72,8 @@ static void *sample_new(const struct msg_type *t)
 		q->user_ids[0] = 1000;
 		q->user_ids[1] = 0;
 		q->n_user_ids = 2;
+		q->state_bases = 1u << 1 | 1u << 0; /* running, pending */
+		q->state_flags = 0x8000;
 		break;
 	}
 	case RESPONSE_BUILD_INFO: {

@@ -418,6 +418,55 @@ static void test_sort_mixing_keys_computed_once_and_compared_each_time(void **st
 	}
 }
 
+/* What squeue asks the controller for (squeue_pick_states) holds every
+ * job its own -t filter keeps, for every state and flag, so filtering
+ * before packing changes nothing it shows; and without -t the finished
+ * jobs are not asked for. */
+static void test_the_states_asked_for_hold_every_job_the_filter_keeps(void **state)
+{
+	static const uint32_t flags[] = {0, JOB_COMPLETING, JOB_STAGE_OUT, JOB_CONFIGURING,
+					 JOB_REQUEUE_HOLD, JOB_COMPLETING | JOB_SPECIAL_EXIT};
+	static uint32_t lists[][3] = {
+	    {JOB_RUNNING},
+	    {JOB_PENDING, JOB_RUNNING},
+	    {JOB_COMPLETING},
+	    {JOB_COMPLETE, JOB_COMPLETING, JOB_FAILED},
+	    {JOB_CONFIGURING, JOB_TIMEOUT},
+	};
+	static const size_t counts[] = {1, 2, 1, 3, 2};
+	struct squeue_opts o = at_now();
+	uint32_t bases, fl;
+	size_t asked = 0;
+
+	(void)state;
+	for (int l = -2; l < (int)ARRAY_SIZE(lists); l++) {
+		o.all_states = l == -2;
+		o.states = l >= 0 ? lists[l] : NULL;
+		o.n_states = l >= 0 ? counts[l] : 0;
+		squeue_pick_states(&o, &bases, &fl);
+		assert_int_equal(o.all_states, !bases && !fl);
+		for (uint32_t b = 0; b < _JOB_STATE_BASE_MAX; b++) {
+			for (size_t f = 0; f < ARRAY_SIZE(flags); f++) {
+				struct job_info j = {.job_id = 7, .job_state = b | flags[f]};
+				bool is_asked = (!bases && !fl) || (bases & (1u << b))
+						|| (j.job_state & fl);
+
+				if (squeue_job_keep(&o, NULL, &j))
+					assert_true(is_asked);
+				asked += is_asked;
+			}
+		}
+	}
+	/* the default (l == -1) leaves out a finished job */
+	o.all_states = false;
+	o.states = NULL;
+	o.n_states = 0;
+	squeue_pick_states(&o, &bases, &fl);
+	assert_false(bases & (1u << JOB_COMPLETE));
+	assert_false(fl & JOB_REQUEUE_HOLD);
+	assert_true(asked < (ARRAY_SIZE(lists) + 2) * _JOB_STATE_BASE_MAX * ARRAY_SIZE(flags));
+}
+
 static void test_long_format_names_and_widths(void **state)
 {
 	struct squeue_opts o = at_now();
@@ -734,6 +783,8 @@ int main(void)
 	    cmocka_unit_test_setup(test_split_pending_task_folds_into_meta, setup),
 	    cmocka_unit_test_setup(test_sort_keys_and_bad_key, setup),
 	    cmocka_unit_test_setup(test_sort_mixing_keys_computed_once_and_compared_each_time,
+				   setup),
+	    cmocka_unit_test_setup(test_the_states_asked_for_hold_every_job_the_filter_keeps,
 				   setup),
 	    cmocka_unit_test_setup(test_long_format_names_and_widths, setup),
 	    cmocka_unit_test_setup(test_task_sets_round_trip, setup),
