@@ -37,10 +37,14 @@ def main():
     jobs = args.jobs if args.jobs is not None else 2 * args.nodes
     h = benchlib.harness(args.build_dir, "slurmd")
     names = [f"n{i}" for i in range(1, args.nodes + 1)]
-    cluster = h.Cluster(nodes=names, name="bench-nodes", settings={
-        # a node host of this size answers late under load: as the issue
-        # asks, no node may be flagged within the default timeouts
-        "SlurmdTimeout": 300})
+    # a node host of this size answers late under load: as the issue
+    # asks, no node may be flagged within the default timeouts
+    settings = {"SlurmdTimeout": 300}
+    if args.slurm_ref:
+        import slurm_ref
+        cluster = slurm_ref.cluster(h, "bench-nodes", nodes=names, settings=settings)
+    else:
+        cluster = h.Cluster(nodes=names, name="bench-nodes", settings=settings)
     print(f"cluster: {args.nodes} nodes in {cluster.dir}")
     ok, result = False, {}
     try:

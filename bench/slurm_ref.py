@@ -33,13 +33,18 @@ def installed():
     return None
 
 
-def cluster(h, name):
+def cluster(h, name, nodes=None, settings=None):
     """A Cluster of module h (tests/integration/cluster.py) configured like
-    the reference and running Debian's Slurm; not started."""
+    the reference, or with nodes (names: one partition of them all, as
+    the harness makes it) and settings, running Debian's Slurm; not
+    started."""
     why = installed()
     if why:
         raise SystemExit(why)
-    c = h.Cluster.like_reference(name=name, overrides=OVERRIDES)
+    if nodes is None:
+        c = h.Cluster.like_reference(name=name, overrides=OVERRIDES)
+    else:
+        c = h.Cluster(nodes=nodes, name=name, settings={**(settings or {}), **OVERRIDES})
     c.conf_text = "".join(line + "\n" for line in c.conf_text.splitlines()
                           if not line.startswith(DROP))
     c.bin_dir, c.sbin_dir = SLURM_BIN, SLURM_SBIN
