@@ -15,7 +15,10 @@
  * their digest: a damaged or missing file fails the read (the job's launch
  * fails), it never yields other bytes.
  * With no directory (blob_store_open(NULL)) the bytes stay in memory.
- * Caveat: not thread-safe; one owner (the event loop).
+ * Caveat: not thread-safe; one owner (the event loop). Its writes and
+ * their fdatasync run on the loop in the group commit, beside the
+ * journal's, and a launch's read is one pread on the loop (recent blobs
+ * are in the page cache), as Slurm reads a job's script file.
  */
 #pragma once
 #include <stddef.h>

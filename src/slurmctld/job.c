@@ -415,17 +415,14 @@ int job_files_store(struct blob_store *s, struct job *job)
 
 	job->script_blob = blob_adopt(s, job->script_blob);
 	job->env_blob = blob_adopt(s, job->env_blob);
-	if (!d)
+	if (!d || d->is_shared) /* shared copies already: they stay */
 		return 0;
 	if (d->script && !job->script_blob) {
 		b = blob_put(s, d->script, strlen(d->script));
 		if (!b)
 			return -ENOMEM;
 		job->script_blob = b;
-		if (d->is_shared)
-			share_put(d->script);
-		else
-			free(d->script);
+		free(d->script);
 		d->script = NULL;
 	}
 	if (d->env_count && !job->env_blob) {
@@ -435,10 +432,7 @@ int job_files_store(struct blob_store *s, struct job *job)
 		if (!b)
 			return -ENOMEM;
 		job->env_blob = b;
-		if (d->is_shared)
-			share_put(d->env);
-		else
-			strv_free(d->env, d->env_count);
+		strv_free(d->env, d->env_count);
 		d->env = NULL;
 		d->env_count = 0;
 	}

@@ -183,8 +183,10 @@ struct job_files {
 
 /* Move job->desc's script and environment into s, leaving desc->script
  * NULL and desc->env empty; blobs job already has (a replayed record's,
- * an array task's) are taken into s instead. 0, or -ENOMEM (what could
- * not be moved stays in desc, which works the same). */
+ * an array task's) are taken into s instead. A request whose strings are
+ * shared copies already (job_desc_share, which job_table_add calls
+ * after this) keeps them. 0, or -ENOMEM (what could not be moved stays
+ * in desc, which works the same). */
 int job_files_store(struct blob_store *s, struct job *job);
 /* Fill f with job's script and environment. 0, or blob_read()'s code, or
  * -EBADMSG for an environment that does not unpack. */

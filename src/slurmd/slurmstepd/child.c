@@ -8,7 +8,10 @@
  * allocates (the task's environment) is done before, in the stepd, and
  * the child only makes system calls and writes its pid into the room kept
  * for it (env_task_pid). Every signal is blocked around the vfork, so no
- * handler of the stepd runs in the child before it resets them.
+ * handler of the stepd runs in the child before it resets them. A stepd
+ * that has started threads (PMIx's) forks instead: glibc's setuid and
+ * setgroups in a vfork child would coordinate with the parent's threads
+ * through memory they share.
  *
  * The child runs in its own session (so its process group is its pid),
  * with its fds on 0/1/2, nothing else open, default signal dispositions
@@ -30,6 +33,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/single_threaded.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -208,7 +212,7 @@ static __attribute__((noinline)) pid_t child_vfork(struct stepd *s, struct step_
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &was);
-	pid = vfork();
+	pid = __libc_single_threaded ? vfork() : fork();
 	if (pid == 0)
 		child_exec(s, t);
 	e = errno;
@@ -230,12 +234,11 @@ int child_start(struct stepd *s)
 		/* the task's own variables, made here: the child allocates nothing */
 		if (env_task(s, t->ltid) < 0 || pmi_task_env(s, t->ltid) < 0
 		    || pmix_srv_task_env(s, t->ltid) < 0)
-			errno = ENOMEM;
-		else
-			pid = child_vfork(s, t);
+			error("%s: task %u: cannot build its environment", s->label, t->gtid);
+		else if ((pid = child_vfork(s, t)) < 0)
+			error("%s: fork: %s", s->label, strerror(errno));
 		if (pid < 0) {
-			r = log_errno(-ESLURMD_EXECVE_FAILED, "%s: fork: %s", s->label,
-				      strerror(errno));
+			r = -ESLURMD_EXECVE_FAILED;
 			/* the ones not started count as failed to exec */
 			for (uint32_t k = i; k < st->ntasks; k++) {
 				st->tasks[k].has_exited = true;
