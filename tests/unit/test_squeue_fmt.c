@@ -386,8 +386,8 @@ static void test_sort_keys_and_bad_key(void **state)
 }
 
 /* Keys computed once a record (t, p, S) mixed with keys compared as they
- * are (j, P, u): the order of comparing every key each time (what these
- * printed before keys were computed once). */
+ * are (j, P, u): each expected order is the one comparing every key of
+ * both records in every comparison gives. */
 static void test_sort_mixing_keys_computed_once_and_compared_each_time(void **state)
 {
 	struct squeue_opts o = at_now();
