@@ -519,7 +519,7 @@ static int doc_page(void *arg, struct job_info_msg *page)
  * with the rest). When every user named was unknown, the uid no user
  * has: nothing is sent, and nothing would be shown. One -j id gets its
  * job in any state: a job that is not sent is an unknown id. */
-static void pick_users(const struct sq *q, struct job_info_req *req)
+static void pick_jobs(const struct sq *q, struct job_info_req *req)
 {
 	static uint32_t nobody = UINT32_MAX;
 
@@ -533,7 +533,7 @@ static void pick_users(const struct sq *q, struct job_info_req *req)
 
 static int print_doc_stream(struct sq *q, const struct sl_conf *conf)
 {
-	/* -j, -u: the controller sends only those jobs (as show_once) */
+	/* -j, -u, -t: the controller sends only those jobs (as show_once) */
 	struct job_info_req req = {.show_flags = 0, .job_ids = (char *)q->jobs};
 	struct doc_stream s = {.q = q, .k = {.o = &q->o}};
 	struct hostlist *want = NULL;
@@ -543,7 +543,7 @@ static int print_doc_stream(struct sq *q, const struct sl_conf *conf)
 		return -EINVAL;
 	s.k.want = want;
 	q->o.now = time(NULL);
-	pick_users(q, &req);
+	pick_jobs(q, &req);
 	r = job_fetch_each_as(conf, NULL, &req, true, doc_page, &s);
 	if (r == -EIO) {
 		dout_free(s.d); /* cli_data_print says why */
@@ -573,11 +573,11 @@ static int show_once(struct sq *q, const struct sl_conf *conf)
 		fmt_print_date(stdout, time(NULL));
 	if (q->mime && q->o.n_jobs != 1) /* one id: unknown is an error */
 		return print_doc_stream(q, conf);
-	/* -j, -u: the controller sends only those jobs (and their arrays'
+	/* -j, -u, -t: the controller sends only those jobs (and their arrays'
 	 * tasks); the exact task filter is applied here. Every page is kept
 	 * as it came (views into their frames): nothing is copied. */
 	req.job_ids = (char *)q->jobs;
-	pick_users(q, &req);
+	pick_jobs(q, &req);
 	if (!q->mime && squeue_wants_brief(&q->o))
 		req.show_flags |= JOB_SHOW_BRIEF;
 	r = job_fetch_pages(conf, &req, &p);
