@@ -88,6 +88,8 @@ def main():
                 ("squeue", "squeue", ["squeue"], total + 1),
                 ("squeue_ids", "squeue -h -o %i", ["squeue", "-h", "-o", "%i"], total),
                 ("squeue_one", "squeue -j <one id>", ["squeue", "-j", mid], 2),
+                ("squeue_part", "squeue -p gpu-queue (none of them)",
+                 ["squeue", "-p", "gpu-queue"], 1),
                 ("ping", "scontrol ping", ["scontrol", "ping"], None)):
             results.append({"key": key, "figure": f"{label}, {total} jobs queued",
                             "value": timed(cluster, argv, args.repeat, lines), "unit": "ms"})

@@ -515,8 +515,8 @@ static int doc_page(void *arg, struct job_info_msg *page)
 }
 
 /* -u, --me: only those users' jobs are sent; -t (or, without it, the
- * active jobs): only jobs in those states (all are still filtered here,
- * with the rest). When every user named was unknown, the uid no user
+ * active jobs): only jobs in those states; -p: only jobs in those
+ * partitions (all are still filtered here, with the rest). When every user named was unknown, the uid no user
  * has: nothing is sent, and nothing would be shown. One -j id gets its
  * job in any state: a job that is not sent is an unknown id. */
 static void pick_jobs(const struct sq *q, struct job_info_req *req)
@@ -527,8 +527,10 @@ static void pick_jobs(const struct sq *q, struct job_info_req *req)
 		req->user_ids = q->o.n_users ? q->uids : &nobody;
 		req->n_user_ids = q->o.n_users ? (uint32_t)q->o.n_users : 1;
 	}
-	if (q->o.n_jobs != 1)
+	if (q->o.n_jobs != 1) {
 		squeue_pick_states(&q->o, &req->state_bases, &req->state_flags);
+		req->partitions = (char *)q->o.partitions;
+	}
 }
 
 static int print_doc_stream(struct sq *q, const struct sl_conf *conf)

@@ -226,6 +226,7 @@ void job_info_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 		pack_u32(b, m->user_ids[i]);
 	pack_u32(b, m->state_bases);
 	pack_u32(b, m->state_flags);
+	pack_str(b, m->partitions);
 }
 
 int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -240,6 +241,7 @@ int job_info_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32v(b, &m->user_ids, &m->n_user_ids);
 	unpack_u32(b, &m->state_bases);
 	unpack_u32(b, &m->state_flags);
+	unpack_str(b, &m->partitions, SL_STR_MAX);
 	return b->err;
 }
 
@@ -249,6 +251,7 @@ void job_info_req_free(void *msg)
 
 	free(m->job_ids);
 	free(m->user_ids);
+	free(m->partitions);
 }
 
 void kill_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -105,6 +105,7 @@ struct job_info_req {                /* REQUEST_JOB_INFO */
 	 * jobs); both 0: any state */
 	uint32_t state_bases;
 	uint32_t state_flags;
+	char *partitions;                  /* only jobs in one of these (squeue -p); NULL: any */
 };
 
 /* One job as squeue / scontrol show job see it. Strings NULL print (null). */

@@ -161,12 +161,14 @@ struct job_pick {
 	uint32_t *uids;
 	size_t n_uids;
 	uint32_t state_bases, state_flags; /* job_info_req's; both 0: any */
+	char *parts;			   /* job_info_req's partitions; NULL: any */
 };
 
 static void job_pick_done(struct job_pick *p)
 {
 	free(p->ids);
 	free(p->uids);
+	free(p->parts);
 	*p = (struct job_pick){0};
 }
 
@@ -176,6 +178,10 @@ static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
 	*ret = (struct job_pick){.state_bases = m->state_bases, .state_flags = m->state_flags};
 	if (m->job_ids && ids_parse(m->job_ids, &ret->ids, &ret->n_ids) < 0)
 		return -ENOMEM;
+	if (m->partitions && !(ret->parts = strdup(m->partitions))) {
+		job_pick_done(ret);
+		return -ENOMEM;
+	}
 	if (m->n_user_ids) {
 		ret->uids = malloc(m->n_user_ids * sizeof(*ret->uids));
 		if (!ret->uids) {
@@ -189,10 +195,37 @@ static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
 	return 0;
 }
 
+/* Is the name of len bytes in the comma list? */
+static bool name_in_list(const char *list, const char *name, size_t len)
+{
+	for (const char *p = list; *p;) {
+		size_t tl = strcspn(p, ",");
+
+		if (tl == len && !memcmp(p, name, len))
+			return true;
+		p += tl + (p[tl] == ',');
+	}
+	return false;
+}
+
+/* Is any partition of parts (a pending job's may be a comma list) in
+ * the list asked for? */
+static bool part_listed(const char *want, const char *parts)
+{
+	for (const char *p = parts ? parts : ""; *p;) {
+		size_t tl = strcspn(p, ",");
+
+		if (tl && name_in_list(want, p, tl))
+			return true;
+		p += tl + (p[tl] == ',');
+	}
+	return false;
+}
+
 /* Is job listed? An array's id ("12" or "12_4") lists its meta record
  * and every task (squeue picks the task); a user's jobs, and the jobs in
- * the states asked for, are picked before they are packed, not only
- * filtered by the client. */
+ * the states and partitions asked for, are picked before they are
+ * packed, not only filtered by the client. */
 static bool job_listed(const struct job *job, const struct job_pick *p)
 {
 	uint32_t uid = (uint32_t)job->uid, base = job->state & JOB_STATE_BASE;
@@ -201,6 +234,8 @@ static bool job_listed(const struct job *job, const struct job_pick *p)
 		return false;
 	if ((p->state_bases || p->state_flags) && base < 32 && !(p->state_bases & (1u << base))
 	    && !(job->state & p->state_flags))
+		return false;
+	if (p->parts && !part_listed(p->parts, job->partition))
 		return false;
 	return !p->ids || bsearch(&job->job_id, p->ids, p->n_ids, sizeof(*p->ids), u32_cmp)
 	       || (job->array_job_id

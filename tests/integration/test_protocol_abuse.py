@@ -26,7 +26,9 @@ import pytest
 from cluster import MUNGE, recv_exact, wait_for
 
 MESSAGE_TIMEOUT = 3
-CLUSTER_KWARGS = dict(nodes=["n1"], settings={"MessageTimeout": MESSAGE_TIMEOUT})
+CLUSTER_KWARGS = dict(nodes=["n1"], settings={"MessageTimeout": MESSAGE_TIMEOUT},
+                      partitions=["debug Nodes=n1 Default=YES MaxTime=INFINITE State=UP",
+                                  "other Nodes=n1 MaxTime=INFINITE State=UP"])
 
 PROTOCOL_VERSION = 0x2600  # 22.05 (38 << 8)
 REQUEST_PING = 1008
@@ -315,13 +317,22 @@ REQUEST_JOB_INFO = 2003
 RESPONSE_JOB_INFO = 2004
 
 
-def job_info_body(uids=(), bases=0, flags=0):
+def job_info_body(uids=(), bases=0, flags=0, parts=None):
     """REQUEST_JOB_INFO: time last_update, u16 show_flags, str job_ids,
     u32 after_job_id, then ours: u32 count and the uids to list, u32
-    state_bases (bit 1 << base state) and u32 state_flags."""
+    state_bases (bit 1 << base state), u32 state_flags and str
+    partitions."""
     return (struct.pack(">qH", 0, 0) + pack_str(None) + struct.pack(">I", 0)
             + struct.pack(f">I{len(uids)}I", len(uids), *uids)
-            + struct.pack(">II", bases, flags))
+            + struct.pack(">II", bases, flags)
+            + pack_str(parts.encode() if parts is not None else None))
+
+
+def listed(cluster, **kwargs):
+    """How many records the controller packs for this listing."""
+    reply = exchange(cluster, signed_frame(cluster, REQUEST_JOB_INFO, job_info_body(**kwargs)))
+    assert reply is not None and reply[0] == RESPONSE_JOB_INFO, reply
+    return struct.unpack(">I", reply[1][13:17])[0]  # after time, u32, u8
 
 
 def test_a_listing_for_some_users_carries_only_their_jobs(cluster, test_user):
@@ -374,10 +385,7 @@ def test_a_listing_for_some_states_carries_only_those_jobs(cluster):
              what=f"job {running} to run")
     try:
         def count(bases=0, flags=0):
-            reply = exchange(cluster, signed_frame(cluster, REQUEST_JOB_INFO,
-                                                   job_info_body((), bases, flags)))
-            assert reply is not None and reply[0] == RESPONSE_JOB_INFO, reply
-            return struct.unpack(">I", reply[1][13:17])[0]  # after time, u32, u8
+            return listed(cluster, bases=bases, flags=flags)
 
         everyone = count()
         assert everyone >= 3
@@ -400,10 +408,42 @@ def test_a_listing_for_some_states_carries_only_those_jobs(cluster):
         assert (r.returncode, r.stdout, r.stderr) == (0, "", "")  # known, not shown
     finally:
         cluster.run("scancel", held, running)
-        wait_for(lambda: cluster.out("sinfo", "-h", "-N", "-o", "%t") == "idle\n",
+        wait_for(lambda: cluster.out("sinfo", "-h", "-N", "-p", "debug", "-o", "%t") == "idle\n",
                  what="n1 to be idle again")
 
 
+def test_a_listing_for_some_partitions_carries_only_their_jobs(cluster):
+    """squeue -p: the controller packs only the jobs in one of those
+    partitions, and squeue shows exactly them."""
+    def held(*args):
+        return cluster.run("sbatch", "-H", "--parsable", "-o", "/dev/null", *args, "--wrap",
+                           "true").stdout.strip()
+
+    def pending(parts=None):  # the module's other tests leave finished jobs
+        return listed(cluster, bases=1 << 0, parts=parts)
+
+    debug, other = held(), held("-p", "other")
+    try:
+        assert pending() == 2
+        assert pending("other") == 1
+        assert pending("debug") == 1
+        assert pending("nosuch,debug") == 1
+        assert pending("debug,other") == 2
+        assert pending("nosuch,oth,,debu") == 0
+        assert pending("") == 0
+
+        def shown(*args):
+            return cluster.run("squeue", "-h", "-o", "%i", *args).stdout.split()
+
+        assert shown("-p", "other") == [other]
+        assert shown("-p", "debug") == [debug]
+        assert sorted(shown("-p", "other,debug")) == sorted([debug, other])
+        assert shown("-p", "nosuch") == []
+        assert shown("-p", "other", "-j", debug) == []
+    finally:
+        cluster.run("scancel", debug, other)
+
+
 def test_the_controller_still_serves_after_all_of_this(cluster):
-    r = cluster.run("sinfo", "-h", "-N", "-o", "%N %t")
+    r = cluster.run("sinfo", "-h", "-N", "-p", "debug", "-o", "%N %t")
     assert r.stdout == "n1 idle\n"

@@ -74,6 +74,7 @@ static void *sample_new(const struct msg_type *t)
 		q->n_user_ids = 2;
 		q->state_bases = 1u << 1 | 1u << 0; /* running, pending */
 		q->state_flags = 0x8000;
+		q->partitions = s("debug,gpu");
 		break;
 	}
 	case RESPONSE_BUILD_INFO: {
