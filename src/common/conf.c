@@ -59,6 +59,8 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->propagate_rlimits_except);
 	free(c->prio_weight_tres);
 	free(c->mail_prog);
+	free(c->prolog);
+	free(c->epilog);
 	free(c->private_data);
 	free(c->acct_storage_type);
 	free(c->acct_storage_loc);

@@ -107,6 +107,8 @@ struct cgroup_conf {
 #define TASK_PLUGIN_CGROUP   0x1
 #define TASK_PLUGIN_AFFINITY 0x2
 
+#define PE_TIMEOUT_NONE 65534 /* PrologEpilogTimeout's default */
+
 struct sl_conf {
 	char *path;                      /* the slurm.conf that was read */
 	char *cluster_name;
@@ -154,6 +156,8 @@ struct sl_conf {
 	char *scheduler_type;
 	char *priority_type;
 	char *mail_prog;
+	char *prolog, *epilog;           /* slurmd's, as root; a glob; NULL: none */
+	uint16_t prolog_epilog_timeout;  /* s; PE_TIMEOUT_NONE: wait for ever */
 	char *private_data;              /* as written, for show config */
 	uint32_t private_data_flags;     /* PRIVATE_DATA_* */
 	uint16_t acct_enforce;		 /* ACCT_ENFORCE_*: AccountingStorageEnforce */

@@ -493,6 +493,13 @@ void signal_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->signal);
 	pack_u16(b, m->flags);
 	pack_str(b, m->reason);
+	pack_u32(b, m->uid);
+	pack_u32(b, m->gid);
+	pack_u32(b, m->exit_code);
+	pack_str(b, m->user_name);
+	pack_str(b, m->partition);
+	pack_str(b, m->account);
+	pack_str(b, m->nodes);
 }
 
 int signal_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -505,6 +512,13 @@ int signal_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->signal);
 	unpack_u16(b, &m->flags);
 	unpack_str(b, &m->reason, SL_STR_MAX);
+	unpack_u32(b, &m->uid);
+	unpack_u32(b, &m->gid);
+	unpack_u32(b, &m->exit_code);
+	unpack_str(b, &m->user_name, SL_NAME_MAX);
+	unpack_str(b, &m->partition, SL_NAME_MAX);
+	unpack_str(b, &m->account, SL_NAME_MAX);
+	unpack_str(b, &m->nodes, SL_STR_MAX);
 	return b->err;
 }
 
@@ -513,6 +527,10 @@ void signal_job_msg_free(void *msg)
 	struct signal_job_msg *m = msg;
 
 	free(m->reason);
+	free(m->user_name);
+	free(m->partition);
+	free(m->account);
+	free(m->nodes);
 }
 
 void epilog_complete_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -293,6 +293,11 @@ struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / K
 	uint16_t signal;
 	uint16_t flags;                    /* KILL_* */
 	char *reason;                      /* e.g. "TIME LIMIT", for the stderr line */
+	/* REQUEST_TERMINATE_JOB / KILL_TIMELIMIT of a whole job: what the
+	 * node's Epilog is told (its environment); 0 and NULL otherwise */
+	uint32_t uid, gid;
+	uint32_t exit_code;                /* the script's wait status */
+	char *user_name, *partition, *account, *nodes;
 };
 
 struct epilog_complete_msg {         /* MESSAGE_EPILOG_COMPLETE */

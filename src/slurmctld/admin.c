@@ -176,6 +176,19 @@ static void remap_jobs(struct ctld *c, const uint32_t *map, uint32_t old_count)
 			qsort(a->nodes, a->count, sizeof(*a->nodes), alloc_cmp); /* node order */
 		for (uint32_t k = 0; k < job->step_count; k++)
 			remap_step(&job->steps[k], a, map, old_count);
+		kept = 0; /* a node that is gone owes no Epilog */
+		for (uint32_t k = 0; k < job->epilog_count; k++) {
+			uint32_t n = remap(map, old_count, job->epilog_nodes[k]);
+
+			if (n != NO_VAL)
+				job->epilog_nodes[kept++] = n;
+		}
+		job->epilog_count = kept;
+		if (!kept && job->epilog_nodes) {
+			free(job->epilog_nodes);
+			job->epilog_nodes = NULL;
+			job->state &= ~JOB_COMPLETING;
+		}
 	}
 }
 

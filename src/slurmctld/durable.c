@@ -30,6 +30,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_epilog.h"
 #include "job_array.h"
 #include "job_cancel.h"
 #include "job_res.h"
@@ -762,8 +763,9 @@ int durable_init(struct ctld *c)
 	if (c->job_count && c->next_job_id <= c->jobs[c->job_count - 1]->job_id)
 		c->next_job_id = c->jobs[c->job_count - 1]->job_id + 1; /* never reuse an id */
 	for (uint32_t i = 0; i < c->job_count; i++)
-		if (job_is_running(c->jobs[i]))
-			job_res_charge(c, c->jobs[i]);
+		if (job_is_running(c->jobs[i]) && !c->jobs[i]->epilog_count)
+			job_res_charge(c, c->jobs[i]); /* one owing epilogs gave them back */
+	job_epilog_recover(c);
 	if (c->job_count)
 		info("Recovered information about %u jobs", c->job_count);
 	r = durable_compact(c);

@@ -74,6 +74,11 @@ struct job {
 	bool is_warned;               /* --signal sent before the time limit */
 	uint8_t stats_seen;	      /* sched_stats.c: what sdiag counted (not journaled) */
 	uid_t cancelled_by;
+	/* job_epilog.c: the nodes whose Epilog it still waits for (journaled),
+	 * and when they were last asked (not journaled) */
+	uint32_t *epilog_nodes;
+	uint32_t epilog_count;
+	time_t epilog_asked;
 	/* steps (step_rec.h): srun steps in id order; one that is over leaves once its
 	 * accounting row is written (step_retire_recorded) */
 	struct step *steps;

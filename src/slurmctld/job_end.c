@@ -19,6 +19,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_epilog.h"
 #include "job_prio.h"
 #include "job_res.h"
 #include "mail.h"
@@ -33,6 +34,7 @@ static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_
 	job->reason = why;
 	job->end_time = now;
 	job_res_release(c, job);
+	job_epilog_start(c, job); /* its nodes stay COMPLETING until done */
 	job_changed(c, job);
 	if (base == JOB_TIMEOUT)
 		mail_job(c, job, MAIL_JOB_TIME100);
@@ -60,6 +62,21 @@ void job_end_launch_retry(struct ctld *c, struct job *job)
 	job->is_requeue_hold = false;
 	job_requeue_reset(c, job, now);
 	job->eligible_time = now + LAUNCH_RETRY_S;
+	job_changed(c, job);
+}
+
+void job_end_prolog_failed(struct ctld *c, struct job *job)
+{
+	time_t now = time(NULL);
+
+	if (job->alloc.count)
+		node_drain(c, &c->nodes[job->alloc.nodes[0].node], "Prolog error", now);
+	info("JobId=%u: prolog failed on %s; the job is requeued and held", job->job_id,
+	     job->batch_host ? job->batch_host : "?");
+	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+	job->is_requeue_hold = true;
+	job_requeue_reset(c, job, now);
+	job->reason = WAIT_HELD_LAUNCH_FAILED;
 	job_changed(c, job);
 }
 
@@ -116,13 +133,16 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 
 	step_job_ending(c, job, JOB_CANCELLED, SRUN_END_CANCELLED);
 	job_requeued(c, job, now); /* the run that ends here keeps its own row */
+	if (!job_is_finished(job))
+		job_epilog_start(c, job); /* before its nodes are forgotten */
 	if (job->alloc.count)
 		job_res_release(c, job);
 	sel_result_done(&job->alloc);
 	free(job->nodes);
 	free(job->batch_host);
 	job->nodes = job->batch_host = NULL;
-	job->state = JOB_PENDING;
+	/* not started again until its nodes' epilogs are done */
+	job->state = JOB_PENDING | (job->epilog_count ? JOB_COMPLETING : 0);
 	job->reason = hold ? WAIT_HELD : WAIT_NO_REASON;
 	job->priority = hold ? 0 : job_next_priority(c, job);
 	job->is_user_hold = false;
@@ -169,13 +189,14 @@ void job_end_node_down(struct ctld *c, uint32_t node_index)
 		struct job *job = c->jobs[i];
 		bool is_here = false;
 
-		if (!job_is_running(job) || job_is_pending(job))
-			continue;
+		if (!job_is_running(job) || job_is_pending(job) || job->epilog_count)
+			continue; /* owing epilogs: job_epilog_node_down */
 		for (uint32_t k = 0; k < job->alloc.count && !is_here; k++)
 			is_here = job->alloc.nodes[k].node == node_index;
 		if (is_here)
 			job_end_node_lost(c, job, node_index, now);
 	}
+	job_epilog_node_down(c, node_index);
 }
 
 int job_end_requeue(struct ctld *c, struct job *job, bool hold, uid_t by, bool is_admin)
@@ -211,7 +232,7 @@ int job_end_complete(struct ctld *c, const struct complete_batch_msg *m)
 
 	if (!job)
 		return -ESLURM_INVALID_JOB_ID;
-	if (!job_is_running(job))
+	if (!job_is_running(job) || job->epilog_count)
 		return 0; /* a retry of a completion we already have */
 	if (m->node_name && job->batch_host && !streq(m->node_name, job->batch_host))
 		return 0; /* from a run that was requeued off a failed node */
@@ -288,6 +309,7 @@ static void signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	debug("JobId=%u: nothing of the job on a node", a.job_id);
 	job = job_find(a.c, a.job_id);
 	if (a.type == REQUEST_SIGNAL_TASKS || !job || !(job->state & JOB_COMPLETING)
+	    || job->epilog_count
 	    || job_is_interactive(job) || a.node >= a.c->node_count || !job->batch_host
 	    || !streq(job->batch_host, node_name(&a.c->nodes[a.node])))
 		return;
@@ -320,6 +342,8 @@ void job_end_send_signal(struct ctld *c, struct job *job, uint16_t type, uint16_
 {
 	struct signal_job_msg m = { .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = sig, .flags = flags };
 
+	if (type != REQUEST_SIGNAL_TASKS)
+		job_epilog_facts(job, &m); /* what the node's Epilog is told */
 	for (uint32_t i = 0; i < job->alloc.count; i++)
 		send_signal_node(c, job, job->alloc.nodes[i].node, type, &m);
 }
@@ -330,6 +354,7 @@ void job_end_resend_kill(struct ctld *c, struct job *job, uint32_t node_index)
 	    .job_id = job->job_id, .step_id = SL_ALL_STEPS, .signal = SIGKILL};
 	uint16_t type = job->is_timed_out ? REQUEST_KILL_TIMELIMIT : REQUEST_TERMINATE_JOB;
 
+	job_epilog_facts(job, &m);
 	debug("JobId=%u: %s again to node %s", job->job_id, msg_type_name(type),
 	      node_name(&c->nodes[node_index]));
 	send_signal_node(c, job, node_index, type, &m);

@@ -29,6 +29,8 @@ bool job_place_node_usable(const struct node *n)
 
 	if (n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND))
 		return false;
+	if (n->epilogs) /* COMPLETING: an Epilog of an earlier job runs there */
+		return false;
 	return n->is_registered
 	       && (base == NODE_STATE_IDLE || base == NODE_STATE_MIXED
 		   || base == NODE_STATE_ALLOCATED);

@@ -100,8 +100,10 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 {
 	struct part_request req;
 
-	if (job->priority == 0)
-		return job->is_user_hold ? WAIT_HELD_USER : WAIT_HELD;
+	if (job->priority == 0) /* a failed Prolog's hold keeps saying so */
+		return job->is_user_hold			   ? WAIT_HELD_USER
+		       : job->reason == WAIT_HELD_LAUNCH_FAILED ? WAIT_HELD_LAUNCH_FAILED
+								 : WAIT_HELD;
 	if (job->eligible_time > now)
 		return WAIT_TIME;
 	if (!p)

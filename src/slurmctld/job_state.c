@@ -561,6 +561,51 @@ static void unpack_blobs(struct job *job, struct pack_buf *b)
 		job->env_blob = blob_unpack_ref(b);
 }
 
+/* ---- nodes whose Epilog the job waits for (version 4) ---- */
+
+static void pack_epilogs(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
+			 struct pack_buf *b)
+{
+	pack_u32(b, job->epilog_count);
+	for (uint32_t i = 0; i < job->epilog_count; i++)
+		pack_str(b, name_fn ? name_fn(arg, job->epilog_nodes[i]) : NULL);
+}
+
+static void unpack_epilogs(struct job *job, job_state_node_index_fn *index_fn, void *arg,
+			   struct pack_buf *b)
+{
+	uint32_t n;
+
+	unpack_count(b, &n, SL_ARRAY_MAX, 5);
+	if (b->err || !n)
+		return;
+	job->epilog_nodes = calloc(n, sizeof(*job->epilog_nodes));
+	if (!job->epilog_nodes) {
+		set_err(b, -ENOMEM);
+		return;
+	}
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		char *name = NULL;
+
+		unpack_str(b, &name, SL_NAME_MAX);
+		if (!b->err && !name)
+			b->err = -EBADMSG;
+		if (!b->err && index_fn) {
+			int r = index_fn(arg, name, &job->epilog_nodes[job->epilog_count]);
+
+			if (r == 0)
+				job->epilog_count++;
+			else if (r != -ENOENT) /* a node gone from the config owes nothing */
+				b->err = r;
+		}
+		free(name);
+	}
+	if (!job->epilog_count) {
+		free(job->epilog_nodes);
+		job->epilog_nodes = NULL;
+	}
+}
+
 int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void *arg,
 		   struct pack_buf *b)
 {
@@ -578,6 +623,7 @@ int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void 
 	pack_desc(job->desc, b);
 	pack_steps(job, name_fn, arg, b);
 	pack_blobs(job, b);
+	pack_epilogs(job, name_fn, arg, b);
 	return b->err;
 }
 
@@ -604,6 +650,8 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 		unpack_steps(job, index_fn, arg, &b);
 	if (ver >= 3) /* before: script and environment in the request */
 		unpack_blobs(job, &b);
+	if (ver >= 4) /* before: no Epilog waited for */
+		unpack_epilogs(job, index_fn, arg, &b);
 	r = unpack_end(&b);
 	if (r < 0) {
 		job_free(job);

@@ -28,8 +28,8 @@ enum journal_rec_type {
 	JOURNAL_REC_GONE = 3, /* a job purged: replay forgets it */
 };
 
-#define JOB_STATE_VERSION 3     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps;
-				 * 3: + blob references */
+#define JOB_STATE_VERSION 4     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps;
+				 * 3: + blob references; 4: + nodes owing an Epilog */
 #define JOB_STATE_SEQ_VERSION 1 /* JOURNAL_REC_SEQ body */
 #define JOB_STATE_GONE_VERSION 1 /* JOURNAL_REC_GONE body */
 

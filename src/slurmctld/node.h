@@ -38,6 +38,7 @@ struct node {
 	uint64_t mem_used;           /* MB */
 	uint64_t gpus_used;          /* bitmask of GPU indexes */
 	bool is_exclusive_used;
+	uint16_t epilogs;            /* jobs whose Epilog runs here (job_epilog.c) */
 	/* node_reconcile.c: a job or step was too young to be judged missing;
 	 * ask the node again at this time (0: no need) */
 	time_t recheck_time;

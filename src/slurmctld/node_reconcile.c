@@ -22,6 +22,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_epilog.h"
 #include "job_end.h"
 #include "node.h"
 #include "step.h"
@@ -134,8 +135,8 @@ static void reconcile_ours(struct ctld *c, struct node *n, const struct refs *r,
 		struct job *job = c->jobs[i];
 		const struct node_step_ref *batch;
 
-		if (!job_is_running(job) || !job_uses_node(job, node_index))
-			continue;
+		if (!job_is_running(job) || !job_uses_node(job, node_index) || job->epilog_count)
+			continue; /* owing epilogs: job_epilog_node_alive */
 		if (!job_is_batch_on(job, n)) {
 			reconcile_steps(c, job, n, r, asked);
 			continue;
@@ -230,4 +231,5 @@ void node_reconcile(struct ctld *c, struct node *n, const struct node_step_ref *
 	}
 	reconcile_ours(c, n, &r, asked);
 	reconcile_theirs(c, n, &r);
+	job_epilog_node_alive(c, (uint32_t)(n - c->nodes), asked);
 }

@@ -20,6 +20,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_epilog.h"
 #include "job_array.h"
 #include "job_cancel.h"
 #include "job_end.h"
@@ -425,9 +426,11 @@ int rpc_job_complete(struct ctld *c, struct rpc_req *req)
 
 int rpc_epilog_complete(struct ctld *c, struct rpc_req *req)
 {
-	(void)c;
-	rpc_reply_rc(req, 0);
-	return 0;
+	int r = job_epilog_complete(c, req->body);
+
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req); /* slurmd sends it again until then */
 }
 
 /* The job named by s, if the caller owns it or is an admin. Anyone else

@@ -35,7 +35,6 @@
 #include <pwd.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -56,7 +55,9 @@
 #include "common/step_cred.h"
 #include "common/stepd_proto.h"
 #include "cred_state.h"
+#include "prolog.h"
 #include "slurmd.h"
+#include "spawn.h"
 
 /* One request relayed to several stepds (SL_ALL_STEPS): answered when
  * the last of them answered. */
@@ -284,6 +285,7 @@ static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 	(void)sig;
 	(void)what;
 	stepd_reap(arg);
+	slurmd_pe_reap(arg);
 }
 
 /* Room for one more stepd pid, before spawning it (a pid that could not
@@ -304,46 +306,18 @@ static int stepd_pids_reserve(struct slurmd *d)
 	return 0;
 }
 
-/* A new session running argv with in as stdin, out as stdout, every
- * other descriptor closed, every signal at its default and unblocked. */
+/* A new session running argv with in as stdin, out as stdout (spawn.h). */
 static int stepd_spawn(struct slurmd *d, char *const argv[], int in, int out)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t all, none;
+	const int fds[3] = {in, out, SPAWN_FD_INHERIT};
 	pid_t pid;
 	int r;
 
 	if (stepd_pids_reserve(d) < 0)
 		return -ENOMEM;
-	r = posix_spawn_file_actions_init(&fa);
-	if (r)
-		return -r;
-	r = posix_spawnattr_init(&at);
-	if (r) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -r;
-	}
-	sigfillset(&all);
-	sigemptyset(&none);
-	r = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF
-						  | POSIX_SPAWN_SETSIGMASK);
-	if (!r)
-		r = posix_spawnattr_setsigdefault(&at, &all);
-	if (!r)
-		r = posix_spawnattr_setsigmask(&at, &none);
-	if (!r)
-		r = posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
-	if (!r)
-		r = posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
-	if (!r)
-		r = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	if (!r)
-		r = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return -r;
+	r = slurmd_spawn(argv[0], argv, environ, fds, &pid);
+	if (r < 0)
+		return r;
 	d->stepds[d->n_stepds++] = pid;
 	return 0;
 }
@@ -391,11 +365,40 @@ fail:
 	return log_errno(r, "JobId=%u: cannot start slurmstepd", job_id);
 }
 
+/* A launch that waited for the job's Prolog goes on (or fails). */
+static void launch_go(struct slurmd *d, struct rpc_req *req, int rc)
+{
+	uint32_t job_id = req->type == REQUEST_BATCH_JOB_LAUNCH
+				  ? ((const struct batch_launch_msg *)req->body)->job_id
+				  : ((const struct launch_tasks_msg *)req->body)->job_id;
+
+	if (rc == 0 && rpc_req_is_gone(req))
+		rc = -SLURM_COMMUNICATIONS_CONNECTION_ERROR; /* nobody waits for it */
+	if (rc == 0)
+		rc = stepd_start(d, req, job_id);
+	if (rc < 0)
+		rpc_reply_rc(req, rc);
+}
+
+/* The Prolog first when this is the job's first launch here (prolog.h);
+ * then the stepd, now or once the Prolog is done. */
+static int launch_after_prolog(struct slurmd *d, struct rpc_req *req, const struct pe_facts *f)
+{
+	int r = slurmd_prolog_before(d, req, f, launch_go);
+
+	if (r <= 0)
+		return r; /* 0: kept, launch_go answers */
+	return stepd_start(d, req, f->job_id);
+}
+
 int slurmd_req_batch_launch(struct slurmd *d, struct rpc_req *req)
 {
 	const struct batch_launch_msg *m = req->body;
+	struct pe_facts f = {.job_id = m->job_id, .uid = m->uid, .gid = m->gid,
+			     .user = m->user_name, .partition = m->partition,
+			     .account = m->account, .nodes = m->nodes};
 
-	return stepd_start(d, req, m->job_id);
+	return launch_after_prolog(d, req, &f);
 }
 
 /* Is gid the user's primary group or one of its supplementary groups? */
@@ -452,6 +455,8 @@ int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
 {
 	const struct launch_tasks_msg *m = req->body;
 	bool is_admin = req->uid == 0 || req->uid == d->conf->slurm_user_id;
+	struct pe_facts f;
+	struct passwd *pw;
 	int r;
 
 	if (!is_admin && (req->uid != m->uid
@@ -472,7 +477,12 @@ int slurmd_req_launch_tasks(struct slurmd *d, struct rpc_req *req)
 		return r;
 	verbose("StepId=%u.%u: launching %u task(s) for uid %u", m->job_id, m->step_id,
 		(unsigned)m->ntasks_here, (unsigned)m->uid);
-	return stepd_start(d, req, m->job_id);
+	/* the user's name as this node knows it, never as srun wrote it
+	 * (asked only for a Prolog to tell) */
+	pw = d->conf->prolog ? getpwuid(m->uid) : NULL;
+	f = (struct pe_facts){.job_id = m->job_id, .uid = m->uid, .gid = m->gid,
+			      .user = pw ? pw->pw_name : NULL};
+	return launch_after_prolog(d, req, &f);
 }
 
 /* Connect to one stepd socket and send the frame; 0 and the fd, or
@@ -626,8 +636,10 @@ int slurmd_req_signal_job(struct slurmd *d, struct rpc_req *req)
 	r = stepd_frame_pack(req->type, m, &frame);
 	if (r < 0)
 		return r;
-	if (m->step_id == SL_ALL_STEPS && req->type != REQUEST_SIGNAL_TASKS)
+	if (m->step_id == SL_ALL_STEPS && req->type != REQUEST_SIGNAL_TASKS) {
 		launch_revoke(d, m->job_id);
+		slurmd_epilog_after(d, m); /* once the stepds told below are gone */
+	}
 	if (m->step_id == SL_ALL_STEPS)
 		return relay_all(d, req, &frame, m->job_id);
 	if (stepd_step_socket_path(path, sizeof(path), d->spool_dir, d->node_name, m->job_id,

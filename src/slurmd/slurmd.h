@@ -17,6 +17,7 @@ struct rpc_handler;
 struct launch_op;
 struct cred_state;
 struct node_step_ref;
+struct pe_job;
 
 struct slurmd {
 	struct event_base *base;
@@ -43,6 +44,8 @@ struct slurmd {
 	struct event *sig_chld;      /* reaps them */
 	/* spool.c */
 	struct event *resend_timer; /* completions left by dead stepds */
+	/* prolog.c */
+	struct pe_job *pe_jobs;     /* jobs whose Prolog or Epilog ran or runs here */
 };
 
 /* register.c */
@@ -65,6 +68,10 @@ int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *r
 /* The stepd socket path of job's step_id has no listener: its stepd died.
  * The socket goes, and what the stepd left (cgroups, processes) is killed. */
 void slurmd_spool_step_died(struct slurmd *d, const char *path, uint32_t job_id, uint32_t step_id);
+/* Does a slurmstepd of job_id still run here (a live socket; dead ones
+ * are cleaned up as by slurmd_spool_steps)? True when the spool cannot
+ * be read. */
+bool slurmd_spool_job_runs(struct slurmd *d, uint32_t job_id);
 /* A completion of job's step_id (SL_ALL_STEPS: of any step) waits here. */
 bool slurmd_spool_has_done(struct slurmd *d, uint32_t job_id, uint32_t step_id);
 /* Exposed for the unit tests: is the spool entry name, of file type mode

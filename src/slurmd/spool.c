@@ -282,6 +282,39 @@ void slurmd_spool_step_died(struct slurmd *d, const char *path, uint32_t job_id,
 	spool_kill_orphans(d, job_id, step_id);
 }
 
+bool slurmd_spool_job_runs(struct slurmd *d, uint32_t job_id)
+{
+	DIR *dir = opendir(d->spool_dir);
+	struct dirent *e;
+	bool runs = false;
+
+	if (!dir) {
+		error("SlurmdSpoolDir %s: %s", d->spool_dir, strerror(errno));
+		return true; /* not known to be gone */
+	}
+	while (!runs && (e = readdir(dir))) {
+		_cleanup_free_ char *path = NULL;
+		struct node_step_ref ref;
+		struct stat st;
+
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+		    || !slurmd_spool_entry(e->d_name, st.st_mode, d->node_name, &ref)
+		    || ref.job_id != job_id || (ref.flags & NODE_STEP_DONE))
+			continue;
+		if (asprintf(&path, "%s/%s", d->spool_dir, e->d_name) < 0) {
+			path = NULL;
+			runs = true;
+			break;
+		}
+		if (spool_socket_is_live(path))
+			runs = true;
+		else
+			slurmd_spool_step_died(d, path, ref.job_id, ref.step_id);
+	}
+	closedir(dir);
+	return runs;
+}
+
 int slurmd_spool_steps(struct slurmd *d, struct node_step_ref **ret, uint32_t *ret_count)
 {
 	DIR *dir = opendir(d->spool_dir);

@@ -187,6 +187,10 @@ static struct job *full_job(void)
 	};
 	j->script_blob = blob_of("#!/bin/sh\ntrue\n");
 	j->env_blob = blob_of("PATH=/bin");
+	j->epilog_nodes = calloc(2, sizeof(*j->epilog_nodes));
+	assert_non_null(j->epilog_nodes);
+	j->epilog_nodes[0] = 3, j->epilog_nodes[1] = 0; /* n4, n1 still owe their Epilog */
+	j->epilog_count = 2;
 	usage = usage_of(0);
 	assert_int_equal(job_set_batch_usage(j, &(struct acct_usage){0}), 0);
 	assert_null(j->batch_usage); /* none: no room taken */
@@ -317,6 +321,9 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_int_equal(a->is_requeued, b->is_requeued);
 	assert_int_equal(a->is_requeue_hold, b->is_requeue_hold);
 	assert_int_equal(a->is_warned, b->is_warned);
+	assert_int_equal(a->epilog_count, b->epilog_count);
+	for (uint32_t i = 0; i < a->epilog_count; i++)
+		assert_int_equal(a->epilog_nodes[i], b->epilog_nodes[i]);
 	assert_int_equal(a->array_job_id, b->array_job_id);
 	assert_int_equal(a->array_task_id, b->array_task_id);
 	assert_int_equal(a->array_throttle, b->array_throttle);
@@ -348,12 +355,13 @@ static void pack_job(const struct job *job, const struct names *names, struct pa
 /* A new field in struct job needs a line in job_state.c and a value in
  * full_job(); this size check is the reminder (LP64 layout). Runtime-only
  * fields (acct_seq, saved_seq, is_prio_fixed, prio_time, is_launching,
- * is_kill_deferred, info_kept, info_gen, is_str_shared) are said so in job.h. */
+ * is_kill_deferred, info_kept, info_gen, is_str_shared, epilog_asked) are
+ * said so in job.h. */
 static void test_struct_job_has_no_field_the_record_misses(void **state)
 {
 	(void)state;
-	if (sizeof(long) == 8 && sizeof(struct job) != 424)
-		fail_msg("struct job is %zu bytes, was 424: pack the new field in "
+	if (sizeof(long) == 8 && sizeof(struct job) != 448)
+		fail_msg("struct job is %zu bytes, was 448: pack the new field in "
 			 "job_state.c, set it in full_job(), then update this size",
 			 sizeof(struct job));
 }
@@ -434,6 +442,10 @@ static void test_allocated_nodes_follow_their_names_into_a_new_conf(void **state
 	assert_int_equal(back->alloc.nodes[1].cpus, 6);
 	assert_int_equal(back->alloc.nodes[2].node, 3);
 	assert_int_equal(back->alloc.nodes[2].mem, 2048);
+	/* the nodes owing an Epilog follow their names too */
+	assert_int_equal(back->epilog_count, 2);
+	assert_int_equal(back->epilog_nodes[0], 0);
+	assert_int_equal(back->epilog_nodes[1], 3);
 	pack_buf_done(&b);
 }
 
@@ -583,16 +595,26 @@ static void test_steps_follow_their_node_names_into_a_new_conf(void **state)
 	pack_buf_done(&b);
 }
 
+/* No node owes job an Epilog: version 4 then appends a zero u32. */
+static void drop_epilogs(struct job *job)
+{
+	free(job->epilog_nodes);
+	job->epilog_nodes = NULL;
+	job->epilog_count = 0;
+}
+
 static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
 {
 	_cleanup_(job_freep) struct job *job = full_job();
 	_cleanup_(job_freep) struct job *back = NULL;
 	/* version 2 appends the batch usage (six u64, three u32) and a u32
-	 * step count, version 3 two bools (no blob references) */
-	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2;
+	 * step count, version 3 two bools (no blob references), version 4 a
+	 * u32 (no Epilog owed) */
+	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2 + 4;
 	struct pack_buf b;
 
 	(void)state;
+	drop_epilogs(job);
 	step_job_free(job);
 	assert_int_equal(job_set_batch_usage(job, NULL), 0);
 	blob_unref(job->script_blob);
@@ -626,14 +648,15 @@ static void test_a_version_2_record_reads_without_blob_references(void **state)
 	struct pack_buf b;
 
 	(void)state;
+	drop_epilogs(job);
 	blob_unref(job->script_blob);
 	blob_unref(job->env_blob);
 	job->script_blob = job->env_blob = NULL;
 	pack_job(job, &names_a, &b);
-	assert_int_equal(b.data[b.len - 2], 0); /* no script, no environment blob */
-	assert_int_equal(b.data[b.len - 1], 0);
+	for (size_t i = b.len - 6; i < b.len; i++)
+		assert_int_equal(b.data[i], 0); /* no script, no environment, no Epilog owed */
 	b.data[2] = 2;
-	assert_int_equal(job_state_unpack(b.data, b.len - 2, index_of, (void *)&names_a, &back),
+	assert_int_equal(job_state_unpack(b.data, b.len - 6, index_of, (void *)&names_a, &back),
 			 0);
 	assert_job_equal(job, back);
 	assert_null(back->script_blob);
@@ -645,6 +668,27 @@ static void test_a_version_2_record_reads_without_blob_references(void **state)
 	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back), 0);
 	assert_non_null(back->script_blob);
 	assert_int_equal(blob_len(back->script_blob), 1);
+	pack_buf_done(&b);
+}
+
+static void test_a_version_3_record_reads_without_epilogs_owed(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	drop_epilogs(job);
+	pack_job(job, &names_a, &b);
+	b.data[2] = 3;
+	assert_int_equal(job_state_unpack(b.data, b.len - 4, index_of, (void *)&names_a, &back),
+			 0);
+	assert_job_equal(job, back);
+	assert_null(back->epilog_nodes);
+	back = job_free(back);
+	/* a version 3 record with the version 4 tail has leftover bytes */
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
+			 -EBADMSG);
 	pack_buf_done(&b);
 }
 
@@ -797,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_steps_follow_their_node_names_into_a_new_conf),
 		cmocka_unit_test(test_a_version_1_record_reads_without_steps_or_usage),
 		cmocka_unit_test(test_a_version_2_record_reads_without_blob_references),
+		cmocka_unit_test(test_a_version_3_record_reads_without_epilogs_owed),
 		cmocka_unit_test(test_a_finished_step_on_a_node_gone_is_kept_without_its_nodes),
 		cmocka_unit_test(test_a_running_step_on_a_node_gone_is_enoent),
 		cmocka_unit_test(test_packing_a_step_node_without_a_name_is_enoent),

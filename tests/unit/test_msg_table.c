@@ -63,6 +63,22 @@ static void *sample_new(const struct msg_type *t)
 	case REQUEST_SHUTDOWN:
 		((struct shutdown_msg *)m)->options = 1;
 		break;
+	case REQUEST_TERMINATE_JOB: {
+		struct signal_job_msg *q = m;
+
+		q->job_id = 7;
+		q->step_id = 0xffffffffu;
+		q->signal = 9;
+		q->reason = s("TIME LIMIT");
+		q->uid = 1000;
+		q->gid = 100;
+		q->exit_code = 256;
+		q->user_name = s("alice");
+		q->partition = s("debug");
+		q->account = s("physics");
+		q->nodes = s("n[1-2]");
+		break;
+	}
 	case REQUEST_JOB_INFO: {
 		struct job_info_req *q = m;
 
