@@ -61,6 +61,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->mail_prog);
 	free(c->prolog);
 	free(c->epilog);
+	free(c->health_check_program);
 	free(c->private_data);
 	free(c->acct_storage_type);
 	free(c->acct_storage_loc);

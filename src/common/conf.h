@@ -109,6 +109,15 @@ struct cgroup_conf {
 
 #define PE_TIMEOUT_NONE 65534 /* PrologEpilogTimeout's default */
 
+/* HealthCheckNodeState: the nodes the controller asks (states), how */
+#define HC_STATE_ALLOC 0x01
+#define HC_STATE_ANY 0x02
+#define HC_STATE_IDLE 0x04
+#define HC_STATE_MIXED 0x08
+#define HC_STATE_NONDRAINED_IDLE 0x10
+#define HC_STATE_CYCLE 0x20      /* spread over the interval */
+#define HC_STATE_START_ONLY 0x40 /* only when slurmd starts */
+
 struct sl_conf {
 	char *path;                      /* the slurm.conf that was read */
 	char *cluster_name;
@@ -157,6 +166,9 @@ struct sl_conf {
 	char *priority_type;
 	char *mail_prog;
 	char *prolog, *epilog;           /* slurmd's, as root; a glob; NULL: none */
+	char *health_check_program;      /* slurmd's, as root; NULL: none */
+	uint32_t health_check_interval;  /* s; 0: only when slurmd starts */
+	uint16_t health_check_state;     /* HC_STATE_*: HealthCheckNodeState, ANY */
 	uint16_t prolog_epilog_timeout;  /* s; PE_TIMEOUT_NONE: wait for ever */
 	char *private_data;              /* as written, for show config */
 	uint32_t private_data_flags;     /* PRIVATE_DATA_* */

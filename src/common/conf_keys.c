@@ -211,6 +211,21 @@ static int key_proctrack(void *base, const struct conf_key *k, const char *val,
 	return 0;
 }
 
+/* A key whose value is a comma list of words: their flags in *ret, or
+ * the error (expected: what the message says is allowed). */
+static int key_words(const struct conf_key *k, const char *val, const struct conf_word *words,
+		     size_t n, const char *expected, const struct conf_where *at,
+		     struct sl_error *err, uint32_t *ret)
+{
+	int r = word_flags(val, words, n, ret);
+
+	if (r == -ENOMEM)
+		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
+	if (r < 0)
+		return conf_bad_value(k, val, at, expected, err);
+	return 0;
+}
+
 /* TaskPlugin: task/none, or a list of task/cgroup and task/affinity. */
 static int key_task_plugin(void *base, const struct conf_key *k, const char *val,
 			   const struct conf_where *at, struct sl_error *err)
@@ -222,13 +237,11 @@ static int key_task_plugin(void *base, const struct conf_key *k, const char *val
 	};
 	struct sl_conf *c = base;
 	uint32_t flags = 0;
-	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
+	int r = key_words(k, val, words, ARRAY_SIZE(words),
+			  "expected task/none, task/cgroup or task/affinity", at, err, &flags);
 
-	if (r == -ENOMEM)
-		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	if (r < 0)
-		return conf_bad_value(k, val, at,
-				      "expected task/none, task/cgroup or task/affinity", err);
+		return r;
 	c->task_plugins = (uint16_t)flags;
 	return 0;
 }
@@ -240,20 +253,48 @@ static int key_preempt_mode(void *base, const struct conf_key *k, const char *va
 	static const struct conf_word words[] = {
 	    {"off", 0x1}, {"cancel", 0x2}, {"requeue", 0x4}, {"gang", 0}, {"within", 0},
 	};
+	static const char expected[] = "expected one of OFF, CANCEL, REQUEUE (with GANG, WITHIN); "
+				       "SUSPEND is not supported";
 	struct sl_conf *c = base;
 	uint32_t flags = 0;
-	int r = word_flags(val, words, ARRAY_SIZE(words), &flags);
+	int r = key_words(k, val, words, ARRAY_SIZE(words), expected, at, err, &flags);
 
-	if (r == -ENOMEM)
-		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
-	if (r < 0 || __builtin_popcount(flags) > 1)
-		return conf_bad_value(k, val, at,
-				      "expected one of OFF, CANCEL, REQUEUE (with GANG, WITHIN); "
-				      "SUSPEND is not supported",
-				      err);
+	if (r < 0)
+		return r;
+	if (__builtin_popcount(flags) > 1)
+		return conf_bad_value(k, val, at, expected, err);
 	c->preempt_mode = flags & 0x2	? PREEMPT_MODE_CANCEL
 			  : flags & 0x4 ? PREEMPT_MODE_REQUEUE
 					: PREEMPT_MODE_OFF;
+	return 0;
+}
+
+/* HealthCheckNodeState: a comma list of states (ALLOC, ANY, IDLE, MIXED,
+ * NONDRAINED_IDLE) and of CYCLE, START_ONLY. */
+static int key_health_state(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"alloc", HC_STATE_ALLOC},
+	    {"any", HC_STATE_ANY},
+	    {"idle", HC_STATE_IDLE},
+	    {"mixed", HC_STATE_MIXED},
+	    {"nondrained_idle", HC_STATE_NONDRAINED_IDLE},
+	    {"cycle", HC_STATE_CYCLE},
+	    {"start_only", HC_STATE_START_ONLY},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = key_words(k, val, words, ARRAY_SIZE(words),
+			  "expected a comma list of ALLOC, ANY, IDLE, MIXED, NONDRAINED_IDLE, "
+			  "CYCLE, START_ONLY",
+			  at, err, &flags);
+
+	if (r < 0)
+		return r;
+	if (!(flags & (HC_STATE_ALLOC | HC_STATE_IDLE | HC_STATE_MIXED | HC_STATE_NONDRAINED_IDLE)))
+		flags |= HC_STATE_ANY;
+	c->health_check_state = (uint16_t)flags;
 	return 0;
 }
 
@@ -445,6 +486,9 @@ const struct conf_key conf_keys[] = {
 	K("KillWait", CONF_U32, kill_wait, 0, 65533, "30"),
 	K("MailProg", CONF_STR, mail_prog, 0, 0, "/bin/mail"),
 	K("Epilog", CONF_STR, epilog, 0, 0, NULL),
+	K("HealthCheckInterval", CONF_U32, health_check_interval, 0, UINT32_MAX - 1, "0"),
+	KFN("HealthCheckNodeState", key_health_state, "ANY"),
+	K("HealthCheckProgram", CONF_STR, health_check_program, 0, 0, NULL),
 	K("Prolog", CONF_STR, prolog, 0, 0, NULL),
 	K("PrologEpilogTimeout", CONF_U16, prolog_epilog_timeout, 0, PE_TIMEOUT_NONE, "65534"),
 	K("MaxArraySize", CONF_U32, max_array_size, 0, 4000001, "1001"),
@@ -508,8 +552,7 @@ const struct conf_key conf_keys[] = {
 	R("EpilogMsgTime"), R("EpilogSlurmctld"),
 	R("ExtSensorsFreq"), R("ExtSensorsType"), R("FairShareDampeningFactor"),
 	R("FederationParameters"), R("GetEnvTimeout"), R("GpuFreqDef"),
-	R("GroupUpdateForce"), R("GroupUpdateTime"), R("HashPlugin"), R("HealthCheckInterval"),
-	R("HealthCheckNodeState"), R("HealthCheckProgram"), R("InactiveLimit"),
+	R("GroupUpdateForce"), R("GroupUpdateTime"), R("HashPlugin"), R("InactiveLimit"),
 	R("InteractiveStepOptions"), R("JobAcctGatherFrequency"), R("JobAcctGatherParams"),
 	R("JobAcctGatherType"), R("JobCompHost"), R("JobCompLoc"), R("JobCompParams"),
 	R("JobCompPass"), R("JobCompPort"), R("JobCompType"), R("JobCompUser"),

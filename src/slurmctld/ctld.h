@@ -29,6 +29,7 @@ struct jwt_key;
 struct mail_runs;
 struct node;
 struct node_ping;
+struct node_health;
 struct part;
 struct prio_ctx;
 struct sched_bf;
@@ -92,6 +93,7 @@ struct ctld {
 	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
 	struct job_wait *job_wait; /* job_wait.c: REQUEST_JOB_WAIT's waits */
 	struct node_ping *ping;	  /* node_ping.c: the spread ping round */
+	struct node_health *health; /* node_health.c: REQUEST_HEALTH_CHECK's timer */
 	struct ctld_timer *timer; /* ctld_timer.c: the 1 s pass over jobs and steps */
 	struct sched_bf *bf;	  /* sched_bf.c: backfill's timer and thread */
 	struct job_sched *sched;  /* job_sched.c: the pace of passes after events */

@@ -37,6 +37,7 @@
 #include "job_wait.h"
 #include "mail.h"
 #include "node.h"
+#include "node_health.h"
 #include "node_ping.h"
 #include "sched_bf.h"
 #include "node_state.h"
@@ -285,6 +286,7 @@ static const struct subsys {
     {"users", users_init, users_fini},	     /* before rpc: holds requests */
     {"rpc", rpc_init, rpc_fini},	       /* accept once state is ready */
     {"ping", ping_init, node_ping_stop},       /* asks nodes to register */
+    {"health", node_health_start, node_health_stop}, /* HealthCheckInterval */
     {"timer", ctld_timer_start, ctld_timer_stop},
     {"backfill", sched_bf_init, sched_bf_fini},
 };

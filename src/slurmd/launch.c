@@ -55,6 +55,7 @@
 #include "common/step_cred.h"
 #include "common/stepd_proto.h"
 #include "cred_state.h"
+#include "health.h"
 #include "prolog.h"
 #include "slurmd.h"
 #include "spawn.h"
@@ -286,6 +287,7 @@ static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 	(void)what;
 	stepd_reap(arg);
 	slurmd_pe_reap(arg);
+	slurmd_health_reap(arg);
 }
 
 /* Room for one more stepd pid, before spawning it (a pid that could not

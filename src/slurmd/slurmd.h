@@ -18,6 +18,7 @@ struct launch_op;
 struct cred_state;
 struct node_step_ref;
 struct pe_job;
+struct health;
 
 struct slurmd {
 	struct event_base *base;
@@ -46,6 +47,8 @@ struct slurmd {
 	struct event *resend_timer; /* completions left by dead stepds */
 	/* prolog.c */
 	struct pe_job *pe_jobs;     /* jobs whose Prolog or Epilog ran or runs here */
+	/* health.c */
+	struct health *health;
 };
 
 /* register.c */

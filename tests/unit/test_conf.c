@@ -354,6 +354,50 @@ static void test_unset_keys_take_slurm_defaults(void **state)
 	conf_free(c);
 }
 
+static void test_prolog_epilog_and_health_check_keys(void **state)
+{
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+
+	assert_int_equal(load_text(*state, "SlurmctldHost=ctl\n", &c, &err, NULL), 0);
+	assert_null(c->prolog);
+	assert_null(c->epilog);
+	assert_int_equal(c->prolog_epilog_timeout, PE_TIMEOUT_NONE);
+	assert_null(c->health_check_program);
+	assert_int_equal(c->health_check_interval, 0);
+	assert_int_equal(c->health_check_state, HC_STATE_ANY);
+	conf_free(c);
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=ctl\nProlog=/etc/slurm/prolog\n"
+				   "Epilog=/etc/slurm/epilog.d/*\nPrologEpilogTimeout=30\n"
+				   "HealthCheckProgram=/usr/sbin/nhc\nHealthCheckInterval=300\n"
+				   "HealthCheckNodeState=cycle,IDLE,Mixed\n",
+				   &c, &err, NULL),
+			 0);
+	assert_string_equal(c->prolog, "/etc/slurm/prolog");
+	assert_string_equal(c->epilog, "/etc/slurm/epilog.d/*");
+	assert_int_equal(c->prolog_epilog_timeout, 30);
+	assert_string_equal(c->health_check_program, "/usr/sbin/nhc");
+	assert_int_equal(c->health_check_interval, 300);
+	assert_int_equal(c->health_check_state, HC_STATE_CYCLE | HC_STATE_IDLE | HC_STATE_MIXED);
+	conf_free(c);
+	/* CYCLE alone: every state */
+	assert_int_equal(load_text(*state, "SlurmctldHost=ctl\nHealthCheckNodeState=CYCLE\n", &c,
+				   &err, NULL),
+			 0);
+	assert_int_equal(c->health_check_state, HC_STATE_CYCLE | HC_STATE_ANY);
+	conf_free(c);
+	c = NULL;
+	assert_true(load_text(*state, "SlurmctldHost=ctl\nHealthCheckNodeState=SOMETIMES\n", &c,
+			      &err, NULL)
+		    < 0);
+	assert_null(c);
+	assert_non_null(strstr(err.text, "HealthCheckNodeState"));
+	assert_true(load_text(*state, "SlurmctldHost=ctl\nPrologEpilogTimeout=70000\n", &c, &err,
+			      NULL)
+		    < 0);
+}
+
 static void test_partition_and_node_defaults(void **state)
 {
 	struct sl_conf *c = NULL;
@@ -1087,6 +1131,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 	    T(test_reference_config_gives_six_nodes_and_two_partitions),
 	    T(test_unset_keys_take_slurm_defaults),
+	    T(test_prolog_epilog_and_health_check_keys),
 	    T(test_partition_and_node_defaults),
 	    T(test_key_table_names_are_unique_and_raw_keys_are_kept),
 	    T(test_default_lines_apply_to_later_lines_only),
