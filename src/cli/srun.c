@@ -27,6 +27,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -304,6 +305,38 @@ static int step_env(struct srun *s)
 	return srun_env_step(&s->env, &s->o, s->step, &c);
 }
 
+/* --prolog / --epilog (or SrunProlog / SrunEpilog; "none": nothing):
+ * path with the step's command as its arguments and the step's
+ * environment; its wait status (0 when there is none). */
+static int srun_script(struct srun *s, const char *opt, const char *conf, const char *context)
+{
+	const char *path = opt ? opt : conf;
+	int status = 0;
+	pid_t pid;
+
+	if (!path || !*path || strcaseeq(path, "none"))
+		return 0;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char **argv = calloc((size_t)s->o.argc + 2, sizeof(*argv));
+
+		if (!argv || job_env_set(&s->env, "SLURM_SCRIPT_CONTEXT", "%s", context) < 0)
+			_exit(127);
+		argv[0] = (char *)path;
+		for (int i = 0; i < s->o.argc; i++)
+			argv[i + 1] = s->o.argv[i];
+		execve(path, argv, s->env.v);
+		fprintf(stderr, "srun: error: execve(): %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
 static int run_step(struct srun *s, uint32_t *ret_status)
 {
 	const char *base = s->o.job.chdir ? s->o.job.chdir : s->o.job.cwd;
@@ -351,6 +384,13 @@ static int run_step(struct srun *s, uint32_t *ret_status)
 		(void)srun_step_signal(s->conf, s->job_id, s->step->step_id, SIGKILL);
 		leave(s, CLI_EXIT_ERROR, 1u << 8);
 	}
+	r = srun_script(s, s->o.prolog, s->conf->srun_prolog, "prolog_srun");
+	if (r != 0) {
+		cli_error("srun prolog failed rc = %d. Aborting step.", r);
+		(void)srun_step_signal(s->conf, s->job_id, s->step->step_id, SIGKILL);
+		close(io.listen_fd);
+		leave(s, CLI_EXIT_ERROR, 1u << 8);
+	}
 	how.env = s->env.v;
 	how.env_count = (uint32_t)s->env.n;
 	io.launched = ok;
@@ -362,6 +402,9 @@ static int run_step(struct srun *s, uint32_t *ret_status)
 	}
 	rc = srun_io_run(&io, ret_status);
 	close(io.listen_fd);
+	r = srun_script(s, s->o.epilog, s->conf->srun_epilog, "epilog_srun");
+	if (r != 0)
+		cli_error("srun epilog failed status=%d", r);
 	free(ok);
 	free(own_o);
 	free(own_e);

@@ -74,6 +74,10 @@ enum srun_own {
 	SR_PRESERVE_ENV,
 	SR_HINT,
 	SR_NTASKS_PER_SOCKET,
+	SR_TASK_PROLOG,
+	SR_TASK_EPILOG,
+	SR_PROLOG,
+	SR_EPILOG,
 	SR_IGNORED,
 };
 
@@ -101,7 +105,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"chdir", 'D', R, JOPT_CHDIR},
     {"export", 0, R, JOPT_EXPORT},
     {"error", 'e', R, SR_ERROR},
-    {"epilog", 0, R, SR_IGNORED},
+    {"epilog", 0, R, SR_EPILOG},
     {"preserve-env", 'E', N, SR_PRESERVE_ENV},
     {"gres", 0, R, JOPT_GRES},
     {"gres-flags", 0, R, JOPT_GRES_FLAGS},
@@ -136,7 +140,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"partition", 'p', R, JOPT_PARTITION},
     {"power", 0, R, JOPT_POWER},
     {"priority", 0, R, JOPT_PRIORITY},
-    {"prolog", 0, R, SR_IGNORED},
+    {"prolog", 0, R, SR_PROLOG},
     {"profile", 0, R, JOPT_PROFILE},
     {"propagate", 0, O, JOPT_PROPAGATE},
     {"pty", 0, N, SR_PTY},
@@ -152,8 +156,8 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"slurmd-debug", 0, R, SR_IGNORED},
     {"spread-job", 0, N, JOPT_SPREAD_JOB},
     {"switches", 0, R, JOPT_SWITCHES},
-    {"task-epilog", 0, R, SR_IGNORED},
-    {"task-prolog", 0, R, SR_IGNORED},
+    {"task-epilog", 0, R, SR_TASK_EPILOG},
+    {"task-prolog", 0, R, SR_TASK_PROLOG},
     {"thread-spec", 0, R, JOPT_THREAD_SPEC},
     {"threads", 'T', R, SR_IGNORED},
     {"time", 't', R, JOPT_TIME},
@@ -219,6 +223,7 @@ static const struct alloc_env_def srun_env_tab[] = {
     {"SLURM_DEPENDENCY", JOPT_DEPENDENCY},
     {"SLURM_DISABLE_STATUS", SR_DISABLE_STATUS},
     {"SLURM_DISTRIBUTION", SR_DIST},
+    {"SLURM_EPILOG", SR_EPILOG},
     {"SLURM_EXACT", SR_EXACT},
     {"SLURM_EXCLUSIVE", JOPT_EXCLUSIVE},
     {"SLURM_EXPORT_ENV", JOPT_EXPORT},
@@ -258,7 +263,10 @@ static const struct alloc_env_def srun_env_tab[] = {
     {"SLURM_REQ_SWITCH", JOPT_SWITCHES},
     {"SLURM_RESERVATION", JOPT_RESERVATION},
     {"SLURM_SIGNAL", JOPT_SIGNAL},
+    {"SLURM_PROLOG", SR_PROLOG},
     {"SLURM_SPREAD_JOB", JOPT_SPREAD_JOB},
+    {"SLURM_TASK_EPILOG", SR_TASK_EPILOG},
+    {"SLURM_TASK_PROLOG", SR_TASK_PROLOG},
     {"SLURM_STDERRMODE", SR_ERROR},
     {"SLURM_STDINMODE", SR_INPUT},
     {"SLURM_STDOUTMODE", SR_OUTPUT},
@@ -383,6 +391,10 @@ static int srun_own(void *arg, int id, const char *v, enum job_opt_src src, stru
 	case SR_QUIT_ON_INT: s->quit_on_interrupt = true; return 0;
 	case SR_JOBID: return jobid_arg(s, v, e);
 	case SR_MPI: return set_str(&s->mpi, v);
+	case SR_TASK_PROLOG: return set_str(&s->task_prolog, v);
+	case SR_TASK_EPILOG: return set_str(&s->task_epilog, v);
+	case SR_PROLOG: return set_str(&s->prolog, v);
+	case SR_EPILOG: return set_str(&s->epilog, v);
 	case SR_CPU_BIND: return cpu_bind_arg(s, prog, v, e);
 	case SR_DIST: return dist_arg(s, prog, v, e);
 	case SR_HINT: return hint_arg(s, prog, v, e);
@@ -466,5 +478,9 @@ void srun_opts_done(struct srun_opts *s)
 	free(s->distribution);
 	free(s->task_nodes);
 	free(s->hint);
+	free(s->task_prolog);
+	free(s->task_epilog);
+	free(s->prolog);
+	free(s->epilog);
 	*s = (struct srun_opts){0};
 }

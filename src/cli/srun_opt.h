@@ -16,6 +16,8 @@ struct srun_opts {
 	struct job_opts job;		 /* -n -N -c -p -t --mem -w -x -J ... */
 	char *ofname, *efname, *ifname;	 /* -o -e -i as given, NULL */
 	char *mpi, *cpu_bind, *distribution, *hint;
+	char *task_prolog, *task_epilog; /* --task-prolog, --task-epilog: run by the stepd */
+	char *prolog, *epilog;		 /* --prolog, --epilog: run here (SrunProlog, SrunEpilog) */
 	enum task_dist task_dist;	 /* -m's node level */
 	uint16_t plane_size;		 /* plane=N */
 	char *task_nodes;		 /* arbitrary: the node of each task (hostlist,

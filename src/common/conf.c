@@ -62,6 +62,10 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->prolog);
 	free(c->epilog);
 	free(c->health_check_program);
+	free(c->task_prolog);
+	free(c->task_epilog);
+	free(c->srun_prolog);
+	free(c->srun_epilog);
 	free(c->private_data);
 	free(c->acct_storage_type);
 	free(c->acct_storage_loc);

@@ -167,6 +167,8 @@ struct sl_conf {
 	char *mail_prog;
 	char *prolog, *epilog;           /* slurmd's, as root; a glob; NULL: none */
 	char *health_check_program;      /* slurmd's, as root; NULL: none */
+	char *task_prolog, *task_epilog; /* the stepd's, as the user, each task */
+	char *srun_prolog, *srun_epilog; /* srun's, around each step it launches */
 	uint32_t health_check_interval;  /* s; 0: only when slurmd starts */
 	uint16_t health_check_state;     /* HC_STATE_*: HealthCheckNodeState, ANY */
 	uint16_t prolog_epilog_timeout;  /* s; PE_TIMEOUT_NONE: wait for ever */

@@ -309,6 +309,8 @@ void launch_tasks_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->open_mode);
 	pack_u16(b, m->flags);
 	pack_u32(b, m->time_limit);
+	pack_str(b, m->task_prolog);
+	pack_str(b, m->task_epilog);
 }
 
 int launch_tasks_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -355,6 +357,8 @@ int launch_tasks_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->open_mode);
 	unpack_u16(b, &m->flags);
 	unpack_u32(b, &m->time_limit);
+	unpack_str(b, &m->task_prolog, SL_PATH_MAX);
+	unpack_str(b, &m->task_epilog, SL_PATH_MAX);
 	return b->err;
 }
 
@@ -377,6 +381,8 @@ void launch_tasks_msg_free(void *msg)
 	free(m->ofname);
 	free(m->efname);
 	free(m->ifname);
+	free(m->task_prolog);
+	free(m->task_epilog);
 }
 
 /* ---- REQUEST_STEP_COMPLETE ---- */

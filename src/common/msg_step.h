@@ -138,6 +138,7 @@ struct launch_tasks_msg {          /* REQUEST_LAUNCH_TASKS: srun -> slurmd -> sl
 	uint16_t io_port;
 	char *io_key;                  /* secret the stepd presents in IO_INIT */
 	char *ofname, *efname, *ifname; /* patterns; NULL: streamed to/from srun */
+	char *task_prolog, *task_epilog; /* srun --task-prolog/--task-epilog, NULL */
 	uint16_t open_mode;            /* OPEN_MODE_* for ofname/efname */
 	uint16_t flags;                /* LAUNCH_* */
 	uint32_t time_limit;           /* minutes, INFINITE (informational) */

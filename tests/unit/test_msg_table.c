@@ -204,6 +204,8 @@ static void *sample_new(const struct msg_type *t)
 		l->map.blocks = calloc(1, sizeof(*l->map.blocks));
 		l->map.blocks[0] = (struct task_block){ 0, 1, 3 };
 		l->io_key = s("key");
+		l->task_prolog = s("/home/u/tp");
+		l->task_epilog = s("/home/u/te");
 		break;
 	}
 	case REQUEST_ACCT_QUERY: {

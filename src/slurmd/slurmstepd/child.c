@@ -51,6 +51,7 @@
 #include "privs.h"
 #include "step.h"
 #include "stepd.h"
+#include "task_script.h"
 
 extern char **environ;
 
@@ -191,6 +192,11 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 		child_nice(s);
 	env_task_pid(s, getpid());
 	child_rlimits(s);
+	if (task_script_has_prolog(s)) { /* a forked child: it may allocate */
+		r = task_script_prolog(s);
+		if (r)
+			_exit(r);
+	}
 	environ = s->env.v; /* execvpe searches the task's PATH, not ours */
 	if (s->exec.is_path_search)
 		execvpe(argv[0], argv, s->env.v);
@@ -212,7 +218,8 @@ static __attribute__((noinline)) pid_t child_vfork(struct stepd *s, struct step_
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &was);
-	pid = __libc_single_threaded ? vfork() : fork();
+	/* a task prolog's output is acted on in the child: fork for it */
+	pid = __libc_single_threaded && !task_script_has_prolog(s) ? vfork() : fork();
 	if (pid == 0)
 		child_exec(s, t);
 	e = errno;

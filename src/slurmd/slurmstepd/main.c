@@ -48,6 +48,7 @@
 #include "script.h"
 #include "sock.h"
 #include "step.h"
+#include "task_script.h"
 #include "step_io.h"
 #include "usage.h"
 
@@ -237,6 +238,7 @@ static void stepd_run(struct stepd *s)
 	}
 	s->end_time = time(NULL);
 	usage_check_oom(s);
+	task_script_epilog(s); /* before what the tasks left is killed */
 	kill_leftovers(s);
 	cgroup_destroy(s);
 	if (getrusage(RUSAGE_SELF, &ru) < 0)
