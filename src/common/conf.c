@@ -66,6 +66,8 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->task_epilog);
 	free(c->srun_prolog);
 	free(c->srun_epilog);
+	free(c->prolog_slurmctld);
+	free(c->epilog_slurmctld);
 	free(c->private_data);
 	free(c->acct_storage_type);
 	free(c->acct_storage_loc);

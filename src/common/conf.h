@@ -169,6 +169,7 @@ struct sl_conf {
 	char *health_check_program;      /* slurmd's, as root; NULL: none */
 	char *task_prolog, *task_epilog; /* the stepd's, as the user, each task */
 	char *srun_prolog, *srun_epilog; /* srun's, around each step it launches */
+	char *prolog_slurmctld, *epilog_slurmctld; /* the controller's, as SlurmUser */
 	uint32_t health_check_interval;  /* s; 0: only when slurmd starts */
 	uint16_t health_check_state;     /* HC_STATE_*: HealthCheckNodeState, ANY */
 	uint16_t prolog_epilog_timeout;  /* s; PE_TIMEOUT_NONE: wait for ever */

@@ -27,6 +27,7 @@ struct job;
 struct job_hooks;
 struct jwt_key;
 struct mail_runs;
+struct job_scripts;
 struct node;
 struct node_ping;
 struct node_health;
@@ -90,6 +91,7 @@ struct ctld {
 	struct prio_ctx *prio;	  /* job_prio.c: multifactor's timers and usage */
 	struct admin *admin;	  /* admin.c: a shutdown in progress */
 	struct mail_runs *mail;	  /* mail.c: MailProg children not yet reaped */
+	struct job_scripts *scripts; /* job_script.c: PrologSlurmctld, EpilogSlurmctld */
 	struct jwt_key *jwt_key;  /* auth_token.c: jwt_key of AuthAltParameters, or NULL */
 	struct job_wait *job_wait; /* job_wait.c: REQUEST_JOB_WAIT's waits */
 	struct node_ping *ping;	  /* node_ping.c: the spread ping round */

@@ -395,6 +395,16 @@ void job_requeued(struct ctld *c, struct job *job, time_t now)
 			hs[i]->requeued(c, job, now);
 }
 
+void job_ended(struct ctld *c, struct job *job)
+{
+	uint32_t n;
+	const struct job_hook *const *hs = hooks_of(c, &n);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (hs[i]->ended)
+			hs[i]->ended(c, job);
+}
+
 bool job_seq_is_recorded(const struct ctld *c, uint64_t seq)
 {
 	uint32_t n;

@@ -73,11 +73,12 @@ struct job {
 	bool is_requeue_hold;         /* ... and hold it once back in the queue */
 	bool is_warned;               /* --signal sent before the time limit */
 	uint8_t stats_seen;	      /* sched_stats.c: what sdiag counted (not journaled) */
+	bool is_epilog_ctld;	      /* job_script.c: EpilogSlurmctld runs (journaled) */
 	uid_t cancelled_by;
 	/* job_epilog.c: the nodes whose Epilog it still waits for (journaled),
 	 * and when they were last asked (not journaled) */
-	uint32_t *epilog_nodes;
 	uint32_t epilog_count;
+	uint32_t *epilog_nodes;
 	time_t epilog_asked;
 	/* steps (step_rec.h): srun steps in id order; one that is over leaves once its
 	 * accounting row is written (step_retire_recorded) */
@@ -219,6 +220,9 @@ struct job_hook {
 	bool (*is_recorded)(const struct ctld *c, uint64_t seq);
 	/* MinJobAge: the job leaves memory (it is freed right after). */
 	void (*purged)(struct ctld *c, const struct job *job);
+	/* The job's run ended: its final state is set and its resources
+	 * given back; called once, before the change is journaled. */
+	void (*ended)(struct ctld *c, struct job *job);
 };
 /* h must outlive c's use of it. The first call makes c's registry (no init
  * before it). -ENOSPC when the table is full (8 hooks), -ENOMEM. */
@@ -229,6 +233,7 @@ void job_hooks_clear(struct ctld *c);
 /* The job changed: bumps job_last_update and tells every hook. */
 void job_changed(struct ctld *c, struct job *job);
 void job_requeued(struct ctld *c, struct job *job, time_t now);
+void job_ended(struct ctld *c, struct job *job);
 /* True unless a hook says seq is not on disk (always true with no hooks:
  * without accounting nothing waits for it). */
 bool job_seq_is_recorded(const struct ctld *c, uint64_t seq);

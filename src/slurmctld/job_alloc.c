@@ -138,7 +138,9 @@ static void client_done_cb(void *arg, int rc, uint16_t type, void *msg)
 int job_alloc_response_fill(const struct job *job, struct alloc_response *resp)
 {
 	const struct job_desc *d = job->desc;
-	bool is_running = job_is_running(job) && job->alloc.count;
+	/* CONFIGURING (PrologSlurmctld runs): not given out yet */
+	bool is_running = job_is_running(job) && job->alloc.count
+			  && !(job->state & JOB_CONFIGURING);
 
 	*resp = (struct alloc_response){
 	    .job_id = job->job_id,
@@ -173,8 +175,9 @@ void job_alloc_grant(struct ctld *c, struct job *job)
 	struct alloc_response *m;
 	int r = -ENOMEM;
 
-	if (job->is_grant_sent)
-		return; /* started inside rpc_alloc: the reply carries it */
+	if (job->is_grant_sent || (job->state & JOB_CONFIGURING))
+		return; /* started inside rpc_alloc (the reply carries it), or its
+			 * PrologSlurmctld runs (granted once it is done) */
 	m = calloc(1, sizeof(*m));
 	if (m)
 		r = job_alloc_response_fill(job, m);

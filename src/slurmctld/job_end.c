@@ -35,6 +35,7 @@ static void job_finish(struct ctld *c, struct job *job, uint32_t base, enum job_
 	job->end_time = now;
 	job_res_release(c, job);
 	job_epilog_start(c, job); /* its nodes stay COMPLETING until done */
+	job_ended(c, job); /* EpilogSlurmctld (job_script.c): COMPLETING too */
 	job_changed(c, job);
 	if (base == JOB_TIMEOUT)
 		mail_job(c, job, MAIL_JOB_TIME100);

@@ -103,7 +103,8 @@ static void epilog_drop(struct ctld *c, struct job *job, uint32_t k)
 	if (job->epilog_count == 0) {
 		free(job->epilog_nodes);
 		job->epilog_nodes = NULL;
-		job->state &= ~JOB_COMPLETING;
+		if (!job->is_epilog_ctld) /* else when EpilogSlurmctld ends */
+			job->state &= ~JOB_COMPLETING;
 		debug("JobId=%u: every epilog is done", job->job_id);
 		ctld_sched_request(c);
 	}

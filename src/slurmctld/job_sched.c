@@ -34,6 +34,7 @@
 #include "job_place.h"
 #include "job_preempt.h"
 #include "job_res.h"
+#include "job_script.h"
 #include "job_submit_check.h"
 #include "mail.h"
 #include "node.h"
@@ -89,7 +90,10 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s", job->job_id,
 	     job->nodes, job->alloc.total_cpus, job->partition);
 	mail_job(c, job, MAIL_JOB_BEGIN);
-	if (job_is_interactive(job))
+	if (job_script_has_prolog(c)) {
+		job_script_prolog(c, job); /* launched or granted once it is done */
+		job_changed(c, job);
+	} else if (job_is_interactive(job))
 		job_alloc_grant(c, job); /* salloc/srun get it, nothing to launch */
 	else
 		job_launch(c, job);

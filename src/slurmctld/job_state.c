@@ -569,6 +569,7 @@ static void pack_epilogs(const struct job *job, job_state_node_name_fn *name_fn,
 	pack_u32(b, job->epilog_count);
 	for (uint32_t i = 0; i < job->epilog_count; i++)
 		pack_str(b, name_fn ? name_fn(arg, job->epilog_nodes[i]) : NULL);
+	pack_bool(b, job->is_epilog_ctld);
 }
 
 static void unpack_epilogs(struct job *job, job_state_node_index_fn *index_fn, void *arg,
@@ -578,7 +579,7 @@ static void unpack_epilogs(struct job *job, job_state_node_index_fn *index_fn, v
 
 	unpack_count(b, &n, SL_ARRAY_MAX, 5);
 	if (b->err || !n)
-		return;
+		goto out;
 	job->epilog_nodes = calloc(n, sizeof(*job->epilog_nodes));
 	if (!job->epilog_nodes) {
 		set_err(b, -ENOMEM);
@@ -604,6 +605,8 @@ static void unpack_epilogs(struct job *job, job_state_node_index_fn *index_fn, v
 		free(job->epilog_nodes);
 		job->epilog_nodes = NULL;
 	}
+out:
+	unpack_bool(b, &job->is_epilog_ctld);
 }
 
 int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void *arg,

@@ -29,7 +29,8 @@ enum journal_rec_type {
 };
 
 #define JOB_STATE_VERSION 4     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps;
-				 * 3: + blob references; 4: + nodes owing an Epilog */
+				 * 3: + blob references; 4: + nodes owing an Epilog,
+				 * EpilogSlurmctld running */
 #define JOB_STATE_SEQ_VERSION 1 /* JOURNAL_REC_SEQ body */
 #define JOB_STATE_GONE_VERSION 1 /* JOURNAL_REC_GONE body */
 

@@ -11,15 +11,14 @@
  * when SlurmUser is root (the controller runs no user-influenced program
  * as root), in its own process group, with stdin/out/err on /dev/null and
  * only PATH and SLURM_JOB_* in its environment. The loop never waits for
- * it: SIGCHLD reaps it, and a timer kills its group at MAIL_TIMEOUT_S.
+ * it: SIGCHLD reaps it (job_script.c reaps every child and hands MailProg
+ * ones here), and a timer kills its group at MAIL_TIMEOUT_S.
  * Caveat: the child is made with fork() from a threaded process, so it
  * only calls async-signal-safe functions before execve().
  */
 #include "mail.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/parse_time.h"
+#include "child_exec.h"
 #include "ctld.h"
 #include "job.h"
 
@@ -82,7 +82,6 @@ struct mail_run {
 
 struct mail_runs {
 	struct mail_run run[MAIL_MAX_RUNNING];
-	struct event *sig_chld; /* reaps them */
 	uid_t uid; /* MailProg runs as (mail_identity, at start: no user */
 	gid_t gid; /* database lookup on the loop) */
 };
@@ -137,35 +136,6 @@ static void mail_identity(const struct ctld *c, uid_t *uid, gid_t *gid)
 	*gid = 65534;
 }
 
-/* In the child: nothing but async-signal-safe calls, then exec. */
-static _Noreturn void mail_child(const char *prog, char **argv, char **envp, uid_t uid, gid_t gid)
-{
-	sigset_t none;
-	int fd;
-
-	setpgid(0, 0);
-	sigemptyset(&none);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	fd = open("/dev/null", O_RDWR);
-	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-		_exit(127);
-	if (close_range(3, ~0u, 0) < 0)
-		for (int i = 3; i < 65536; i++)
-			close(i);
-	if (getuid() == 0 && uid != 0
-	    && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
-		_exit(126);
-	if (uid != 0 && (getuid() == 0 || geteuid() == 0))
-		_exit(126);
-	if (chdir("/") < 0)
-		_exit(126);
-	execve(prog, argv, envp);
-	_exit(127);
-}
-
 static void mail_timeout_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct mail_run *run = arg;
@@ -208,7 +178,7 @@ static int mail_spawn(struct ctld *c, struct mail_run *slot, const char *prog, c
 		return r;
 	}
 	if (pid == 0)
-		mail_child(prog, argv, envp, uid, gid);
+		child_exec(prog, argv, envp, uid, gid);
 	setpgid(pid, pid); /* also here: no race with the timer's kill(-pid) */
 	slot->pid = pid;
 	slot->c = c;
@@ -260,7 +230,7 @@ out:
 	free(subject);
 }
 
-static void mail_reaped(struct ctld *c, pid_t pid, int status)
+bool mail_reaped(struct ctld *c, pid_t pid, int status)
 {
 	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++) {
 		struct mail_run *run = &c->mail->run[i];
@@ -272,20 +242,9 @@ static void mail_reaped(struct ctld *c, pid_t pid, int status)
 		if (run->timer)
 			event_free(run->timer);
 		*run = (struct mail_run){0};
-		return;
+		return true;
 	}
-}
-
-static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
-{
-	struct ctld *c = arg;
-	int status;
-	pid_t pid;
-
-	(void)sig;
-	(void)what;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		mail_reaped(c, pid, status);
+	return false;
 }
 
 int mail_init(struct ctld *c)
@@ -294,16 +253,11 @@ int mail_init(struct ctld *c)
 	if (!c->mail)
 		return -ENOMEM;
 	mail_identity(c, &c->mail->uid, &c->mail->gid);
-	c->mail->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
-	if (!c->mail->sig_chld)
-		return -ENOMEM;
-	return evsignal_add(c->mail->sig_chld, NULL);
+	return 0;
 }
 
 void mail_fini(struct ctld *c)
 {
-	if (c->mail && c->mail->sig_chld)
-		event_free(c->mail->sig_chld);
 	for (int i = 0; c->mail && i < MAIL_MAX_RUNNING; i++)
 		if (c->mail->run[i].timer)
 			event_free(c->mail->run[i].timer);

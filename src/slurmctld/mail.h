@@ -23,5 +23,8 @@ char *mail_subject(const struct job *job, uint16_t event, time_t now);
  * non-empty, not starting with '-' (never an option of MailProg), made of
  * letters, digits and ._+-=@%~ only, at most 1024 bytes in all. */
 bool mail_user_is_valid(const char *s);
+/* A child of the controller ended: true when it was a MailProg run
+ * (job_script.c's SIGCHLD handler reaps every child). */
+bool mail_reaped(struct ctld *c, pid_t pid, int status);
 int mail_init(struct ctld *c);
 void mail_fini(struct ctld *c);

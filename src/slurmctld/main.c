@@ -30,6 +30,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "job_script.h"
 #include "ctld_timer.h"
 #include "job_end.h"
 #include "job_prio.h"
@@ -281,6 +282,7 @@ static const struct subsys {
     {"admin", admin_init, admin_fini},		 /* what a shutdown waits with */
     {"signals", signals_init, signals_fini},	 /* SIGTERM shuts down: after admin */
     {"mail", mail_init, mail_fini},
+    {"scripts", job_script_init, job_script_fini}, /* after mail: it reaps them */
     {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
     {"wait", job_wait_init, job_wait_fini}, /* before rpc: answered after it closed */
     {"users", users_init, users_fini},	     /* before rpc: holds requests */

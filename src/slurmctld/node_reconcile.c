@@ -144,7 +144,8 @@ static void reconcile_ours(struct ctld *c, struct node *n, const struct refs *r,
 		batch = refs_find(r, job->job_id, SL_BATCH_STEP);
 		if (batch && !(batch->flags & NODE_STEP_DONE) && (job->state & JOB_COMPLETING))
 			reconcile_unkillable(c, job, n, asked);
-		if (batch || job->is_launching || is_too_young(c, n, job->start_time, asked)) {
+		if (batch || job->is_launching || (job->state & JOB_CONFIGURING)
+		    || is_too_young(c, n, job->start_time, asked)) {
 			reconcile_steps(c, job, n, r, asked);
 			continue;
 		}

@@ -117,8 +117,8 @@ int rpc_alloc(struct ctld *c, struct rpc_req *req)
 	 * granted, the scheduler sends no grant of its own */
 	job->is_grant_sent = true;
 	job_sched_pass(c);
-	if (!job_is_running(job))
-		job->is_grant_sent = false;
+	if (!job_is_running(job) || (job->state & JOB_CONFIGURING))
+		job->is_grant_sent = false; /* the grant follows (PrologSlurmctld) */
 	job->last_client_ping = time(NULL);
 	resp = calloc(1, sizeof(*resp));
 	if (!resp)

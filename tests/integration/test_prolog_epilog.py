@@ -4,8 +4,11 @@ launch on a node, the Epilog when the job ends there, each with the job's
 facts and nothing of the user's environment. The job stays COMPLETING,
 and its nodes take no other job, until every Epilog is done; a failing
 Prolog drains the node ("Prolog error") and holds the job, a failing
-Epilog drains the node ("Epilog error")."""
+Epilog drains the node ("Epilog error"). PrologSlurmctld and
+EpilogSlurmctld run on the controller: the job is CONFIGURING until the
+first is done (a failure requeues it), COMPLETING until the second is."""
 
+import contextlib
 import os
 
 import pytest
@@ -16,7 +19,17 @@ CLUSTER_KWARGS = dict(
     nodes=["n1", "n2"],
     settings={"Prolog": "@RUN_DIR@/pe/prolog",
               "Epilog": "@RUN_DIR@/pe/epilog.d/*",
+              "PrologSlurmctld": "@RUN_DIR@/pe/ctld_prolog",
+              "EpilogSlurmctld": "@RUN_DIR@/pe/ctld_epilog",
               "PrologEpilogTimeout": "4"})
+
+CTLD_SCRIPT = """#!/bin/sh
+d=$(dirname "$0")
+env | sort > "$d/out/ctld_{kind}.$SLURM_JOB_ID"
+while [ -e "$d/hold-ctld-{kind}" ]; do sleep 0.05; done
+[ -e "$d/fail-ctld-{kind}" ] && exit 1
+exit 0
+"""
 
 PROLOG = """#!/bin/sh
 d=$(dirname "$0")
@@ -45,10 +58,22 @@ def pe(cluster):
     (d / "epilog.d").mkdir(parents=True, exist_ok=True)
     (d / "out").mkdir(exist_ok=True)
     for path, text in ((d / "prolog", PROLOG), (d / "epilog.d" / "10-record", EPILOG),
-                       (d / "epilog.d" / "20-second", SECOND)):
+                       (d / "epilog.d" / "20-second", SECOND),
+                       (d / "ctld_prolog", CTLD_SCRIPT.format(kind="prolog")),
+                       (d / "ctld_epilog", CTLD_SCRIPT.format(kind="epilog"))):
         path.write_text(text)
         os.chmod(path, 0o755)
     return d
+
+
+@contextlib.contextmanager
+def marker(path):
+    """path exists for the block: the scripts act on it."""
+    path.touch()
+    try:
+        yield path
+    finally:
+        path.unlink()
 
 
 def env_of(path):
@@ -94,9 +119,7 @@ def test_prolog_and_epilog_run_on_each_node_with_the_jobs_facts(cluster, pe, tes
 
 
 def test_completing_lasts_until_the_epilog_ends_and_the_node_waits(cluster, pe):
-    hold = pe / "hold-epilog"
-    hold.touch()
-    try:
+    with marker(pe / "hold-epilog"):
         first = submit(cluster, "-w", "n2", "-o", "/dev/null", "--wrap", "true")
         wait_for(lambda: (pe / "out" / f"epilog.{first}.n2").exists(), what="the epilog")
         assert cluster.out("squeue", "-h", "-j", str(first), "-o", "%t").strip() == "CG"
@@ -106,20 +129,17 @@ def test_completing_lasts_until_the_epilog_ends_and_the_node_waits(cluster, pe):
         # n2 takes nothing while its epilog runs
         wait_for(lambda: job(cluster, second)["Reason"] != "None", what="a scheduling pass")
         assert job(cluster, second)["JobState"] == "PENDING"
-    finally:
-        hold.unlink()
     wait_for(lambda: job(cluster, first)["JobState"] == "COMPLETED"
              and cluster.out("squeue", "-h", "-j", str(first), "-o", "%t").strip() in ("CD", ""),
              what="the first job done")
     wait_for(lambda: job(cluster, second)["JobState"] == "COMPLETED", what="the second job run")
 
 
-@pytest.mark.parametrize("marker", ["fail-prolog", "hang-prolog"])
-def test_a_failing_prolog_drains_the_node_and_holds_the_job(cluster, pe, marker):
+@pytest.mark.parametrize("name", ["fail-prolog", "hang-prolog"])
+def test_a_failing_prolog_drains_the_node_and_holds_the_job(cluster, pe, name):
     """A Prolog that fails, or outlives PrologEpilogTimeout (4 s) and is
     killed: the node drains with "Prolog error", the job waits held."""
-    (pe / marker).touch()
-    try:
+    with marker(pe / name):
         jid = submit(cluster, "-w", "n2", "-o", "/dev/null", "--wrap", "true")
         wait_for(lambda: "DRAIN" in node(cluster, "n2")["State"], timeout=20,
                  what="n2 drained")
@@ -129,19 +149,69 @@ def test_a_failing_prolog_drains_the_node_and_holds_the_job(cluster, pe, marker)
         assert rec["JobState"] == "PENDING"
         assert rec["Reason"].replace("_", " ") == "launch failed requeued held"
         assert rec["Priority"] == "0"
-    finally:
-        (pe / marker).unlink()
     cluster.run("scancel", str(jid))
     resume(cluster, "n2")
 
 
 def test_a_failing_epilog_drains_the_node(cluster, pe):
-    (pe / "fail-epilog").touch()
-    try:
+    with marker(pe / "fail-epilog"):
         jid = submit(cluster, "-w", "n1", "-o", "/dev/null", "--wrap", "true")
         wait_for(lambda: "DRAIN" in node(cluster, "n1")["State"], what="n1 drained")
         assert node(cluster, "n1")["Reason"].startswith("Epilog error")
         wait_for(lambda: job(cluster, jid)["JobState"] == "COMPLETED", what="the job done")
-    finally:
-        (pe / "fail-epilog").unlink()
     resume(cluster, "n1")
+
+
+def test_the_controllers_scripts_run_with_the_jobs_facts(cluster, pe, test_user):
+    jid = submit(cluster, "-N2", "-J", "facts", "-o", "/dev/null", "--wrap", "exit 3",
+                 user=test_user.pw_name)
+    wait_for(lambda: (pe / "out" / f"ctld_epilog.{jid}").exists()
+             and job(cluster, jid)["JobState"] == "FAILED", what="the job and its epilog done")
+    pro, epi = env_of(pe / "out" / f"ctld_prolog.{jid}"), env_of(pe / "out" / f"ctld_epilog.{jid}")
+    assert pro["SLURM_SCRIPT_CONTEXT"] == "prolog_slurmctld"
+    assert epi["SLURM_SCRIPT_CONTEXT"] == "epilog_slurmctld"
+    for e in (pro, epi):
+        assert e["SLURM_JOB_ID"] == str(jid)
+        assert e["SLURM_JOB_USER"] == test_user.pw_name
+        assert e["SLURM_JOB_UID"] == str(test_user.pw_uid)
+        assert e["SLURM_JOB_NAME"] == "facts"
+        assert e["SLURM_JOB_NODELIST"] == "n[1-2]"
+        assert e["SLURM_JOB_PARTITION"] == "debug"
+    assert epi["SLURM_JOB_EXIT_CODE2"] == "3:0"
+
+
+def test_a_job_is_configuring_until_prolog_slurmctld_is_done(cluster, pe):
+    with marker(pe / "hold-ctld-prolog"):
+        jid = submit(cluster, "-w", "n1", "-o", "/dev/null", "--wrap", "true")
+        wait_for(lambda: (pe / "out" / f"ctld_prolog.{jid}").exists(), what="the script")
+        assert cluster.out("squeue", "-h", "-j", str(jid), "-o", "%t").strip() == "CF"
+        assert job(cluster, jid)["JobState"] == "CONFIGURING"
+        assert not (pe / "out" / f"prolog.{jid}.n1").exists()  # nothing launched yet
+    wait_for(lambda: job(cluster, jid)["JobState"] == "COMPLETED", what="the job done")
+    assert (pe / "out" / f"prolog.{jid}.n1").exists()
+
+
+def test_a_failing_prolog_slurmctld_requeues_the_job(cluster, pe):
+    with marker(pe / "fail-ctld-prolog"):
+        jid = submit(cluster, "-w", "n1", "-o", "/dev/null", "--wrap", "true")
+        wait_for(lambda: int(job(cluster, jid)["Restarts"]) >= 1, what="the job requeued")
+        assert not (pe / "out" / f"prolog.{jid}.n1").exists()
+    wait_for(lambda: job(cluster, jid)["JobState"] == "COMPLETED", what="the job run again")
+
+
+def test_a_job_is_completing_until_epilog_slurmctld_is_done(cluster, pe):
+    with marker(pe / "hold-ctld-epilog"):
+        jid = submit(cluster, "-w", "n1", "-o", "/dev/null", "--wrap", "true")
+        wait_for(lambda: (pe / "out" / f"ctld_epilog.{jid}").exists(), what="the script")
+        wait_for(lambda: (pe / "out" / f"second.{jid}.n1").exists(), what="the node epilog")
+        assert cluster.out("squeue", "-h", "-j", str(jid), "-o", "%t").strip() == "CG"
+    wait_for(lambda: cluster.out("squeue", "-h", "-j", str(jid), "-o", "%t").strip()
+             in ("CD", ""), what="the job done")
+
+
+def test_an_allocation_is_granted_once_prolog_slurmctld_is_done(cluster, pe):
+    r = cluster.run("srun", "-w", "n1", "-n1", "echo", "granted")
+    assert "granted" in r.stdout.splitlines()
+    with marker(pe / "fail-ctld-prolog"):
+        r = cluster.run("srun", "-w", "n1", "-n1", "echo", "never", check=False, timeout=30)
+    assert r.returncode != 0 and "never" not in r.stdout, (r.stdout, r.stderr)

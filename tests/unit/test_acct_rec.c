@@ -66,7 +66,7 @@ static struct job *job_new_batch(uint32_t state)
 	return job;
 }
 
-static void job_ended(struct job *job, uint32_t base, uint32_t exit_code)
+static void job_end_as(struct job *job, uint32_t base, uint32_t exit_code)
 {
 	job->state = base;
 	job->exit_code = exit_code;
@@ -255,7 +255,7 @@ static void test_final_states_of_job_and_batch_step(void **state)
 		struct job *job = job_new_batch(JOB_RUNNING);
 		struct acct_job_rec r;
 
-		job_ended(job, cases[i].base, cases[i].exit_code);
+		job_end_as(job, cases[i].base, cases[i].exit_code);
 		job->is_cancelled = cases[i].is_cancelled;
 		job->is_timed_out = cases[i].is_timed_out;
 		job->cancelled_by = 0;
@@ -380,7 +380,7 @@ static void test_interactive_job_has_no_batch_step(void **state)
 	job->desc->alloc_host = strdup("127.0.0.1");
 	job->desc->alloc_port = 40000;
 	step_add(job, 0, JOB_OOM, 9, T0 + 2);
-	job_ended(job, JOB_COMPLETE, 0);
+	job_end_as(job, JOB_COMPLETE, 0);
 	assert_int_equal(acct_rec_from_job(&ctld, job, &r), 0);
 	assert_int_equal(r.state, JOB_COMPLETE);
 	assert_int_equal(r.step_count, 1);

@@ -191,6 +191,7 @@ static struct job *full_job(void)
 	assert_non_null(j->epilog_nodes);
 	j->epilog_nodes[0] = 3, j->epilog_nodes[1] = 0; /* n4, n1 still owe their Epilog */
 	j->epilog_count = 2;
+	j->is_epilog_ctld = true;
 	usage = usage_of(0);
 	assert_int_equal(job_set_batch_usage(j, &(struct acct_usage){0}), 0);
 	assert_null(j->batch_usage); /* none: no room taken */
@@ -322,6 +323,7 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_int_equal(a->is_requeue_hold, b->is_requeue_hold);
 	assert_int_equal(a->is_warned, b->is_warned);
 	assert_int_equal(a->epilog_count, b->epilog_count);
+	assert_int_equal(a->is_epilog_ctld, b->is_epilog_ctld);
 	for (uint32_t i = 0; i < a->epilog_count; i++)
 		assert_int_equal(a->epilog_nodes[i], b->epilog_nodes[i]);
 	assert_int_equal(a->array_job_id, b->array_job_id);
@@ -595,12 +597,14 @@ static void test_steps_follow_their_node_names_into_a_new_conf(void **state)
 	pack_buf_done(&b);
 }
 
-/* No node owes job an Epilog: version 4 then appends a zero u32. */
+/* No node owes job an Epilog, no EpilogSlurmctld runs: version 4 then
+ * appends a zero u32 and a zero bool. */
 static void drop_epilogs(struct job *job)
 {
 	free(job->epilog_nodes);
 	job->epilog_nodes = NULL;
 	job->epilog_count = 0;
+	job->is_epilog_ctld = false;
 }
 
 static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
@@ -609,8 +613,8 @@ static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
 	_cleanup_(job_freep) struct job *back = NULL;
 	/* version 2 appends the batch usage (six u64, three u32) and a u32
 	 * step count, version 3 two bools (no blob references), version 4 a
-	 * u32 (no Epilog owed) */
-	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2 + 4;
+	 * u32 (no Epilog owed) and a bool */
+	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2 + 4 + 1;
 	struct pack_buf b;
 
 	(void)state;
@@ -653,10 +657,10 @@ static void test_a_version_2_record_reads_without_blob_references(void **state)
 	blob_unref(job->env_blob);
 	job->script_blob = job->env_blob = NULL;
 	pack_job(job, &names_a, &b);
-	for (size_t i = b.len - 6; i < b.len; i++)
+	for (size_t i = b.len - 7; i < b.len; i++)
 		assert_int_equal(b.data[i], 0); /* no script, no environment, no Epilog owed */
 	b.data[2] = 2;
-	assert_int_equal(job_state_unpack(b.data, b.len - 6, index_of, (void *)&names_a, &back),
+	assert_int_equal(job_state_unpack(b.data, b.len - 7, index_of, (void *)&names_a, &back),
 			 0);
 	assert_job_equal(job, back);
 	assert_null(back->script_blob);
@@ -681,7 +685,7 @@ static void test_a_version_3_record_reads_without_epilogs_owed(void **state)
 	drop_epilogs(job);
 	pack_job(job, &names_a, &b);
 	b.data[2] = 3;
-	assert_int_equal(job_state_unpack(b.data, b.len - 4, index_of, (void *)&names_a, &back),
+	assert_int_equal(job_state_unpack(b.data, b.len - 5, index_of, (void *)&names_a, &back),
 			 0);
 	assert_job_equal(job, back);
 	assert_null(back->epilog_nodes);
