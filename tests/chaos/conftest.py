@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 
-from chaos_config import NODE_DEFAULTS, NODES, SETTINGS  # noqa: E402
+from chaos_config import NODE_DEFAULTS, NODE_SCRIPT, NODES, SETTINGS  # noqa: E402
 from cluster import BUILD_DIR, Cluster, kill_tree  # noqa: E402 - needs the path above
 from monkey import job_processes  # noqa: E402
 
@@ -44,6 +44,10 @@ def chaos_cluster(request):
         pytest.fail(f"not built in {BUILD_DIR}: {', '.join(missing)} (make build, or set "
                     "SL_BUILD_DIR)", pytrace=False)
     c = Cluster(nodes=NODES, node_defaults=NODE_DEFAULTS, settings=SETTINGS, name="chaos")
+    (c.dir / "pe").mkdir()
+    for name in ("prolog", "epilog"):
+        (c.dir / "pe" / name).write_text(NODE_SCRIPT)
+        os.chmod(c.dir / "pe" / name, 0o755)
     request.node.chaos_cluster = c
     c.start()
     yield c

@@ -296,7 +296,8 @@ def launch_tasks_body(step_cred, node="n1", job_id=4242, step_id=0, uid=0):
             + u32(1) + struct.pack(">Q", 0)
             + pack_str(None) + pack_str(b"127.0.0.1") + struct.pack(">H", 9)
             + pack_str(b"key") + pack_str(None) + pack_str(None) + pack_str(None)
-            + struct.pack(">HH", 0, 0) + u32(0xffffffff))
+            + struct.pack(">HH", 0, 0) + u32(0xffffffff)
+            + pack_str(None) + pack_str(None))  # no --task-prolog, --task-epilog
 
 
 @pytest.mark.parametrize("kind", ["garbage", "wrong digest"])
