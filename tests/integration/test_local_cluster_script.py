@@ -379,3 +379,24 @@ def test_restart_slurmrestd_restarts_only_it(tree):
     assert changed(before, after) == ["slurmrestd"] and after["slurmrestd"]
     port, _, _ = _dashboard(tree.script_ok("dashboard").stdout)
     assert _get(port, "/")[0] == 200
+
+
+def test_up_configures_the_node_scripts_and_they_run(tree):
+    """run/etc holds the Prolog, the Epilog and the health check, 0755 and
+    ours (slurmd runs nothing others may change); a job leaves a prolog
+    and an epilog line in run/log/node-scripts.log."""
+    for name in ("prolog", "epilog", "healthcheck"):
+        st = (tree.run_dir / "etc" / name).stat()
+        assert st.st_mode & 0o777 == 0o755 and st.st_uid == os.geteuid(), name
+    cfg = tree.cli("scontrol", "show", "config")
+    assert f"Prolog                  = {tree.run_dir}/etc/prolog" in cfg
+    assert "HealthCheckInterval     = 300 sec" in cfg
+    job = tree.cli("sbatch", "--parsable", "--wrap", "true").strip().split(";")[0]
+    log = tree.run_dir / "log" / "node-scripts.log"
+
+    def ran():
+        text = log.read_text() if log.exists() else ""
+        return [l.split()[1] for l in text.splitlines() if f" job {job} " in l + " "]
+
+    wait_for(lambda: ran() == ["prolog", "epilog"], timeout=30, what="both scripts for the job")
+    wait_for(lambda: tree.job_state(job) in ("COMPLETED", ""), timeout=30, what="the job done")
