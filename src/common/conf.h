@@ -109,6 +109,15 @@ struct cgroup_conf {
 
 #define PE_TIMEOUT_NONE 65534 /* PrologEpilogTimeout's default */
 
+/* PrologFlags */
+#define PROLOG_FLAG_ALLOC 0x01	     /* the Prolog runs when the job gets its nodes */
+#define PROLOG_FLAG_NOHOLD 0x02	     /* ... salloc does not wait for it */
+#define PROLOG_FLAG_DEFER_BATCH 0x04 /* ... the batch script waits for every node's */
+#define PROLOG_FLAG_SERIAL 0x08	     /* one Prolog or Epilog at a time on a node */
+#define PROLOG_FLAG_CONTAIN 0x10     /* accepted: no extern step yet */
+#define PROLOG_FLAG_X11 0x20	     /* accepted: no X11 forwarding */
+#define PROLOG_FLAG_FORCE_REQUEUE 0x40 /* ForceRequeueOnFail */
+
 /* HealthCheckNodeState: the nodes the controller asks (states), how */
 #define HC_STATE_ALLOC 0x01
 #define HC_STATE_ANY 0x02
@@ -173,6 +182,7 @@ struct sl_conf {
 	uint32_t health_check_interval;  /* s; 0: only when slurmd starts */
 	uint16_t health_check_state;     /* HC_STATE_*: HealthCheckNodeState, ANY */
 	uint16_t prolog_epilog_timeout;  /* s; PE_TIMEOUT_NONE: wait for ever */
+	uint16_t prolog_flags;           /* PROLOG_FLAG_*: PrologFlags */
 	char *private_data;              /* as written, for show config */
 	uint32_t private_data_flags;     /* PRIVATE_DATA_* */
 	uint16_t acct_enforce;		 /* ACCT_ENFORCE_*: AccountingStorageEnforce */

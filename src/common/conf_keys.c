@@ -298,6 +298,32 @@ static int key_health_state(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
+/* PrologFlags: a comma list; Contain and X11 imply Alloc, as Slurm's. */
+static int key_prolog_flags(void *base, const struct conf_key *k, const char *val,
+			    const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"alloc", PROLOG_FLAG_ALLOC},
+	    {"contain", PROLOG_FLAG_CONTAIN | PROLOG_FLAG_ALLOC},
+	    {"deferbatch", PROLOG_FLAG_DEFER_BATCH},
+	    {"nohold", PROLOG_FLAG_NOHOLD},
+	    {"serial", PROLOG_FLAG_SERIAL},
+	    {"x11", PROLOG_FLAG_X11 | PROLOG_FLAG_CONTAIN | PROLOG_FLAG_ALLOC},
+	    {"forcerequeueonfail", PROLOG_FLAG_FORCE_REQUEUE},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = key_words(k, val, words, ARRAY_SIZE(words),
+			  "expected a comma list of Alloc, Contain, DeferBatch, NoHold, Serial, "
+			  "X11, ForceRequeueOnFail",
+			  at, err, &flags);
+
+	if (r < 0)
+		return r;
+	c->prolog_flags = (uint16_t)flags;
+	return 0;
+}
+
 /* PrivateData: a comma list of what normal users may not see of others. */
 static int key_private_data(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
@@ -488,6 +514,7 @@ const struct conf_key conf_keys[] = {
 	K("Epilog", CONF_STR, epilog, 0, 0, NULL),
 	K("HealthCheckInterval", CONF_U32, health_check_interval, 0, UINT32_MAX - 1, "0"),
 	KFN("HealthCheckNodeState", key_health_state, "ANY"),
+	KFN("PrologFlags", key_prolog_flags, NULL),
 	K("HealthCheckProgram", CONF_STR, health_check_program, 0, 0, NULL),
 	K("EpilogSlurmctld", CONF_STR, epilog_slurmctld, 0, 0, NULL),
 	K("PrologSlurmctld", CONF_STR, prolog_slurmctld, 0, 0, NULL),
@@ -571,7 +598,6 @@ const struct conf_key conf_keys[] = {
 	R("PowerPlugin"), R("PreemptExemptTime"), R("PreemptParameters"),
 	R("PrEpParameters"), R("PrEpPlugins"), 
 	R("PriorityParameters"), R("PrioritySiteFactorParameters"), R("PrioritySiteFactorPlugin"),
-	R("PrologFlags"),
 	R("PropagatePrioProcess"), R("RebootProgram"), R("ReconfigFlags"),
 	R("RequeueExit"), R("RequeueExitHold"), R("ResumeFailProgram"), R("ResumeProgram"),
 	R("ResumeRate"), R("ResumeTimeout"), R("ResvEpilog"), R("ResvOverRun"), R("ResvProlog"),

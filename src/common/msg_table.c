@@ -65,6 +65,8 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_KILL_TIMELIMIT, signal_job_msg),
     MSG(REQUEST_TERMINATE_JOB, signal_job_msg),
     MSG(MESSAGE_EPILOG_COMPLETE, epilog_complete_msg),
+    MSG(REQUEST_LAUNCH_PROLOG, signal_job_msg),
+    MSG(REQUEST_COMPLETE_PROLOG, epilog_complete_msg),
     MSG(SRUN_PING, srun_notice_msg),
     MSG(SRUN_TIMEOUT, srun_notice_msg),
     MSG(SRUN_JOB_COMPLETE, srun_notice_msg),

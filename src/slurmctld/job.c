@@ -69,6 +69,7 @@ struct job *job_free(struct job *job)
 	free(job->gids);
 	free(job->state_desc);
 	sel_result_done(&job->alloc);
+	free(job->prolog_nodes);
 	free(job->epilog_nodes);
 	free(job->nodes);
 	free(job->sched_nodes);

@@ -74,12 +74,18 @@ struct job {
 	bool is_warned;               /* --signal sent before the time limit */
 	uint8_t stats_seen;	      /* sched_stats.c: what sdiag counted (not journaled) */
 	bool is_epilog_ctld;	      /* job_script.c: EpilogSlurmctld runs (journaled) */
+	bool is_prolog_ctld;	      /* job_script.c: PrologSlurmctld runs (not journaled:
+				       * CONFIGURING says to run it again) */
 	uid_t cancelled_by;
 	/* job_epilog.c: the nodes whose Epilog it still waits for (journaled),
 	 * and when they were last asked (not journaled) */
 	uint32_t epilog_count;
 	uint32_t *epilog_nodes;
 	time_t epilog_asked;
+	/* job_script.c (PrologFlags=Alloc): the nodes whose Prolog has not
+	 * reported yet, prolog_count of them below (not journaled: asked
+	 * again after a restart) */
+	uint32_t *prolog_nodes;
 	/* steps (step_rec.h): srun steps in id order; one that is over leaves once its
 	 * accounting row is written (step_retire_recorded) */
 	struct step *steps;
@@ -94,6 +100,7 @@ struct job {
 	bool is_kill_deferred;	      /* a kill found nothing while launching: sent
 				       * again once the launch is answered (job_launch.c;
 				       * neither journaled) */
+	uint32_t prolog_count;	      /* prolog_nodes' (job_script.c) */
 	/* accounting (acct.c) */
 	struct acct_usage *batch_usage; /* the batch step's, from its completion (NULL: none:
 					 * a pending job does not carry the room) */

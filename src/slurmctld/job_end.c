@@ -66,14 +66,28 @@ void job_end_launch_retry(struct ctld *c, struct job *job)
 	job_changed(c, job);
 }
 
-void job_end_prolog_failed(struct ctld *c, struct job *job)
+void job_end_prolog_failed(struct ctld *c, struct job *job, uint32_t node_index)
 {
 	time_t now = time(NULL);
+	const char *name = node_index < c->node_count ? node_name(&c->nodes[node_index]) : "?";
 
-	if (job->alloc.count)
-		node_drain(c, &c->nodes[job->alloc.nodes[0].node], "Prolog error", now);
-	info("JobId=%u: prolog failed on %s; the job is requeued and held", job->job_id,
-	     job->batch_host ? job->batch_host : "?");
+	if (node_index < c->node_count)
+		node_drain(c, &c->nodes[node_index], "Prolog error", now);
+	if (job_is_interactive(job)) {
+		info("JobId=%u: prolog failed on %s; the allocation is cancelled", job->job_id,
+		     name);
+		job_end_alloc(c, job, JOB_CANCELLED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
+			      SRUN_END_CANCELLED);
+		return;
+	}
+	if (!job_may_requeue(c, job) && !(c->conf->prolog_flags & PROLOG_FLAG_FORCE_REQUEUE)) {
+		info("JobId=%u: prolog failed on %s; the job may not be requeued: it fails",
+		     job->job_id, name);
+		job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
+		job_finish(c, job, JOB_FAILED, FAIL_LAUNCH, now);
+		return;
+	}
+	info("JobId=%u: prolog failed on %s; the job is requeued and held", job->job_id, name);
 	job_end_send_signal(c, job, REQUEST_TERMINATE_JOB, SIGKILL, 0);
 	job->is_requeue_hold = true;
 	job_requeue_reset(c, job, now);
@@ -136,6 +150,10 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	job_requeued(c, job, now); /* the run that ends here keeps its own row */
 	if (!job_is_finished(job))
 		job_epilog_start(c, job); /* before its nodes are forgotten */
+	free(job->prolog_nodes); /* PrologFlags=Alloc: asked again at its next start */
+	job->prolog_nodes = NULL;
+	job->prolog_count = 0;
+	job->is_prolog_ctld = false;
 	if (job->alloc.count)
 		job_res_release(c, job);
 	sel_result_done(&job->alloc);

@@ -33,10 +33,12 @@ void job_end_no_trace(struct ctld *c, struct job *job, const char *why);
 void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, time_t now);
 /* The batch launch failed: FAILED, reason JobLaunchFailure. */
 void job_end_launch_failed(struct ctld *c, struct job *job);
-/* The Prolog failed on the batch host: the node drains ("Prolog
- * error") and the job goes back to PENDING, held (launch failed requeued
- * held), as Slurm's. */
-void job_end_prolog_failed(struct ctld *c, struct job *job);
+/* The Prolog failed on node node_index: the node drains ("Prolog
+ * error"); a batch job goes back to PENDING, held (launch failed requeued
+ * held), as Slurm's, or fails when it may not be requeued (--no-requeue,
+ * JobRequeue=0) unless PrologFlags=ForceRequeueOnFail; an interactive
+ * job is cancelled. */
+void job_end_prolog_failed(struct ctld *c, struct job *job, uint32_t node_index);
 /* The batch launch did not get through (a communication error), or found
  * a slurmstepd of an earlier run of the job still on the node: whatever
  * started there is told to stop and the job goes back to PENDING, tried

@@ -111,27 +111,39 @@ static void epilog_drop(struct ctld *c, struct job *job, uint32_t k)
 	job_changed(c, job);
 }
 
-int job_epilog_complete(struct ctld *c, const struct epilog_complete_msg *m)
+int job_node_report(struct ctld *c, const struct epilog_complete_msg *m, bool is_prolog,
+		    struct job **ret_job, uint32_t *ret_k)
 {
 	struct job *job = job_find(c, m->job_id);
 	struct node *n = m->node_name ? node_find(c, m->node_name) : NULL;
-	uint32_t idx;
+	const uint32_t *v = job ? (is_prolog ? job->prolog_nodes : job->epilog_nodes) : NULL;
+	uint32_t count = job ? (is_prolog ? job->prolog_count : job->epilog_count) : 0;
 
-	if (!job || !n)
-		return -ESLURM_INVALID_JOB_ID;
-	idx = (uint32_t)(n - c->nodes);
-	for (uint32_t k = 0; k < job->epilog_count; k++) {
-		if (job->epilog_nodes[k] != idx)
-			continue;
-		if (m->rc) {
-			error("JobId=%u: epilog error on %s, draining the node", job->job_id,
-			      node_name(n));
-			node_drain(c, n, "Epilog error", time(NULL));
+	for (uint32_t k = 0; n && k < count; k++)
+		if (v[k] == (uint32_t)(n - c->nodes)) {
+			*ret_job = job;
+			*ret_k = k;
+			return 0;
 		}
-		epilog_drop(c, job, k);
-		return 0;
-	}
 	return -ESLURM_INVALID_JOB_ID;
+}
+
+int job_epilog_complete(struct ctld *c, const struct epilog_complete_msg *m)
+{
+	struct job *job;
+	uint32_t k;
+	int r = job_node_report(c, m, false, &job, &k);
+
+	if (r < 0)
+		return r;
+	if (m->rc) {
+		struct node *n = &c->nodes[job->epilog_nodes[k]];
+
+		error("JobId=%u: epilog error on %s, draining the node", job->job_id, node_name(n));
+		node_drain(c, n, "Epilog error", time(NULL));
+	}
+	epilog_drop(c, job, k);
+	return 0;
 }
 
 void job_epilog_node_down(struct ctld *c, uint32_t node_index)

@@ -28,6 +28,13 @@ void job_epilog_start(struct ctld *c, struct job *job);
 /* MESSAGE_EPILOG_COMPLETE from node_name: 0, or ESLURM_INVALID_JOB_ID
  * when that job waits for no Epilog there (a late duplicate). */
 int job_epilog_complete(struct ctld *c, const struct epilog_complete_msg *m);
+/* The job and the place in its list of nodes owing a Prolog
+ * (is_prolog: prolog_nodes) or an Epilog (epilog_nodes) of the node a
+ * report (MESSAGE_EPILOG_COMPLETE, REQUEST_COMPLETE_PROLOG) names: 0, or
+ * ESLURM_INVALID_JOB_ID when the job, the node, or the node in that list
+ * is unknown. */
+int job_node_report(struct ctld *c, const struct epilog_complete_msg *m, bool is_prolog,
+		    struct job **ret_job, uint32_t *ret_k);
 /* The node (index) went DOWN: no job waits for its Epilog any more. */
 void job_epilog_node_down(struct ctld *c, uint32_t node_index);
 /* The node answered a ping: the Epilogs it still owes, asked again. */

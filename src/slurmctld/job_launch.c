@@ -108,7 +108,7 @@ static void launch_done_cb(void *arg, int rc, uint16_t type, void *msg)
 		if (launch_may_retry(rc))
 			job_end_launch_retry(a->c, job);
 		else if (rc == -ESLURMD_PROLOG_FAILED)
-			job_end_prolog_failed(a->c, job);
+			job_end_prolog_failed(a->c, job, job->alloc.nodes[0].node);
 		else
 			job_end_launch_failed(a->c, job);
 	}

@@ -15,13 +15,17 @@
 
 #include "common/conf.h"
 #include "common/log.h"
+#include "common/macros.h"
 #include "common/msg.h"
+#include "common/sl_errno.h"
 #include "child_exec.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_alloc.h"
 #include "job_end.h"
 #include "job_launch.h"
+#include "job_epilog.h"
+#include "node.h"
 #include "mail.h"
 
 #define SCRIPT_ENV_MAX 24
@@ -47,9 +51,16 @@ static const char *kind_name(enum script_kind k)
 	return k == SCRIPT_PROLOG ? "PrologSlurmctld" : "EpilogSlurmctld";
 }
 
+/* PrologFlags=Alloc with a Prolog: the nodes run it when the job gets
+ * them, asked by the controller. */
+static bool alloc_prolog(const struct ctld *c)
+{
+	return (c->conf->prolog_flags & PROLOG_FLAG_ALLOC) && c->conf->prolog;
+}
+
 bool job_script_has_prolog(const struct ctld *c)
 {
-	return c->conf->prolog_slurmctld != NULL;
+	return c->conf->prolog_slurmctld != NULL || alloc_prolog(c);
 }
 
 static void run_free(struct job_run *r)
@@ -175,20 +186,52 @@ static int run_start(struct ctld *c, struct job *job, enum script_kind kind, con
 	return 0;
 }
 
+/* Is a node (index) of the job's still running its Prolog? */
+static bool prolog_pending_on(const struct job *job, uint32_t node)
+{
+	for (uint32_t i = 0; i < job->prolog_count; i++)
+		if (job->prolog_nodes[i] == node)
+			return true;
+	return false;
+}
+
+/* CONFIGURING ends, and the job is launched or granted, once
+ * PrologSlurmctld is done and the nodes' Prologs it waits for are:
+ * every node for an allocation (none with NoHold: its steps wait on the
+ * nodes) and with DeferBatch, else the batch host. */
+static void configured_check(struct ctld *c, struct job *job)
+{
+	bool is_waiting;
+
+	if (!(job->state & JOB_CONFIGURING) || job_is_finished(job) || (job->state & JOB_COMPLETING)
+	    || job->is_prolog_ctld)
+		return;
+	if (job_is_interactive(job))
+		is_waiting = job->prolog_count && !(c->conf->prolog_flags & PROLOG_FLAG_NOHOLD);
+	else if (c->conf->prolog_flags & PROLOG_FLAG_DEFER_BATCH)
+		is_waiting = job->prolog_count;
+	else
+		is_waiting = job->alloc.count && prolog_pending_on(job, job->alloc.nodes[0].node);
+	if (is_waiting)
+		return;
+	job->state &= ~JOB_CONFIGURING;
+	job_changed(c, job);
+	if (job_is_interactive(job))
+		job_alloc_grant(c, job);
+	else
+		job_launch(c, job);
+}
+
 static void prolog_done(struct ctld *c, struct job *job, bool ok)
 {
 	if (!(job->state & JOB_CONFIGURING) || job_is_finished(job)
 	    || (job->state & JOB_COMPLETING))
 		return; /* cancelled meanwhile */
+	job->is_prolog_ctld = false;
+	if (ok)
+		return configured_check(c, job);
 	job->state &= ~JOB_CONFIGURING;
 	job_changed(c, job);
-	if (ok) {
-		if (job_is_interactive(job))
-			job_alloc_grant(c, job);
-		else
-			job_launch(c, job);
-		return;
-	}
 	if (job_is_interactive(job)) {
 		info("JobId=%u: PrologSlurmctld failed; the allocation is cancelled", job->job_id);
 		job_end_alloc(c, job, JOB_CANCELLED, WAIT_NO_REASON, REQUEST_TERMINATE_JOB,
@@ -235,17 +278,73 @@ static bool job_script_reaped(struct ctld *c, pid_t pid, int status)
 	return false;
 }
 
+static void launch_prolog_done_cb(void *arg, int rc, uint16_t type, void *msg)
+{
+	uint32_t job_id = (uint32_t)(uintptr_t)arg;
+
+	if (rc == 0 && type == RESPONSE_SLURM_RC)
+		rc = -(int)((struct rc_msg *)msg)->rc;
+	if (rc < 0)
+		debug("JobId=%u: REQUEST_LAUNCH_PROLOG not delivered: %s", job_id, sl_strerror(rc));
+}
+
+/* REQUEST_LAUNCH_PROLOG to each node still owing its Prolog. */
+static void prolog_ask(struct ctld *c, struct job *job)
+{
+	struct signal_job_msg m = {.job_id = job->job_id, .step_id = SL_ALL_STEPS};
+
+	job_epilog_facts(job, &m);
+	for (uint32_t i = 0; i < job->prolog_count; i++)
+		(void)ctld_send_node(c, &c->nodes[job->prolog_nodes[i]], REQUEST_LAUNCH_PROLOG, &m,
+				     launch_prolog_done_cb, (void *)(uintptr_t)job->job_id);
+}
+
 void job_script_prolog(struct ctld *c, struct job *job)
 {
 	int r;
 
 	job->state |= JOB_CONFIGURING;
-	r = run_start(c, job, SCRIPT_PROLOG, c->conf->prolog_slurmctld);
-	if (r < 0) {
-		error("JobId=%u: PrologSlurmctld %s cannot run: %s", job->job_id,
-		      c->conf->prolog_slurmctld, strerror(-r));
-		prolog_done(c, job, false);
+	if (alloc_prolog(c) && job->alloc.count && !job->prolog_nodes) {
+		job->prolog_nodes = calloc(job->alloc.count, sizeof(*job->prolog_nodes));
+		for (uint32_t i = 0; job->prolog_nodes && i < job->alloc.count; i++)
+			job->prolog_nodes[job->prolog_count++] = job->alloc.nodes[i].node;
+		prolog_ask(c, job);
 	}
+	if (c->conf->prolog_slurmctld) {
+		job->is_prolog_ctld = true;
+		r = run_start(c, job, SCRIPT_PROLOG, c->conf->prolog_slurmctld);
+		if (r < 0) {
+			error("JobId=%u: PrologSlurmctld %s cannot run: %s", job->job_id,
+			      c->conf->prolog_slurmctld, strerror(-r));
+			prolog_done(c, job, false);
+			return;
+		}
+	}
+	configured_check(c, job);
+}
+
+int job_script_node_prolog(struct ctld *c, const struct epilog_complete_msg *m)
+{
+	struct job *job;
+	uint32_t k, node;
+	int r = job_node_report(c, m, true, &job, &k);
+
+	if (r < 0)
+		return r;
+	node = job->prolog_nodes[k];
+	job->prolog_nodes[k] = job->prolog_nodes[--job->prolog_count];
+	if (job->prolog_count == 0) {
+		free(job->prolog_nodes);
+		job->prolog_nodes = NULL;
+	}
+	if (!m->rc) {
+		configured_check(c, job);
+		return 0;
+	}
+	error("JobId=%u: prolog error on %s", job->job_id, node_name(&c->nodes[node]));
+	if (job_is_running(job) && !job_is_finished(job) && !(job->state & JOB_COMPLETING))
+		job_end_prolog_failed(c, job, node);
+	return 0;
 }
 
 void job_script_epilog(struct ctld *c, struct job *job)
@@ -292,16 +391,14 @@ int job_script_init(struct ctld *c)
 		return -ENOMEM;
 	if (job_hook_add(c, &script_hook) < 0)
 		return -ENOMEM;
+	if (c->conf->prolog_flags & (PROLOG_FLAG_CONTAIN | PROLOG_FLAG_X11))
+		error("PrologFlags=%s: no extern step or X11 forwarding yet; acted on as Alloc",
+		      c->conf->prolog_flags & PROLOG_FLAG_X11 ? "X11" : "Contain");
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
 
-		if ((job->state & JOB_CONFIGURING) && job_is_running(job)
-		    && !job_is_finished(job)) {
-			if (c->conf->prolog_slurmctld)
-				job_script_prolog(c, job);
-			else
-				prolog_done(c, job, true);
-		}
+		if ((job->state & JOB_CONFIGURING) && job_is_running(job) && !job_is_finished(job))
+			job_script_prolog(c, job); /* again; without any, configured now */
 		if (job->is_epilog_ctld) {
 			job->is_epilog_ctld = false;
 			if (c->conf->epilog_slurmctld)

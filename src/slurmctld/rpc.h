@@ -44,6 +44,7 @@ int rpc_job_update(struct ctld *c, struct rpc_req *req);
 int rpc_job_complete(struct ctld *c, struct rpc_req *req);
 int rpc_job_requeue(struct ctld *c, struct rpc_req *req);
 int rpc_epilog_complete(struct ctld *c, struct rpc_req *req);
+int rpc_prolog_complete(struct ctld *c, struct rpc_req *req);
 /* rpc_step.c: job steps */
 int rpc_step_create(struct ctld *c, struct rpc_req *req);   /* REQUEST_JOB_STEP_CREATE */
 int rpc_step_complete(struct ctld *c, struct rpc_req *req); /* REQUEST_STEP_COMPLETE */

@@ -21,6 +21,7 @@
 #include "durable.h"
 #include "job.h"
 #include "job_epilog.h"
+#include "job_script.h"
 #include "job_array.h"
 #include "job_cancel.h"
 #include "job_end.h"
@@ -422,6 +423,15 @@ int rpc_job_complete(struct ctld *c, struct rpc_req *req)
 	if (r < 0)
 		return r;
 	return reply_ok_durable(c, req); /* the stepd retries until this is on disk */
+}
+
+int rpc_prolog_complete(struct ctld *c, struct rpc_req *req)
+{
+	int r = job_script_node_prolog(c, req->body);
+
+	if (r < 0)
+		return r;
+	return reply_ok_durable(c, req); /* slurmd sends it again until then */
 }
 
 int rpc_epilog_complete(struct ctld *c, struct rpc_req *req)

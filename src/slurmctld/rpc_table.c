@@ -44,6 +44,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_JOB_REQUEUE, PRIV_ANY, rpc_job_requeue), /* owner check inside */
     H(REQUEST_KILL_JOB, PRIV_ANY, rpc_job_kill),       /* owner check inside */
     H(MESSAGE_EPILOG_COMPLETE, PRIV_SLURMD, rpc_epilog_complete),
+    H(REQUEST_COMPLETE_PROLOG, PRIV_SLURMD, rpc_prolog_complete),
     H(REQUEST_RESOURCE_ALLOCATION, PRIV_ANY, rpc_alloc),
     H(REQUEST_COMPLETE_JOB_ALLOCATION, PRIV_ANY, rpc_alloc_complete), /* owner check inside */
     H(REQUEST_JOB_STEP_CREATE, PRIV_ANY, rpc_step_create),	      /* owner check inside */

@@ -368,12 +368,8 @@ fail:
 }
 
 /* A launch that waited for the job's Prolog goes on (or fails). */
-static void launch_go(struct slurmd *d, struct rpc_req *req, int rc)
+static void launch_go(struct slurmd *d, struct rpc_req *req, uint32_t job_id, int rc)
 {
-	uint32_t job_id = req->type == REQUEST_BATCH_JOB_LAUNCH
-				  ? ((const struct batch_launch_msg *)req->body)->job_id
-				  : ((const struct launch_tasks_msg *)req->body)->job_id;
-
 	if (rc == 0 && rpc_req_is_gone(req))
 		rc = -SLURM_COMMUNICATIONS_CONNECTION_ERROR; /* nobody waits for it */
 	if (rc == 0)

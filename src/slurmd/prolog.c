@@ -62,7 +62,12 @@ struct pe_job {
 	struct event *timer; /* its timeout, the poll, or the resend */
 	int rc;		     /* the Epilog's: 0 or ESLURMD_EPILOG_FAILED */
 	unsigned resend_s;   /* the next resend's delay */
-	bool is_sending;     /* MESSAGE_EPILOG_COMPLETE on its way */
+	bool is_sending;     /* a report on its way */
+	uint16_t report_type; /* the report to send: REQUEST_COMPLETE_PROLOG or
+			       * MESSAGE_EPILOG_COMPLETE (0: none) */
+	uint32_t report_rc;
+	bool is_running_seq; /* its Prolog's or Epilog's programs are being run */
+	bool is_queued;	     /* PrologFlags=Serial: waits for another job's to end */
 	time_t done_time;
 };
 
@@ -264,10 +269,39 @@ static void pe_next(struct pe_job *j)
 }
 
 /* Starts the programs of pattern (a path or a glob) for j. */
+/* PrologFlags=Serial: another job's Prolog or Epilog runs here. */
+static bool pe_serial_busy(const struct pe_job *self)
+{
+	if (!(self->d->conf->prolog_flags & PROLOG_FLAG_SERIAL))
+		return false;
+	for (const struct pe_job *j = self->d->pe_jobs; j; j = j->next)
+		if (j != self && j->is_running_seq)
+			return true;
+	return false;
+}
+
+static void pe_start(struct pe_job *j, const char *pattern);
+
+/* PrologFlags=Serial: the next job waiting for its turn starts. */
+static void pe_serial_next(struct slurmd *d)
+{
+	for (struct pe_job *j = d->pe_jobs; j; j = j->next)
+		if (j->is_queued)
+			return pe_start(j, j->phase == PE_PROLOG ? d->conf->prolog : d->conf->epilog);
+}
+
 static void pe_start(struct pe_job *j, const char *pattern)
 {
 	int r;
 
+	if (pe_serial_busy(j)) {
+		j->is_queued = true;
+		info("JobId=%u: its %s waits for another job's (PrologFlags=Serial)", j->job_id,
+		     pe_kind(j));
+		return;
+	}
+	j->is_queued = false;
+	j->is_running_seq = true;
 	if (j->has_glob)
 		globfree(&j->g);
 	j->has_glob = true;
@@ -313,6 +347,7 @@ static void pe_send_complete(struct pe_job *j);
 struct pe_send {
 	struct slurmd *d;
 	uint32_t job_id;
+	uint16_t type; /* the report sent */
 };
 
 static void pe_resend_cb(evutil_socket_t fd, short what, void *arg)
@@ -337,10 +372,12 @@ static void complete_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	j->is_sending = false;
 	if (rc == 0 || rc == -ESLURM_INVALID_JOB_ID) {
 		j->resend_s = 1;
+		if (a.type != j->report_type) /* a newer one waited for this one */
+			pe_send_complete(j);
 		return;
 	}
-	error("JobId=%u: epilog completion not taken: %s; again in %u s", j->job_id,
-	      sl_strerror(rc), j->resend_s);
+	error("JobId=%u: %s not taken: %s; again in %u s", j->job_id,
+	      msg_type_name(j->report_type), sl_strerror(rc), j->resend_s);
 	if (j->timer)
 		event_free(j->timer);
 	j->timer = evtimer_new(j->d->base, pe_resend_cb, j);
@@ -352,30 +389,43 @@ static void complete_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	j->resend_s = j->resend_s * 2 > PE_RESEND_MAX_S ? PE_RESEND_MAX_S : j->resend_s * 2;
 }
 
-/* MESSAGE_EPILOG_COMPLETE with j->rc, until the controller takes it. */
+/* j's report (report_type, report_rc), until the controller takes it. */
 static void pe_send_complete(struct pe_job *j)
 {
 	struct slurmd *d = j->d;
 	const char *host = d->conf->control_addr ? d->conf->control_addr : d->conf->control_machine;
 	struct epilog_complete_msg m = {
-	    .job_id = j->job_id, .rc = (uint32_t)j->rc, .node_name = d->node_name};
+	    .job_id = j->job_id, .rc = j->report_rc, .node_name = d->node_name};
 	struct pe_send *a = malloc(sizeof(*a));
 
-	if (j->is_sending || !a) {
+	if (j->is_sending || !j->report_type || !a) {
 		free(a);
 		return;
 	}
-	*a = (struct pe_send){d, j->job_id};
+	*a = (struct pe_send){d, j->job_id, j->report_type};
 	j->is_sending = true;
 	if (rpc_async_call(d->base, d->conf->munge_socket, host, d->conf->slurmctld_port,
-			   MESSAGE_EPILOG_COMPLETE, &m, d->conf->slurm_user_id,
+			   j->report_type, &m, d->conf->slurm_user_id,
 			   d->conf->message_timeout, complete_done_cb, a)
 	    < 0)
 		complete_done_cb(a, -ENOMEM, 0, NULL);
 }
 
 /* The Prolog or Epilog ended: rc 0, or why it failed. */
+static void pe_finished_one(struct pe_job *j, int rc);
+
 static void pe_finished(struct pe_job *j, int rc)
+{
+	struct slurmd *d = j->d;
+	bool was_running = j->is_running_seq;
+
+	j->is_running_seq = false;
+	pe_finished_one(j, rc);
+	if (was_running)
+		pe_serial_next(d);
+}
+
+static void pe_finished_one(struct pe_job *j, int rc)
 {
 	struct pe_waiter *w = j->waiters;
 
@@ -393,7 +443,7 @@ static void pe_finished(struct pe_job *j, int rc)
 		while (w) {
 			struct pe_waiter *next = w->next;
 
-			w->go(j->d, w->req, rc == 0 ? 0 : -ESLURMD_PROLOG_FAILED);
+			w->go(j->d, w->req, j->job_id, rc == 0 ? 0 : -ESLURMD_PROLOG_FAILED);
 			free(w);
 			w = next;
 		}
@@ -407,6 +457,8 @@ static void pe_finished(struct pe_job *j, int rc)
 		error("JobId=%u: epilog failed", j->job_id);
 	else
 		debug("JobId=%u: epilog done", j->job_id);
+	j->report_type = MESSAGE_EPILOG_COMPLETE;
+	j->report_rc = (uint32_t)j->rc;
 	pe_send_complete(j);
 }
 
@@ -509,15 +561,50 @@ static void pe_abort_prolog(struct slurmd *d, struct pe_job *j)
 		kill(-j->pid, SIGKILL);
 		j->pid = -j->pid; /* reaped without a word (slurmd_pe_reap) */
 	}
+	j->is_queued = false;
+	if (j->is_running_seq) {
+		j->is_running_seq = false;
+		pe_serial_next(d);
+	}
 	j->waiters = NULL;
 	j->phase = PE_FAILED;
 	while (w) {
 		struct pe_waiter *next = w->next;
 
-		w->go(d, w->req, -ESLURMD_CREDENTIAL_REVOKED);
+		w->go(d, w->req, j->job_id, -ESLURMD_CREDENTIAL_REVOKED);
 		free(w);
 		w = next;
 	}
+}
+
+/* The Prolog asked for by the controller ended (or had run): its result
+ * goes back (not for a job that ended meanwhile). */
+static void prolog_report(struct slurmd *d, struct rpc_req *req, uint32_t job_id, int rc)
+{
+	struct pe_job *j = pe_find(d, job_id);
+
+	(void)req;
+	if (!j || rc == -ESLURMD_CREDENTIAL_REVOKED)
+		return;
+	j->report_type = REQUEST_COMPLETE_PROLOG;
+	j->report_rc = rc ? ESLURMD_PROLOG_FAILED : 0;
+	pe_send_complete(j);
+}
+
+int slurmd_req_launch_prolog(struct slurmd *d, struct rpc_req *req)
+{
+	const struct signal_job_msg *m = req->body;
+	struct pe_facts f = {.job_id = m->job_id, .uid = m->uid, .gid = m->gid,
+			     .user = m->user_name, .partition = m->partition,
+			     .account = m->account, .nodes = m->nodes};
+	int r = slurmd_prolog_before(d, NULL, &f, prolog_report);
+
+	if (r != 0 && !pe_find(d, f.job_id)) /* no Prolog: a record to report from */
+		(void)pe_new(d, f.job_id, PE_READY);
+	if (r != 0)
+		prolog_report(d, NULL, f.job_id, r == 1 ? 0 : r);
+	rpc_reply_rc(req, 0); /* the result comes in REQUEST_COMPLETE_PROLOG */
+	return 0;
 }
 
 /* PE_ENDING: the Epilog starts once no stepd of the job is left. */
@@ -567,7 +654,9 @@ void slurmd_epilog_after(struct slurmd *d, const struct signal_job_msg *m)
 			return; /* on its way */
 		break;
 	case PE_DONE:
-		pe_send_complete(j); /* the controller asks again: it lost ours */
+		j->report_type = MESSAGE_EPILOG_COMPLETE; /* the controller asks again */
+		j->report_rc = (uint32_t)j->rc;
+		pe_send_complete(j);
 		return;
 	case PE_PROLOG:
 		pe_abort_prolog(d, j);
@@ -610,7 +699,8 @@ void slurmd_pe_fini(struct slurmd *d)
 		for (struct pe_waiter *w = j->waiters; w;) {
 			struct pe_waiter *next = w->next;
 
-			rpc_reply_rc(w->req, -SLURM_COMMUNICATIONS_SHUTDOWN_ERROR);
+			if (w->req)
+				rpc_reply_rc(w->req, -SLURM_COMMUNICATIONS_SHUTDOWN_ERROR);
 			free(w);
 			w = next;
 		}

@@ -3,8 +3,10 @@
  * job's facts in the environment and nothing of the user's.
  *
  * The Prolog runs before the first launch of a job on this node (its
- * batch script or its first step here); launches that arrive meanwhile
- * wait for it. A Prolog that fails (an exit code other than 0, a signal,
+ * batch script or its first step here), or when the controller asks
+ * (REQUEST_LAUNCH_PROLOG, PrologFlags=Alloc); launches that arrive
+ * meanwhile wait for it. With PrologFlags=Serial one Prolog or Epilog
+ * runs at a time on the node, the others wait their turn. A Prolog that fails (an exit code other than 0, a signal,
  * the timeout, or a program that is missing, not executable or writable
  * by others) fails those launches with ESLURMD_PROLOG_FAILED and has the
  * controller drain the node ("Prolog error").
@@ -37,7 +39,7 @@ struct pe_facts {
 
 /* Carries on with a launch that waited for the Prolog: rc 0 (go on) or
  * -ESLURMD_PROLOG_FAILED (answer req with it). */
-typedef void pe_go_fn(struct slurmd *d, struct rpc_req *req, int rc);
+typedef void pe_go_fn(struct slurmd *d, struct rpc_req *req, uint32_t job_id, int rc);
 
 int slurmd_pe_init(struct slurmd *d);
 /* Kills the scripts still running; launches waiting get an error. */
@@ -51,6 +53,10 @@ void slurmd_pe_reap(struct slurmd *d);
  * -ENOMEM. */
 int slurmd_prolog_before(struct slurmd *d, struct rpc_req *req, const struct pe_facts *f,
 			 pe_go_fn *go);
+/* REQUEST_LAUNCH_PROLOG (PrologFlags=Alloc): answered at once; the
+ * Prolog runs (unless it ran) and its result goes to the controller in
+ * REQUEST_COMPLETE_PROLOG, sent until it is taken. */
+int slurmd_req_launch_prolog(struct slurmd *d, struct rpc_req *req);
 /* A terminate or time limit of every step of m->job_id (after the
  * stepds were told): the Epilog runs once they are gone. Nothing when no
  * Epilog is configured. */

@@ -21,6 +21,7 @@
 #include "common/sl_errno.h"
 #include "health.h"
 #include "launch.h"
+#include "prolog.h"
 
 typedef int slurmd_handler_fn(struct slurmd *d, struct rpc_req *req);
 
@@ -88,6 +89,7 @@ static const struct rpc_handler slurmd_handlers[] = {
     H(REQUEST_SIGNAL_TASKS, PRIV_ADMIN, slurmd_req_signal_job),
     H(REQUEST_KILL_TIMELIMIT, PRIV_ADMIN, slurmd_req_signal_job),
     H(REQUEST_TERMINATE_JOB, PRIV_ADMIN, slurmd_req_signal_job),
+    H(REQUEST_LAUNCH_PROLOG, PRIV_ADMIN, slurmd_req_launch_prolog), /* prolog.c */
     H(REQUEST_JOB_STEP_STAT, PRIV_ANY, slurmd_req_step_stat), /* the stepd checks who */
 };
 

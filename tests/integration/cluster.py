@@ -20,6 +20,7 @@ Binaries come from $SL_BUILD_DIR or <repo>/build; the tests never call
 real Slurm (only bench/slurm_ref.py points bin_dir and sbin_dir at it). $SL_TIMEOUT_SCALE multiplies every deadline (e.g. 3 for ASan builds).
 """
 
+import contextlib
 import os
 import pwd
 import re
@@ -264,6 +265,17 @@ def recv_exact(sock, n):
             return None
         data += chunk
     return data
+
+
+@contextlib.contextmanager
+def marker(path):
+    """The file path exists for the block (a test's script acts on it),
+    and is gone after it whatever happened."""
+    path.touch()
+    try:
+        yield path
+    finally:
+        path.unlink()
 
 
 def wait_for(predicate, timeout=30, interval=0.1, what=None):

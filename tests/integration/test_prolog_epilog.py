@@ -8,12 +8,11 @@ Epilog drains the node ("Epilog error"). PrologSlurmctld and
 EpilogSlurmctld run on the controller: the job is CONFIGURING until the
 first is done (a failure requeues it), COMPLETING until the second is."""
 
-import contextlib
 import os
 
 import pytest
 
-from cluster import parse_record, submit, wait_for
+from cluster import marker, parse_record, submit, wait_for
 
 CLUSTER_KWARGS = dict(
     nodes=["n1", "n2"],
@@ -64,16 +63,6 @@ def pe(cluster):
         path.write_text(text)
         os.chmod(path, 0o755)
     return d
-
-
-@contextlib.contextmanager
-def marker(path):
-    """path exists for the block: the scripts act on it."""
-    path.touch()
-    try:
-        yield path
-    finally:
-        path.unlink()
 
 
 def env_of(path):

@@ -396,6 +396,17 @@ static void test_prolog_epilog_and_health_check_keys(void **state)
 	assert_true(load_text(*state, "SlurmctldHost=ctl\nPrologEpilogTimeout=70000\n", &c, &err,
 			      NULL)
 		    < 0);
+	assert_int_equal(load_text(*state, "SlurmctldHost=ctl\nPrologFlags=contain,Serial\n", &c,
+				   &err, NULL),
+			 0);
+	assert_int_equal(c->prolog_flags,
+			 PROLOG_FLAG_CONTAIN | PROLOG_FLAG_ALLOC | PROLOG_FLAG_SERIAL);
+	conf_free(c);
+	c = NULL;
+	assert_true(load_text(*state, "SlurmctldHost=ctl\nPrologFlags=Alloc,Sometimes\n", &c, &err,
+			      NULL)
+		    < 0);
+	assert_non_null(strstr(err.text, "PrologFlags"));
 }
 
 static void test_partition_and_node_defaults(void **state)
