@@ -311,26 +311,28 @@ static int step_env(struct srun *s)
 static int srun_script(struct srun *s, const char *opt, const char *conf, const char *context)
 {
 	const char *path = opt ? opt : conf;
+	_cleanup_free_ char **argv = NULL;
 	int status = 0;
 	pid_t pid;
 
 	if (!path || !*path || strcaseeq(path, "none"))
 		return 0;
-	pid = fork();
-	if (pid < 0)
+	/* made before the fork: srun's threads may hold malloc's locks */
+	argv = calloc((size_t)s->o.argc + 2, sizeof(*argv));
+	if (!argv || job_env_set(&s->env, "SLURM_SCRIPT_CONTEXT", "%s", context) < 0)
 		return -1;
+	argv[0] = (char *)path;
+	for (int i = 0; i < s->o.argc; i++)
+		argv[i + 1] = s->o.argv[i];
+	pid = fork();
 	if (pid == 0) {
-		char **argv = calloc((size_t)s->o.argc + 2, sizeof(*argv));
-
-		if (!argv || job_env_set(&s->env, "SLURM_SCRIPT_CONTEXT", "%s", context) < 0)
-			_exit(127);
-		argv[0] = (char *)path;
-		for (int i = 0; i < s->o.argc; i++)
-			argv[i + 1] = s->o.argv[i];
 		execve(path, argv, s->env.v);
-		fprintf(stderr, "srun: error: execve(): %s: %s\n", path, strerror(errno));
+		dprintf(STDERR_FILENO, "srun: error: execve(): %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
+	job_env_unset(&s->env, "SLURM_SCRIPT_CONTEXT");
+	if (pid < 0)
+		return -1;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

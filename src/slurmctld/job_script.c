@@ -3,6 +3,7 @@
 #include "job_script.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,7 +45,23 @@ struct job_run {
 struct job_scripts {
 	struct job_run *runs;
 	struct event *sig_chld; /* reaps every child of the controller */
+	uid_t uid;		/* the scripts run as SlurmUser (asked of NSS once, */
+	gid_t gid;		/* at start: no lookup on the loop) */
 };
+
+/* SlurmUser and its primary group; ourselves when we are not root. */
+static void script_identity(const struct ctld *c, uid_t *uid, gid_t *gid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	*uid = geteuid();
+	*gid = getegid();
+	if (*uid != 0 || c->conf->slurm_user_id == 0)
+		return;
+	*uid = c->conf->slurm_user_id;
+	*gid = getpwuid_r(*uid, &pw, buf, sizeof(buf), &res) == 0 && res ? res->pw_gid : *uid;
+}
 
 static const char *kind_name(enum script_kind k)
 {
@@ -148,8 +165,8 @@ static int run_start(struct ctld *c, struct job *job, enum script_kind kind, con
 	char *env[SCRIPT_ENV_MAX + 1] = {NULL}, *argv[] = {(char *)path, NULL};
 	unsigned tmo = c->conf->prolog_epilog_timeout;
 	struct job_run *r = calloc(1, sizeof(*r));
-	uid_t uid = geteuid() == 0 ? c->conf->slurm_user_id : geteuid();
-	gid_t gid = getegid();
+	uid_t uid = c->scripts ? c->scripts->uid : geteuid();
+	gid_t gid = c->scripts ? c->scripts->gid : getegid();
 	int err = 0;
 
 	if (!r || !c->scripts) {
@@ -164,7 +181,7 @@ static int run_start(struct ctld *c, struct job *job, enum script_kind kind, con
 	if (!err) {
 		r->pid = fork();
 		if (r->pid == 0)
-			child_exec(path, argv, env, uid, uid ? gid : 0);
+			child_exec(path, argv, env, uid, gid);
 		if (r->pid < 0)
 			err = -errno;
 	}
@@ -386,6 +403,7 @@ int job_script_init(struct ctld *c)
 	c->scripts = calloc(1, sizeof(*c->scripts));
 	if (!c->scripts)
 		return -ENOMEM;
+	script_identity(c, &c->scripts->uid, &c->scripts->gid);
 	c->scripts->sig_chld = evsignal_new(c->base, SIGCHLD, sigchld_cb, c);
 	if (!c->scripts->sig_chld || evsignal_add(c->scripts->sig_chld, NULL) < 0)
 		return -ENOMEM;
