@@ -529,7 +529,8 @@ static void pick_jobs(const struct sq *q, struct job_info_req *req)
 	}
 	if (q->o.n_jobs != 1) {
 		squeue_pick_states(&q->o, &req->state_bases, &req->state_flags);
-		req->partitions = (char *)q->o.partitions;
+		if (q->o.partitions && strlen(q->o.partitions) <= JOB_INFO_PARTS_MAX)
+			req->partitions = (char *)q->o.partitions; /* else filtered here alone */
 	}
 }
 

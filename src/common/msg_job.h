@@ -93,6 +93,10 @@ struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_
 	char *user_msg;
 };
 
+/* The controller matches every job against the list: a longer one is
+ * refused (ESLURM_INVALID_PARTITION_NAME), squeue filters it itself. */
+#define JOB_INFO_PARTS_MAX 4096
+
 struct job_info_req {                /* REQUEST_JOB_INFO */
 	time_t last_update;
 	uint16_t show_flags;
@@ -105,7 +109,8 @@ struct job_info_req {                /* REQUEST_JOB_INFO */
 	 * jobs); both 0: any state */
 	uint32_t state_bases;
 	uint32_t state_flags;
-	char *partitions;                  /* only jobs in one of these (squeue -p); NULL: any */
+	char *partitions;                  /* only jobs in one of these (squeue -p); NULL: any;
+					    * at most JOB_INFO_PARTS_MAX bytes */
 };
 
 /* One job as squeue / scontrol show job see it. Strings NULL print (null). */

@@ -174,12 +174,17 @@ static void job_pick_done(struct job_pick *p)
 	*p = (struct job_pick){0};
 }
 
-/* From the request: the ids parsed, the users copied, both sorted. */
+/* From the request: the ids parsed, the users copied, both sorted, the
+ * partitions copied. 0, -ENOMEM or -ESLURM_INVALID_PARTITION_NAME. */
 static int job_pick_of(const struct job_info_req *m, struct job_pick *ret)
 {
 	*ret = (struct job_pick){.state_bases = m->state_bases, .state_flags = m->state_flags};
 	if (m->job_ids && ids_parse(m->job_ids, &ret->ids, &ret->n_ids) < 0)
 		return -ENOMEM;
+	if (m->partitions && strlen(m->partitions) > JOB_INFO_PARTS_MAX) {
+		job_pick_done(ret);
+		return -ESLURM_INVALID_PARTITION_NAME;
+	}
 	if (m->partitions && !(ret->parts = strdup(m->partitions))) {
 		job_pick_done(ret);
 		return -ENOMEM;
@@ -359,8 +364,9 @@ int rpc_job_info(struct ctld *c, struct rpc_req *req)
 
 	if (m->last_update && m->last_update >= c->job_last_update)
 		return -SLURM_NO_CHANGE_IN_DATA;
-	if (job_pick_of(m, &pick) < 0)
-		return -ENOMEM;
+	r = job_pick_of(m, &pick);
+	if (r < 0)
+		return r;
 	if (m->show_flags & JOB_SHOW_STREAM) {
 		struct job_stream *s = calloc(1, sizeof(*s));
 

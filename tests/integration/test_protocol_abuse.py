@@ -432,6 +432,11 @@ def test_a_listing_for_some_partitions_carries_only_their_jobs(cluster):
         assert pending("debug,other") == 2
         assert pending("nosuch,oth,,debu") == 0
         assert pending("") == 0
+        # the list is matched against every job: a longer one is refused
+        reply = exchange(cluster, signed_frame(cluster, REQUEST_JOB_INFO, job_info_body(
+            bases=1, parts="x," * 2049)))
+        assert reply is not None and reply[0] == RESPONSE_SLURM_RC, reply
+        assert rc_of(reply) == 2000  # ESLURM_INVALID_PARTITION_NAME
 
         def shown(*args):
             return cluster.run("squeue", "-h", "-o", "%i", *args).stdout.split()
@@ -440,6 +445,7 @@ def test_a_listing_for_some_partitions_carries_only_their_jobs(cluster):
         assert shown("-p", "debug") == [debug]
         assert sorted(shown("-p", "other,debug")) == sorted([debug, other])
         assert shown("-p", "nosuch") == []
+        assert shown("-p", "x," * 2049 + "other") == [other]  # filtered by squeue alone
         assert shown("-p", "other", "-j", debug) == []
     finally:
         cluster.run("scancel", debug, other)
