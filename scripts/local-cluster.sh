@@ -52,7 +52,8 @@ NODES_DEFAULT=2                   # the template's c1 and c2
 NODES_MAX=4000                    # one slurmd each; ports come from 7000-11999
 NODES_WANTED=                     # up --nodes N
 TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in" "$REPO/etc/local/cgroup.conf.in"
-	"$REPO/etc/local/prolog.in" "$REPO/etc/local/epilog.in" "$REPO/etc/local/healthcheck.in")
+	"$REPO/etc/local/prolog.in" "$REPO/etc/local/epilog.in" "$REPO/etc/local/healthcheck.in"
+	"$REPO/etc/local/reboot.in")
 PIDS=$RUN/pid/script
 UP_TIMEOUT=${SL_UP_TIMEOUT:-30}   # seconds to wait for the cluster to come up
 STOP_TIMEOUT=10                   # seconds between SIGTERM and SIGKILL
@@ -493,7 +494,7 @@ write_config() {
 	template=$(node_template "$count")
 	mapfile -t nodes < <(grep -o '@PORT_[A-Za-z0-9_.-]*@' <<<"$template" | sort -u)
 	read -r -a ports <<<"$(free_ports $((${#nodes[@]} + 3)))"
-	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g; s|@BIN_DIR@|$BUILD|g"
+	sed_script="s|@RUN_DIR@|$RUN|g; s|@SLURM_USER@|$(id -un)|g; s|@BIN_DIR@|$BUILD|g; s|@REPO_DIR@|$REPO|g"
 	if [[ $(cgroup_mode) == cgroup ]]; then
 		sed_script+="; s|@PROCTRACK@|proctrack/cgroup|g; s|@TASK_PLUGIN@|task/cgroup,task/affinity|g"
 	else
@@ -520,7 +521,7 @@ write_config() {
 	sed "$sed_script" "${TEMPLATES[2]}" >"$RUN/cgroup.conf"
 	# the node scripts: slurmd runs only programs nobody but us may change
 	mkdir -p "$RUN/etc"
-	for i in prolog epilog healthcheck; do
+	for i in prolog epilog healthcheck reboot; do
 		sed "$sed_script" "$REPO/etc/local/$i.in" >"$RUN/etc/$i.tmp"
 		chmod 0755 "$RUN/etc/$i.tmp"
 		mv "$RUN/etc/$i.tmp" "$RUN/etc/$i"

@@ -43,6 +43,7 @@
 #include "common/parse_time.h"
 #include "common/rpc_client.h"
 #include "common/sl_errno.h"
+#include "common/states.h"
 
 #define SCONTROL_SHOW_ALL    0x0001 /* Slurm's SHOW_ALL */
 #define SCONTROL_SHOW_DETAIL 0x0002 /* Slurm's SHOW_DETAIL */
@@ -84,6 +85,7 @@ static const char usage_text[] =
     "    Valid <COMMAND> values are:\n"
     "     all                      display information about all partitions,\n"
     "                              including hidden partitions.\n"
+    "     cancel_reboot <nodelist> Cancel pending reboot on nodes.\n"
     "     details                  evokes additional details from the \"show\"\n"
     "                              command\n"
     "     errnumstr <ERRNO>        Given a Slurm error number, return a\n"
@@ -97,6 +99,8 @@ static const char usage_text[] =
     "     ping                     print status of slurmctld daemons.\n"
     "     quiet                    print no messages other than error messages.\n"
     "     quit                     terminate this command.\n"
+    "     reboot [ASAP] [nextstate=] [reason=] <ALL|nodelist>  reboot nodes\n"
+    "                              when they become idle.\n"
     "     reconfigure              re-read configuration files.\n"
     "     release <job_list>       permit specified job to start (see hold).\n"
     "     requeue <job_id>         re-queue a batch job.\n"
@@ -688,6 +692,52 @@ static void v_reconfigure(struct sctl *s, int argc, char **argv)
 			cli_perror("slurm_reconfigure error", r);
 	}
 }
+/* reboot [ASAP] [nextstate=RESUME|DOWN] [reason=...] ALL|NodeList */
+static void v_reboot(struct sctl *s, int argc, char **argv)
+{
+	const struct sl_conf *conf;
+	struct reboot_msg m;
+	int r;
+
+	if (too_few(s, argc, argv[0]))
+		return;
+	if (scontrol_reboot_parse(argc - 1, argv + 1, &m) < 0) {
+		s->exit_code = CLI_EXIT_ERROR;
+		return;
+	}
+	if (!(conf = conf_of(s)))
+		return;
+	if (!conf->reboot_program) {
+		s->exit_code = CLI_EXIT_ERROR;
+		fprintf(stderr, "RebootProgram isn't defined\n");
+		return;
+	}
+	r = rpc_call_ctld_rc(conf, REQUEST_REBOOT_NODES, &m);
+	if (r < 0) {
+		s->exit_code = CLI_EXIT_ERROR;
+		if (s->quiet != 1)
+			cli_perror("scontrol_reboot_nodes error", r);
+	}
+}
+/* cancel_reboot NodeList: State=CANCEL_REBOOT on those nodes. */
+static void v_cancel_reboot(struct sctl *s, int argc, char **argv)
+{
+	struct update_node_msg m = {.weight = NO_VAL, .state = NODE_UPDATE_CANCEL_REBOOT};
+	const struct sl_conf *conf;
+	int r;
+
+	if (too_few(s, argc, argv[0]) || too_many(s, argc, 2, argv[0]))
+		return;
+	if (!(conf = conf_of(s)))
+		return;
+	m.node_names = argv[1];
+	r = rpc_call_ctld_rc(conf, REQUEST_UPDATE_NODE, &m);
+	if (r < 0) {
+		s->exit_code = CLI_EXIT_ERROR;
+		if (s->quiet != 1)
+			cli_perror("slurm_update error", r);
+	}
+}
 static void v_shutdown(struct sctl *s, int argc, char **argv)
 {
 	struct shutdown_msg req = {.options = 0};
@@ -733,6 +783,7 @@ static void v_wait_job(struct sctl *s, int argc, char **argv)
 /* Verbs in the order scontrol tries them; min is the least abbreviation. */
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
+    {"cancel_reboot", 13, v_cancel_reboot},
     {"details", 1, v_flag},
     {"errnumstr", 2, v_errnumstr},
     {"exit", 2, v_flag},
@@ -742,6 +793,7 @@ static const struct verb verbs[] = {
     {"ping", 3, v_flag},
     {"quiet", 4, v_flag},
     {"quit", 4, v_flag},
+    {"reboot", 6, v_reboot},
     {"reconfigure", 3, v_reconfigure},
     {"requeue", 3, v_requeue},
     {"requeuehold", 11, v_requeue},

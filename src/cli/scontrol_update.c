@@ -105,3 +105,54 @@ int scontrol_update_node_parse(int argc, char **argv, struct update_node_msg *m)
 	}
 	return 0;
 }
+
+int scontrol_reboot_parse(int argc, char **argv, struct reboot_msg *m)
+{
+	*m = (struct reboot_msg){.next_state = NO_VAL};
+	for (int i = 0; i < argc; i++) {
+		char *arg = argv[i], *val = strchr(arg, '=');
+		size_t len = val ? (size_t)(val - arg) : strlen(arg);
+
+		if (!val && cli_keyword_match(arg, len, "ASAP", 4)) {
+			m->flags |= REBOOT_FLAGS_ASAP;
+		} else if (val && cli_keyword_match(arg, len, "Reason", 3)) {
+			size_t n;
+
+			val++;
+			val += *val == '"';
+			n = strlen(val);
+			if (n && val[n - 1] == '"')
+				val[--n] = '\0';
+			if (!n) {
+				fprintf(stderr, "missing reason\n");
+				return -EINVAL;
+			}
+			m->reason = val;
+		} else if (val && cli_keyword_match(arg, len, "nextstate", 9)) {
+			val++;
+			if (!*val) {
+				fprintf(stderr, "missing state\n");
+				return -EINVAL;
+			}
+			if (cli_keyword_match(val, strlen(val), "RESUME", 1)) {
+				m->next_state = NODE_UPDATE_RESUME;
+			} else if (cli_keyword_match(val, strlen(val), "DOWN", 1)) {
+				m->next_state = NODE_UPDATE_DOWN;
+			} else {
+				fprintf(stderr, "Invalid state: %s\n", val);
+				fprintf(stderr, "Valid states: DOWN, RESUME\n");
+				return -EINVAL;
+			}
+		} else if (!val && !m->node_list) {
+			m->node_list = arg; /* ALL or a node list */
+		} else {
+			fprintf(stderr, "Invalid input: %s\n", arg);
+			return -EINVAL;
+		}
+	}
+	if (!m->node_list) {
+		fprintf(stderr, "Missing node list. Specify ALL|<NodeList>\n");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -176,6 +176,8 @@ struct sl_conf {
 	char *mail_prog;
 	char *prolog, *epilog;           /* slurmd's, as root; a glob; NULL: none */
 	char *health_check_program;      /* slurmd's, as root; NULL: none */
+	char *reboot_program;            /* slurmd's, as root, for scontrol reboot */
+	uint32_t resume_timeout;         /* s a rebooted node has to register */
 	char *task_prolog, *task_epilog; /* the stepd's, as the user, each task */
 	char *srun_prolog, *srun_epilog; /* srun's, around each step it launches */
 	char *prolog_slurmctld, *epilog_slurmctld; /* the controller's, as SlurmUser */

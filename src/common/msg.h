@@ -57,6 +57,7 @@ struct node_reg_msg {       /* MESSAGE_NODE_REGISTRATION_STATUS, slurmd -> ctld 
 	uint64_t free_mem;    /* MB */
 	time_t boot_time;
 	time_t slurmd_start_time;
+	uint64_t instance;    /* this run of slurmd: its start, in us since the epoch */
 	uint16_t port;        /* where this slurmd listens */
 	uint32_t step_count;  /* what runs here, for the controller to reconcile */
 	struct node_step_ref *steps;
@@ -122,6 +123,15 @@ struct update_node_msg {    /* REQUEST_UPDATE_NODE */
 	uint32_t weight;    /* NO_VAL: no change */
 	char *features;     /* NULL: no change */
 	char *comment;      /* NULL: no change */
+};
+
+#define REBOOT_FLAGS_ASAP 0x0001 /* drain first; the reason "Reboot ASAP" */
+
+struct reboot_msg {         /* REQUEST_REBOOT_NODES (scontrol -> ctld -> slurmd) */
+	char *node_list;    /* hostlist expression or "ALL"; to slurmd: its name */
+	char *reason;       /* NULL: "Reboot ASAP" or "reboot requested" */
+	uint16_t flags;     /* REBOOT_FLAGS_* */
+	uint32_t next_state; /* NO_VAL, NODE_UPDATE_RESUME or NODE_UPDATE_DOWN */
 };
 
 /* ---- partitions ---- */

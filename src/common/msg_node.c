@@ -62,6 +62,7 @@ void node_reg_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u64(b, m->free_mem);
 	pack_time(b, m->boot_time);
 	pack_time(b, m->slurmd_start_time);
+	pack_u64(b, m->instance);
 	pack_u16(b, m->port);
 	step_refs_pack(m->steps, m->step_count, b);
 }
@@ -88,6 +89,7 @@ int node_reg_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u64(b, &m->free_mem);
 	unpack_time(b, &m->boot_time);
 	unpack_time(b, &m->slurmd_start_time);
+	unpack_u64(b, &m->instance);
 	unpack_u16(b, &m->port);
 	step_refs_unpack(&m->steps, &m->step_count, b);
 	return b->err;
@@ -335,4 +337,35 @@ void update_node_msg_free(void *msg)
 	free(m->reason);
 	free(m->features);
 	free(m->comment);
+}
+
+void reboot_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct reboot_msg *m = msg;
+
+	(void)ver;
+	pack_str(b, m->node_list);
+	pack_str(b, m->reason);
+	pack_u16(b, m->flags);
+	pack_u32(b, m->next_state);
+}
+
+int reboot_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct reboot_msg *m = msg;
+
+	(void)ver;
+	unpack_str(b, &m->node_list, SL_STR_MAX);
+	unpack_str(b, &m->reason, SL_REASON_MAX);
+	unpack_u16(b, &m->flags);
+	unpack_u32(b, &m->next_state);
+	return b->err;
+}
+
+void reboot_msg_free(void *msg)
+{
+	struct reboot_msg *m = msg;
+
+	free(m->node_list);
+	free(m->reason);
 }

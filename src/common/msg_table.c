@@ -24,6 +24,7 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_SHUTDOWN, shutdown_msg),
     MSG(REQUEST_PING, empty_msg),
     MSG(REQUEST_HEALTH_CHECK, empty_msg),
+    MSG(REQUEST_REBOOT_NODES, reboot_msg),
     MSG(RESPONSE_PING_SLURMD, ping_slurmd_msg),
     MSG(REQUEST_ACCT_QUERY, acct_query_req),
     MSG(RESPONSE_ACCT_QUERY, acct_query_resp),

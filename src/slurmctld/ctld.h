@@ -31,6 +31,7 @@ struct job_scripts;
 struct node;
 struct node_ping;
 struct node_health;
+struct node_reboot;
 struct part;
 struct prio_ctx;
 struct sched_bf;
@@ -96,6 +97,7 @@ struct ctld {
 	struct job_wait *job_wait; /* job_wait.c: REQUEST_JOB_WAIT's waits */
 	struct node_ping *ping;	  /* node_ping.c: the spread ping round */
 	struct node_health *health; /* node_health.c: REQUEST_HEALTH_CHECK's timer */
+	struct node_reboot *reboot; /* node_reboot.c: reboots to issue or time out */
 	struct ctld_timer *timer; /* ctld_timer.c: the 1 s pass over jobs and steps */
 	struct sched_bf *bf;	  /* sched_bf.c: backfill's timer and thread */
 	struct job_sched *sched;  /* job_sched.c: the pace of passes after events */

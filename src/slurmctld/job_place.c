@@ -27,7 +27,8 @@ bool job_place_node_usable(const struct node *n)
 {
 	uint32_t base = n->state & NODE_STATE_BASE;
 
-	if (n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND))
+	if (n->state
+	    & (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND | NODE_STATE_REBOOT_ISSUED))
 		return false;
 	if (n->epilogs) /* COMPLETING: an Epilog of an earlier job runs there */
 		return false;

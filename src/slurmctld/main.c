@@ -39,6 +39,7 @@
 #include "mail.h"
 #include "node.h"
 #include "node_health.h"
+#include "node_reboot.h"
 #include "node_ping.h"
 #include "sched_bf.h"
 #include "node_state.h"
@@ -289,6 +290,7 @@ static const struct subsys {
     {"rpc", rpc_init, rpc_fini},	       /* accept once state is ready */
     {"ping", ping_init, node_ping_stop},       /* asks nodes to register */
     {"health", node_health_start, node_health_stop}, /* HealthCheckInterval */
+    {"reboot", node_reboot_start, node_reboot_stop}, /* scontrol reboot */
     {"timer", ctld_timer_start, ctld_timer_stop},
     {"backfill", sched_bf_init, sched_bf_fini},
 };

@@ -52,6 +52,7 @@ static void node_init(struct node *n, const struct conf_node *cfg)
 	    .reason_uid = NO_VAL,
 	    .cpu_load = NO_VAL,
 	    .free_mem = NO_VAL64,
+	    .reboot_next_state = NO_VAL,
 	};
 	if (cfg->state && strcaseeq(cfg->state, "FUTURE"))
 		n->state = NODE_STATE_FUTURE;
@@ -176,12 +177,84 @@ struct node *node_find(struct ctld *c, const char *name)
 	return NULL;
 }
 
-static void node_set_reason(struct node *n, const char *reason, uint32_t uid, time_t now)
+void node_set_reason(struct node *n, const char *reason, uint32_t uid, time_t now)
 {
+	char *copy = sdup(reason); /* reason may be n->reason itself */
+
 	free(n->reason);
-	n->reason = sdup(reason);
-	n->reason_uid = reason ? uid : NO_VAL;
-	n->reason_time = reason ? now : 0;
+	n->reason = copy;
+	n->reason_uid = copy ? uid : NO_VAL;
+	n->reason_time = copy ? now : 0;
+}
+
+void node_reason_append(struct node *n, const char *what, time_t now)
+{
+	char *s = NULL;
+
+	if (!n->reason) {
+		node_set_reason(n, what, n->reason_uid, now);
+		return;
+	}
+	if (strstr(n->reason, what))
+		return;
+	if (asprintf(&s, "%s : %s", n->reason, what) < 0)
+		return;
+	free(n->reason);
+	n->reason = s;
+	n->reason_time = now;
+}
+
+void node_reboot_clear(struct node *n, time_t now)
+{
+	if (n->is_reboot_asap) {
+		n->state &= ~NODE_STATE_DRAIN;
+		if (!(n->state & NODE_STATE_FAIL))
+			node_set_reason(n, NULL, 0, now);
+	}
+	n->state &= ~(NODE_STATE_REBOOT_REQUESTED | NODE_STATE_REBOOT_ISSUED);
+	n->reboot_next_state = NO_VAL;
+	n->is_reboot_asap = false;
+	n->boot_req_time = 0;
+	n->reboot_old_instance = 0;
+}
+
+/* Did the registration m come from a slurmd started after the reboot was
+ * issued (a new boot, or on the local cluster a new slurmd)? */
+static bool node_rebooted(const struct node *n, const struct node_reg_msg *m)
+{
+	return m->boot_time > n->boot_req_time
+	       || (m->instance && m->instance != n->reboot_old_instance);
+}
+
+/* The node is back from an issued reboot: to DOWN with nextstate=DOWN,
+ * otherwise in service (undrained after ASAP or nextstate=RESUME). */
+static void node_reboot_done(struct ctld *c, struct node *n, time_t now)
+{
+	uint32_t next = n->reboot_next_state;
+	bool undrain = n->is_reboot_asap || next != NO_VAL;
+
+	info("Node %s rebooted %ld secs ago", node_name(n), (long)(now - n->boot_req_time));
+	n->state &= ~(NODE_STATE_REBOOT_ISSUED | NODE_STATE_REBOOT_REQUESTED);
+	if (undrain)
+		n->state &= ~NODE_STATE_DRAIN;
+	if (next == NODE_UPDATE_DOWN) {
+		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_DOWN;
+		n->is_down_no_respond = false;
+		node_reason_append(n, "reboot complete", now);
+	} else {
+		if ((n->state & NODE_STATE_BASE) == NODE_STATE_DOWN)
+			n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
+		node_update_alloc_state(n);
+		n->is_down_no_respond = false;
+		if (!(n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
+			node_set_reason(n, NULL, 0, now);
+		n->last_busy = now;
+	}
+	n->reboot_next_state = NO_VAL;
+	n->is_reboot_asap = false;
+	n->boot_req_time = 0;
+	n->reboot_old_instance = 0;
+	c->node_last_update = now;
 }
 
 static void replace_str(char **dst, const char *src)
@@ -240,7 +313,7 @@ void node_update_alloc_state(struct node *n)
 bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m, time_t now)
 {
 	uint32_t base = n->state & NODE_STATE_BASE;
-	bool changed = false;
+	bool changed = false, stay_down = false;
 	char *bad = NULL;
 
 	replace_str(&n->arch, m->arch);
@@ -249,8 +322,15 @@ bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m,
 	replace_str(&n->gres_reported, m->gres);
 	n->cpu_load = m->cpu_load;
 	n->free_mem = m->free_mem;
+	if ((n->state & NODE_STATE_REBOOT_ISSUED) && node_rebooted(n, m)) {
+		stay_down = n->reboot_next_state == NODE_UPDATE_DOWN;
+		node_reboot_done(c, n, now);
+		changed = true;
+		base = n->state & NODE_STATE_BASE;
+	}
 	n->boot_time = m->boot_time;
 	n->slurmd_start_time = m->slurmd_start_time;
+	n->slurmd_instance = m->instance;
 	n->last_response = now;
 	n->state &= ~NODE_STATE_NO_RESPOND;
 
@@ -269,7 +349,7 @@ bool node_register(struct ctld *c, struct node *n, const struct node_reg_msg *m,
 		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
 		node_update_alloc_state(n); /* recovered jobs may run here */
 		n->last_busy = now;
-	} else if (base == NODE_STATE_DOWN && node_may_return(c, n)) {
+	} else if (base == NODE_STATE_DOWN && !stay_down && node_may_return(c, n)) {
 		info("Node %s returned to service", node_name(n));
 		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_IDLE;
 		node_update_alloc_state(n);
@@ -318,6 +398,8 @@ bool node_no_response(struct ctld *c, struct node *n, time_t now)
 	}
 	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE || !c->conf->slurmd_timeout)
 		return false;
+	if (n->state & NODE_STATE_REBOOT_ISSUED)
+		return false; /* ResumeTimeout judges a rebooting node */
 	/* the clock starts at the last answer, or at our own start */
 	if (now - (n->last_response ? n->last_response : c->boot_time)
 	    < (time_t)c->conf->slurmd_timeout)
@@ -341,6 +423,10 @@ static int node_update_check(const struct node *n, const struct update_node_msg 
 	if (m->state == NODE_UPDATE_RESUME && base != NODE_STATE_DOWN
 	    && !(n->state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)))
 		return -ESLURM_INVALID_NODE_STATE; /* nothing to resume */
+	if (m->state == NODE_UPDATE_CANCEL_REBOOT && (n->state & NODE_STATE_REBOOT_ISSUED)) {
+		error("REBOOT on node %s already in progress -- unable to cancel", node_name(n));
+		return -ESLURM_REBOOT_IN_PROGRESS;
+	}
 	return 0;
 }
 
@@ -383,6 +469,12 @@ static int node_update_one(struct node *n, const struct update_node_msg *m,
 		break;
 	case NODE_UPDATE_FUTURE:
 		n->state = NODE_STATE_FUTURE;
+		break;
+	case NODE_UPDATE_CANCEL_REBOOT:
+		if (n->state & NODE_STATE_REBOOT_REQUESTED) {
+			info("Canceling REBOOT on node %s", node_name(n));
+			node_reboot_clear(n, now);
+		}
 		break;
 	default:
 		if (m->state)

@@ -42,6 +42,13 @@ struct node {
 	/* node_reconcile.c: a job or step was too young to be judged missing;
 	 * ask the node again at this time (0: no need) */
 	time_t recheck_time;
+	/* scontrol reboot (node_reboot.c): the state after it (NO_VAL,
+	 * NODE_UPDATE_RESUME or NODE_UPDATE_DOWN), when it was issued and
+	 * which slurmd was running then; ASAP drained the node */
+	uint32_t reboot_next_state;
+	time_t boot_req_time;
+	uint64_t slurmd_instance, reboot_old_instance; /* node_reg_msg's instance */
+	bool is_reboot_asap;
 };
 
 /* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */
@@ -68,6 +75,13 @@ void node_responded(struct ctld *c, struct node *n, uint32_t cpu_load, uint64_t 
 /* A ping failed: mark not responding; after SlurmdTimeout set DOWN with
  * reason "Not responding". Returns true when the state went DOWN. */
 bool node_no_response(struct ctld *c, struct node *n, time_t now);
+
+/* Set n's reason (NULL: none) as uid. */
+void node_set_reason(struct node *n, const char *reason, uint32_t uid, time_t now);
+/* Append " : what" to n's reason (once), as Slurm marks a reboot's steps. */
+void node_reason_append(struct node *n, const char *what, time_t now);
+/* Forget a requested or issued reboot of n (its ASAP drain too). */
+void node_reboot_clear(struct node *n, time_t now);
 
 /* Drain n with reason (kept when it already has one), as SlurmUser. */
 void node_drain(struct ctld *c, struct node *n, const char *reason, time_t now);

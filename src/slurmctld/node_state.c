@@ -30,7 +30,7 @@
 #include "node.h"
 
 #define NODE_STATE_MAGIC "SL_NODE_STATE"
-#define NODE_STATE_VERSION 1
+#define NODE_STATE_VERSION 2 /* 2: a reboot requested or issued; 1 is read */
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -111,6 +111,11 @@ int node_state_save(struct ctld *c)
 		pack_u32(&b, n->reason_uid);
 		pack_time(&b, n->reason_time);
 		pack_bool(&b, n->is_down_no_respond);
+		/* version 2: a requested or issued reboot */
+		pack_u32(&b, n->reboot_next_state);
+		pack_time(&b, n->boot_req_time);
+		pack_u64(&b, n->reboot_old_instance);
+		pack_bool(&b, n->is_reboot_asap);
 	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
@@ -161,22 +166,37 @@ static int read_file(const char *path, uint8_t **ret, size_t *ret_len)
 	return 0;
 }
 
+/* One node's record as saved. */
+struct saved_node {
+	uint32_t state, reason_uid, next_state;
+	char *reason;
+	time_t reason_time, boot_req_time;
+	uint64_t old_instance;
+	bool down_no_respond, reboot_asap;
+};
+
 /* Apply one saved record; only admin-meaningful parts are restored. */
-static void node_state_apply(struct node *n, uint32_t state, char *reason, uint32_t reason_uid,
-			     time_t reason_time, bool down_no_respond)
+static void node_state_apply(struct node *n, struct saved_node *v)
 {
-	uint32_t keep = NODE_STATE_DRAIN | NODE_STATE_FAIL;
+	uint32_t keep = NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_REBOOT_REQUESTED
+		      | NODE_STATE_REBOOT_ISSUED;
+	uint32_t state = v->state;
 
 	n->state |= state & keep;
 	if ((state & NODE_STATE_BASE) == NODE_STATE_DOWN)
 		n->state = (n->state & NODE_STATE_FLAGS) | NODE_STATE_DOWN;
 	else if ((state & NODE_STATE_BASE) == NODE_STATE_FUTURE)
 		n->state = NODE_STATE_FUTURE;
-	n->is_down_no_respond = down_no_respond;
+	n->is_down_no_respond = v->down_no_respond;
 	free(n->reason);
-	n->reason = reason;
-	n->reason_uid = reason_uid;
-	n->reason_time = reason_time;
+	n->reason = v->reason;
+	v->reason = NULL;
+	n->reason_uid = v->reason_uid;
+	n->reason_time = v->reason_time;
+	n->reboot_next_state = v->next_state;
+	n->boot_req_time = v->boot_req_time;
+	n->reboot_old_instance = v->old_instance;
+	n->is_reboot_asap = v->reboot_asap;
 }
 
 int node_state_load(struct ctld *c)
@@ -212,28 +232,31 @@ int node_state_load(struct ctld *c)
 	unpack_u16(&b, &version);
 	unpack_time(&b, &saved);
 	unpack_count(&b, &count, SL_ARRAY_MAX, 8);
-	if (b.err || !magic || !streq(magic, NODE_STATE_MAGIC) || version != NODE_STATE_VERSION)
+	if (b.err || !magic || !streq(magic, NODE_STATE_MAGIC) || version < 1
+	    || version > NODE_STATE_VERSION)
 		return -EBADMSG;
 	for (uint32_t i = 0; i < count && !b.err; i++) {
-		char *name = NULL, *reason = NULL;
-		uint32_t state, reason_uid;
-		time_t reason_time;
-		bool down_no_respond;
+		struct saved_node v = {.next_state = NO_VAL};
+		char *name = NULL;
 		struct node *n;
 
 		unpack_str(&b, &name, SL_NAME_MAX);
-		unpack_u32(&b, &state);
-		unpack_str(&b, &reason, SL_REASON_MAX);
-		unpack_u32(&b, &reason_uid);
-		unpack_time(&b, &reason_time);
-		unpack_bool(&b, &down_no_respond);
-		n = (b.err || !name) ? NULL : node_find(c, name);
-		if (n) {
-			node_state_apply(n, state, reason, reason_uid, reason_time, down_no_respond);
-			reason = NULL;
+		unpack_u32(&b, &v.state);
+		unpack_str(&b, &v.reason, SL_REASON_MAX);
+		unpack_u32(&b, &v.reason_uid);
+		unpack_time(&b, &v.reason_time);
+		unpack_bool(&b, &v.down_no_respond);
+		if (version >= 2) {
+			unpack_u32(&b, &v.next_state);
+			unpack_time(&b, &v.boot_req_time);
+			unpack_u64(&b, &v.old_instance);
+			unpack_bool(&b, &v.reboot_asap);
 		}
+		n = (b.err || !name) ? NULL : node_find(c, name);
+		if (n)
+			node_state_apply(n, &v);
 		free(name);
-		free(reason);
+		free(v.reason);
 	}
 	if (b.err)
 		return -EBADMSG;

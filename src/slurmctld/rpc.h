@@ -24,6 +24,7 @@ const struct rpc_handler *rpc_handlers(size_t *ret_count);
 int rpc_node_register(struct ctld *c, struct rpc_req *req);
 int rpc_node_info(struct ctld *c, struct rpc_req *req);
 int rpc_node_update(struct ctld *c, struct rpc_req *req);
+int rpc_node_reboot(struct ctld *c, struct rpc_req *req);
 /* rpc_part.c */
 int rpc_part_info(struct ctld *c, struct rpc_req *req);
 /* rpc_wait.c */

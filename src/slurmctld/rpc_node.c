@@ -18,6 +18,7 @@
 #include "job_end.h"
 #include "node.h"
 #include "node_ping.h"
+#include "node_reboot.h"
 #include "node_state.h"
 
 int rpc_node_register(struct ctld *c, struct rpc_req *req)
@@ -64,6 +65,18 @@ int rpc_node_update(struct ctld *c, struct rpc_req *req)
 	for (uint32_t i = 0; i < c->node_count; i++)
 		if ((c->nodes[i].state & NODE_STATE_BASE) == NODE_STATE_DOWN && c->nodes[i].cpus_used)
 			job_end_node_down(c, i);
+	if (node_state_save(c) < 0)
+		return -ESLURM_WRITING_TO_FILE;
+	rpc_reply_rc(req, 0);
+	return 0;
+}
+
+int rpc_node_reboot(struct ctld *c, struct rpc_req *req)
+{
+	int r = node_reboot_request(c, req->body, req->uid, time(NULL));
+
+	if (r < 0)
+		return r;
 	if (node_state_save(c) < 0)
 		return -ESLURM_WRITING_TO_FILE;
 	rpc_reply_rc(req, 0);

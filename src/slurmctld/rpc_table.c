@@ -38,6 +38,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info),
     H(REQUEST_PRIORITY_FACTORS, PRIV_ANY, rpc_prio_factors), /* visibility inside */
     H(REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update),
+    H(REQUEST_REBOOT_NODES, PRIV_ADMIN, rpc_node_reboot),
     H(REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit),
     H(REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run),
     H(REQUEST_COMPLETE_BATCH_SCRIPT, PRIV_SLURMD, rpc_job_complete),

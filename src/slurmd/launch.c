@@ -57,6 +57,7 @@
 #include "cred_state.h"
 #include "health.h"
 #include "prolog.h"
+#include "reboot.h"
 #include "slurmd.h"
 #include "spawn.h"
 
@@ -288,6 +289,7 @@ static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 	stepd_reap(arg);
 	slurmd_pe_reap(arg);
 	slurmd_health_reap(arg);
+	slurmd_reboot_reap(arg);
 }
 
 /* Room for one more stepd pid, before spawning it (a pid that could not

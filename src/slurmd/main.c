@@ -276,6 +276,12 @@ int main(int argc, char **argv)
 		error("cannot write pid file %s", pidfile);
 	signal(SIGPIPE, SIG_IGN);
 	d->start_time = time(NULL);
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		d->instance = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	}
 	d->base = event_base_new();
 	if (!d->base)
 		fatal("cannot create event loop");

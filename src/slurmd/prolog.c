@@ -194,21 +194,6 @@ static const char *pe_kind(const struct pe_job *j)
 	return j->phase == PE_PROLOG ? "prolog" : "epilog";
 }
 
-/* May root run path? Only a regular file, executable, that nobody but
- * root (or our own user) may change. */
-static int pe_prog_check(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))
-		return -EACCES;
-	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return -EPERM;
-	return 0;
-}
-
 /* Starts the session of program path, /dev/null as its input and
  * output; its pid in j->pid. */
 static int pe_spawn(struct pe_job *j, const char *path)
@@ -248,7 +233,7 @@ static void pe_next(struct pe_job *j)
 	if (j->next_prog >= j->g.gl_pathc)
 		return pe_finished(j, 0);
 	path = j->g.gl_pathv[j->next_prog++];
-	r = pe_prog_check(path);
+	r = slurmd_prog_check(path);
 	if (r == 0)
 		r = pe_spawn(j, path);
 	if (r < 0) {

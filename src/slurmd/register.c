@@ -47,6 +47,7 @@ int slurmd_reg_msg_fill(struct slurmd *d, struct node_reg_msg *m)
 		.free_mem = hw.free_mem_mb,
 		.boot_time = hw.boot_time,
 		.slurmd_start_time = d->start_time,
+		.instance = d->instance,
 		.port = d->cfg->port,
 	};
 	if (d->conf->config_overrides) {

@@ -22,6 +22,7 @@
 #include "health.h"
 #include "launch.h"
 #include "prolog.h"
+#include "reboot.h"
 
 typedef int slurmd_handler_fn(struct slurmd *d, struct rpc_req *req);
 
@@ -84,6 +85,7 @@ static const struct rpc_handler slurmd_handlers[] = {
     H(REQUEST_SHUTDOWN, PRIV_ADMIN, req_shutdown),
     H(REQUEST_PING, PRIV_ADMIN, req_ping),
     H(REQUEST_HEALTH_CHECK, PRIV_ADMIN, slurmd_req_health_check), /* health.c */
+    H(REQUEST_REBOOT_NODES, PRIV_ADMIN, slurmd_req_reboot),	  /* reboot.c */
     H(REQUEST_BATCH_JOB_LAUNCH, PRIV_ADMIN, slurmd_req_batch_launch), /* launch.c */
     H(REQUEST_LAUNCH_TASKS, PRIV_ANY, slurmd_req_launch_tasks),	  /* who: checked there */
     H(REQUEST_SIGNAL_TASKS, PRIV_ADMIN, slurmd_req_signal_job),

@@ -34,6 +34,7 @@ struct slurmd {
 	bool is_registered;
 	struct event *sig_term, *sig_int, *sig_hup;
 	time_t start_time;
+	uint64_t instance;           /* start_time in us: tells one run from the next */
 	/* launch.c */
 	char *spool_dir;             /* SlurmdSpoolDir of this node, expanded */
 	char *stepd_path;            /* slurmstepd next to this binary */
@@ -49,6 +50,8 @@ struct slurmd {
 	struct pe_job *pe_jobs;     /* jobs whose Prolog or Epilog ran or runs here */
 	/* health.c */
 	struct health *health;
+	/* reboot.c */
+	pid_t reboot_pid;            /* RebootProgram running, 0: none */
 };
 
 /* register.c */

@@ -1,9 +1,11 @@
 /* spawn.c - see spawn.h. */
 #include "spawn.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int slurmd_spawn(const char *path, char *const argv[], char *const envp[], const int fds[3],
@@ -44,4 +46,17 @@ int slurmd_spawn(const char *path, char *const argv[], char *const envp[], const
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	return -r;
+}
+
+int slurmd_prog_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))
+		return -EACCES;
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	return 0;
 }

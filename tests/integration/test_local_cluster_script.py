@@ -400,3 +400,22 @@ def test_up_configures_the_node_scripts_and_they_run(tree):
 
     wait_for(lambda: ran() == ["prolog", "epilog"], timeout=30, what="both scripts for the job")
     wait_for(lambda: tree.job_state(job) in ("COMPLETED", ""), timeout=30, what="the job done")
+
+
+def test_scontrol_reboot_restarts_the_nodes_slurmd(tree):
+    """RebootProgram (etc/local/reboot.in) restarts the node's slurmd
+    through this script: the node is back in service, a new slurmd
+    recorded, the others untouched."""
+    st = (tree.run_dir / "etc" / "reboot").stat()
+    assert st.st_mode & 0o777 == 0o755 and st.st_uid == os.geteuid()
+    before = tree.daemon_ids()
+    tree.cli("scontrol", "reboot", "nextstate=RESUME", "c1")
+
+    def back():
+        s = tree.cli("scontrol", "show", "node", "c1")
+        return tree.daemon_ids()["slurmd-c1"] not in (None, before["slurmd-c1"]) \
+            and " State=IDLE " in s.replace("\n", " ")
+    wait_for(back, timeout=60, what="c1 rebooted and idle")
+    assert changed(before, tree.daemon_ids()) == ["slurmd-c1"]
+    log = tree.run_dir / "log" / "reboot.log"
+    wait_for(lambda: "restarted" in log.read_text(), timeout=60, what="the restart logged")

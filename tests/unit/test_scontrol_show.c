@@ -516,6 +516,33 @@ static void test_update_parse(void **state)
 	assert_int_equal(scontrol_update_node_parse(1, nothing, &m), -22);
 }
 
+static void test_reboot_parse(void **state)
+{
+	char reason[] = "reason=\"new kernel\""; /* its quotes go in place */
+	char *all[] = {"ASAP", "nextstate=resume", reason, "ALL"};
+	char *plain[] = {"n[1-2]"};
+	char *badstate[] = {"nextstate=UP", "n1"};
+	char *noreason[] = {"reason=", "n1"};
+	char *nolist[] = {"ASAP"};
+	char *extra[] = {"n1", "n2"};
+	struct reboot_msg m;
+
+	(void)state;
+	assert_int_equal(scontrol_reboot_parse(4, all, &m), 0);
+	assert_int_equal(m.flags, REBOOT_FLAGS_ASAP);
+	assert_int_equal(m.next_state, NODE_UPDATE_RESUME);
+	assert_string_equal(m.reason, "new kernel");
+	assert_string_equal(m.node_list, "ALL");
+	assert_int_equal(scontrol_reboot_parse(1, plain, &m), 0);
+	assert_int_equal(m.next_state, NO_VAL);
+	assert_int_equal(m.flags, 0);
+	assert_null(m.reason);
+	assert_int_equal(scontrol_reboot_parse(2, badstate, &m), -22);
+	assert_int_equal(scontrol_reboot_parse(2, noreason, &m), -22);
+	assert_int_equal(scontrol_reboot_parse(1, nolist, &m), -22);
+	assert_int_equal(scontrol_reboot_parse(2, extra, &m), -22);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +555,7 @@ int main(void)
 	    cmocka_unit_test(test_hostlists),
 	    cmocka_unit_test(test_show_config_multifactor_block),
 	    cmocka_unit_test(test_update_parse),
+	    cmocka_unit_test(test_reboot_parse),
 	};
 
 	setenv("TZ", "UTC", 1);
