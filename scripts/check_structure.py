@@ -40,6 +40,7 @@ FOLDERS = {
     "slurmd": "src/slurmd",
     "slurmstepd": "src/slurmd/slurmstepd",
     "slurmrestd": "src/slurmrestd",
+    "pam": "src/pam",
 }
 
 # What each folder may use besides itself: common is the floor, api (the
@@ -53,6 +54,7 @@ USES = {
     "slurmd": {"api", "common"},
     "slurmstepd": {"api", "common"},
     "slurmrestd": {"api", "common"},
+    "pam": {"common"},
 }
 
 # Temporary exceptions to USES while a header moves down, each with why:

@@ -20,6 +20,7 @@ PACKAGES=(
 	libssl-dev       # libcrypto: SHA-256 of every frame and credential
 	libpmix-dev      # PMIx server side in slurmstepd: srun --mpi=pmix (Open MPI)
 	libjs-chart.js   # the dashboard's charts: slurmrestd serves its chart.min.js
+	libpam0g-dev     # pam_slurm_adopt.so (src/pam/)
 	pkg-config
 	cmake
 	gcc
@@ -42,6 +43,7 @@ TEST_PACKAGES=(
 	chromium         # the dashboard in a headless browser
 	chromium-driver  # WebDriver for it
 	python3-selenium # test_dashboard.py drives the browser
+	pamtester        # test_extern_step.py drives pam_slurm_adopt.so
 )
 if [[ ${1:-} == --test ]]; then
 	PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -41,6 +41,8 @@ void scontrol_step_id_parse(const char *s, struct scontrol_step_id *ret)
 	if (*end == '.') {
 		if (!strncmp(end + 1, "batch", 5))
 			ret->step_id = SL_BATCH_STEP;
+		else if (!strncmp(end + 1, "extern", 6))
+			ret->step_id = SL_EXTERN_STEP;
 		else
 			ret->step_id = (uint32_t)strtoul(end + 1, &end, 10);
 	}
@@ -51,6 +53,8 @@ static const char *step_word(uint32_t step, char *buf, size_t n)
 {
 	if (step == SL_BATCH_STEP)
 		snprintf(buf, n, "batch");
+	else if (step == SL_EXTERN_STEP)
+		snprintf(buf, n, "extern");
 	else
 		snprintf(buf, n, "%u", step);
 	return buf;

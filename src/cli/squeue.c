@@ -163,9 +163,11 @@ static int parse_steps(struct sq *q)
 			task = strtol(end + 1, &end, 10);
 		if (!strcmp(dot + 1, "batch"))
 			step = SL_BATCH_STEP;
+		else if (!strcmp(dot + 1, "extern"))
+			step = SL_EXTERN_STEP;
 		else
 			step = strtol(dot + 1, &end, 10);
-		if (id <= 0 || id >= (long)NO_VAL || step < 0 || step > (long)SL_BATCH_STEP) {
+		if (id <= 0 || id >= (long)NO_VAL || step < 0 || step > (long)SL_EXTERN_STEP) {
 			cli_error("Invalid job_step id: %s.%s", tok, dot + 1);
 			free(copy);
 			return -EINVAL;

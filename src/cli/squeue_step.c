@@ -41,6 +41,8 @@ static void step_id_str(const struct step_info *s, char *buf, size_t n)
 		return;
 	if (s->step_id == SL_BATCH_STEP)
 		snprintf(buf + pos, n - (size_t)pos, "batch");
+	else if (s->step_id == SL_EXTERN_STEP)
+		snprintf(buf + pos, n - (size_t)pos, "extern");
 	else
 		snprintf(buf + pos, n - (size_t)pos, "%u", s->step_id);
 }

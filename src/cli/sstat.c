@@ -173,6 +173,10 @@ static int parse_id(const char *w, uint32_t *job, uint32_t *step)
 		*step = SL_BATCH_STEP;
 		return 0;
 	}
+	if (strcasecmp(end + 1, "extern") == 0) {
+		*step = SL_EXTERN_STEP;
+		return 0;
+	}
 	st = strtoul(end + 1, &end, 10);
 	if (*end || st >= SL_BATCH_STEP)
 		return -EINVAL;

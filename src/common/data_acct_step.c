@@ -328,6 +328,8 @@ static void f_step_id(struct dout *d, const char *k, const void *r)
 
 	if (SV(r)->s.step_id == SL_BATCH_STEP)
 		snprintf(buf, sizeof(buf), "%" PRIu32 ".batch", SV(r)->job_id);
+	else if (SV(r)->s.step_id == SL_EXTERN_STEP)
+		snprintf(buf, sizeof(buf), "%" PRIu32 ".extern", SV(r)->job_id);
 	else
 		snprintf(buf, sizeof(buf), "%" PRIu32 ".%" PRIu32, SV(r)->job_id, SV(r)->s.step_id);
 	dout_str(d, k, buf);

@@ -20,6 +20,7 @@ MSG_DECLARE(ping_slurmd_msg);
 MSG_DECLARE(node_info_req);
 MSG_DECLARE(node_info_msg);
 MSG_DECLARE(update_node_msg);
+MSG_DECLARE(extern_pid_msg);
 MSG_DECLARE(reboot_msg);
 MSG_DECLARE(part_info_req);
 MSG_DECLARE(part_info_msg);

@@ -500,6 +500,9 @@ void signal_job_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_str(b, m->partition);
 	pack_str(b, m->account);
 	pack_str(b, m->nodes);
+	pack_u32(b, m->cpus);
+	pack_u64(b, m->mem);
+	pack_str(b, m->gpus);
 }
 
 int signal_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -519,6 +522,9 @@ int signal_job_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_str(b, &m->partition, SL_NAME_MAX);
 	unpack_str(b, &m->account, SL_NAME_MAX);
 	unpack_str(b, &m->nodes, SL_STR_MAX);
+	unpack_u32(b, &m->cpus);
+	unpack_u64(b, &m->mem);
+	unpack_str(b, &m->gpus, SL_NAME_MAX);
 	return b->err;
 }
 
@@ -526,6 +532,7 @@ void signal_job_msg_free(void *msg)
 {
 	struct signal_job_msg *m = msg;
 
+	free(m->gpus);
 	free(m->reason);
 	free(m->user_name);
 	free(m->partition);

@@ -303,6 +303,11 @@ struct signal_job_msg {              /* REQUEST_SIGNAL_TASKS / TERMINATE_JOB / K
 	uint32_t uid, gid;
 	uint32_t exit_code;                /* the script's wait status */
 	char *user_name, *partition, *account, *nodes;
+	/* REQUEST_LAUNCH_PROLOG: the job's share of this node, for its extern
+	 * step (PrologFlags=Contain); 0 and NULL otherwise */
+	uint32_t cpus;
+	uint64_t mem;                      /* MB */
+	char *gpus;                        /* "0,1", NULL: none */
 };
 
 struct epilog_complete_msg {         /* MESSAGE_EPILOG_COMPLETE */

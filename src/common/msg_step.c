@@ -695,3 +695,27 @@ void srun_notice_msg_free(void *msg)
 {
 	(void)msg;
 }
+
+void extern_pid_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct extern_pid_msg *m = msg;
+
+	(void)ver;
+	pack_u32(b, m->uid);
+	pack_u32(b, m->pid);
+}
+
+int extern_pid_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct extern_pid_msg *m = msg;
+
+	(void)ver;
+	unpack_u32(b, &m->uid);
+	unpack_u32(b, &m->pid);
+	return b->err;
+}
+
+void extern_pid_msg_free(void *msg)
+{
+	(void)msg;
+}

@@ -23,6 +23,7 @@
 
 /* Step ids (Slurm's): normal steps count from 0. */
 #define SL_BATCH_STEP 0xfffffffbu  /* SLURM_BATCH_SCRIPT, printed "batch" */
+#define SL_EXTERN_STEP 0xfffffffcu /* SLURM_EXTERN_CONT, printed "extern" */
 #define SL_ALL_STEPS 0xfffffffeu   /* NO_VAL: every step of the job */
 
 /* step_create_req.flags */
@@ -111,6 +112,12 @@ struct step_create_resp {          /* RESPONSE_JOB_STEP_CREATE */
 	char *job_cpus_per_node;       /* "4(x2)" */
 	char *partition, *account, *qos;
 	uint32_t time_limit;           /* the step's, minutes, INFINITE */
+};
+
+struct extern_pid_msg {            /* REQUEST_ADD_EXTERN_PID: pam_slurm_adopt -> stepd */
+	uint32_t uid;                  /* who logs in: must own the job */
+	uint32_t pid;                  /* the process to adopt into the extern step;
+	                                * 0: only whether the job is uid's */
 };
 
 struct launch_tasks_msg {          /* REQUEST_LAUNCH_TASKS: srun -> slurmd -> slurmstepd */

@@ -81,6 +81,7 @@ const struct msg_type msg_table[] = {
     MSG(RESPONSE_AUTH_TOKEN, auth_token_resp),
     MSG(REQUEST_JOB_WAIT, job_wait_req),
     MSG(RESPONSE_JOB_WAIT, job_wait_resp),
+    MSG(REQUEST_ADD_EXTERN_PID, extern_pid_msg),
 };
 const size_t msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 

@@ -67,4 +67,5 @@ enum msg_type_id {
 	RESPONSE_AUTH_TOKEN = 9106,
 	REQUEST_JOB_WAIT = 9107, /* scontrol wait_job, sbatch --wait (msg_wait.h) */
 	RESPONSE_JOB_WAIT = 9108,
+	REQUEST_ADD_EXTERN_PID = 9109, /* pam_slurm_adopt -> an extern stepd (msg_step.h) */
 };

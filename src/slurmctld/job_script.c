@@ -27,6 +27,8 @@
 #include "job_launch.h"
 #include "job_epilog.h"
 #include "node.h"
+#include "select.h"
+#include "step.h"
 #include "mail.h"
 
 #define SCRIPT_ENV_MAX 24
@@ -72,7 +74,9 @@ static const char *kind_name(enum script_kind k)
  * them, asked by the controller. */
 static bool alloc_prolog(const struct ctld *c)
 {
-	return (c->conf->prolog_flags & PROLOG_FLAG_ALLOC) && c->conf->prolog;
+	/* Contain: the nodes start the extern step then, Prolog or not */
+	return (c->conf->prolog_flags & PROLOG_FLAG_ALLOC)
+	       && (c->conf->prolog || (c->conf->prolog_flags & PROLOG_FLAG_CONTAIN));
 }
 
 bool job_script_has_prolog(const struct ctld *c)
@@ -311,9 +315,19 @@ static void prolog_ask(struct ctld *c, struct job *job)
 	struct signal_job_msg m = {.job_id = job->job_id, .step_id = SL_ALL_STEPS};
 
 	job_epilog_facts(job, &m);
-	for (uint32_t i = 0; i < job->prolog_count; i++)
+	for (uint32_t i = 0; i < job->prolog_count; i++) {
+		const struct sel_alloc *a = NULL;
+
+		for (uint32_t k = 0; k < job->alloc.count && !a; k++)
+			if (job->alloc.nodes[k].node == job->prolog_nodes[i])
+				a = &job->alloc.nodes[k];
+		m.cpus = a ? a->cpus : 0;
+		m.mem = a ? a->mem : 0;
+		m.gpus = a ? select_gpu_list(a->gpus) : NULL;
 		(void)ctld_send_node(c, &c->nodes[job->prolog_nodes[i]], REQUEST_LAUNCH_PROLOG, &m,
 				     launch_prolog_done_cb, (void *)(uintptr_t)job->job_id);
+		free(m.gpus);
+	}
 }
 
 void job_script_prolog(struct ctld *c, struct job *job)
@@ -321,6 +335,9 @@ void job_script_prolog(struct ctld *c, struct job *job)
 	int r;
 
 	job->state |= JOB_CONFIGURING;
+	if ((c->conf->prolog_flags & PROLOG_FLAG_CONTAIN) && job->alloc.count
+	    && step_extern_create(c, job, time(NULL)) < 0)
+		error("JobId=%u: no memory for its extern step", job->job_id);
 	if (alloc_prolog(c) && job->alloc.count && !job->prolog_nodes) {
 		job->prolog_nodes = calloc(job->alloc.count, sizeof(*job->prolog_nodes));
 		for (uint32_t i = 0; job->prolog_nodes && i < job->alloc.count; i++)
@@ -409,9 +426,8 @@ int job_script_init(struct ctld *c)
 		return -ENOMEM;
 	if (job_hook_add(c, &script_hook) < 0)
 		return -ENOMEM;
-	if (c->conf->prolog_flags & (PROLOG_FLAG_CONTAIN | PROLOG_FLAG_X11))
-		error("PrologFlags=%s: no extern step or X11 forwarding yet; acted on as Alloc",
-		      c->conf->prolog_flags & PROLOG_FLAG_X11 ? "X11" : "Contain");
+	if (c->conf->prolog_flags & PROLOG_FLAG_X11)
+		error("PrologFlags=X11: no X11 forwarding yet; acted on as Contain");
 	for (uint32_t i = 0; i < c->job_count; i++) {
 		struct job *job = c->jobs[i];
 

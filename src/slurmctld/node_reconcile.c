@@ -100,6 +100,8 @@ static void reconcile_steps(struct ctld *c, struct job *job, struct node *n, con
 			is_pending_here |= s->nodes[k].node == node_index && !s->nodes[k].is_done;
 		if (!step_is_running(s) || !is_pending_here
 		    || s->start_time + RECONCILE_GRACE(c) > asked
+		    /* the extern stepd starts once the node's Prolog is done */
+		    || (s->step_id == SL_EXTERN_STEP && (job->state & JOB_CONFIGURING))
 		    || refs_find(r, job->job_id, s->step_id))
 			continue;
 		error("StepId=%u.%u: node %s has no trace of the step; it ends there", job->job_id,

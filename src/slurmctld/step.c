@@ -49,6 +49,7 @@ static void step_retire_recorded(struct ctld *c, struct job *job)
 struct step *step_append(struct ctld *c, struct job *job, struct step *s)
 {
 	struct step *steps;
+	uint32_t i;
 
 	step_retire_recorded(c, job);
 	steps = realloc(job->steps, (job->step_count + 1) * sizeof(*steps));
@@ -58,8 +59,59 @@ struct step *step_append(struct ctld *c, struct job *job, struct step *s)
 		return NULL;
 	}
 	job->steps = steps;
-	steps[job->step_count] = *s;
-	return &steps[job->step_count++];
+	/* id order (step_find searches): the extern step, made first, stays last */
+	for (i = job->step_count; i > 0 && steps[i - 1].step_id > s->step_id; i--)
+		;
+	memmove(&steps[i + 1], &steps[i], (job->step_count - i) * sizeof(*steps));
+	steps[i] = *s;
+	job->step_count++;
+	return &steps[i];
+}
+
+int step_extern_create(struct ctld *c, struct job *job, time_t now)
+{
+	struct step s = {
+	    .step_id = SL_EXTERN_STEP,
+	    .name = strdup("extern"),
+	    .state = JOB_RUNNING,
+	    .node_count = job->alloc.count,
+	    .num_tasks = job->alloc.count,
+	    .cpus_per_task = 1,
+	    .flags = STEP_FLAG_OVERLAP, /* holds nothing against other steps */
+	    .time_limit = INFINITE,
+	    .start_time = now,
+	    .kill_requid = NO_VAL,
+	    .nodes_str = sdup(job->nodes),
+	};
+	struct step *old = step_find(job, SL_EXTERN_STEP);
+
+	if (old && (step_is_running(old) || !step_is_over(old))) {
+		free(s.name);
+		free(s.nodes_str);
+		return 0; /* this run's (a controller restart), or one still reporting */
+	}
+	s.nodes = calloc(job->alloc.count ? job->alloc.count : 1, sizeof(*s.nodes));
+	if (!s.nodes || !s.name || (job->nodes && !s.nodes_str)) {
+		step_rec_done(&s);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < job->alloc.count; i++) {
+		const struct sel_alloc *a = &job->alloc.nodes[i];
+
+		s.nodes[i] = (struct step_node_rec){.job_node = i, .node = a->node, .tasks = 1,
+						    .cpus = a->cpus, .mem = a->mem, .gpus = a->gpus};
+		s.num_cpus += a->cpus;
+	}
+	if (old) /* the run before a requeue, over and written: it goes */
+		step_retire_recorded(c, job);
+	if (step_find(job, SL_EXTERN_STEP)) {
+		step_rec_done(&s);
+		return 0;
+	}
+	if (!step_append(c, job, &s))
+		return -ENOMEM;
+	job_changed(c, job);
+	return 0;
 }
 
 /* ---- notices and signals ---- */
@@ -166,9 +218,14 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state, u
 
 		if (!step_is_running(s))
 			continue;
+		/* the extern step ends COMPLETED with any job, as Slurm's */
+		uint32_t state = s->step_id == SL_EXTERN_STEP && step_state != JOB_NODE_FAIL
+				     ? JOB_COMPLETE
+				     : step_state;
+
 		info("StepId=%u.%u ends with its job: %s", job->job_id, s->step_id,
-		     job_state_string(step_state));
-		step_set_end(c, s, step_state, now); /* the caller touches the job */
+		     job_state_string(state));
+		step_set_end(c, s, state, now); /* the caller touches the job */
 		step_notify_srun(c, job, s, srun_reason);
 		n++;
 	}

@@ -39,6 +39,13 @@ void step_end(struct ctld *c, struct step *s, uint32_t state, time_t now);
  * that are over and recorded leave first. Returns the stored record (every
  * earlier step pointer of the job is invalid after it), NULL on ENOMEM. */
 struct step *step_append(struct ctld *c, struct job *job, struct step *s);
+/* PrologFlags=Contain: the job's extern step (SL_EXTERN_STEP), on every
+ * node of the job with its resources there, holding nothing against its
+ * other steps, RUNNING until the job ends (then COMPLETED). Each node's
+ * slurmd starts its stepd after the Prolog; its report brings the usage
+ * of what ran in it (processes adopted by pam_slurm_adopt). Nothing is
+ * made twice for one run. 0 or -ENOMEM. */
+int step_extern_create(struct ctld *c, struct job *job, time_t now);
 /* REQUEST_STEP_COMPLETE from one node: its exit code and usage are added
  * to the step; the last node ends it. Returns 1 when the report was
  * recorded (the job is journaled: reply once durable), 0 when it was

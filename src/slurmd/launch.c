@@ -54,6 +54,7 @@
 #include "common/sl_errno.h"
 #include "common/step_cred.h"
 #include "common/stepd_proto.h"
+#include "common/task_map.h"
 #include "cred_state.h"
 #include "health.h"
 #include "prolog.h"
@@ -79,6 +80,8 @@ struct relay {
 
 static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, int fd,
 		   uint32_t job_id);
+static int op_wait_type(struct slurmd *d, struct rpc_req *req, uint16_t type,
+			struct relay *relay, int fd, uint32_t job_id);
 static int relay_connect(struct slurmd *d, const char *path, const struct pack_buf *frame,
 			 uint32_t job_id, uint32_t step_id, int *ret_fd);
 
@@ -156,7 +159,8 @@ static void op_answer(struct launch_op *op, int rc)
 		error("JobId=%u: %s failed: %s", op->job_id, msg_type_name(op->type),
 		      sl_strerror(rc));
 	if (!rl) {
-		rpc_reply_rc(op->req, rc);
+		if (op->req) /* none for an extern stepd: the log says it */
+			rpc_reply_rc(op->req, rc);
 		op_free(op);
 		return;
 	}
@@ -246,6 +250,13 @@ static void op_read_cb(evutil_socket_t fd, short what, void *arg)
 static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, int fd,
 		   uint32_t job_id)
 {
+	return op_wait_type(d, req, req->type, relay, fd, job_id);
+}
+
+/* op_wait for a request of type; req NULL: nobody to answer (logged). */
+static int op_wait_type(struct slurmd *d, struct rpc_req *req, uint16_t type,
+			struct relay *relay, int fd, uint32_t job_id)
+{
 	struct timeval tv = { .tv_sec = answer_timeout_s(d) };
 	struct launch_op *op = calloc(1, sizeof(*op));
 
@@ -254,7 +265,7 @@ static int op_wait(struct slurmd *d, struct rpc_req *req, struct relay *relay, i
 		return -ENOMEM;
 	}
 	*op = (struct launch_op){ .d = d, .req = relay ? NULL : req, .relay = relay, .fd = fd,
-				  .type = req->type, .job_id = job_id };
+				  .type = type, .job_id = job_id };
 	op->ev = event_new(d->base, fd, EV_READ, op_read_cb, op);
 	if (!op->ev || event_add(op->ev, &tv) < 0) {
 		op_free(op);
@@ -326,14 +337,16 @@ static int stepd_spawn(struct slurmd *d, char *const argv[], int in, int out)
 	return 0;
 }
 
-/* Start a slurmstepd for the request's launch message (req->body). */
-static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
+/* Start a slurmstepd for the launch message body of type; req (NULL:
+ * none) is answered with the stepd's word. */
+static int stepd_start_msg(struct slurmd *d, struct rpc_req *req, uint16_t type, const void *body,
+			   uint32_t job_id)
 {
 	char *argv[] = { d->stepd_path, "-f", d->stepd_conf, "-N", d->node_name, NULL };
 	_cleanup_(pack_buf_done) struct pack_buf frame = { 0 };
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, r;
 
-	r = stepd_frame_pack(req->type, req->body, &frame);
+	r = stepd_frame_pack(type, body, &frame);
 	if (r < 0)
 		return log_errno(r, "JobId=%u: cannot pack the launch", job_id);
 	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
@@ -355,8 +368,8 @@ static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 		debug("JobId=%u: launch frame not delivered: %s", job_id, strerror(-r));
 	close(to[1]);
 	to[1] = -1;
-	verbose("JobId=%u: slurmstepd started for %s", job_id, msg_type_name(req->type));
-	r = op_wait(d, req, NULL, from[0], job_id);
+	verbose("JobId=%u: slurmstepd started for %s", job_id, msg_type_name(type));
+	r = op_wait_type(d, req, type, NULL, from[0], job_id);
 	from[0] = -1;
 	return r;
 fail:
@@ -367,6 +380,43 @@ fail:
 			close(from[i]);
 	}
 	return log_errno(r, "JobId=%u: cannot start slurmstepd", job_id);
+}
+
+static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
+{
+	return stepd_start_msg(d, req, req->type, req->body, job_id);
+}
+
+/* PrologFlags=Contain, the job's Prolog done here: its extern stepd, one
+ * task (the stepd runs its sleeper) in the job's share of this node. */
+static void extern_start(struct slurmd *d, const struct extern_req *x)
+{
+	static const uint32_t gtid0;
+	static const uint32_t node0;
+	struct launch_tasks_msg m = {
+	    .job_id = x->job_id,
+	    .step_id = SL_EXTERN_STEP,
+	    .uid = x->uid,
+	    .gid = x->gid,
+	    .user_name = x->user,
+	    .node_name = d->node_name,
+	    .cwd = "/",
+	    .step_nodes = d->node_name,
+	    .num_nodes = 1,
+	    .num_tasks = 1,
+	    .gtids = (uint32_t *)&gtid0,
+	    .ntasks_here = 1,
+	    .cpus_on_node = x->cpus,
+	    .mem_limit = x->mem,
+	    .gpus = x->gpus,
+	};
+	int r = task_map_build(&node0, 1, &m.map);
+
+	if (r == 0)
+		r = stepd_start_msg(d, NULL, REQUEST_LAUNCH_TASKS, &m, x->job_id);
+	if (r < 0)
+		error("JobId=%u: cannot start its extern step: %s", x->job_id, sl_strerror(r));
+	free(m.map.blocks);
 }
 
 /* A launch that waited for the job's Prolog goes on (or fails). */
@@ -682,6 +732,7 @@ int slurmd_launch_init(struct slurmd *d)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
+	d->extern_start = extern_start;
 	if (n <= 0)
 		return log_errno(-errno, "cannot find the slurmd binary");
 	exe[n] = '\0';

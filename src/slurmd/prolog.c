@@ -69,7 +69,18 @@ struct pe_job {
 	bool is_running_seq; /* its Prolog's or Epilog's programs are being run */
 	bool is_queued;	     /* PrologFlags=Serial: waits for another job's to end */
 	time_t done_time;
+	struct extern_req *ext; /* Contain: the extern stepd to start after the Prolog */
 };
+
+static void pe_ext_free(struct pe_job *j)
+{
+	if (!j->ext)
+		return;
+	free(j->ext->user);
+	free(j->ext->gpus);
+	free(j->ext);
+	j->ext = NULL;
+}
 
 static void pe_env_done(struct pe_job *j)
 {
@@ -88,6 +99,7 @@ static void pe_job_free(struct pe_job *j)
 	if (j->has_glob)
 		globfree(&j->g);
 	pe_env_done(j);
+	pe_ext_free(j);
 	free(j);
 }
 
@@ -569,8 +581,14 @@ static void prolog_report(struct slurmd *d, struct rpc_req *req, uint32_t job_id
 	struct pe_job *j = pe_find(d, job_id);
 
 	(void)req;
-	if (!j || rc == -ESLURMD_CREDENTIAL_REVOKED)
+	if (!j || rc == -ESLURMD_CREDENTIAL_REVOKED) {
+		if (j)
+			pe_ext_free(j);
 		return;
+	}
+	if (rc == 0 && j->ext && d->extern_start)
+		d->extern_start(d, j->ext);
+	pe_ext_free(j);
 	j->report_type = REQUEST_COMPLETE_PROLOG;
 	j->report_rc = rc ? ESLURMD_PROLOG_FAILED : 0;
 	pe_send_complete(j);
@@ -583,9 +601,19 @@ int slurmd_req_launch_prolog(struct slurmd *d, struct rpc_req *req)
 			     .user = m->user_name, .partition = m->partition,
 			     .account = m->account, .nodes = m->nodes};
 	int r = slurmd_prolog_before(d, NULL, &f, prolog_report);
+	struct pe_job *j;
 
 	if (r != 0 && !pe_find(d, f.job_id)) /* no Prolog: a record to report from */
 		(void)pe_new(d, f.job_id, PE_READY);
+	j = pe_find(d, f.job_id);
+	if (j && r >= 0 && (d->conf->prolog_flags & PROLOG_FLAG_CONTAIN) && !j->ext
+	    && (j->ext = calloc(1, sizeof(*j->ext)))) {
+		*j->ext = (struct extern_req){.job_id = m->job_id, .uid = m->uid, .gid = m->gid,
+					      .cpus = m->cpus, .mem = m->mem,
+					      .user = sdup(m->user_name), .gpus = sdup(m->gpus)};
+		if ((m->user_name && !j->ext->user) || (m->gpus && !j->ext->gpus))
+			pe_ext_free(j);
+	}
 	if (r != 0)
 		prolog_report(d, NULL, f.job_id, r == 1 ? 0 : r);
 	rpc_reply_rc(req, 0); /* the result comes in REQUEST_COMPLETE_PROLOG */

@@ -20,6 +20,13 @@ struct node_step_ref;
 struct pe_job;
 struct health;
 
+/* PrologFlags=Contain: what the job's extern stepd is started with. */
+struct extern_req {
+	uint32_t job_id, uid, gid, cpus;
+	uint64_t mem; /* MB, 0: none */
+	char *user, *gpus;
+};
+
 struct slurmd {
 	struct event_base *base;
 	struct sl_conf *conf;
@@ -48,6 +55,8 @@ struct slurmd {
 	struct event *resend_timer; /* completions left by dead stepds */
 	/* prolog.c */
 	struct pe_job *pe_jobs;     /* jobs whose Prolog or Epilog ran or runs here */
+	/* launch.c's, called by prolog.c once a job's Prolog allowed it */
+	void (*extern_start)(struct slurmd *d, const struct extern_req *x);
 	/* health.c */
 	struct health *health;
 	/* reboot.c */

@@ -215,9 +215,11 @@ def test_a_terminate_for_a_job_whose_completion_waits_in_the_spool_is_answered(c
 
     j, _ = completion_left_in_spool(cluster, "n1", "sleep 1")
     # job, all steps, SIGKILL, flags, reason; then ours: uid, gid, exit
-    # code, user, partition, account, nodes (what the node's Epilog is told)
+    # code, user, partition, account, nodes (what the node's Epilog is told),
+    # cpus, memory, GPUs (REQUEST_LAUNCH_PROLOG's)
     body = (struct.pack(">IIHH", j, 0xfffffffe, 9, 0) + pack_str(b"test")
-            + struct.pack(">III", 0, 0, 0) + pack_str(None) * 4)
+            + struct.pack(">III", 0, 0, 0) + pack_str(None) * 4
+            + struct.pack(">IQ", 0, 0) + pack_str(None))
     t0 = time.monotonic()
     reply = exchange(cluster, signed_frame(cluster, 6011, body), timeout=MESSAGE_TIMEOUT,
                      port=cluster.node_ports["n1"])

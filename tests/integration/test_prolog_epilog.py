@@ -133,9 +133,10 @@ def test_a_failing_prolog_drains_the_node_and_holds_the_job(cluster, pe, name):
         wait_for(lambda: "DRAIN" in node(cluster, "n2")["State"], timeout=20,
                  what="n2 drained")
         assert node(cluster, "n2")["Reason"].startswith("Prolog error")
-        rec = wait_for(lambda: (lambda r: r if r["Reason"] != "None" else None)(job(cluster, jid)),
-                       what="the job requeued")
-        assert rec["JobState"] == "PENDING"
+        # requeued at once; COMPLETING until the node's Epilog for that run is done
+        rec = wait_for(lambda: (lambda r: r if r["Reason"] != "None"
+                                and r["JobState"] == "PENDING" else None)(job(cluster, jid)),
+                       what="the job requeued and pending")
         assert rec["Reason"].replace("_", " ") == "launch failed requeued held"
         assert rec["Priority"] == "0"
     cluster.run("scancel", str(jid))

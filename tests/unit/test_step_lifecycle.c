@@ -243,6 +243,48 @@ static void test_running_steps_end_with_their_job(void **state)
 	assert_int_equal(fixture_count(f, REQUEST_TERMINATE_JOB, job->job_id), 1);
 }
 
+/* PrologFlags=Contain: the extern step is on every node, holds nothing
+ * against srun's steps, keeps the steps in id order, is made once per run
+ * and ends COMPLETED with its job, its nodes' usage added after. */
+static void test_the_extern_step_lives_and_ends_with_its_job(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct job *job = running(f, 2);
+	struct step_create_req all = req(job, 8);
+	struct complete_batch_msg done = {.job_id = job->job_id};
+	struct step_complete_msg late = {.job_id = job->job_id, .step_id = SL_EXTERN_STEP,
+					 .node_name = "n2", .step_rc = 0,
+					 .usage = {.user_usec = 250000}};
+	struct step *x;
+
+	assert_int_equal(step_extern_create(&f->c, job, time(NULL)), 0);
+	assert_int_equal(step_extern_create(&f->c, job, time(NULL)), 0); /* once */
+	assert_int_equal(job->step_count, 1);
+	x = step_find(job, SL_EXTERN_STEP);
+	assert_non_null(x);
+	assert_string_equal(x->name, "extern");
+	assert_int_equal(x->node_count, 2);
+	assert_int_equal(x->num_tasks, 2);
+	assert_int_equal(x->num_cpus, 8);
+	/* every cpu of the job is still free for srun, and ids stay ordered */
+	assert_int_equal(create(f, job, &all), 0);
+	assert_int_equal(job->step_count, 2);
+	assert_int_equal(job->steps[0].step_id, 0);
+	assert_int_equal(job->steps[1].step_id, SL_EXTERN_STEP);
+	assert_non_null(step_find(job, 0));
+	report(f, job, 0, "n1", 0, 1);
+	report(f, job, 0, "n2", 0, 1);
+	assert_int_equal(job_end_complete(&f->c, &done), 0);
+	x = step_find(job, SL_EXTERN_STEP);
+	assert_int_equal(x->state, JOB_COMPLETE);
+	report(f, job, SL_EXTERN_STEP, "n1", 0, 1);
+	assert_int_equal(step_complete(&f->c, &late), 1);
+	x = step_find(job, SL_EXTERN_STEP);
+	assert_int_equal(x->state, JOB_COMPLETE);
+	assert_int_equal(x->usage.user_usec, 250000);
+	assert_true(step_is_over(x));
+}
+
 static void test_an_oom_step_makes_a_failing_job_out_of_memory(void **state)
 {
 	struct ctld_fixture *f = *state;
@@ -296,6 +338,7 @@ int main(void)
 	    T(test_a_step_past_its_own_time_limit_ends_timeout),
 	    T(test_running_steps_end_with_their_job),
 	    T(test_an_oom_step_makes_a_failing_job_out_of_memory),
+	    T(test_the_extern_step_lives_and_ends_with_its_job),
 	    T(test_finished_steps_leave_once_recorded),
 #undef T
 	};

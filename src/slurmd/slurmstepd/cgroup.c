@@ -315,6 +315,8 @@ static const char *step_dir_name(const struct stepd *s, char *buf, size_t size)
 {
 	if (s->is_batch)
 		snprintf(buf, size, "step_batch");
+	else if (s->is_extern)
+		snprintf(buf, size, "step_extern");
 	else
 		snprintf(buf, size, "step_%u", s->step_id);
 	return buf;
@@ -806,12 +808,10 @@ int cgroup_create(struct stepd *s)
 	return 0;
 }
 
-int cgroup_task_join(const struct stepd *s, uint32_t ltid)
+/* v (a pid, "0": the caller) into task ltid's cgroup.procs in every
+ * hierarchy. Only system calls: the task's child calls it after vfork. */
+static int task_procs_write(const struct cgroup *cg, uint32_t ltid, const char *v, size_t n)
 {
-	const struct cgroup *cg = s->cg;
-
-	if (!cg || ltid >= cg->ntasks)
-		return 0;
 	for (int c = 0; c < CG_N; c++) {
 		const char *procs = cg->task_procs[ltid * CG_N + c];
 		int fd, r = 0;
@@ -821,13 +821,33 @@ int cgroup_task_join(const struct stepd *s, uint32_t ltid)
 		fd = open(procs, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
-		if (write(fd, "0", 1) < 0)
+		if (write(fd, v, n) < 0)
 			r = -errno;
 		close(fd);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+int cgroup_task_join(const struct stepd *s, uint32_t ltid)
+{
+	const struct cgroup *cg = s->cg;
+
+	if (!cg || ltid >= cg->ntasks)
+		return 0;
+	return task_procs_write(cg, ltid, "0", 1);
+}
+
+int cgroup_adopt(const struct stepd *s, pid_t pid)
+{
+	const struct cgroup *cg = s->cg;
+	char v[24];
+	int n = snprintf(v, sizeof(v), "%d", (int)pid);
+
+	if (!cg || !cg->is_tracking || !cg->ntasks)
+		return -ENOTSUP;
+	return task_procs_write(cg, 0, v, (size_t)n);
 }
 
 int cgroup_task_pids(const struct stepd *s, void (*fn)(void *arg, pid_t pid, uint32_t ltid),

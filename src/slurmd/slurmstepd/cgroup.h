@@ -32,6 +32,10 @@ int cgroup_create(struct stepd *s);
 /* In the task's child before exec (still root): join task_<ltid> in every
  * hierarchy. 0 or -errno. */
 int cgroup_task_join(const struct stepd *s, uint32_t ltid);
+/* pam_slurm_adopt: move process pid (all its threads) into task 0's
+ * cgroups of the step. 0, -ENOTSUP without cgroup tracking, or -errno
+ * (-ESRCH: no such process). */
+int cgroup_adopt(const struct stepd *s, pid_t pid);
 /* The step's processes are tracked by cgroup (proctrack/cgroup). */
 bool cgroup_is_tracking(const struct stepd *s);
 /* Every process in the step's task cgroups, fn(arg, pid, ltid) for each

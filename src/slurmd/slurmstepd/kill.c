@@ -55,8 +55,11 @@ void kill_terminate(struct stepd *s, const char *why)
 	s->is_terminating = true;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	user_error(s, "*** %s ON %s CANCELLED AT %s%s%s ***", s->cancel_name, s->node_name, when,
-		   why ? " DUE TO " : "", why ? why : "");
+	if (s->is_extern) /* adopted logins: their CPU before they go */
+		usage_adopted(s);
+	else /* the cancel line (no reader for the extern step's) */
+		user_error(s, "*** %s ON %s CANCELLED AT %s%s%s ***", s->cancel_name,
+			   s->node_name, when, why ? " DUE TO " : "", why ? why : "");
 	proctree_signal(s, SIGCONT);
 	proctree_signal(s, SIGTERM);
 	s->kill_at_ms = loop_now_ms() + (int64_t)wait_s * 1000;

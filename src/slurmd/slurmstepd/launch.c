@@ -13,6 +13,7 @@
 #include "launch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -64,8 +65,16 @@ static void launch_step_msg(struct stepd *s, struct launch_tasks_msg *l)
 	s->launch = l;
 	LAUNCH_COMMON(s, l);
 	s->step_id = l->step_id;
-	snprintf(s->label, sizeof(s->label), "StepId=%u.%u", s->job_id, s->step_id);
-	snprintf(s->cancel_name, sizeof(s->cancel_name), "STEP %u.%u", s->job_id, s->step_id);
+	s->is_extern = l->step_id == SL_EXTERN_STEP;
+	if (s->is_extern)
+		snprintf(s->label, sizeof(s->label), "StepId=%u.extern", s->job_id);
+	else
+		snprintf(s->label, sizeof(s->label), "StepId=%u.%u", s->job_id, s->step_id);
+	if (s->is_extern)
+		snprintf(s->cancel_name, sizeof(s->cancel_name), "STEP %u.extern", s->job_id);
+	else
+		snprintf(s->cancel_name, sizeof(s->cancel_name), "STEP %u.%u", s->job_id,
+			 s->step_id);
 }
 
 int launch_read(struct stepd *s, int fd)
@@ -176,6 +185,40 @@ static launch_fn *const launch_step[] = {
     launch_step_exec,
 };
 
+/* The extern step's one task, as Slurm's: a sleeper, as the user, with
+ * nothing open, that keeps the step (and what pam_slurm_adopt puts in
+ * it) until the job ends. */
+static int launch_extern_stdio(struct stepd *s)
+{
+	int *fd = s->step->tasks[0].child_fd;
+
+	for (int i = 0; i < 3; i++) {
+		fd[i] = open("/dev/null", (i ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+		if (fd[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int launch_extern_exec(struct stepd *s)
+{
+	static char sleeper[] = "/bin/sleep", forever[] = "100000000";
+
+	s->exec.argv = calloc(3, sizeof(*s->exec.argv));
+	if (!s->exec.argv)
+		return -ENOMEM;
+	s->exec.argv[0] = sleeper;
+	s->exec.argv[1] = forever;
+	snprintf(s->exec.prefix, sizeof(s->exec.prefix), "slurmstepd");
+	s->exec.cwd = "/";
+	s->exec.exec_fail_exit = LAUNCH_EXEC_FAIL_TASK;
+	return 0;
+}
+
+static launch_fn *const launch_extern[] = {
+    launch_step_tasks, privs_init, sock_open, env_setup, launch_extern_stdio, launch_extern_exec,
+};
+
 int launch_setup(struct stepd *s)
 {
 	int r;
@@ -183,6 +226,10 @@ int launch_setup(struct stepd *s)
 	umask(s->umask); /* the job's files are created with it */
 	if (s->is_batch) {
 		r = launch_run(s, launch_batch, ARRAY_SIZE(launch_batch));
+	} else if (s->is_extern) {
+		r = launch_run(s, launch_extern, ARRAY_SIZE(launch_extern));
+		if (r == -ENOMEM)
+			r = -ESLURMD_SETUP_ENVIRONMENT_ERROR;
 	} else {
 		r = launch_run(s, launch_step, ARRAY_SIZE(launch_step));
 		if (r == -ENOMEM)

@@ -238,6 +238,8 @@ static void stepd_run(struct stepd *s)
 	}
 	s->end_time = time(NULL);
 	usage_check_oom(s);
+	if (s->is_extern && !s->is_oom)
+		s->status = 0; /* its sleeper is killed with the job: that is its end */
 	task_script_epilog(s); /* before what the tasks left is killed */
 	kill_leftovers(s);
 	cgroup_destroy(s);

@@ -27,6 +27,7 @@
 #include "common/msg.h"
 #include "common/sl_errno.h"
 #include "common/stepd_proto.h"
+#include "cgroup.h"
 #include "frame.h"
 #include "kill.h"
 #include "loop.h"
@@ -146,6 +147,32 @@ static int sock_stat(struct stepd *s, const struct step_stat_req *m, struct step
 	return 0;
 }
 
+/* pam_slurm_adopt: a login of the job's owner joins the extern step (pid
+ * 0: is the job uid's?). The caller is root or our own user
+ * (sock_handle); the uid is whom PAM authenticated. */
+static int sock_adopt(struct stepd *s, const struct extern_pid_msg *m)
+{
+	int r;
+
+	if (!s->is_extern)
+		return -SLURM_UNEXPECTED_MSG_ERROR;
+	if (m->uid != s->uid)
+		return -ESLURM_USER_ID_MISSING;
+	if (s->has_exited || s->is_terminating)
+		return -ESLURM_ALREADY_DONE;
+	if (m->pid == 0)
+		return 0; /* only asked whose job this is */
+	if (m->pid == 1 || m->pid > (uint32_t)INT32_MAX)
+		return -EINVAL;
+	r = cgroup_adopt(s, (pid_t)m->pid);
+	if (r < 0) {
+		error("%s: process %u not adopted: %s", s->label, m->pid, strerror(-r));
+		return r == -ENOTSUP ? -ESLURM_NOT_SUPPORTED : -ESLURMD_SETUP_ENVIRONMENT_ERROR;
+	}
+	info("%s: process %u adopted", s->label, m->pid);
+	return 0;
+}
+
 /* Decode and act on one request; returns the rc to send. */
 static int sock_dispatch(struct stepd *s, uint16_t type, const void *body)
 {
@@ -162,6 +189,8 @@ static int sock_dispatch(struct stepd *s, uint16_t type, const void *body)
 	case REQUEST_KILL_TIMELIMIT:
 		kill_terminate(s, "TIME LIMIT");
 		return 0;
+	case REQUEST_ADD_EXTERN_PID:
+		return sock_adopt(s, body);
 	default:
 		return -SLURM_UNEXPECTED_MSG_ERROR;
 	}

@@ -66,6 +66,7 @@ struct stepd {
 	struct loop *loop; /* every fd and timer of the stepd (loop.h) */
 	/* what runs: exactly one of msg (batch) and launch (step) is set */
 	bool is_batch;
+	bool is_extern; /* a step: the job's extern step (PrologFlags=Contain) */
 	struct batch_launch_msg *msg;
 	struct launch_tasks_msg *launch;
 	struct step *step; /* the tasks (one for a batch script) and srun's I/O */

@@ -263,6 +263,30 @@ void usage_live(struct stepd *s, struct acct_usage *ret, uint64_t *ret_min_cpu_u
 	free(task_usec);
 }
 
+void usage_adopted(struct stepd *s)
+{
+	struct usage *u = s->usage;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t tick = hz > 0 ? 1000000u / (uint64_t)hz : 10000u;
+	struct proc_entry *v;
+	size_t n = 0;
+
+	if (!u || !s->step)
+		return;
+	v = proctree_scan(s, &n);
+	for (size_t i = 0; v && i < n; i++) {
+		bool is_task = false;
+
+		for (uint32_t t = 0; t < s->step->ntasks && !is_task; t++)
+			is_task = s->step->tasks[t].pid == v[i].st.pid;
+		if (is_task || v[i].task < 0)
+			continue; /* ours are counted when reaped */
+		u->user_usec += v[i].st.utime * tick;
+		u->sys_usec += v[i].st.stime * tick;
+	}
+	free(v);
+}
+
 void usage_total(const struct stepd *s, struct acct_usage *ret)
 {
 	const struct usage *u = s->usage;

@@ -28,6 +28,9 @@ uint64_t usage_gather(struct stepd *s);
 /* A process reaped by wait4: its CPU time counts for the job, and a
  * task's ru_maxrss raises that task's RSS peak. */
 void usage_reaped(struct stepd *s, pid_t pid, const struct rusage *ru);
+/* The extern step, about to be killed: the CPU time so far of the
+ * processes adopted into it (not ours: no wait4 will count them). */
+void usage_adopted(struct stepd *s);
 /* The totals the completion carries: CPU time, the largest task peaks
  * with their global ranks, the sums of the peaks; ntasks 0 when no task
  * was ever started. All zero before usage_init(). */
