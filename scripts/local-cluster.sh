@@ -53,7 +53,7 @@ NODES_MAX=4000                    # one slurmd each; ports come from 7000-11999
 NODES_WANTED=                     # up --nodes N
 TEMPLATES=("$REPO/etc/local/slurm.conf.in" "$REPO/etc/local/gres.conf.in" "$REPO/etc/local/cgroup.conf.in"
 	"$REPO/etc/local/prolog.in" "$REPO/etc/local/epilog.in" "$REPO/etc/local/healthcheck.in"
-	"$REPO/etc/local/reboot.in")
+	"$REPO/etc/local/reboot.in" "$REPO/etc/local/job_container.conf.in")
 PIDS=$RUN/pid/script
 UP_TIMEOUT=${SL_UP_TIMEOUT:-30}   # seconds to wait for the cluster to come up
 STOP_TIMEOUT=10                   # seconds between SIGTERM and SIGKILL
@@ -501,6 +501,12 @@ write_config() {
 		log "not root with writable cgroups: jobs are tracked through /proc and memory by sampling"
 		sed_script+="; s|@PROCTRACK@|proctrack/linuxproc|g; s|@TASK_PLUGIN@|task/none|g"
 	fi
+	if ((EUID == 0)); then
+		sed_script+="; s|@JOB_CONTAINER@|job_container/tmpfs|g"
+	else
+		log "not root: no private /tmp per job (job_container/none; tmpfs needs mount namespaces)"
+		sed_script+="; s|@JOB_CONTAINER@|job_container/none|g"
+	fi
 	sed_script+="; s|@SLURMCTLD_PORT@|${ports[0]}|g; s|@SLURMD_PORT@|${ports[1]}|g"
 	echo "${ports[2]}" >"$RUN/slurmrestd.port"
 	# the nodes' ports through a map: one pass whatever their number
@@ -519,6 +525,7 @@ write_config() {
 	rm -f "$RUN/ports.tmp"
 	sed "$sed_script" "${TEMPLATES[1]}" >"$RUN/gres.conf"
 	sed "$sed_script" "${TEMPLATES[2]}" >"$RUN/cgroup.conf"
+	sed "$sed_script" "$REPO/etc/local/job_container.conf.in" >"$RUN/job_container.conf"
 	# the node scripts: slurmd runs only programs nobody but us may change
 	mkdir -p "$RUN/etc"
 	for i in prolog epilog healthcheck reboot; do
@@ -840,6 +847,18 @@ cmd_down() {
 		stop_daemon "$name"
 	done
 	((${#slurmds[@]} == 0)) || stop_daemons "${slurmds[@]}"
+	unmount_job_containers
+}
+
+# What job_container/tmpfs left mounted in run/ (BasePath, the namespaces
+# of jobs stopped with their slurmd): unmounted, deepest first, lazily.
+unmount_job_containers() {
+	local points
+	((EUID == 0)) && [[ -r /proc/self/mountinfo ]] || return 0
+	mapfile -t points < <(awk -v p="$RUN/jobcontainer" \
+		'index($5, p) == 1 { print length($5), $5 }' /proc/self/mountinfo | sort -rn | cut -d' ' -f2-)
+	((${#points[@]})) || return 0
+	umount -l "${points[@]}" 2>/dev/null || true
 }
 
 cmd_status() {

@@ -86,6 +86,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	}
 	free(c->gres);
 	conf_cgroup_done(&c->cgroup);
+	conf_container_done(&c->container);
 	for (uint32_t i = 0; i < c->kv_count; i++) {
 		free(c->kv[i].key);
 		free(c->kv[i].value);
@@ -144,6 +145,10 @@ static int conf_finish(struct sl_conf *c, const char *path, int lines, struct sl
 	for (uint32_t i = 0; i < c->node_count; i++)
 		if (!c->nodes[i].port)
 			c->nodes[i].port = c->slurmd_port;
+	if (c->job_container == CONTAINER_TMPFS && !(c->prolog_flags & PROLOG_FLAG_CONTAIN))
+		return errprintf(err, -EINVAL,
+				 "%s: JobContainerType=job_container/tmpfs needs PrologFlags=Contain",
+				 path);
 	return 0;
 }
 
@@ -201,6 +206,8 @@ static int conf_load_as(const char *path, bool is_client, struct sl_conf **ret,
 		r = conf_load_beside(c, path, "gres.conf", conf_gres_load, err);
 	if (r >= 0 && !is_client)
 		r = conf_load_beside(c, path, "cgroup.conf", conf_cgroup_load, err);
+	if (r >= 0 && !is_client && c->job_container == CONTAINER_TMPFS)
+		r = conf_load_beside(c, path, "job_container.conf", conf_container_load, err);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(c);
@@ -308,4 +315,16 @@ char *conf_expand_path(const char *tmpl, const char *node_name, const char *host
 	}
 	*w = '\0';
 	return out;
+}
+
+char *conf_container_base(const struct sl_conf *c, const char *node, const char *host)
+{
+	struct container_node cn;
+
+	conf_container_of(c, node, &cn);
+	if (c->job_container != CONTAINER_TMPFS || !cn.base_path) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return conf_expand_path(cn.base_path, node, host);
 }

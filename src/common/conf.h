@@ -79,6 +79,33 @@ struct conf_kv {                 /* a key as it appeared (last one wins) */
 	char *value;
 };
 
+/* job_container.conf beside slurm.conf (conf_container.c): its lines in
+ * file order, each for every node or for its NodeName= list. */
+struct container_entry {
+	char *nodes;        /* NodeName= hostlist, NULL: every node */
+	char *base_path;    /* BasePath=, NULL: not on this line */
+	char *dirs;         /* Dirs=, NULL: not on this line */
+	char *init_script;  /* InitScript= */
+	bool auto_base_path, has_auto;
+};
+
+struct container_conf {
+	struct container_entry *v;
+	uint32_t count;
+	bool is_read;       /* the file was there */
+};
+
+/* What job_container.conf says for one node (strings borrowed). */
+struct container_node {
+	const char *base_path;   /* NULL: none (an error with tmpfs) */
+	const char *dirs;        /* "/tmp,/dev/shm" unless Dirs= */
+	const char *init_script; /* NULL: none */
+	bool auto_base_path;
+};
+
+#define CONTAINER_NONE 0
+#define CONTAINER_TMPFS 1
+
 /* cgroup.conf beside slurm.conf (conf_cgroup.c); Slurm's defaults. */
 struct cgroup_conf {
 	uint16_t plugin;          /* CGROUP_PLUGIN_*: CgroupPlugin, autodetect */
@@ -223,6 +250,8 @@ struct sl_conf {
 	uint16_t proctrack;	       /* PROCTRACK_*: ProctrackType */
 	uint16_t task_plugins;	       /* TASK_PLUGIN_* bits: TaskPlugin, 0 task/none */
 	struct cgroup_conf cgroup;     /* cgroup.conf, defaults when absent */
+	uint16_t job_container;        /* CONTAINER_*: JobContainerType */
+	struct container_conf container; /* job_container.conf (with tmpfs) */
 
 	struct conf_node *nodes;         /* one per node, config order */
 	uint32_t node_count;
@@ -298,6 +327,16 @@ char *conf_acct_storage_path(const struct sl_conf *c);
 
 /* Replace %n (node name) and %h (host name) in a path template; malloc'd. */
 char *conf_expand_path(const char *tmpl, const char *node_name, const char *host_name);
+
+/* Parse job_container.conf alone into c->container (conf_load reads it
+ * beside slurm.conf with JobContainerType=job_container/tmpfs). */
+int conf_container_load(const char *path, struct sl_conf *c, struct sl_error *err);
+void conf_container_done(struct container_conf *g);
+/* The settings of node (later lines override earlier ones). */
+void conf_container_of(const struct sl_conf *c, const char *node, struct container_node *ret);
+/* BasePath of node, %n and %h expanded (malloc'd); NULL without tmpfs or
+ * a BasePath (errno ENOENT), or on ENOMEM. */
+char *conf_container_base(const struct sl_conf *c, const char *node, const char *host);
 
 /* Parse cgroup.conf alone into c->cgroup (used by conf_load, which
  * reads it beside slurm.conf when present, and by tests); unknown keys

@@ -324,6 +324,23 @@ static int key_prolog_flags(void *base, const struct conf_key *k, const char *va
 	return 0;
 }
 
+/* JobContainerType: none, or tmpfs (a private /tmp per job, job_container.conf). */
+static int key_job_container(void *base, const struct conf_key *k, const char *val,
+			     const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+
+	if (strcaseeq(val, "job_container/none"))
+		c->job_container = CONTAINER_NONE;
+	else if (strcaseeq(val, "job_container/tmpfs"))
+		c->job_container = CONTAINER_TMPFS;
+	else
+		return errprintf(err, -EINVAL,
+				 "%s:%u: %s=%s: expected job_container/none or job_container/tmpfs",
+				 at->file, at->line, k->name, val);
+	return 0;
+}
+
 /* PrivateData: a comma list of what normal users may not see of others. */
 static int key_private_data(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
@@ -515,6 +532,7 @@ const struct conf_key conf_keys[] = {
 	K("HealthCheckInterval", CONF_U32, health_check_interval, 0, UINT32_MAX - 1, "0"),
 	KFN("HealthCheckNodeState", key_health_state, "ANY"),
 	KFN("PrologFlags", key_prolog_flags, NULL),
+	KFN("JobContainerType", key_job_container, "job_container/none"),
 	K("HealthCheckProgram", CONF_STR, health_check_program, 0, 0, NULL),
 	K("RebootProgram", CONF_STR, reboot_program, 0, 0, NULL),
 	K("ResumeTimeout", CONF_U32, resume_timeout, 0, UINT32_MAX - 1, "60"),
@@ -591,7 +609,7 @@ const struct conf_key conf_keys[] = {
 	R("InteractiveStepOptions"), R("JobAcctGatherFrequency"), R("JobAcctGatherParams"),
 	R("JobAcctGatherType"), R("JobCompHost"), R("JobCompLoc"), R("JobCompParams"),
 	R("JobCompPass"), R("JobCompPort"), R("JobCompType"), R("JobCompUser"),
-	R("JobContainerType"), R("JobFileAppend"), R("JobSubmitPlugins"),
+	R("JobFileAppend"), R("JobSubmitPlugins"),
 	R("KillOnBadExit"), R("LaunchParameters"), R("Licenses"), R("LogTimeFormat"),
 	R("MailDomain"), R("MaxDBDMsgs"), R("MaxMemPerCPU"), R("MaxMemPerNode"),
 	R("MaxNodeCount"), R("MaxStepCount"), R("MaxTasksPerNode"), R("MCSParameters"),

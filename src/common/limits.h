@@ -2,6 +2,7 @@
 #pragma once
 
 #define SL_NAME_MAX 256                /* node, partition, user, job names */
+#define SL_CONTAINER_DIRS 16           /* job_container.conf Dirs= entries */
 #define SL_STR_MAX (1u << 20)          /* any other string field in a message */
 #define SL_ARRAY_MAX (1u << 20)        /* element count of any packed array */
 #define SL_FRAME_MAX_DEFAULT (64u << 20) /* MaxMessageSize default: 64 MiB */

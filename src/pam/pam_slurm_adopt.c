@@ -19,15 +19,19 @@
  * action_generic_failure=allow|deny|ignore (default deny: unlike Slurm's
  * ignore, a node whose spool or slurm.conf cannot be read lets nobody in
  * unless the admin says so), ignore_root=0|1 (default 1),
+ * join_container=true|false (default true: with job_container/tmpfs the
+ * login joins the job's mount namespace, its private /tmp),
  * single_job_skip_rpc=0|1 (accepted: the stepds are always asked
  * directly), log_level= (accepted), disable_x11= (accepted); ours: conf=,
  * nodename=. Unknown options are logged and ignored, as PAM modules do.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,16 +52,16 @@
 #include "common/pack.h"
 #include "common/sl_errno.h"
 
-#define EXTERN_STEP_ID	4294967292u /* SLURM_EXTERN_CONT */
+#define EXTERN_STEP_ID	 4294967292u /* SLURM_EXTERN_CONT */
 #define STEPD_TIMEOUT_MS 5000
-#define JOBS_MAX	4096
-#define NO_JOBS_MSG	"Access denied by pam_slurm_adopt: you have no active jobs on this node"
+#define JOBS_MAX	 4096
+#define NO_JOBS_MSG	 "Access denied by pam_slurm_adopt: you have no active jobs on this node"
 
 enum action { ACT_ALLOW, ACT_DENY, ACT_IGNORE, ACT_NEWEST };
 
 struct opts {
 	enum action no_jobs, unknown, adopt_failure, generic_failure;
-	bool ignore_root;
+	bool ignore_root, join_container;
 	const char *conf, *nodename;
 };
 
@@ -78,9 +82,12 @@ static bool action_of(const char *v, enum action *ret, bool newest_ok)
 
 static void opts_parse(pam_handle_t *pamh, int argc, const char **argv, struct opts *o)
 {
-	*o = (struct opts){.no_jobs = ACT_DENY, .unknown = ACT_NEWEST,
-			   .adopt_failure = ACT_ALLOW, .generic_failure = ACT_DENY,
-			   .ignore_root = true};
+	*o = (struct opts){.no_jobs = ACT_DENY,
+			   .unknown = ACT_NEWEST,
+			   .adopt_failure = ACT_ALLOW,
+			   .generic_failure = ACT_DENY,
+			   .ignore_root = true,
+			   .join_container = true};
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = strchr(a, '=');
 		size_t n = v ? (size_t)(v - a) : strlen(a);
@@ -99,12 +106,15 @@ static void opts_parse(pam_handle_t *pamh, int argc, const char **argv, struct o
 			ok = action_of(v, &o->generic_failure, false);
 		else if (ok && KEY("ignore_root"))
 			o->ignore_root = strcmp(v, "0") != 0;
+		else if (ok && KEY("join_container"))
+			o->join_container = strcmp(v, "false") != 0 && strcmp(v, "0") != 0;
 		else if (ok && KEY("conf"))
 			o->conf = v;
 		else if (ok && KEY("nodename"))
 			o->nodename = v;
-		else if (ok && (KEY("single_job_skip_rpc") || KEY("log_level")
-				|| KEY("disable_x11") || KEY("service") || KEY("join_container")))
+		else if (ok
+			 && (KEY("single_job_skip_rpc") || KEY("log_level") || KEY("disable_x11")
+			     || KEY("service")))
 			; /* accepted */
 		else
 			ok = false;
@@ -204,8 +214,7 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 /* REQUEST_ADD_EXTERN_PID {uid, pid} to job's extern stepd; its rc (0 or
  * a positive Slurm code), or -errno when it cannot be asked. */
-static int stepd_ask(const char *spool, const char *node, uint32_t job, uint32_t uid,
-		     uint32_t pid)
+static int stepd_ask(const char *spool, const char *node, uint32_t job, uint32_t uid, uint32_t pid)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct pack_buf b = {0};
@@ -261,9 +270,32 @@ static int stepd_ask(const char *spool, const char *node, uint32_t job, uint32_t
 struct login {
 	pam_handle_t *pamh;
 	const struct opts *o;
-	const char *user, *spool, *node;
+	const struct sl_conf *c;
+	const char *user, *spool, *node, *host;
 	uid_t uid;
 };
+
+/* job_container/tmpfs: the login joins the job's mount namespace, so it
+ * sees the job's private /tmp. 0, or -errno. */
+static int join_container(const struct login *l, uint32_t job)
+{
+	char *base, path[PATH_MAX];
+	int fd, r = 0;
+
+	if (!l->o->join_container || l->c->job_container != CONTAINER_TMPFS)
+		return 0;
+	base = conf_container_base(l->c, l->node, l->host);
+	if (!base)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%u/.ns", base, job);
+	free(base);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNS) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
 
 /* The user's jobs among jobs (asked in order): kept at the front. */
 static size_t users_jobs(const struct login *l, uint32_t *jobs, size_t n)
@@ -292,12 +324,17 @@ static int adopt(const struct login *l, const uint32_t *jobs, size_t n)
 		return act(l->o->unknown);
 	}
 	rc = stepd_ask(l->spool, l->node, jobs[0], (uint32_t)l->uid, (uint32_t)pid);
+	if (rc == 0 && (rc = join_container(l, jobs[0])) < 0) {
+		pam_syslog(l->pamh, LOG_ERR, "Process %d not in job %u's namespace: %s", (int)pid,
+			   jobs[0], strerror(-rc));
+		return act(l->o->adopt_failure);
+	}
 	if (rc == 0) {
 		pam_syslog(l->pamh, LOG_INFO, "Process %d adopted into job %u", (int)pid, jobs[0]);
 		return PAM_SUCCESS;
 	}
-	pam_syslog(l->pamh, LOG_ERR, "Process %d not adopted into job %u: %s", (int)pid,
-		   jobs[0], rc < 0 ? strerror(-rc) : sl_strerror(-rc));
+	pam_syslog(l->pamh, LOG_ERR, "Process %d not adopted into job %u: %s", (int)pid, jobs[0],
+		   rc < 0 ? strerror(-rc) : sl_strerror(-rc));
 	return act(l->o->adopt_failure);
 }
 
@@ -309,6 +346,9 @@ static int login_check(struct login *l, const struct sl_conf *c)
 	char *spool;
 	int r;
 
+	l->c = c;
+	l->host = host;
+	host[0] = '\0';
 	l->node = node_of(c, l->o->nodename, host, sizeof(host));
 	if (!l->node) {
 		pam_syslog(l->pamh, LOG_ERR, "this host is no node of slurm.conf");

@@ -55,6 +55,7 @@
 #include "common/step_cred.h"
 #include "common/stepd_proto.h"
 #include "common/task_map.h"
+#include "container.h"
 #include "cred_state.h"
 #include "health.h"
 #include "prolog.h"
@@ -382,8 +383,22 @@ fail:
 	return log_errno(r, "JobId=%u: cannot start slurmstepd", job_id);
 }
 
+/* The job's private directories first (job_container/tmpfs). */
 static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 {
+	uint32_t uid, gid;
+	int r;
+
+	if (req->type == REQUEST_BATCH_JOB_LAUNCH) {
+		uid = ((const struct batch_launch_msg *)req->body)->uid;
+		gid = ((const struct batch_launch_msg *)req->body)->gid;
+	} else {
+		uid = ((const struct launch_tasks_msg *)req->body)->uid;
+		gid = ((const struct launch_tasks_msg *)req->body)->gid;
+	}
+	r = slurmd_container_create(d, job_id, uid, gid);
+	if (r < 0)
+		return r;
 	return stepd_start_msg(d, req, req->type, req->body, job_id);
 }
 
@@ -410,8 +425,15 @@ static void extern_start(struct slurmd *d, const struct extern_req *x)
 	    .mem_limit = x->mem,
 	    .gpus = x->gpus,
 	};
+	char id[2][32], *env[] = {id[0], id[1]};
 	int r = task_map_build(&node0, 1, &m.map);
 
+	snprintf(id[0], sizeof(id[0]), "SLURM_JOB_ID=%u", x->job_id);
+	snprintf(id[1], sizeof(id[1]), "SLURM_JOBID=%u", x->job_id);
+	m.env = env;
+	m.env_count = 2;
+	if (r == 0)
+		r = slurmd_container_create(d, x->job_id, x->uid, x->gid);
 	if (r == 0)
 		r = stepd_start_msg(d, NULL, REQUEST_LAUNCH_TASKS, &m, x->job_id);
 	if (r < 0)

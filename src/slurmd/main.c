@@ -27,6 +27,7 @@
 #include "common/msg.h"
 #include "common/rpc_server.h"
 #include "launch.h"
+#include "container.h"
 #include "health.h"
 #include "prolog.h"
 
@@ -228,6 +229,7 @@ static const struct subsys {
     {"gres", slurmd_detect_gres, NULL},
     {"spool dir", spool_init, NULL},
     {"launch", slurmd_launch_init, slurmd_launch_fini}, /* launch.c */
+    {"job container", slurmd_container_init, slurmd_container_fini}, /* container.c */
     {"prolog", slurmd_pe_init, slurmd_pe_fini},	       /* prolog.c */
     {"health", slurmd_health_init, slurmd_health_fini},       /* health.c */
     {"spool", slurmd_spool_start, slurmd_spool_stop},	/* spool.c */

@@ -32,6 +32,7 @@
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "common/states.h"
+#include "container.h"
 #include "slurmd.h"
 #include "spawn.h"
 
@@ -635,6 +636,13 @@ static void pe_poll_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	event_free(j->timer);
 	j->timer = NULL;
+	slurmd_container_delete(j->d, j->job_id); /* before the Epilog, as Slurm */
+	if (!j->d->conf->epilog) { /* only the container was waited for */
+		pe_env_done(j);
+		j->phase = PE_DONE;
+		j->done_time = time(NULL);
+		return;
+	}
 	j->phase = PE_EPILOG;
 	pe_start(j, j->d->conf->epilog);
 }
@@ -650,7 +658,7 @@ void slurmd_epilog_after(struct slurmd *d, const struct signal_job_msg *m)
 			     .account = m->account,
 			     .nodes = m->nodes};
 
-	if (!d->conf->epilog) {
+	if (!d->conf->epilog && d->conf->job_container != CONTAINER_TMPFS) {
 		if (j && j->phase != PE_DONE) { /* its Prolog's record is done with */
 			pe_abort_prolog(d, j);
 			j->phase = PE_DONE;
@@ -667,6 +675,8 @@ void slurmd_epilog_after(struct slurmd *d, const struct signal_job_msg *m)
 			return; /* on its way */
 		break;
 	case PE_DONE:
+		if (!d->conf->epilog)
+			break; /* a run after a requeue: its container goes too */
 		j->report_type = MESSAGE_EPILOG_COMPLETE; /* the controller asks again */
 		j->report_rc = (uint32_t)j->rc;
 		pe_send_complete(j);

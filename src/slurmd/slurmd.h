@@ -59,6 +59,9 @@ struct slurmd {
 	void (*extern_start)(struct slurmd *d, const struct extern_req *x);
 	/* health.c */
 	struct health *health;
+	/* container.c: job_container/tmpfs's BasePath, made private by us */
+	char *container_base;
+	bool is_container_bound;
 	/* reboot.c */
 	pid_t reboot_pid;            /* RebootProgram running, 0: none */
 };

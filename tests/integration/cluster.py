@@ -343,14 +343,16 @@ class Cluster:
 
     def __init__(self, nodes=("n1", "n2", "n3", "n4"), partitions=None, settings=None,
                  node_defaults=DEFAULT_NODE, gres=(), conf_template=None, gres_template=None,
-                 name="cluster", fake_gpus=4):
+                 name="cluster", fake_gpus=4, tmp_root=None):
         """nodes: names, or "name Attr=Value ..." for extra node attributes
         (e.g. "g1 Gres=gpu:4"); partitions: "name Nodes=... Attr=..." strings
         (default: one Default partition "debug" with every node); settings:
         overrides of DEFAULT_SETTINGS; gres: gres.conf lines. conf_template /
-        gres_template: whole files with placeholders instead of parameters."""
+        gres_template: whole files with placeholders instead of parameters.
+        tmp_root: the directory the cluster's own goes in (default: the
+        system's temporary directory)."""
         name = re.sub(r"[^A-Za-z0-9_-]+", "-", name)[:24]  # goes into paths in slurm.conf
-        self.dir = Path(tempfile.mkdtemp(prefix=f"sl-{name}-"))
+        self.dir = Path(tempfile.mkdtemp(prefix=f"sl-{name}-", dir=tmp_root))
         os.chmod(self.dir, 0o755)
         self.name = name
         self.fake_gpus = fake_gpus
@@ -725,7 +727,11 @@ class Cluster:
                 pass
 
     def cleanup(self):
+        self._unmount_leftovers()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _unmount_leftovers(self):
+        unmount_under(self.dir)
 
     # ----- commands ---------------------------------------------------------
 
@@ -898,6 +904,20 @@ class Cluster:
 
 
 # ----- jobs (shared by the job test modules) --------------------------------
+
+
+def unmount_under(path):
+    """Mounts a stopped slurmd left below path (job_container/tmpfs's
+    BasePath and the namespaces of jobs killed with it), the deepest
+    first, lazily: nothing of a test outlives it."""
+    prefix = str(path) + "/"
+    try:
+        with open("/proc/self/mountinfo") as f:
+            points = [line.split()[4] for line in f]
+    except OSError:
+        return
+    for p in sorted((p for p in points if p.startswith(prefix)), key=len, reverse=True):
+        subprocess.run(["umount", "-l", p], capture_output=True)
 
 
 def pid_gone(pid):

@@ -8,7 +8,8 @@ from cluster import REPO, Cluster
 def make_cluster():
     # scripts/local-cluster.sh picks these by what the machine allows
     conf = ((REPO / "etc/local/slurm.conf.in").read_text()
-            .replace("@PROCTRACK@", "proctrack/linuxproc").replace("@TASK_PLUGIN@", "task/none"))
+            .replace("@PROCTRACK@", "proctrack/linuxproc").replace("@TASK_PLUGIN@", "task/none")
+            .replace("@JOB_CONTAINER@", "job_container/none"))
     return Cluster(conf_template=conf,
                    gres_template=(REPO / "etc/local/gres.conf.in").read_text(), name="local")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster import BUILD_DIR, REPO, TIMEOUT_SCALE, wait_for
+from cluster import BUILD_DIR, REPO, TIMEOUT_SCALE, unmount_under, wait_for
 
 # each test brings a whole `make run` cluster up and down: a minute or more
 pytestmark = pytest.mark.slow
@@ -61,7 +61,9 @@ class Tree:
 
     def __init__(self):
         # short path: the munge socket lives under it (sun_path is 108 bytes)
-        self.dir = Path(tempfile.mkdtemp(prefix="lc-", dir="/tmp"))
+        # not under /tmp either: as root the jobs' /tmp is their own
+        # (job_container/tmpfs), and their scripts are in run/spool
+        self.dir = Path(tempfile.mkdtemp(prefix="lc-", dir="/var/tmp"))
         (self.dir / "scripts").mkdir()
         shutil.copy2(REPO / "scripts/local-cluster.sh", self.dir / "scripts")
         shutil.copytree(REPO / "etc/local", self.dir / "etc/local")
@@ -169,6 +171,7 @@ class Tree:
         for pid, _ in self.stepd_ids():
             problems.append(f"slurmstepd (pid {pid}) still ran after down")
             os.kill(pid, signal.SIGKILL)
+        unmount_under(self.dir)
         return problems
 
 
@@ -391,6 +394,9 @@ def test_up_configures_the_node_scripts_and_they_run(tree):
     cfg = tree.cli("scontrol", "show", "config")
     assert f"Prolog                  = {tree.run_dir}/etc/prolog" in cfg
     assert "HealthCheckInterval     = 300 sec" in cfg
+    assert "PrologFlags             = Alloc,Contain" in cfg
+    if os.geteuid() == 0:  # a private /tmp per job: mount namespaces
+        assert "JobContainerType        = job_container/tmpfs" in cfg
     job = tree.cli("sbatch", "--parsable", "--wrap", "true").strip().split(";")[0]
     log = tree.run_dir / "log" / "node-scripts.log"
 

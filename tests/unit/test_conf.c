@@ -983,6 +983,73 @@ static void test_broken_cgroup_conf_is_refused(void **state)
 	}
 }
 
+/* ---- JobContainerType, job_container.conf ---- */
+
+static void test_job_container_conf(void **state)
+{
+	_cleanup_free_ char *jc = NULL;
+	struct sl_conf *c = NULL;
+	struct sl_error err = {""};
+	struct container_node n;
+	char *base;
+
+	jc = write_file(*state, "job_container.conf",
+			"AutoBasePath=true\nBasePath=/var/jc/%n\n"
+			"NodeName=g[1-2] BasePath=/scratch/jc Dirs=/tmp,/var/tmp InitScript=/x/init\n");
+	assert_int_equal(load_text(*state,
+				   "SlurmctldHost=h\nPrologFlags=Contain\n"
+				   "JobContainerType=job_container/tmpfs\n",
+				   &c, &err, NULL),
+			 0);
+	assert_int_equal(c->job_container, CONTAINER_TMPFS);
+	conf_container_of(c, "n1", &n);
+	assert_string_equal(n.base_path, "/var/jc/%n");
+	assert_string_equal(n.dirs, "/tmp,/dev/shm");
+	assert_null(n.init_script);
+	assert_true(n.auto_base_path);
+	conf_container_of(c, "g2", &n);
+	assert_string_equal(n.base_path, "/scratch/jc");
+	assert_string_equal(n.dirs, "/tmp,/var/tmp");
+	assert_string_equal(n.init_script, "/x/init");
+	base = conf_container_base(c, "n1", "host");
+	assert_string_equal(base, "/var/jc/n1");
+	free(base);
+	c = conf_free(c);
+	/* job_container/none: the file is not read, no base */
+	assert_int_equal(load_text(*state, "SlurmctldHost=h\n", &c, &err, NULL), 0);
+	assert_int_equal(c->job_container, CONTAINER_NONE);
+	assert_null(conf_container_base(c, "n1", "host"));
+	c = conf_free(c);
+}
+
+/* clang-format off */
+static const struct {
+	const char *slurm, *jc, *says;
+} broken_jc[] = {
+	{ "JobContainerType=job_container/cncu\n", "", "expected job_container/none or job_container/tmpfs" },
+	{ "JobContainerType=job_container/tmpfs\n", "BasePath=/x\n", "needs PrologFlags=Contain" },
+	{ "PrologFlags=Contain\nJobContainerType=job_container/tmpfs\n", "BasePath=relative\n", "BasePath=relative: bad value" },
+	{ "PrologFlags=Contain\nJobContainerType=job_container/tmpfs\n", "BasePath=/x Dirs=/tmp,../etc\n", "Dirs=/tmp,../etc" },
+	{ "PrologFlags=Contain\nJobContainerType=job_container/tmpfs\n", "\nPrivate=yes\n", "job_container.conf:2: unknown job_container.conf key 'Private'" },
+};
+/* clang-format on */
+
+static void test_broken_job_container_conf_is_refused(void **state)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(broken_jc); i++) {
+		_cleanup_free_ char *jc = write_file(*state, "job_container.conf", broken_jc[i].jc);
+		_cleanup_free_ char *text = NULL;
+		struct sl_conf *c = NULL;
+		struct sl_error err = {""};
+
+		assert_true(asprintf(&text, "SlurmctldHost=h\n%s", broken_jc[i].slurm) > 0);
+		assert_true(load_text(*state, text, &c, &err, NULL) < 0);
+		assert_null(c);
+		if (!strstr(err.text, broken_jc[i].says))
+			fail_msg("case %zu: got '%s', want '%s'", i, err.text, broken_jc[i].says);
+	}
+}
+
 /* ---- helpers ---- */
 
 static void test_expand_path_replaces_n_h_and_percent(void **state)
@@ -1162,6 +1229,8 @@ int main(void)
 	    T(test_priority_keys),
 	    T(test_cgroup_conf_and_task_keys),
 	    T(test_broken_cgroup_conf_is_refused),
+	    T(test_job_container_conf),
+	    T(test_broken_job_container_conf_is_refused),
 	    cmocka_unit_test(test_expand_path_replaces_n_h_and_percent),
 	    cmocka_unit_test(test_default_path_follows_slurm_conf),
 #undef T

@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,16 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 	char **argv = s->exec.argv;
 	int r;
 
+	/* job_container/tmpfs: the job's private /tmp (cwd and root become
+	 * the namespace's; child_chdir sets the task's below); before
+	 * child_setup closes every other descriptor */
+	if (s->ns_fd >= 0 && setns(s->ns_fd, CLONE_NEWNS) < 0) {
+		int e = errno;
+
+		child_setup(t->child_fd, pmi_child_fd(s, t->ltid));
+		child_error(s, "cannot join the job's namespace: %s", strerror(e));
+		_exit(1);
+	}
 	child_setup(t->child_fd, pmi_child_fd(s, t->ltid));
 	if (t->is_pty && ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0) {
 		child_error(s, "cannot make the pseudo-terminal its terminal: %s", strerror(errno));

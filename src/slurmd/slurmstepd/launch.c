@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
+#include "common/conf.h"
 #include "common/limits.h"
+#include "common/macros.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
@@ -39,6 +42,9 @@
 #define LAUNCH_TASKS_MAX       65536 /* gtids travel as u16 in I/O frames */
 #define LAUNCH_EXEC_FAIL_BATCH 127   /* the shell's "command not found" */
 #define LAUNCH_EXEC_FAIL_TASK  2     /* Slurm's exit code for a task that could not exec */
+#ifndef NSFS_MAGIC
+#define NSFS_MAGIC 0x6e736673
+#endif
 
 /* What both launch messages carry, under the same names. */
 #define LAUNCH_COMMON(s, m)                                                                        \
@@ -98,6 +104,28 @@ int launch_read(struct stepd *s, int fd)
 
 typedef int launch_fn(struct stepd *s);
 
+/* job_container/tmpfs: the job's namespace, which slurmd made before it
+ * started us; the tasks join it (child.c). */
+static int launch_container(struct stepd *s)
+{
+	_cleanup_free_ char *base = NULL, *path = NULL;
+	struct statfs sf;
+
+	if (s->conf->job_container != CONTAINER_TMPFS)
+		return 0;
+	base = conf_container_base(s->conf, s->node_name, s->hostname);
+	if (!base || asprintf(&path, "%s/%u/.ns", base, s->job_id) < 0) {
+		path = NULL;
+		return log_errno(-ESLURMD_SETUP_ENVIRONMENT_ERROR,
+				 "%s: job_container/tmpfs: no BasePath", s->label);
+	}
+	s->ns_fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->ns_fd < 0 || fstatfs(s->ns_fd, &sf) < 0 || sf.f_type != NSFS_MAGIC)
+		return log_errno(-ESLURMD_SETUP_ENVIRONMENT_ERROR,
+				 "%s: job_container/tmpfs: %s is no namespace", s->label, path);
+	return 0;
+}
+
 /* Each set-up step in order, until one fails. */
 static int launch_run(struct stepd *s, launch_fn *const *fns, size_t n)
 {
@@ -135,6 +163,7 @@ static int launch_batch_exec(struct stepd *s)
 
 static launch_fn *const launch_batch[] = {
     launch_batch_task, /* first: the files become the task's fds */
+    launch_container,
     privs_init,	       /* the groups, before anything is done as the user */
     sock_open,	       /* refuses a second stepd of the same job */
     script_write,      env_setup, io_open_batch, /* as the user, with the job's umask */
@@ -179,7 +208,7 @@ static int launch_step_exec(struct stepd *s)
 
 static launch_fn *const launch_step[] = {
     launch_step_check, /* a command and a sane task count, before anything is made */
-    launch_step_tasks, privs_init,	sock_open,
+    launch_step_tasks, launch_container, privs_init, sock_open,
     env_setup,	       step_io_connect, /* IO_INIT first on srun's connection */
     task_stdio_open,			/* pipes, or srun's files as the user */
     launch_step_exec,
@@ -216,7 +245,8 @@ static int launch_extern_exec(struct stepd *s)
 }
 
 static launch_fn *const launch_extern[] = {
-    launch_step_tasks, privs_init, sock_open, env_setup, launch_extern_stdio, launch_extern_exec,
+    launch_step_tasks,	 launch_container,   privs_init, sock_open,
+    env_setup,		 launch_extern_stdio, launch_extern_exec,
 };
 
 int launch_setup(struct stepd *s)

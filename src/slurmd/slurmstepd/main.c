@@ -145,6 +145,9 @@ static void stepd_cleanup(struct stepd *s)
 	proctree_free(s);
 	job_env_done(&s->env);
 	launch_free(s);
+	if (s->ns_fd >= 0)
+		close(s->ns_fd);
+	s->ns_fd = -1;
 	reap_close(s);
 	s->loop = loop_free(s->loop);
 	conf_free(s->conf);
@@ -257,6 +260,7 @@ int main(int argc, char **argv)
 	struct stepd sd = {.listen_fd = -1,
 			   .listen_id = -1,
 			   .err_fd = -1,
+			   .ns_fd = -1,
 			   .sig_fd = -1,
 			   .sample_timer = -1,
 			   .kill_timer = -1,

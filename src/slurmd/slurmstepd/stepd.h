@@ -90,6 +90,7 @@ struct stepd {
 	mode_t umask;
 	struct job_env env;
 	int err_fd; /* batch: the job's stderr, for our messages; else -1 */
+	int ns_fd;  /* job_container/tmpfs: the job's mount namespace, else -1 */
 	/* the tasks' processes */
 	int sig_fd;		   /* signalfd: SIGCHLD, SIGTERM, SIGINT (reap.c) */
 	bool is_stopping;	   /* SIGTERM/SIGINT: job killed, one report try, exit */
