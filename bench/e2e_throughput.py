@@ -15,10 +15,12 @@ ended (`scontrol wait_job`, one call for all of them). It prints
 
 Every job must complete with exit code 0, otherwise the run fails with
 status 1. With --cgroup the jobs are confined as in srun_latency.py
-(root and writable cgroups). --json FILE writes the numbers.
+(root and writable cgroups). --contain adds PrologFlags=Contain (each
+job's extern step on its node: a second stepd per job). --json FILE
+writes the numbers.
 
 Usage: /usr/bin/python3 bench/e2e_throughput.py [-n 300] [-p 4] [--cgroup]
-           [--build-dir build] [--json out.json] [--keep]
+           [--contain] [--build-dir build] [--json out.json] [--keep]
 """
 
 import argparse
@@ -37,6 +39,8 @@ def parse_args():
     ap.add_argument("-p", "--parallel", type=int, default=4, help="submitters (default 4)")
     ap.add_argument("--cgroup", action="store_true",
                     help="confine the jobs with cgroups (root, writable cgroups)")
+    ap.add_argument("--contain", action="store_true",
+                    help="PrologFlags=Contain: an extern step per job")
     return benchlib.add_common_args(ap).parse_args()
 
 
@@ -86,6 +90,9 @@ def main():
         (cluster.dir / "cgroup.conf").write_text(CGROUP_CONF)
     if args.cgroup:
         print("jobs confined by cgroups")
+    if args.contain:
+        cluster.conf_text += "PrologFlags=Contain\n"
+        print("PrologFlags=Contain: an extern step per job")
     cluster.start()
     ok, result = False, {}
     try:

@@ -6,9 +6,11 @@ directory under BasePath go once the job's stepds are gone.
 
 The cluster lives in /var/tmp: what is under /tmp (the usual place of
 these test clusters, the job scripts in their spool too) is what a job no
-longer sees. Skipped without root (mounts, namespaces)."""
+longer sees; the jobs run a copy of srun kept there too (the build may be
+under /tmp, as a CI clone is). Skipped without root (mounts, namespaces)."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,13 +29,16 @@ def make_cluster():
     (c.dir / "job_container.conf").write_text(
         f"# every node: its own base\nAutoBasePath=true\nBasePath={c.dir}/jc/%n\n")
     (c.dir / "out").mkdir()
+    (c.dir / "bin").mkdir()
+    shutil.copy2(c.bin_dir / "srun", c.dir / "bin" / "srun")
     return c
 
 
 def job_script(out, hold):
+    srun = out.parent / "bin" / "srun"
     return (f"echo $SLURM_JOB_ID > /tmp/{MINE}; ls -a /tmp > {out}/ls.$SLURM_JOB_ID; "
             f"touch /dev/shm/{MINE}.$SLURM_JOB_ID; ls /dev/shm > {out}/shm.$SLURM_JOB_ID; "
-            f"srun cat /tmp/{MINE} > {out}/srun.$SLURM_JOB_ID; "
+            f"{srun} cat /tmp/{MINE} > {out}/srun.$SLURM_JOB_ID 2> {out}/srun_err.$SLURM_JOB_ID; "
             f"readlink /proc/self/ns/mnt > {out}/ns.$SLURM_JOB_ID; "
             f"while [ -e {hold} ]; do sleep 0.1; done")
 
@@ -62,7 +67,9 @@ def test_two_jobs_on_a_node_have_their_own_tmp_which_goes_with_them(cluster):
         base = cluster.dir / "jc" / "n1"
         for j in jobs:
             assert (out / f"ls.{j}").read_text().split() == [".", "..", MINE]
-            assert (out / f"srun.{j}").read_text().strip() == str(j)  # the step's /tmp too
+            # the step's /tmp too
+            assert (out / f"srun.{j}").read_text().strip() == str(j), \
+                (out / f"srun_err.{j}").read_text()
             assert (out / f"shm.{j}").read_text().split() == [f"{MINE}.{j}"]
             assert (base / str(j) / "_tmp" / MINE).read_text().strip() == str(j)
             assert extern_ns(j) == (out / f"ns.{j}").read_text().strip()
