@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -155,7 +157,7 @@ struct maker {
 	uint32_t job_id;
 	const struct container_node *cn;
 	char *dirs[SL_CONTAINER_DIRS];
-	int dir_fds[SL_CONTAINER_DIRS]; /* -1 for /dev/shm: a fresh tmpfs */
+	bool is_tmpfs[SL_CONTAINER_DIRS]; /* /dev/shm: a fresh tmpfs */
 	size_t ndirs;
 	char job_path[PATH_MAX];
 };
@@ -178,9 +180,22 @@ static int maker_init_script(const struct maker *m)
 	snprintf(env[3], sizeof(env[3]), "SLURM_JOB_MOUNTPOINT_SRC=%s", m->job_path);
 	if (slurmd_spawn(argv[0], argv, envp, fds, &pid) < 0)
 		return -1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	/* bounded, and its session killed past the bound: slurmd gives up on
+	 * the maker a little later */
+	for (int waited_ms = 0;; waited_ms += 50) {
+		struct timespec pause = {.tv_nsec = 50 * 1000 * 1000};
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if ((r < 0 && errno != EINTR)
+		    || waited_ms >= (CONTAINER_INIT_TIMEOUT_S - 5) * 1000) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, NULL, 0);
 			return -1;
+		}
+		nanosleep(&pause, NULL);
+	}
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
@@ -193,11 +208,19 @@ struct maker_word {
 
 /* The child that makes the namespace: tells ready and waits for go's EOF,
  * so that slurmd binds its namespace while it lives. */
-static _Noreturn void maker_run(const struct maker *m, int ready, int go)
+static _Noreturn void maker_run(const struct maker *m, pid_t slurmd, int ready, int go)
 {
 	struct maker_word w = {.c = 'F'};
 	char src[2 * PATH_MAX + 2], name[PATH_MAX];
+	sigset_t none;
 
+	/* slurmd's signal handling is not ours, and we never outlive it */
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != slurmd)
+		_exit(1);
 	if (m->cn->init_script && maker_init_script(m) < 0)
 		goto out;
 	w.step = 1;
@@ -210,7 +233,7 @@ static _Noreturn void maker_run(const struct maker *m, int ready, int go)
 		int r;
 
 		w.step = 3 + (int)i;
-		if (m->dir_fds[i] < 0) {
+		if (m->is_tmpfs[i]) {
 			r = mount("tmpfs", m->dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 		} else {
 			/* by its path in this namespace (a descriptor opened before
@@ -251,7 +274,7 @@ static int maker_bind(const struct maker *m, int ns_fd)
 	struct maker_word w = {0};
 	struct pollfd p;
 	char src[64], dst[64];
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	if (pipe2(ready, O_CLOEXEC) < 0)
 		return -errno;
@@ -264,7 +287,7 @@ static int maker_bind(const struct maker *m, int ns_fd)
 	if (pid == 0) {
 		close(ready[0]);
 		close(go[1]); /* or go would never see its EOF */
-		maker_run(m, ready[1], go[0]);
+		maker_run(m, self, ready[1], go[0]);
 	}
 	close(ready[1]);
 	close(go[0]);
@@ -305,32 +328,31 @@ static int maker_dirs(struct maker *m, int job_fd)
 	     dir && m->ndirs < SL_CONTAINER_DIRS; dir = strtok_r(NULL, ",", &save)) {
 		char name[PATH_MAX];
 		size_t i = m->ndirs;
+		int fd;
 
 		m->dirs[i] = strdup(dir);
 		if (!m->dirs[i])
 			return -ENOMEM;
-		m->dir_fds[i] = -1;
 		m->ndirs++;
-		if (streq(dir, "/dev/shm"))
+		m->is_tmpfs[i] = streq(dir, "/dev/shm");
+		if (m->is_tmpfs[i])
 			continue;
 		private_name(dir, name, sizeof(name));
-		m->dir_fds[i] = safe_mkdir_at(job_fd, name, 01777, 0, 0, SAFE_FS_ANY_USER);
-		if (m->dir_fds[i] < 0)
-			return m->dir_fds[i];
+		fd = safe_mkdir_at(job_fd, name, 01777, 0, 0, SAFE_FS_ANY_USER);
+		if (fd < 0)
+			return fd;
+		close(fd); /* the maker binds it by path, in its own namespace */
 	}
 	return 0;
 }
 
 static void maker_done(struct maker *m)
 {
-	for (size_t i = 0; i < m->ndirs; i++) {
+	for (size_t i = 0; i < m->ndirs; i++)
 		free(m->dirs[i]);
-		if (m->dir_fds[i] >= 0)
-			close(m->dir_fds[i]);
-	}
 }
 
-int slurmd_container_create(struct slurmd *d, uint32_t job_id, uid_t uid, gid_t gid)
+int slurmd_container_create(struct slurmd *d, uint32_t job_id)
 {
 	struct container_node cn;
 	struct maker m = {.d = d, .job_id = job_id, .cn = &cn};
@@ -338,8 +360,6 @@ int slurmd_container_create(struct slurmd *d, uint32_t job_id, uid_t uid, gid_t 
 	char job[16];
 	int r;
 
-	(void)uid;
-	(void)gid;
 	if (d->conf->job_container != CONTAINER_TMPFS || !d->container_base)
 		return 0;
 	conf_container_of(d->conf, d->node_name, &cn);

@@ -33,6 +33,6 @@ void slurmd_container_fini(struct slurmd *d);
 
 /* The job's namespace, made now unless it is there. 0 (also without
  * tmpfs), or a negative code (-ESLURMD_SETUP_ENVIRONMENT_ERROR). */
-int slurmd_container_create(struct slurmd *d, uint32_t job_id, uid_t uid, gid_t gid);
+int slurmd_container_create(struct slurmd *d, uint32_t job_id);
 /* The job's stepds are gone: its namespace and directory go. */
 void slurmd_container_delete(struct slurmd *d, uint32_t job_id);

@@ -386,17 +386,8 @@ fail:
 /* The job's private directories first (job_container/tmpfs). */
 static int stepd_start(struct slurmd *d, struct rpc_req *req, uint32_t job_id)
 {
-	uint32_t uid, gid;
-	int r;
+	int r = slurmd_container_create(d, job_id);
 
-	if (req->type == REQUEST_BATCH_JOB_LAUNCH) {
-		uid = ((const struct batch_launch_msg *)req->body)->uid;
-		gid = ((const struct batch_launch_msg *)req->body)->gid;
-	} else {
-		uid = ((const struct launch_tasks_msg *)req->body)->uid;
-		gid = ((const struct launch_tasks_msg *)req->body)->gid;
-	}
-	r = slurmd_container_create(d, job_id, uid, gid);
 	if (r < 0)
 		return r;
 	return stepd_start_msg(d, req, req->type, req->body, job_id);
@@ -433,7 +424,7 @@ static void extern_start(struct slurmd *d, const struct extern_req *x)
 	m.env = env;
 	m.env_count = 2;
 	if (r == 0)
-		r = slurmd_container_create(d, x->job_id, x->uid, x->gid);
+		r = slurmd_container_create(d, x->job_id);
 	if (r == 0)
 		r = stepd_start_msg(d, NULL, REQUEST_LAUNCH_TASKS, &m, x->job_id);
 	if (r < 0)

@@ -21,14 +21,24 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (mount nam
 
 MINE = "sl-jc-mine"  # a name nobody else puts in /tmp
 
+INIT = """#!/bin/sh
+# InitScript: before each job's namespace is built, as root
+env > {out}/init.$SLURM_JOB_ID
+[ -e {out}/init-fails ] && exit 3
+exit 0
+"""
+
 
 def make_cluster():
     c = Cluster(nodes=("n1", "n2"), name="jobcontainer", tmp_root="/var/tmp",
                 settings={"PrologFlags": "Contain",
                           "JobContainerType": "job_container/tmpfs"})
     (c.dir / "job_container.conf").write_text(
-        f"# every node: its own base\nAutoBasePath=true\nBasePath={c.dir}/jc/%n\n")
+        f"# every node: its own base\nAutoBasePath=true\nBasePath={c.dir}/jc/%n\n"
+        f"InitScript={c.dir}/init\n")
     (c.dir / "out").mkdir()
+    (c.dir / "init").write_text(INIT.format(out=c.dir / "out"))
+    os.chmod(c.dir / "init", 0o755)
     (c.dir / "bin").mkdir()
     shutil.copy2(c.bin_dir / "srun", c.dir / "bin" / "srun")
     return c
@@ -86,3 +96,20 @@ def test_show_config_names_the_plugin(cluster):
     cfg = cluster.out("scontrol", "show", "config")
     assert "JobContainerType        = job_container/tmpfs" in cfg
     assert "PrologFlags             = Contain" in cfg
+
+
+def test_the_init_script_runs_first_and_its_failure_fails_the_launch(cluster):
+    out = cluster.dir / "out"
+    j = submit(cluster, "-w", "n2", "-o", "/dev/null", "--wrap", "true")
+    wait_state(cluster, j, ["COMPLETED"])
+    env = dict(line.split("=", 1) for line in (out / f"init.{j}").read_text().splitlines()
+               if "=" in line)
+    assert env["SLURMD_NODENAME"] == "n2"
+    assert env["SLURM_JOB_MOUNTPOINT_SRC"] == str(cluster.dir / "jc" / "n2" / str(j))
+    assert env["SLURM_CONF"].endswith("slurm.conf")
+    with marker(out / "init-fails"):
+        j = submit(cluster, "-w", "n2", "-o", "/dev/null", "--no-requeue", "--wrap", "true")
+        wait_for(lambda: f"JobId={j}: job_container/tmpfs: InitScript" in
+                 cluster.log_text("slurmd-n2"), what="the InitScript's failure logged")
+        wait_state(cluster, j, ["FAILED"])
+    assert not (cluster.dir / "jc" / "n2" / str(j)).exists()
