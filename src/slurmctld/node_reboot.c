@@ -166,8 +166,7 @@ static int reboot_nodes_of(struct ctld *c, const char *list, struct node ***ret,
 	return 0;
 }
 
-static void reboot_mark(struct ctld *c, struct node *n, const struct reboot_msg *m, uid_t uid,
-			time_t now)
+static void reboot_mark(struct node *n, const struct reboot_msg *m, uid_t uid, time_t now)
 {
 	bool asap = m->flags & REBOOT_FLAGS_ASAP;
 
@@ -191,7 +190,6 @@ static void reboot_mark(struct ctld *c, struct node *n, const struct reboot_msg 
 		node_set_reason(n, "Reboot ASAP", uid, now);
 	else if (!n->reason)
 		node_set_reason(n, "reboot requested", uid, now);
-	(void)c;
 }
 
 int node_reboot_request(struct ctld *c, const struct reboot_msg *m, uid_t uid, time_t now)
@@ -211,7 +209,7 @@ int node_reboot_request(struct ctld *c, const struct reboot_msg *m, uid_t uid, t
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < count; i++)
-		reboot_mark(c, v[i], m, uid, now);
+		reboot_mark(v[i], m, uid, now);
 	free(v);
 	info("reboot request queued for nodes %s", m->node_list);
 	c->node_last_update = now;

@@ -266,7 +266,6 @@ static void pe_next(struct pe_job *j)
 	}
 }
 
-/* Starts the programs of pattern (a path or a glob) for j. */
 /* PrologFlags=Serial: another job's Prolog or Epilog runs here. */
 static bool pe_serial_busy(const struct pe_job *self)
 {
@@ -288,6 +287,7 @@ static void pe_serial_next(struct slurmd *d)
 			return pe_start(j, j->phase == PE_PROLOG ? d->conf->prolog : d->conf->epilog);
 }
 
+/* Starts the programs of pattern (a path or a glob) for j. */
 static void pe_start(struct pe_job *j, const char *pattern)
 {
 	int r;
