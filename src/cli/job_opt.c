@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ int job_opts_init(struct job_opts *o, const char *prog)
 	    .mem_per_cpu = NO_VAL64,
 	    .mem_per_gpu = NO_VAL64,
 	    .requeue = NO_VAL16,
+	    .uid = NO_VAL,
+	    .gid = NO_VAL,
 	};
 	if (getcwd(buf, sizeof(buf)) && !(o->cwd = strdup(buf)))
 		return -ENOMEM;
@@ -56,7 +59,9 @@ void job_opts_done(struct job_opts *o)
 			 &o->qos,      &o->comment,  &o->dependency, &o->array,
 			 &o->std_out,  &o->std_err,  &o->std_in,     &o->chdir,
 			 &o->nodelist, &o->exclude,  &o->mail_user,  &o->export_env,
-			 &o->wrap,     &o->gres,     &o->gpus,	     &o->gpus_per_node};
+			 &o->wrap,     &o->gres,     &o->gpus,	     &o->gpus_per_node,
+			 &o->constraint, &o->prefer, &o->licenses,   &o->reservation,
+			 &o->nodefile_list};
 
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
 		free(*strs[i]);
@@ -424,6 +429,17 @@ static int gpu_tres(char **dst, const char *gpus, const char *more)
 	return r < 0 ? -ENOMEM : 0;
 }
 
+/* --uid without --gid: the user's primary group, as Slurm. */
+static uint32_t user_gid(uint32_t uid, uint32_t fallback)
+{
+	char buf[4096];
+	struct passwd pw, *res = NULL;
+
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		return (uint32_t)res->pw_gid;
+	return fallback;
+}
+
 int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 {
 	char host[256] = "";
@@ -472,6 +488,25 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	r |= dup_to(&d->submit_host, host[0] ? host : NULL);
 	r |= gpu_tres(&d->tres_per_node, o->gpus_per_node, o->gres);
 	r |= gpu_tres(&d->tres_per_job, o->gpus, NULL);
+	/* the controller checks these: it knows the nodes' features, the
+	 * licenses and the reservations */
+	d->priority = o->priority;
+	d->tmp_mb = o->tmp_mb;
+	d->min_cpus = o->mincpus;
+	d->sockets_per_node = o->sockets_per_node;
+	d->cores_per_socket = o->cores_per_socket;
+	if (o->uid != NO_VAL) { /* root only (the parser checked): submitted as them */
+		d->user_id = o->uid;
+		d->group_id = o->gid != NO_VAL ? o->gid : user_gid(o->uid, d->group_id);
+	} else if (o->gid != NO_VAL) {
+		d->group_id = o->gid;
+	}
+	if (!o->nodelist)
+		r |= dup_to(&d->req_nodes, o->nodefile_list);
+	r |= dup_to(&d->features, o->constraint);
+	r |= dup_to(&d->prefer, o->prefer);
+	r |= dup_to(&d->licenses, o->licenses);
+	r |= dup_to(&d->reservation, o->reservation);
 	return r ? -ENOMEM : 0;
 }
 

@@ -175,6 +175,12 @@ struct job_opts {
 	char *std_out, *std_err, *std_in; /* as given ("none" -> /dev/null) */
 	char *chdir;			  /* absolute */
 	char *nodelist, *exclude, *mail_user, *export_env, *wrap;
+	char *constraint, *prefer, *licenses, *reservation; /* as given: the controller checks */
+	char *nodefile_list;	  /* --nodefile's hosts, comma joined (nodelist wins) */
+	uint32_t priority;	  /* --priority, 0 none */
+	uint32_t tmp_mb;	  /* --tmp, 0 none */
+	uint16_t mincpus, sockets_per_node, cores_per_socket; /* 0 none */
+	uint32_t uid, gid;	  /* --uid / --gid (root only), NO_VAL none */
 	char *gres;		  /* "gres/gpu:2,gres/mps:10", NULL */
 	char *gpus;		  /* "[type:]N" as given */
 	char *gpus_per_node;	  /* "[type:]N" as given */

@@ -20,6 +20,7 @@
 #define SA  JOB_CMD_SALLOC
 #define SR  JOB_CMD_SRUN
 #define ALL (SB | SA | SR)
+#define REFUSED (JOB_OPT_HELP_REFUSED | ALL)
 
 const struct job_opt_help job_opt_help_table[] = {
     {"account", 'A', "=name", "charge job to specified account", JOB_HELP_RUN, ALL, 0},
@@ -48,13 +49,12 @@ const struct job_opt_help job_opt_help_table[] = {
      SR},
     {"container", 0, "", "Path to OCI container bundle", JOB_HELP_RUN, ALL, ALL},
     {"context", 0, "=context", "SELinux context to run the job in", JOB_HELP_RUN, SB, ALL},
-    {"core-spec", 'S', "=cores", "count of reserved cores", JOB_HELP_RUN, ALL, ALL},
-    {"cpu-freq", 0, "=min[-max[:gov]]", "requested cpu frequency (and governor)", JOB_HELP_RUN, ALL,
-     ALL},
+    {"core-spec", 'S', "=cores", "count of reserved cores", JOB_HELP_RUN, ALL, REFUSED},
+    {"cpu-freq", 0, "=min[-max[:gov]]", "requested cpu frequency (and governor)", JOB_HELP_RUN, ALL, REFUSED},
     {"cpus-per-task", 'c', "=ncpus", "number of cpus required per task", JOB_HELP_RUN, ALL, 0},
     {"deadline", 0, "=time",
      "remove the job if no ending possible before\nthis deadline (start > (deadline - time[-min]))",
-     JOB_HELP_RUN, ALL, ALL},
+     JOB_HELP_RUN, ALL, REFUSED},
     {"delay-boot", 0, "=mins", "delay boot for desired node features", JOB_HELP_RUN, ALL, ALL},
     {"dependency", 'd', "=type:jobid[:time]", "defer job until condition on jobid is satisfied",
      JOB_HELP_RUN, ALL, 0},
@@ -73,7 +73,7 @@ const struct job_opt_help job_opt_help_table[] = {
      "specify environment variables file or file\ndescriptor to export", JOB_HELP_RUN, SB, ALL},
     {"get-user-env", 0, "", "load environment from local cluster", JOB_HELP_RUN, SB, ALL},
     {"get-user-env", 0, "", "used by Moab.  See srun man page.", JOB_HELP_RUN, SA, ALL},
-    {"gid", 0, "=group_id", "group ID to run job as (user root only)", JOB_HELP_RUN, SB | SA, ALL},
+    {"gid", 0, "=group_id", "group ID to run job as (user root only)", JOB_HELP_RUN, SB | SA, 0},
     {"gres", 0, "=list", "required generic resources", JOB_HELP_RUN, ALL, 0},
     {"gres-flags", 0, "=opts", "flags related to GRES management", JOB_HELP_RUN, ALL, ALL},
     {"het-group", 0, "=value", "hetjob component allocation(s) in which to launch\napplication",
@@ -93,7 +93,7 @@ const struct job_opt_help job_opt_help_table[] = {
     {"kill-on-invalid-dep", 0, "=yes|no", "kill the job if its dependency can never\nbe satisfied",
      JOB_HELP_RUN, SB, 0},
     {"label", 'l', "", "prepend task number to lines of stdout/err", JOB_HELP_RUN, SR, 0},
-    {"licenses", 'L', "=names", "required license, comma separated", JOB_HELP_RUN, ALL, ALL},
+    {"licenses", 'L', "=names", "required license, comma separated", JOB_HELP_RUN, ALL, 0},
     {"mail-type", 0, "=type", "notify on state change: BEGIN, END, FAIL or ALL", JOB_HELP_RUN, ALL,
      0},
     {"mail-user", 0, "=user", "who to send email notification for job state\nchanges", JOB_HELP_RUN,
@@ -121,7 +121,7 @@ const struct job_opt_help job_opt_help_table[] = {
      JOB_HELP_RUN, SB | SR, 0},
     {"output", 'o', "=out", "file for batch script's standard output", JOB_HELP_RUN, SB, 0},
     {"output", 'o', "=out", "location of stdout redirection", JOB_HELP_RUN, SR, 0},
-    {"overcommit", 'O', "", "overcommit resources", JOB_HELP_RUN, ALL, ALL},
+    {"overcommit", 'O', "", "overcommit resources", JOB_HELP_RUN, ALL, REFUSED},
     {"overlap", 0, "", "Allow other steps to overlap this step", JOB_HELP_RUN, SR, 0},
     {"oversubscribe", 's', "", "over subscribe resources with other jobs", JOB_HELP_RUN, SB, ALL},
     {"oversubscribe", 's', "", "oversubscribe resources with other jobs", JOB_HELP_RUN, SA, ALL},
@@ -134,7 +134,7 @@ const struct job_opt_help job_opt_help_table[] = {
     {"power", 0, "=flags", "power management options", JOB_HELP_RUN, ALL, ALL},
     {"preserve-env", 'E', "", "env vars for node and task counts override\ncommand-line flags",
      JOB_HELP_RUN, SR, SR},
-    {"priority", 0, "=value", "set the priority of the job to value", JOB_HELP_RUN, ALL, ALL},
+    {"priority", 0, "=value", "set the priority of the job to value", JOB_HELP_RUN, ALL, 0},
     {"profile", 0, "=value",
      "enable acct_gather_profile for detailed data\nvalue is all or none or any combination "
      "of\nenergy, lustre, network or task",
@@ -156,22 +156,22 @@ const struct job_opt_help job_opt_help_table[] = {
     {"signal", 0, "=[R:]num[@time]", "send signal when time limit within time seconds",
      JOB_HELP_RUN, SA | SR, 0},
     {"slurmd-debug", 0, "=level", "slurmd debug level", JOB_HELP_RUN, SR, SR},
-    {"spread-job", 0, "", "spread job across as many nodes as possible", JOB_HELP_RUN, ALL, ALL},
+    {"spread-job", 0, "", "spread job across as many nodes as possible", JOB_HELP_RUN, ALL, REFUSED},
     {"switches", 0, "=max-switches{@max-time-to-wait}",
-     "\nOptimum switches and max time to wait for optimum", JOB_HELP_RUN, ALL, ALL},
+     "\nOptimum switches and max time to wait for optimum", JOB_HELP_RUN, ALL, REFUSED},
     {"task-epilog", 0, "=program", "run \"program\" after launching task", JOB_HELP_RUN, SR, 0},
     {"task-prolog", 0, "=program", "run \"program\" before launching task", JOB_HELP_RUN, SR, 0},
     {"tasks-per-node", 0, "=n", "same as --ntasks-per-node", JOB_HELP_RUN, ALL, 0},
     {"test-only", 0, "", "validate the job and estimate when it would\nstart; do not submit it",
      JOB_HELP_RUN, SB, 0},
-    {"thread-spec", 0, "=threads", "count of reserved threads", JOB_HELP_RUN, ALL, ALL},
+    {"thread-spec", 0, "=threads", "count of reserved threads", JOB_HELP_RUN, ALL, REFUSED},
     {"threads", 'T', "=threads", "set srun launch fanout", JOB_HELP_RUN, SR, SR},
     {"time", 't', "=minutes", "time limit", JOB_HELP_RUN, ALL, 0},
     {"time-min", 0, "=minutes", "minimum time limit (if distinct)", JOB_HELP_RUN, ALL, 0},
-    {"uid", 0, "=user_id", "user ID to run job as (user root only)", JOB_HELP_RUN, SB | SA, ALL},
+    {"uid", 0, "=user_id", "user ID to run job as (user root only)", JOB_HELP_RUN, SB | SA, 0},
     {"unbuffered", 'u', "", "do not line-buffer stdout/err", JOB_HELP_RUN, SR, 0},
     {"use-min-nodes", 0, "", "if a range of node counts is given, prefer the\nsmaller count",
-     JOB_HELP_RUN, ALL, ALL},
+     JOB_HELP_RUN, ALL, 0},
     {"verbose", 'v', "", "verbose mode (multiple -v's increase verbosity)", JOB_HELP_RUN, ALL, 0},
     {"wait", 'W', "", "wait for completion of submitted job", JOB_HELP_RUN, SB, 0},
     {"wait", 'W', "=sec", "seconds to wait after first task exits\nbefore killing job",
@@ -182,24 +182,23 @@ const struct job_opt_help job_opt_help_table[] = {
     {"wrap", 0, "[=command string]", "wrap command string in a sh script and submit", JOB_HELP_RUN,
      SB, 0},
     {"batch", 0, "=list", "specify a list of node features to run the batch script on",
-     JOB_HELP_CONSTRAINT, SB, ALL},
+     JOB_HELP_CONSTRAINT, SB, REFUSED},
     {"cluster-constraint", 0, "=[!]list", "specify a list of cluster constraints",
      JOB_HELP_CONSTRAINT, ALL, ALL},
-    {"constraint", 'C', "=list", "specify a list of constraints", JOB_HELP_CONSTRAINT, ALL, ALL},
-    {"contiguous", 0, "", "demand a contiguous range of nodes", JOB_HELP_CONSTRAINT, ALL, ALL},
+    {"constraint", 'C', "=list", "specify a list of constraints", JOB_HELP_CONSTRAINT, ALL, 0},
+    {"contiguous", 0, "", "demand a contiguous range of nodes", JOB_HELP_CONSTRAINT, ALL, REFUSED},
     {"exclude", 'x', "=hosts...", "exclude a specific list of hosts", JOB_HELP_CONSTRAINT, ALL, 0},
     {"mem", 0, "=MB", "minimum amount of real memory", JOB_HELP_CONSTRAINT, ALL, 0},
     {"mincpus", 0, "=n", "minimum number of logical processors (threads)\nper node",
-     JOB_HELP_CONSTRAINT, ALL, ALL},
+     JOB_HELP_CONSTRAINT, ALL, 0},
     {"no-allocate", 'Z', "", "don't allocate nodes (must supply -w)", JOB_HELP_CONSTRAINT, SR, SR},
-    {"nodefile", 'F', "=filename", "request a specific list of hosts", JOB_HELP_CONSTRAINT, SB | SA,
-     ALL},
+    {"nodefile", 'F', "=filename", "request a specific list of hosts", JOB_HELP_CONSTRAINT, SB | SA, 0},
     {"nodelist", 'w', "=hosts...", "request a specific list of hosts", JOB_HELP_CONSTRAINT, ALL, 0},
     {"prefer", 0, "=list", "features desired but not required by the job", JOB_HELP_CONSTRAINT, SB,
-     ALL},
+     0},
     {"reservation", 0, "=name", "allocate resources from named reservation", JOB_HELP_CONSTRAINT,
-     ALL, ALL},
-    {"tmp", 0, "=MB", "minimum amount of temporary disk", JOB_HELP_CONSTRAINT, ALL, ALL},
+     ALL, 0},
+    {"tmp", 0, "=MB", "minimum amount of temporary disk", JOB_HELP_CONSTRAINT, ALL, 0},
     {"exact", 0, "",
      "use only the resources requested for the step\n(by default, all non-gres resources on each "
      "node\nin the allocation will be used in the step)",
@@ -224,29 +223,25 @@ const struct job_opt_help job_opt_help_table[] = {
      "--mem-per-cpu if --mem is specified.",
      JOB_HELP_CONSUMABLE, ALL, 0},
     {"resv-ports", 0, "", "reserve communication ports", JOB_HELP_CONSUMABLE, SR, SR},
-    {"sockets-per-node", 0, "=S", "number of sockets per node to allocate", JOB_HELP_AFFINITY, ALL,
-     ALL},
-    {"cores-per-socket", 0, "=C", "number of cores per socket to allocate", JOB_HELP_AFFINITY, ALL,
-     ALL},
-    {"threads-per-core", 0, "=T", "number of threads per core to allocate", JOB_HELP_AFFINITY, ALL,
-     ALL},
+    {"sockets-per-node", 0, "=S", "number of sockets per node to allocate", JOB_HELP_AFFINITY, ALL, 0},
+    {"cores-per-socket", 0, "=C", "number of cores per socket to allocate", JOB_HELP_AFFINITY, ALL, 0},
+    {"threads-per-core", 0, "=T", "number of threads per core to allocate", JOB_HELP_AFFINITY, ALL, REFUSED},
     {"extra-node-info", 'B', "=S[:C[:T]]",
      "combine request of sockets per node,\ncores per socket and threads per core.\nSpecify an "
      "asterisk (*) as a placeholder,\na minimum value, or a min-max range.",
-     JOB_HELP_AFFINITY, ALL, ALL},
+     JOB_HELP_AFFINITY, ALL, 0},
     {"cpu-bind", 0, "=type", "cpu binding of the tasks", JOB_HELP_AFFINITY_TASKS, SR, 0},
     {"cpu_bind", 0, "=type", "same as --cpu-bind", JOB_HELP_AFFINITY_TASKS, SR, 0},
     {"hint", 0, "=", "bind tasks according to application hints\n(see \"--hint=help\" for options)",
      JOB_HELP_AFFINITY_TASKS, ALL, SB | SA},
-    {"mem-bind", 0, "=...", "bind memory to locality domains (ldom)", JOB_HELP_AFFINITY_TASKS, ALL,
-     ALL},
+    {"mem-bind", 0, "=...", "bind memory to locality domains (ldom)", JOB_HELP_AFFINITY_TASKS, ALL, 0},
     {"ntasks-per-core", 0, "=n", "number of tasks to invoke on each core", JOB_HELP_AFFINITY_TASKS,
-     ALL, ALL},
+     ALL, 0},
     {"ntasks-per-socket", 0, "=n", "number of tasks to invoke on each socket",
      JOB_HELP_AFFINITY_TASKS, ALL, SB | SA},
     {"cpus-per-gpu", 0, "=n", "number of CPUs required per allocated GPU", JOB_HELP_GPU, ALL, ALL},
     {"gpu-bind", 0, "=...", "task to gpu binding options", JOB_HELP_GPU, ALL, ALL},
-    {"gpu-freq", 0, "=...", "frequency and voltage of GPUs", JOB_HELP_GPU, ALL, ALL},
+    {"gpu-freq", 0, "=...", "frequency and voltage of GPUs", JOB_HELP_GPU, ALL, REFUSED},
     {"gpus", 'G', "=n", "count of GPUs required for the job", JOB_HELP_GPU, ALL, 0},
     {"gpus-per-node", 0, "=n", "number of GPUs required per allocated node", JOB_HELP_GPU, ALL, 0},
     {"gpus-per-socket", 0, "=n", "number of GPUs required per allocated socket", JOB_HELP_GPU, ALL,
@@ -282,6 +277,9 @@ static const char *const section_head[_JOB_HELP_SECTION_COUNT] = {
 };
 
 static const char ignored_head[] = "Accepted for compatibility, not acted on:\n";
+static const char refused_head[] =
+    "Refused with an error (they would change where or how the job runs,\n"
+    "and this cluster cannot honour them):\n";
 
 static void print_row(FILE *f, const struct job_opt_help *h)
 {
@@ -303,10 +301,16 @@ static void print_row(FILE *f, const struct job_opt_help *h)
 	fprintf(f, "%s\n", t);
 }
 
-static bool row_shows(const struct job_opt_help *h, enum job_opt_cmd cmd, bool ignored,
+enum row_kind { ROW_WORKS, ROW_IGNORED, ROW_REFUSED };
+
+static bool row_shows(const struct job_opt_help *h, enum job_opt_cmd cmd, enum row_kind kind,
 		      job_opt_accepts_fn *accepts, const void *arg)
 {
-	return (h->cmds & cmd) && !(h->ignored & cmd) == !ignored && accepts(h->name, arg);
+	enum row_kind k = !(h->ignored & cmd)			  ? ROW_WORKS
+			  : (h->ignored & JOB_OPT_HELP_REFUSED) ? ROW_REFUSED
+								  : ROW_IGNORED;
+
+	return (h->cmds & cmd) && k == kind && accepts(h->name, arg);
 }
 
 /* The rows of one section that show for cmd, the head before the first;
@@ -317,7 +321,7 @@ static bool print_section(FILE *f, int sec, enum job_opt_cmd cmd, job_opt_accept
 	bool any = false;
 
 	for (const struct job_opt_help *h = job_opt_help_table; h->name; h++) {
-		if (h->section != sec || !row_shows(h, cmd, false, accepts, arg))
+		if (h->section != sec || !row_shows(h, cmd, ROW_WORKS, accepts, arg))
 			continue;
 		if (!any)
 			fputs(head, f);
@@ -336,21 +340,22 @@ static int by_name(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
-/* The rows cmd accepts and ignores, from every section, by name. */
-static void print_ignored(FILE *f, enum job_opt_cmd cmd, job_opt_accepts_fn *accepts,
-			  const void *arg)
+/* The rows cmd accepts and ignores (or refuses), from every section, by
+ * name, under head. */
+static void print_kind(FILE *f, enum job_opt_cmd cmd, enum row_kind kind, const char *head,
+		       job_opt_accepts_fn *accepts, const void *arg)
 {
 	const struct job_opt_help *rows[JOB_OPT_HELP_MAX];
 	size_t n = 0;
 
 	for (const struct job_opt_help *h = job_opt_help_table; h->name && n < JOB_OPT_HELP_MAX;
 	     h++)
-		if (h->section < JOB_HELP_HELP && row_shows(h, cmd, true, accepts, arg))
+		if (h->section < JOB_HELP_HELP && row_shows(h, cmd, kind, accepts, arg))
 			rows[n++] = h;
 	if (!n)
 		return;
 	qsort(rows, n, sizeof(rows[0]), by_name);
-	fputs(ignored_head, f);
+	fputs(head, f);
 	for (size_t i = 0; i < n; i++)
 		print_row(f, rows[i]);
 	fputc('\n', f);
@@ -371,7 +376,8 @@ void job_opt_help_print(FILE *f, enum job_opt_cmd cmd, const char *usage_line,
 
 		has_affinity |= s == JOB_HELP_AFFINITY && any;
 	}
-	print_ignored(f, cmd, accepts, arg);
+	print_kind(f, cmd, ROW_REFUSED, refused_head, accepts, arg);
+	print_kind(f, cmd, ROW_IGNORED, ignored_head, accepts, arg);
 	for (int s = JOB_HELP_HELP; s < _JOB_HELP_SECTION_COUNT; s++)
 		print_section(f, s, cmd, accepts, arg, section_head[s]);
 }

@@ -5,8 +5,9 @@
  * words, section) and says which commands it applies to, and in which of
  * them the option is accepted but not acted on. A command prints the rows
  * for it whose option its own getopt table accepts, so an option it does
- * not accept never shows; options it accepts and ignores are listed in a
- * section of their own, never among the working ones. The layout is Slurm
+ * not accept never shows; options it accepts and ignores, and those it
+ * refuses with an error, are listed in sections of their own, never among
+ * the working ones. The layout is Slurm
  * 22.05's: a usage line, sections, the option in a 30-column field, then
  * its words (continuation lines indented to the same column).
  */
@@ -21,6 +22,10 @@ enum job_opt_cmd {
 	JOB_CMD_SALLOC = 1 << 1,
 	JOB_CMD_SRUN = 1 << 2,
 };
+
+/* In a row's ignored bits: the option is refused with an error, not
+ * ignored (listed in a section of its own). */
+#define JOB_OPT_HELP_REFUSED 0x80
 
 enum job_opt_help_section {
 	JOB_HELP_RUN,		 /* "Parallel run options:" */
@@ -42,7 +47,8 @@ struct job_opt_help {
 			   * leading '\n' puts them all below the option */
 	uint8_t section;  /* enum job_opt_help_section */
 	uint8_t cmds;	  /* JOB_CMD_* it applies to */
-	uint8_t ignored;  /* JOB_CMD_* where it is accepted and not acted on */
+	uint8_t ignored;  /* JOB_CMD_* where it is accepted and not acted on;
+			   * with JOB_OPT_HELP_REFUSED: refused with an error there */
 };
 
 /* Ends with a row whose name is NULL. Exposed for tests. */

@@ -4,14 +4,15 @@
  * table order (getopt lists ambiguous matches in this order), with the
  * SBATCH_* variable that sets it and the function that checks and stores
  * its value. Error texts and exit codes are Slurm's (see job_opt.h).
- * Options with a NULL parser (--constraint, --reservation, --licenses...)
- * are accepted and recorded in raw[] but not acted on: the job description
+ * Options with a NULL parser (--contiguous, --power, --wckey...) are
+ * accepted and recorded in raw[] but not acted on: the job description
  * has no field for them. Some of those still get Slurm's value check so a
  * script that real Slurm rejects is rejected here too.
  * Caveat: --nodefile, --export-file, --uid/--gid, --bb* are accepted and
  * ignored without reading anything.
  */
 #include "cli/job_opt.h"
+#include "cli/job_opt_place.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -77,6 +78,10 @@ STR_OPT(p_qos, qos)
 STR_OPT(p_wrap, wrap)
 STR_OPT(p_gpus, gpus)
 STR_OPT(p_gpus_per_node, gpus_per_node)
+STR_OPT(p_constraint, constraint)
+STR_OPT(p_prefer, prefer)
+STR_OPT(p_licenses, licenses)
+STR_OPT(p_reservation, reservation)
 
 /* -o/-e/-i: "none" is /dev/null; relative paths are resolved in verify. */
 #define PATH_OPT(fn, field)                                                                        \
@@ -96,17 +101,10 @@ PATH_OPT(p_input, std_in)
 		int v;                                                                             \
 		return opt_int(o, name, arg, positive, &v, e);                                     \
 	}
-INT_OPT(p_core_spec, "--core-spec", false)
-INT_OPT(p_cores_per_socket, "--cores-per-socket", false)
 INT_OPT(p_cpus_per_gpu, "--cpus-per-gpu", false)
-INT_OPT(p_mincpus, "--mincpus", false)
-INT_OPT(p_ntasks_per_core, "--ntasks-per-core", false)
 INT_OPT(p_ntasks_per_gpu, "--ntasks-per-gpu", false)
 INT_OPT(p_ntasks_per_socket, "--ntasks-per-socket", false)
 INT_OPT(p_ntasks_per_tres, "--ntasks-per-tres", false)
-INT_OPT(p_sockets_per_node, "--sockets-per-node", false)
-INT_OPT(p_thread_spec, "--thread-spec", false)
-INT_OPT(p_threads_per_core, "--threads-per-core", false)
 INT_OPT(p_wait_all_nodes, "--wait-all-nodes", false)
 
 #define FLAG_OPT(fn, stmt)                                                                         \
@@ -185,16 +183,6 @@ static int p_distribution(struct job_opts *o, const char *arg, struct job_opt_er
 		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ERROR,
 				    "Invalid --distribution specification");
 	return 0;
-}
-
-static int p_switches(struct job_opts *o, const char *arg, struct job_opt_err *e)
-{
-	char num[32];
-	size_t len = strcspn(arg, "@");
-	int v;
-
-	snprintf(num, sizeof(num), "%.*s", (int)(len < sizeof(num) ? len : sizeof(num) - 1), arg);
-	return opt_int(o, "--switches", num, false, &v, e);
 }
 
 /* Slurm's _str_to_nodes(): digits with an optional k/K or m/M multiplier;
@@ -279,13 +267,6 @@ MEM_OPT(p_mem, mem, "--mem")
 MEM_OPT(p_mem_per_cpu, mem_per_cpu, "--mem-per-cpu")
 MEM_OPT(p_mem_per_gpu, mem_per_gpu, "--mem-per-gpu")
 
-static int p_tmp(struct job_opts *o, const char *arg, struct job_opt_err *e)
-{
-	uint64_t mb;
-
-	return mem_opt(o, arg, "--tmp", &mb, e);
-}
-
 /* -t / --time-min: 0 means no limit. */
 #define TIME_OPT(fn, field, name)                                                                  \
 	static int fn(struct job_opts *o, const char *arg, struct job_opt_err *e)                  \
@@ -328,13 +309,6 @@ static int timestamp(struct job_opts *o, const char *arg, const char *name, time
 static int p_begin(struct job_opts *o, const char *arg, struct job_opt_err *e)
 {
 	return timestamp(o, arg, "--begin", &o->begin, e);
-}
-
-static int p_deadline(struct job_opts *o, const char *arg, struct job_opt_err *e)
-{
-	time_t t;
-
-	return timestamp(o, arg, "--deadline", &t, e);
 }
 
 static int p_exclusive(struct job_opts *o, const char *arg, struct job_opt_err *e)
@@ -586,7 +560,7 @@ const struct job_opt_def job_opt_table[] = {
     {"account", 'A', R, JOPT_ACCOUNT, "SBATCH_ACCOUNT", p_account},
     {"acctg-freq", 0, R, JOPT_ACCTG_FREQ, "SBATCH_ACCTG_FREQ", NULL},
     {"array", 'a', R, JOPT_ARRAY, "SBATCH_ARRAY_INX", p_array},
-    {"batch", 0, R, JOPT_BATCH, "SBATCH_BATCH", NULL},
+    {"batch", 0, R, JOPT_BATCH, "SBATCH_BATCH", job_opt_p_batch},
     {"begin", 'b', R, JOPT_BEGIN, NULL, p_begin},
     {"bb", 0, R, JOPT_BB, NULL, NULL},
     {"bbf", 0, R, JOPT_BBF, NULL, NULL},
@@ -597,14 +571,14 @@ const struct job_opt_def job_opt_table[] = {
     {"comment", 0, R, JOPT_COMMENT, NULL, p_comment},
     {"container", 0, R, JOPT_CONTAINER, "SBATCH_CONTAINER", NULL},
     {"context", 0, R, JOPT_CONTEXT, NULL, NULL},
-    {"contiguous", 0, N, JOPT_CONTIGUOUS, NULL, NULL},
-    {"constraint", 'C', R, JOPT_CONSTRAINT, "SBATCH_CONSTRAINT", NULL},
-    {"core-spec", 'S', R, JOPT_CORE_SPEC, "SBATCH_CORE_SPEC", p_core_spec},
-    {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET, NULL, p_cores_per_socket},
-    {"cpu-freq", 0, R, JOPT_CPU_FREQ, "SBATCH_CPU_FREQ_REQ", NULL},
+    {"contiguous", 0, N, JOPT_CONTIGUOUS, NULL, job_opt_p_contiguous},
+    {"constraint", 'C', R, JOPT_CONSTRAINT, "SBATCH_CONSTRAINT", p_constraint},
+    {"core-spec", 'S', R, JOPT_CORE_SPEC, "SBATCH_CORE_SPEC", job_opt_p_core_spec},
+    {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET, NULL, job_opt_p_cores_per_socket},
+    {"cpu-freq", 0, R, JOPT_CPU_FREQ, "SBATCH_CPU_FREQ_REQ", job_opt_p_cpu_freq},
     {"cpus-per-gpu", 0, R, JOPT_CPUS_PER_GPU, "SBATCH_CPUS_PER_GPU", p_cpus_per_gpu},
     {"cpus-per-task", 'c', R, JOPT_CPUS_PER_TASK, NULL, p_cpus_per_task},
-    {"deadline", 0, R, JOPT_DEADLINE, NULL, p_deadline},
+    {"deadline", 0, R, JOPT_DEADLINE, NULL, job_opt_p_deadline},
     {"delay-boot", 0, R, JOPT_DELAY_BOOT, "SBATCH_DELAY_BOOT", p_delay_boot},
     {"dependency", 'd', R, JOPT_DEPENDENCY, NULL, p_dependency},
     {"distribution", 'm', R, JOPT_DISTRIBUTION, "SBATCH_DISTRIBUTION", p_distribution},
@@ -613,11 +587,11 @@ const struct job_opt_def job_opt_table[] = {
     {"exclusive", 0, O, JOPT_EXCLUSIVE, "SBATCH_EXCLUSIVE", p_exclusive},
     {"export", 0, R, JOPT_EXPORT, "SBATCH_EXPORT", p_export},
     {"export-file", 0, R, JOPT_EXPORT_FILE, NULL, NULL},
-    {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO, NULL, NULL},
+    {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO, NULL, job_opt_p_extra_node_info},
     {"get-user-env", 0, O, JOPT_GET_USER_ENV, "SBATCH_GET_USER_ENV", NULL},
-    {"gid", 0, R, JOPT_GID, NULL, NULL},
+    {"gid", 0, R, JOPT_GID, NULL, job_opt_p_gid},
     {"gpu-bind", 0, R, JOPT_GPU_BIND, "SBATCH_GPU_BIND", NULL},
-    {"gpu-freq", 0, R, JOPT_GPU_FREQ, "SBATCH_GPU_FREQ", NULL},
+    {"gpu-freq", 0, R, JOPT_GPU_FREQ, "SBATCH_GPU_FREQ", job_opt_p_gpu_freq},
     {"gpus", 'G', R, JOPT_GPUS, "SBATCH_GPUS", p_gpus},
     {"gpus-per-node", 0, R, JOPT_GPUS_PER_NODE, "SBATCH_GPUS_PER_NODE", p_gpus_per_node},
     {"gpus-per-socket", 0, R, JOPT_GPUS_PER_SOCKET, NULL, NULL},
@@ -631,58 +605,58 @@ const struct job_opt_def job_opt_table[] = {
     {"input", 'i', R, JOPT_INPUT, "SBATCH_INPUT", p_input},
     {"job-name", 'J', R, JOPT_JOB_NAME, "SBATCH_JOB_NAME", p_job_name},
     {"kill-on-invalid-dep", 0, R, JOPT_KILL_INV_DEP, NULL, p_kill_inv_dep},
-    {"licenses", 'L', R, JOPT_LICENSES, NULL, NULL},
+    {"licenses", 'L', R, JOPT_LICENSES, NULL, p_licenses},
     {"mail-type", 0, R, JOPT_MAIL_TYPE, NULL, p_mail_type},
     {"mail-user", 0, R, JOPT_MAIL_USER, NULL, p_mail_user},
     {"mcs-label", 0, R, JOPT_MCS_LABEL, NULL, NULL},
     {"mem", 0, R, JOPT_MEM, "SBATCH_MEM_PER_NODE", p_mem},
-    {"mem-bind", 0, R, JOPT_MEM_BIND, "SBATCH_MEM_BIND", NULL},
+    {"mem-bind", 0, R, JOPT_MEM_BIND, "SBATCH_MEM_BIND", job_opt_p_mem_bind},
     {"mem-per-cpu", 0, R, JOPT_MEM_PER_CPU, "SBATCH_MEM_PER_CPU", p_mem_per_cpu},
     {"mem-per-gpu", 0, R, JOPT_MEM_PER_GPU, "SBATCH_MEM_PER_GPU", p_mem_per_gpu},
-    {"mincpus", 0, R, JOPT_MINCPUS, NULL, p_mincpus},
+    {"mincpus", 0, R, JOPT_MINCPUS, NULL, job_opt_p_mincpus},
     {"network", 0, R, JOPT_NETWORK, "SBATCH_NETWORK", NULL},
     {"nice", 0, O, JOPT_NICE, NULL, p_nice},
     {"no-kill", 'k', O, JOPT_NO_KILL, "SBATCH_NO_KILL", p_no_kill},
     {"no-requeue", 0, N, JOPT_NO_REQUEUE, "SBATCH_NO_REQUEUE", p_no_requeue},
-    {"nodefile", 'F', R, JOPT_NODEFILE, NULL, NULL},
+    {"nodefile", 'F', R, JOPT_NODEFILE, NULL, job_opt_p_nodefile},
     {"nodelist", 'w', R, JOPT_NODELIST, NULL, p_nodelist},
     {"nodes", 'N', R, JOPT_NODES, NULL, p_nodes},
     {"ntasks", 'n', R, JOPT_NTASKS, NULL, p_ntasks},
-    {"ntasks-per-core", 0, R, JOPT_NTASKS_PER_CORE, NULL, p_ntasks_per_core},
+    {"ntasks-per-core", 0, R, JOPT_NTASKS_PER_CORE, NULL, job_opt_p_ntasks_per_core},
     {"ntasks-per-gpu", 0, R, JOPT_NTASKS_PER_GPU, NULL, p_ntasks_per_gpu},
     {"ntasks-per-node", 0, R, JOPT_NTASKS_PER_NODE, NULL, p_ntasks_per_node},
     {"ntasks-per-socket", 0, R, JOPT_NTASKS_PER_SOCKET, NULL, p_ntasks_per_socket},
     {"ntasks-per-tres", 0, R, JOPT_NTASKS_PER_TRES, NULL, p_ntasks_per_tres},
     {"open-mode", 0, R, JOPT_OPEN_MODE, "SBATCH_OPEN_MODE", p_open_mode},
     {"output", 'o', R, JOPT_OUTPUT, "SBATCH_OUTPUT", p_output},
-    {"overcommit", 'O', N, JOPT_OVERCOMMIT, "SBATCH_OVERCOMMIT", NULL},
+    {"overcommit", 'O', N, JOPT_OVERCOMMIT, "SBATCH_OVERCOMMIT", job_opt_p_overcommit},
     {"oversubscribe", 's', N, JOPT_OVERSUBSCRIBE, NULL, NULL},
     {"parsable", 0, N, JOPT_PARSABLE, NULL, p_parsable},
     {"partition", 'p', R, JOPT_PARTITION, "SBATCH_PARTITION", p_partition},
     {"power", 0, R, JOPT_POWER, "SBATCH_POWER", NULL},
-    {"prefer", 0, R, JOPT_PREFER, NULL, NULL},
-    {"priority", 0, R, JOPT_PRIORITY, NULL, NULL},
+    {"prefer", 0, R, JOPT_PREFER, NULL, p_prefer},
+    {"priority", 0, R, JOPT_PRIORITY, NULL, job_opt_p_priority},
     {"profile", 0, R, JOPT_PROFILE, "SBATCH_PROFILE", NULL},
     {"propagate", 0, O, JOPT_PROPAGATE, NULL, NULL},
     {"qos", 'q', R, JOPT_QOS, "SBATCH_QOS", p_qos},
     {"quiet", 'Q', N, JOPT_QUIET, NULL, p_quiet},
     {"reboot", 0, N, JOPT_REBOOT, NULL, NULL},
     {"requeue", 0, N, JOPT_REQUEUE, "SBATCH_REQUEUE", p_requeue},
-    {"reservation", 0, R, JOPT_RESERVATION, "SBATCH_RESERVATION", NULL},
+    {"reservation", 0, R, JOPT_RESERVATION, "SBATCH_RESERVATION", p_reservation},
     {"signal", 0, R, JOPT_SIGNAL, "SBATCH_SIGNAL", p_signal},
-    {"sockets-per-node", 0, R, JOPT_SOCKETS_PER_NODE, NULL, p_sockets_per_node},
-    {"spread-job", 0, N, JOPT_SPREAD_JOB, "SBATCH_SPREAD_JOB", NULL},
-    {"switches", 0, R, JOPT_SWITCHES, "SBATCH_REQ_SWITCH", p_switches},
+    {"sockets-per-node", 0, R, JOPT_SOCKETS_PER_NODE, NULL, job_opt_p_sockets_per_node},
+    {"spread-job", 0, N, JOPT_SPREAD_JOB, "SBATCH_SPREAD_JOB", job_opt_p_spread_job},
+    {"switches", 0, R, JOPT_SWITCHES, "SBATCH_REQ_SWITCH", job_opt_p_switches},
     {"tasks-per-node", 0, R, JOPT_NTASKS_PER_NODE, NULL, p_ntasks_per_node},
     {"test-only", 0, N, JOPT_TEST_ONLY, NULL, p_test_only},
-    {"thread-spec", 0, R, JOPT_THREAD_SPEC, "SBATCH_THREAD_SPEC", p_thread_spec},
+    {"thread-spec", 0, R, JOPT_THREAD_SPEC, "SBATCH_THREAD_SPEC", job_opt_p_thread_spec},
     {"threads-per-core", 0, R, JOPT_THREADS_PER_CORE, "SBATCH_THREADS_PER_CORE",
-     p_threads_per_core},
+     job_opt_p_threads_per_core},
     {"time", 't', R, JOPT_TIME, "SBATCH_TIMELIMIT", p_time},
     {"time-min", 0, R, JOPT_TIME_MIN, NULL, p_time_min},
-    {"tmp", 0, R, JOPT_TMP, NULL, p_tmp},
-    {"uid", 0, R, JOPT_UID, NULL, NULL},
-    {"use-min-nodes", 0, N, JOPT_USE_MIN_NODES, "SBATCH_USE_MIN_NODES", NULL},
+    {"tmp", 0, R, JOPT_TMP, NULL, job_opt_p_tmp},
+    {"uid", 0, R, JOPT_UID, NULL, job_opt_p_uid},
+    {"use-min-nodes", 0, N, JOPT_USE_MIN_NODES, "SBATCH_USE_MIN_NODES", job_opt_p_use_min_nodes},
     {"usage", 0, N, JOPT_USAGE, NULL, p_usage},
     {"verbose", 'v', N, JOPT_VERBOSE, "SBATCH_DEBUG", p_verbose},
     {"version", 'V', N, JOPT_VERSION, NULL, p_version},

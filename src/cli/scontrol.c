@@ -31,6 +31,7 @@
 #include "cli/cli.h"
 #include "cli/scontrol_data.h"
 #include "cli/scontrol_job.h"
+#include "cli/scontrol_part.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
 #include "cli/scontrol_token.h"
@@ -274,6 +275,29 @@ static void show_parts(struct sctl *s, const char *val)
 	msg_free(msg_lookup(RESPONSE_PARTITION_INFO), m);
 }
 
+/* show licenses [NAME]: Slurm's lines, one per license. */
+static void show_licenses(struct sctl *s, const char *val)
+{
+	struct part_info_req req = {0};
+	struct license_info_msg *m =
+	    fetch(s, REQUEST_LICENSE_INFO, &req, RESPONSE_LICENSE_INFO, "slurm_load_licenses");
+
+	if (!m)
+		return;
+	if (!m->count && s->quiet != 1)
+		printf("No licenses configured in Slurm.\n");
+	for (uint32_t i = 0; i < m->count; i++) {
+		const struct license_info *l = &m->lics[i];
+
+		if (val && strcmp(l->name, val))
+			continue;
+		printf("LicenseName=%s%sTotal=%u Used=%u Free=%u Reserved=%u Remote=%s\n", l->name,
+		       s->one_liner ? " " : "\n    ", l->total, l->in_use, l->available,
+		       l->reserved, l->is_remote ? "yes" : "no");
+	}
+	msg_free(msg_lookup(RESPONSE_LICENSE_INFO), m);
+}
+
 /* The controller's name as Slurm prints it: "localhost" becomes this
  * host's short name, as Slurm's configuration reader does. */
 static void ctld_name(const struct sl_conf *c, char *buf, size_t n)
@@ -435,6 +459,10 @@ static void e_parts(struct sctl *s, int argc _unused_, char **argv)
 {
 	show_parts(s, argv[0]);
 }
+static void e_licenses(struct sctl *s, int argc _unused_, char **argv)
+{
+	show_licenses(s, argv[0]);
+}
 
 /* Entities of "show", in the order scontrol tries them. Their fn gets the
  * value (or NULL) in argv[0]. */
@@ -442,6 +470,7 @@ static const struct verb entities[] = {
     {"config", 1, e_config},	   {"hostnames", 5, e_hostnames},
     {"hostlist", 5, e_hostlist},   {"hostlistsorted", 9, e_hostlistsorted},
     {"jobs", 1, e_jobs},	   {"jobid", 1, e_jobs},
+    {"licenses", 2, e_licenses},
     {"nodes", 1, e_nodes},	   {"partitions", 2, e_parts},
     {"partitionname", 2, e_parts}, {"steps", 2, e_steps},
 };
@@ -524,7 +553,8 @@ static void update_job(struct sctl *s, int argc, char **argv)
 
 static void v_update(struct sctl *s, int argc, char **argv)
 {
-	bool node = false, other = false, job = false;
+	bool node = false, other = false, job = false, part = false;
+	const struct sl_conf *conf;
 
 	if (argc < 2) {
 		s->exit_code = CLI_EXIT_ERROR;
@@ -540,8 +570,9 @@ static void v_update(struct sctl *s, int argc, char **argv)
 		else if (cli_keyword_match(argv[i], len, "JobId", 3)
 			 || cli_keyword_match(argv[i], len, "JobName", 3))
 			job = true;
-		else if (cli_keyword_match(argv[i], len, "PartitionName", 3)
-			 || cli_keyword_match(argv[i], len, "StepId", 4)
+		else if (cli_keyword_match(argv[i], len, "PartitionName", 3))
+			part = true;
+		else if (cli_keyword_match(argv[i], len, "StepId", 4)
 			 || cli_keyword_match(argv[i], len, "ReservationName", 3)
 			 || cli_keyword_match(argv[i], len, "SlurmctldDebug", 2))
 			other = true;
@@ -553,12 +584,50 @@ static void v_update(struct sctl *s, int argc, char **argv)
 		cli_perror("slurm_update error", -ESLURM_NOT_SUPPORTED);
 	} else if (node) {
 		update_node(s, argc - 1, argv + 1);
+	} else if (part) {
+		if (!(conf = conf_of(s))
+		    || scontrol_part_edit(conf, REQUEST_UPDATE_PARTITION, argc - 1, argv + 1) < 0)
+			s->exit_code = CLI_EXIT_ERROR;
 	} else {
 		s->exit_code = CLI_EXIT_ERROR;
 		fprintf(stderr, "No valid entity in update command\n");
 		fprintf(stderr, "Input line must include \"NodeName\", \"PartitionName\", "
 				"\"Reservation\", \"JobId\", or \"SlurmctldDebug\"\n");
 	}
+}
+
+/* create PartitionName=... / delete PartitionName=NAME (reservations and
+ * nodes are not made or removed here yet). */
+static void v_create_delete(struct sctl *s, int argc, char **argv)
+{
+	bool is_create = tolower((unsigned char)argv[0][0]) == 'c';
+	const struct sl_conf *conf;
+	bool part = false;
+
+	if (argc < 2) {
+		s->exit_code = CLI_EXIT_ERROR;
+		fprintf(stderr, "too few arguments for keyword:%s\n", argv[0]);
+		return;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+
+		part |= cli_keyword_match(argv[i], len, "PartitionName", 3);
+	}
+	if (!part) {
+		s->exit_code = CLI_EXIT_ERROR;
+		if (is_create)
+			cli_perror("Error creating", -ESLURM_NOT_SUPPORTED);
+		else
+			fprintf(stderr, "invalid %s argument: %s\n", argv[0], argv[1]);
+		return;
+	}
+	if (!(conf = conf_of(s))
+	    || scontrol_part_edit(conf, is_create ? REQUEST_CREATE_PARTITION
+						  : REQUEST_DELETE_PARTITION,
+				  argc - 1, argv + 1) < 0)
+		s->exit_code = CLI_EXIT_ERROR;
 }
 
 /* ---- job verbs ---- */
@@ -784,6 +853,8 @@ static void v_wait_job(struct sctl *s, int argc, char **argv)
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
     {"cancel_reboot", 13, v_cancel_reboot},
+    {"create", 2, v_create_delete},
+    {"delete", 3, v_create_delete},
     {"details", 1, v_flag},
     {"errnumstr", 2, v_errnumstr},
     {"exit", 2, v_flag},

@@ -51,6 +51,9 @@ static bool node_field(struct update_node_msg *m, char *arg, int *changes)
 	if (cli_keyword_match(arg, len, "Features", 1)
 	    || cli_keyword_match(arg, len, "AvailableFeatures", 3)) {
 		m->features = val;
+	} else if (cli_keyword_match(arg, len, "ActiveFeatures", 3)
+		   || cli_keyword_match(arg, len, "FeaturesAct", 9)) {
+		m->features_act = val;
 	} else if (cli_keyword_match(arg, len, "Weight", 1)) {
 		char *end = NULL;
 		unsigned long w = strtoul(val, &end, 10);

@@ -127,7 +127,7 @@ V(v_avail)
 	case PART_STATE_DRAIN:
 		return dups("drain");
 	case PART_STATE_INACTIVE:
-		return dups("inactive");
+		return dups("inact");
 	}
 	return dups("unknown");
 }

@@ -63,6 +63,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 	free(c->epilog);
 	free(c->health_check_program);
 	free(c->reboot_program);
+	free(c->licenses);
 	free(c->task_prolog);
 	free(c->task_epilog);
 	free(c->srun_prolog);

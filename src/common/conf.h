@@ -203,6 +203,7 @@ struct sl_conf {
 	char *mail_prog;
 	char *prolog, *epilog;           /* slurmd's, as root; a glob; NULL: none */
 	char *health_check_program;      /* slurmd's, as root; NULL: none */
+	char *licenses;                  /* Licenses=, checked (license_spec.h); NULL none */
 	char *reboot_program;            /* slurmd's, as root, for scontrol reboot */
 	uint32_t resume_timeout;         /* s a rebooted node has to register */
 	char *task_prolog, *task_epilog; /* the stepd's, as the user, each task */
@@ -350,3 +351,16 @@ void conf_cgroup_done(struct cgroup_conf *g);
  * on error removes the ones this call added and fills err as conf_load. */
 int conf_gres_load(const char *path, struct sl_conf *c, struct sl_error *err);
 
+
+/* scontrol create/update PartitionName=...: a partition edited outside a
+ * file. conf_part_defaults: a new partition's values (slurm.conf(5)'s, as
+ * for a PartitionName line with no DEFAULT line before it) and name.
+ * conf_part_copy: a deep copy. conf_part_edit: one "Key=Value" word of
+ * the PartitionName keys applied to p ("ALL" in an allow list stored as
+ * NULL; Nodes= kept as written, the caller resolves it); -EINVAL with
+ * err for an unknown key, a key that is accepted in slurm.conf but not
+ * acted on, or a bad value; -ENOMEM. All 0 or -ENOMEM but edit. */
+int conf_part_defaults(struct conf_part *p, const char *name);
+int conf_part_copy(struct conf_part *dst, const struct conf_part *src);
+int conf_part_edit(struct conf_part *p, const char *word, struct sl_error *err);
+void conf_part_free(struct conf_part *p); /* the strings; p zeroed */

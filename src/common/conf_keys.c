@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "limits.h"
+#include "license_spec.h"
 #include "log.h"
 #include "macros.h"
 #include "msg.h"
@@ -341,6 +342,27 @@ static int key_job_container(void *base, const struct conf_key *k, const char *v
 	return 0;
 }
 
+/* Licenses=name[:count],...: cluster-wide counted licenses. */
+static int key_licenses(void *base, const struct conf_key *k, const char *val,
+			const struct conf_where *at, struct sl_error *err)
+{
+	struct sl_conf *c = base;
+	struct license_item *items = NULL;
+	uint32_t n;
+	int r;
+
+	if (!val || !*val)
+		return conf_strset(&c->licenses, NULL);
+	r = license_spec_parse(val, 1, &items, &n);
+	free(items);
+	if (r == -EINVAL)
+		return errprintf(err, -EINVAL,
+				 "%s:%u: %s=%s: expected name[:count],... (names of letters, "
+				 "digits and _.@+-)",
+				 at->file, at->line, k->name, val);
+	return r < 0 ? r : conf_strset(&c->licenses, val);
+}
+
 /* PrivateData: a comma list of what normal users may not see of others. */
 static int key_private_data(void *base, const struct conf_key *k, const char *val,
 			    const struct conf_where *at, struct sl_error *err)
@@ -535,6 +557,7 @@ const struct conf_key conf_keys[] = {
 	KFN("JobContainerType", key_job_container, "job_container/none"),
 	K("HealthCheckProgram", CONF_STR, health_check_program, 0, 0, NULL),
 	K("RebootProgram", CONF_STR, reboot_program, 0, 0, NULL),
+	KFN("Licenses", key_licenses, NULL),
 	K("ResumeTimeout", CONF_U32, resume_timeout, 0, UINT32_MAX - 1, "60"),
 	K("EpilogSlurmctld", CONF_STR, epilog_slurmctld, 0, 0, NULL),
 	K("PrologSlurmctld", CONF_STR, prolog_slurmctld, 0, 0, NULL),
@@ -610,7 +633,7 @@ const struct conf_key conf_keys[] = {
 	R("JobAcctGatherType"), R("JobCompHost"), R("JobCompLoc"), R("JobCompParams"),
 	R("JobCompPass"), R("JobCompPort"), R("JobCompType"), R("JobCompUser"),
 	R("JobFileAppend"), R("JobSubmitPlugins"),
-	R("KillOnBadExit"), R("LaunchParameters"), R("Licenses"), R("LogTimeFormat"),
+	R("KillOnBadExit"), R("LaunchParameters"), R("LogTimeFormat"),
 	R("MailDomain"), R("MaxDBDMsgs"), R("MaxMemPerCPU"), R("MaxMemPerNode"),
 	R("MaxNodeCount"), R("MaxStepCount"), R("MaxTasksPerNode"), R("MCSParameters"),
 	R("MCSPlugin"), R("MpiDefault"), R("MpiParams"), R("NodeFeaturesPlugins"),

@@ -30,6 +30,7 @@ DEFINE_FREEP(struct hostlist, hostlist_free)
 
 static int part_oversubscribe_set(void *base, const struct conf_key *k, const char *val,
 				  const struct conf_where *at, struct sl_error *err);
+static void part_all_to_null(char **s);
 
 #define PK(n, t, f, lo, hi) CONF_KEY(n, t, conf_part, f, lo, hi, NULL)
 
@@ -119,7 +120,7 @@ void conf_part_done(struct conf_part *p)
 	*p = (struct conf_part){0};
 }
 
-static int part_copy(struct conf_part *dst, const struct conf_part *src)
+int conf_part_copy(struct conf_part *dst, const struct conf_part *src)
 {
 	*dst = *src;
 	dst->name = dst->nodes = dst->allow_groups = dst->allow_accounts = NULL;
@@ -138,18 +139,56 @@ static int part_copy(struct conf_part *dst, const struct conf_part *src)
 	return 0;
 }
 
+static const struct conf_part part_defaults = {
+    .state_up = PART_STATE_UP,
+    .max_time = INFINITE,
+    .default_time = NO_VAL,
+    .max_nodes = INFINITE,
+    .max_cpus_per_node = INFINITE,
+    .priority_job_factor = 1,
+    .priority_tier = 1,
+    .over_time_limit = NO_VAL16,
+};
+
 int conf_part_build_init(struct conf_build *b)
 {
-	b->part_def = (struct conf_part){
-	    .state_up = PART_STATE_UP,
-	    .max_time = INFINITE,
-	    .default_time = NO_VAL,
-	    .max_nodes = INFINITE,
-	    .max_cpus_per_node = INFINITE,
-	    .priority_job_factor = 1,
-	    .priority_tier = 1,
-	    .over_time_limit = NO_VAL16,
-	};
+	b->part_def = part_defaults;
+	return 0;
+}
+
+int conf_part_defaults(struct conf_part *p, const char *name)
+{
+	*p = part_defaults;
+	return conf_strset(&p->name, name);
+}
+
+void conf_part_free(struct conf_part *p)
+{
+	conf_part_done(p);
+}
+
+int conf_part_edit(struct conf_part *p, const char *word, struct sl_error *err)
+{
+	static const struct conf_where at = {"scontrol", 0};
+	const char *eq = strchr(word, '=');
+	char key[64];
+	const struct conf_key *k;
+	int r;
+
+	if (!eq || eq == word || (size_t)(eq - word) >= sizeof(key))
+		return errprintf(err, -EINVAL, "Invalid input: %s", word);
+	memcpy(key, word, (size_t)(eq - word));
+	key[eq - word] = '\0';
+	k = conf_key_find(part_keys, ARRAY_SIZE(part_keys), key);
+	if (!k || k->type == CONF_RAW)
+		return errprintf(err, -EINVAL, "Update of this parameter is not supported: %s", word);
+	r = conf_value_set(p, k, eq + 1, &at, err);
+	if (r < 0)
+		return r == -ENOMEM ? r : errprintf(err, -EINVAL, "Invalid input: %s", word);
+	part_all_to_null(&p->allow_groups);
+	part_all_to_null(&p->allow_accounts);
+	part_all_to_null(&p->allow_qos);
+	part_all_to_null(&p->alloc_nodes);
 	return 0;
 }
 
@@ -202,7 +241,7 @@ int conf_part_line(struct conf_build *b, const struct conf_where *at, const stru
 	if (strlen(name) >= SL_NAME_MAX)
 		return errprintf(err, -ENAMETOOLONG, "%s:%u: partition name too long", at->file,
 				 at->line);
-	if (part_copy(&p, &b->part_def) < 0)
+	if (conf_part_copy(&p, &b->part_def) < 0)
 		return errprintf(err, -ENOMEM, "%s:%u: out of memory", at->file, at->line);
 	for (size_t i = 1; i < n; i++) {
 		const struct conf_key *k =

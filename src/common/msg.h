@@ -121,8 +121,9 @@ struct update_node_msg {    /* REQUEST_UPDATE_NODE */
 	uint32_t state;     /* enum node_update_state, or 0: no change */
 	char *reason;
 	uint32_t weight;    /* NO_VAL: no change */
-	char *features;     /* NULL: no change */
+	char *features;     /* AvailableFeatures; NULL: no change */
 	char *comment;      /* NULL: no change */
+	char *features_act; /* ActiveFeatures; NULL: no change */
 };
 
 #define REBOOT_FLAGS_ASAP 0x0001 /* drain first; the reason "Reboot ASAP" */
@@ -149,6 +150,10 @@ enum part_state {           /* Slurm's PARTITION_* values as sinfo prints them *
 	PART_STATE_DRAIN = 0x02,    /* "drain": runs, accepts none */
 	PART_STATE_INACTIVE = 0x00, /* "inact" */
 };
+/* The two bits the states are made of (Slurm's PARTITION_SUBMIT and
+ * PARTITION_SCHED): new jobs accepted; queued jobs started. */
+#define PART_STATE_SUBMIT_BIT 0x01
+#define PART_STATE_SCHED_BIT 0x02
 
 struct part_info {
 	char *name;
@@ -190,6 +195,30 @@ struct part_info_msg {      /* RESPONSE_PARTITION_INFO */
 	time_t last_update;
 	uint32_t count;
 	struct part_info *parts;
+};
+
+/* REQUEST_CREATE_PARTITION / _UPDATE_ / _DELETE_ (scontrol, admins): the
+ * partition's name and scontrol's "Key=Value" words (none for a delete),
+ * applied in order by conf_part_edit(). At most PART_EDIT_WORDS_MAX. */
+#define PART_EDIT_WORDS_MAX 64
+struct part_edit_msg {
+	char *name;
+	char **words;
+	uint32_t word_count;
+};
+
+/* RESPONSE_LICENSE_INFO (asked with a part_info_req: last_update,
+ * show_flags) */
+struct license_info {
+	char *name;
+	uint32_t total, in_use, available, reserved;
+	bool is_remote;
+};
+
+struct license_info_msg {
+	time_t last_update;
+	uint32_t count;
+	struct license_info *lics;
 };
 
 /* ---- config ---- */

@@ -23,6 +23,8 @@ MSG_DECLARE(update_node_msg);
 MSG_DECLARE(extern_pid_msg);
 MSG_DECLARE(reboot_msg);
 MSG_DECLARE(part_info_req);
+MSG_DECLARE(license_info_msg);
+MSG_DECLARE(part_edit_msg);
 MSG_DECLARE(part_info_msg);
 MSG_DECLARE(job_desc);
 MSG_DECLARE(submit_response);

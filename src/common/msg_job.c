@@ -85,6 +85,15 @@ void job_desc_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->group_id);
 	pack_str(b, m->alloc_host);
 	pack_u16(b, m->alloc_port);
+	pack_str(b, m->features);
+	pack_str(b, m->prefer);
+	pack_str(b, m->licenses);
+	pack_str(b, m->reservation);
+	pack_u32(b, m->priority);
+	pack_u32(b, m->tmp_mb);
+	pack_u16(b, m->min_cpus);
+	pack_u16(b, m->sockets_per_node);
+	pack_u16(b, m->cores_per_socket);
 }
 
 int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -133,6 +142,17 @@ int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->group_id);
 	unpack_str(b, &m->alloc_host, SL_NAME_MAX);
 	unpack_u16(b, &m->alloc_port);
+	if (ver == JOB_DESC_LAYOUT_1)
+		return b->err;
+	unpack_str(b, &m->features, SL_STR_MAX);
+	unpack_str(b, &m->prefer, SL_STR_MAX);
+	unpack_str(b, &m->licenses, SL_STR_MAX);
+	unpack_str(b, &m->reservation, SL_NAME_MAX);
+	unpack_u32(b, &m->priority);
+	unpack_u32(b, &m->tmp_mb);
+	unpack_u16(b, &m->min_cpus);
+	unpack_u16(b, &m->sockets_per_node);
+	unpack_u16(b, &m->cores_per_socket);
 	return b->err;
 }
 
@@ -172,6 +192,10 @@ void job_desc_free(void *msg)
 	free(m->tres_per_job);
 	free(m->submit_host);
 	free(m->alloc_host);
+	free(m->features);
+	free(m->prefer);
+	free(m->licenses);
+	free(m->reservation);
 }
 
 void submit_response_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -79,9 +79,23 @@ struct job_desc {
 	 * grant and SRUN_* notices go. Port 0: a batch job. */
 	char *alloc_host;
 	uint16_t alloc_port;
+	/* layout 2 (JOB_DESC_LAYOUT_2): */
+	char *features;       /* -C/--constraint (feature_expr.h), NULL none */
+	char *prefer;         /* --prefer, NULL none */
+	char *licenses;       /* -L "name[:count],...", NULL none */
+	char *reservation;    /* --reservation, NULL none */
+	uint32_t priority;    /* --priority (operators only); 0 none (--priority=0 is -H) */
+	uint32_t tmp_mb;      /* --tmp: only nodes with TmpDisk >= it; 0 none */
+	uint16_t min_cpus;    /* --mincpus: at least this many cpus on each node; 0 none */
+	uint16_t sockets_per_node, cores_per_socket; /* only nodes with at least; 0 none */
 	bool is_shared;       /* script and env are share.h's copies: given back, not freed */
 };
 #define NICE_OFFSET 0x80000000u
+/* job_desc_unpack's ver for a job_desc packed before the layout-2 fields
+ * (features, prefer, licenses, reservation) existed: the journal tags
+ * what it holds, and maps its older tag to this one. The wire always
+ * carries the newest layout (PROTOCOL_VERSION). */
+#define JOB_DESC_LAYOUT_1 ((uint16_t)(PROTOCOL_VERSION - 1))
 
 struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_WILL_RUN */
 	uint32_t job_id;

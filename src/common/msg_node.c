@@ -313,6 +313,7 @@ void update_node_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->weight);
 	pack_str(b, m->features);
 	pack_str(b, m->comment);
+	pack_str(b, m->features_act);
 }
 
 int update_node_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -326,6 +327,7 @@ int update_node_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->weight);
 	unpack_str(b, &m->features, SL_STR_MAX);
 	unpack_str(b, &m->comment, SL_STR_MAX);
+	unpack_str(b, &m->features_act, SL_STR_MAX);
 	return b->err;
 }
 
@@ -337,6 +339,7 @@ void update_node_msg_free(void *msg)
 	free(m->reason);
 	free(m->features);
 	free(m->comment);
+	free(m->features_act);
 }
 
 void reboot_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

@@ -148,3 +148,85 @@ void part_info_msg_free(void *msg)
 		part_info_done(&m->parts[i]);
 	free(m->parts);
 }
+
+void license_info_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct license_info_msg *m = msg;
+
+	(void)ver;
+	pack_time(b, m->last_update);
+	pack_u32(b, m->count);
+	for (uint32_t i = 0; i < m->count; i++) {
+		const struct license_info *l = &m->lics[i];
+
+		pack_str(b, l->name);
+		pack_u32(b, l->total);
+		pack_u32(b, l->in_use);
+		pack_u32(b, l->available);
+		pack_u32(b, l->reserved);
+		pack_bool(b, l->is_remote);
+	}
+}
+
+int license_info_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct license_info_msg *m = msg;
+	uint32_t n;
+
+	(void)ver;
+	unpack_time(b, &m->last_update);
+	unpack_count(b, &n, SL_ARRAY_MAX, 4 * 5 + 1);
+	if (b->err || !n)
+		return b->err;
+	m->lics = calloc(n, sizeof(*m->lics));
+	if (!m->lics)
+		return b->err = -ENOMEM;
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct license_info *l = &m->lics[i];
+
+		m->count++;
+		unpack_str(b, &l->name, SL_NAME_MAX);
+		unpack_u32(b, &l->total);
+		unpack_u32(b, &l->in_use);
+		unpack_u32(b, &l->available);
+		unpack_u32(b, &l->reserved);
+		unpack_bool(b, &l->is_remote);
+	}
+	return b->err;
+}
+
+void license_info_msg_free(void *msg)
+{
+	struct license_info_msg *m = msg;
+
+	for (uint32_t i = 0; m->lics && i < m->count; i++)
+		free(m->lics[i].name);
+	free(m->lics);
+}
+
+void part_edit_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
+{
+	const struct part_edit_msg *m = msg;
+
+	(void)ver;
+	pack_str(b, m->name);
+	pack_strv(b, m->words, m->word_count);
+}
+
+int part_edit_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
+{
+	struct part_edit_msg *m = msg;
+
+	(void)ver;
+	unpack_str(b, &m->name, SL_NAME_MAX);
+	unpack_strv(b, &m->words, &m->word_count, PART_EDIT_WORDS_MAX);
+	return b->err;
+}
+
+void part_edit_msg_free(void *msg)
+{
+	struct part_edit_msg *m = msg;
+
+	free(m->name);
+	strv_free(m->words, m->word_count);
+}

@@ -24,8 +24,10 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "license.h"
 #include "node.h"
 #include "node_state.h"
+#include "part_admin.h"
 #include "part.h"
 #include "step_rec.h"
 #include "user_db.h"
@@ -220,6 +222,16 @@ int admin_reconfigure(struct ctld *c)
 	remap_jobs(c, map, old_count);
 	c->job_info_epoch++; /* JobRequeue, node names: every record again */
 	r = part_table_build(c);
+	if (r == 0 && c->part_edit_count) { /* slurm.conf's partitions again, as Slurm */
+		info("reconfigure: %u partition edits of scontrol dropped", c->part_edit_count);
+		part_admin_forget(c);
+		node_state_save(c);
+	}
+	if (r == 0)
+		r = license_table_build(c); /* the totals may change */
+	for (uint32_t i = 0; r == 0 && i < c->job_count; i++)
+		if (job_is_running(c->jobs[i])) /* what they hold, counted again */
+			license_job_apply(c, c->jobs[i], false);
 	log_set_level(conf->slurmctld_debug);
 	conf_free(old);
 	auth_token_reload(c);

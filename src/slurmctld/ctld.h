@@ -19,6 +19,8 @@ struct ctld;
 struct ctld_timer;
 struct job_sched;
 struct job_view;
+struct license;
+struct part_edit;
 struct blob_store;
 struct durable;
 struct event;
@@ -55,6 +57,11 @@ struct ctld {
 	uint32_t node_count;
 	uint32_t *node_order; /* node.c: placement order (Weight, then index); NULL = index */
 	struct part *parts;          /* array, config order */
+	struct part_edit *part_edits; /* part_admin.c: scontrol's partition edits, kept
+				       * (node_state.c saves them) */
+	uint32_t part_edit_count;
+	struct license *licenses;    /* license.c: Licenses=, config order */
+	uint32_t license_count;
 	uint32_t part_count;
 	struct job **jobs;           /* id order (ids only grow) */
 	uint32_t job_count;

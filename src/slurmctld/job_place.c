@@ -20,6 +20,7 @@
 #include "common/states.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_feat.h"
 #include "node.h"
 #include "part.h"
 
@@ -88,6 +89,7 @@ static void sel_req_of(const struct job *job, struct sel_req *r, bool *req, bool
 	    .mem_per_cpu = job->mem_per_cpu,
 	    .gpus_per_node = job->gpus_per_node,
 	    .gpus_total = job->gpus_total,
+	    .min_cpus = d ? d->min_cpus : 0,
 	    .is_exclusive = d && (d->flags & JOB_DESC_EXCLUSIVE),
 	    .is_required = req,
 	    .is_excluded = exc,
@@ -148,14 +150,38 @@ static void exclude_other_users(const struct ctld *c, const struct job *job, con
 	}
 }
 
-int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
-		      struct sel_req *r, bool **ret_req, bool **ret_exc)
+/* --tmp, --sockets-per-node, --cores-per-socket (-B): nodes with less are
+ * excluded (*exc allocated when needed). */
+static int exclude_by_hardware(const struct ctld *c, const struct job_desc *d, bool **exc)
+{
+	if (!d || (!d->tmp_mb && !d->sockets_per_node && !d->cores_per_socket))
+		return 0;
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		const struct conf_node *cfg = c->nodes[i].cfg;
+
+		if (cfg->tmp_disk >= d->tmp_mb && cfg->sockets >= d->sockets_per_node
+		    && cfg->cores_per_socket >= d->cores_per_socket)
+			continue;
+		if (!*exc && !(*exc = calloc(c->node_count + 1, sizeof(bool))))
+			return -ENOMEM;
+		(*exc)[i] = true;
+	}
+	return 0;
+}
+
+/* job_place_request() with the constraint expr (the job's -C, or its
+ * --prefer). */
+static int request_with(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+			const char *expr, struct sel_req *r, bool **ret_req, bool **ret_exc,
+			struct sel_feat **ret_feat)
 {
 	const struct job_desc *d = job->desc;
 	bool *req = NULL, *exc = NULL;
+	struct sel_feat *feat = NULL;
 	int rc = -ENOMEM;
 
 	*ret_req = *ret_exc = NULL;
+	*ret_feat = NULL;
 	if (d && d->req_nodes && !(req = calloc(c->node_count + 1, sizeof(bool))))
 		goto fail;
 	if ((d && d->exc_nodes) || (!idle && any_exclusive_user(c)))
@@ -164,38 +190,66 @@ int job_place_request(struct ctld *c, const struct job *job, const struct part *
 	rc = node_flags(c, d ? d->req_nodes : NULL, req);
 	if (rc == 0)
 		rc = node_flags(c, d ? d->exc_nodes : NULL, exc);
+	if (rc == 0)
+		rc = job_feat_request(c, expr, &exc, &feat);
+	if (rc == 0)
+		rc = exclude_by_hardware(c, d, &exc);
 	if (rc < 0)
 		goto fail;
 	if (exc && !idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, r, req, exc);
+	r->feat = feat;
 	r->order = c->node_order; /* Weight, then config order (node.c) */
 	if (!r->mem_per_node && !r->mem_per_cpu)
 		r->is_whole_memory = true;
 	*ret_req = req;
 	*ret_exc = exc;
+	*ret_feat = feat;
 	return 0;
 fail:
 	free(req);
 	free(exc);
+	free(feat);
 	return rc;
 }
 
-int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
-	      struct sel_result *ret)
+int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+		      struct sel_req *r, bool **ret_req, bool **ret_exc, struct sel_feat **ret_feat)
+{
+	return request_with(c, job, p, idle, job->desc ? job->desc->features : NULL, r, ret_req,
+			    ret_exc, ret_feat);
+}
+
+static int place_with(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+		      const char *expr, bool is_try, struct sel_result *ret)
 {
 	_cleanup_free_ bool *req = NULL;
 	_cleanup_free_ bool *exc = NULL;
+	_cleanup_free_ struct sel_feat *feat = NULL;
 	_cleanup_free_ struct sel_node *nodes = job_place_nodes(c, p, idle);
 	struct sel_req r;
 	int rc;
 
 	if (!nodes)
 		return -ENOMEM;
-	rc = job_place_request(c, job, p, idle, &r, &req, &exc);
+	rc = request_with(c, job, p, idle, expr, &r, &req, &exc, &feat);
 	if (rc < 0)
 		return rc;
-	return select_place(nodes, c->node_count, &r, ret);
+	return is_try ? select_try(nodes, c->node_count, &r, ret)
+		      : select_place(nodes, c->node_count, &r, ret);
+}
+
+int job_place(struct ctld *c, const struct job *job, const struct part *p, bool idle,
+	      struct sel_result *ret)
+{
+	const struct job_desc *d = job->desc;
+
+	/* --prefer: its features when they can be had now, else -C's */
+	if (!idle && d && d->prefer && *d->prefer
+	    && place_with(c, job, p, idle, d->prefer, true, ret) == 0)
+		return 0;
+	return place_with(c, job, p, idle, d ? d->features : NULL, false, ret);
 }
 
 char *job_place_hostlist(const struct ctld *c, const struct sel_result *res)

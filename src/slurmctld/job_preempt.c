@@ -153,6 +153,7 @@ bool job_preempt_try(struct ctld *c, struct job *job, const struct part *p, time
 	_cleanup_free_ struct sel_node *nodes = NULL;
 	_cleanup_free_ bool *req = NULL;
 	_cleanup_free_ bool *exc = NULL;
+	_cleanup_free_ struct sel_feat *feat = NULL;
 	struct sel_req r;
 	bool is_waiting;
 	uint32_t n;
@@ -170,7 +171,7 @@ bool job_preempt_try(struct ctld *c, struct job *job, const struct part *p, time
 	chosen = calloc(n + 1, sizeof(*chosen));
 	nodes = job_place_nodes(c, p, false);
 	if (!n || !pc || !chosen || !nodes
-	    || job_place_request(c, job, p, false, &r, &req, &exc) < 0)
+	    || job_place_request(c, job, p, false, &r, &req, &exc, &feat) < 0)
 		return false;
 	for (uint32_t i = 0; i < n; i++)
 		pc[i] = (struct preempt_cand){

@@ -9,6 +9,7 @@
 #include "common/tres.h"
 #include "ctld.h"
 #include "job.h"
+#include "license.h"
 #include "node.h"
 
 static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
@@ -34,6 +35,7 @@ static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
 		}
 		node_update_alloc_state(n);
 	}
+	license_job_apply(c, job, is_release);
 	c->node_last_update = now;
 }
 

@@ -36,6 +36,7 @@
 #include "job_res.h"
 #include "job_script.h"
 #include "job_submit_check.h"
+#include "license.h"
 #include "mail.h"
 #include "node.h"
 #include "part.h"
@@ -112,7 +113,8 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 		return WAIT_TIME;
 	if (!p)
 		return WAIT_PART_CONFIG;
-	if (p->cfg->state_up != PART_STATE_UP)
+	/* DRAIN takes no new job but runs those it has (its "schedule" bit) */
+	if (!(p->cfg->state_up & PART_STATE_SCHED_BIT))
 		return p->cfg->state_up == PART_STATE_INACTIVE ? WAIT_PART_INACTIVE : WAIT_PART_DOWN;
 	/* over the partition's MaxNodes, MaxTime, MaxCPUsPerNode or MaxMem*
 	 * (accepted when EnforcePartLimits=NO): it waits, as in Slurm */
@@ -184,6 +186,8 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 		why = job_depend_check_now(c, job, now);
 	if (why == WAIT_NO_REASON)
 		why = assoc_limits_blocker(c, job); /* AccountingStorageEnforce=limits */
+	if (why == WAIT_NO_REASON && !license_job_fits(c, job))
+		why = WAIT_LICENSES;
 	if (job->state_desc && why != WAIT_NO_REASON) {
 		free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
 		job->state_desc = NULL;

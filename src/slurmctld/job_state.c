@@ -294,13 +294,16 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 		unpack_u32(b, &job->array_pending[i]);
 }
 
-/* The request as submitted, with the protocol version it is packed in. */
+/* The request as submitted, after a tag for its layout: PROTOCOL_VERSION
+ * for records written before job_desc had features, prefer, licenses and
+ * reservation, DESC_TAG_2 since. */
+#define DESC_TAG_2 ((uint16_t)(PROTOCOL_VERSION | 1))
 static void pack_desc(const struct job_desc *desc, struct pack_buf *b)
 {
 	pack_bool(b, desc != NULL);
 	if (!desc)
 		return;
-	pack_u16(b, PROTOCOL_VERSION);
+	pack_u16(b, DESC_TAG_2);
 	job_desc_pack(desc, b, PROTOCOL_VERSION);
 }
 
@@ -313,7 +316,7 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 	if (b->err || !has_desc)
 		return;
 	unpack_u16(b, &ver);
-	if (!b->err && ver > PROTOCOL_VERSION)
+	if (!b->err && ver != PROTOCOL_VERSION && ver != DESC_TAG_2)
 		b->err = -EPROTONOSUPPORT;
 	if (b->err)
 		return;
@@ -322,7 +325,8 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 		set_err(b, -ENOMEM);
 		return;
 	}
-	(void)job_desc_unpack(*ret, b, ver);
+	/* the tag PROTOCOL_VERSION: written before the layout-2 fields */
+	(void)job_desc_unpack(*ret, b, ver == DESC_TAG_2 ? PROTOCOL_VERSION : JOB_DESC_LAYOUT_1);
 }
 
 /* ---- steps (version 2) ---- */
@@ -649,6 +653,8 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 	unpack_alloc(&job->alloc, index_fn, arg, &b);
 	unpack_run(job, &b);
 	unpack_desc(&job->desc, &b);
+	/* an operator's --priority stays as given (an update's is not kept) */
+	job->is_prio_fixed = job->desc && job->desc->priority && job->priority;
 	if (ver >= 2) /* version 1: no steps, no usage */
 		unpack_steps(job, index_fn, arg, &b);
 	if (ver >= 3) /* before: script and environment in the request */

@@ -71,20 +71,31 @@ static int job_pick_part(struct ctld *c, const char *list, struct part **ret, ch
 
 	if (!list || !*list) {
 		*ret = part_default(c);
+		if (*ret && !((*ret)->cfg->state_up & PART_STATE_SUBMIT_BIT))
+			return -ESLURM_PARTITION_NOT_AVAIL; /* DRAIN or INACTIVE */
 		return *ret ? 0 : -ESLURM_DEFAULT_PARTITION_NOT_SET;
 	}
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
+	/* the first that takes submissions (DRAIN and INACTIVE do not) */
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		*ret = part_find(c, name);
-		if (*ret)
+		struct part *p = part_find(c, name);
+
+		if (!p) {
+			free(*ret_msg);
+			if (asprintf(ret_msg, "invalid partition specified: %s", name) < 0)
+				*ret_msg = NULL;
+			return -ESLURM_INVALID_PARTITION_NAME;
+		}
+		if (p->cfg->state_up & PART_STATE_SUBMIT_BIT) {
+			*ret = p;
 			return 0;
-		if (asprintf(ret_msg, "invalid partition specified: %s", name) < 0)
-			*ret_msg = NULL;
-		return -ESLURM_INVALID_PARTITION_NAME;
+		}
+		info("_valid_job_part: partition %s does not accept jobs (%s)", name,
+		     p->cfg->state_up == PART_STATE_DRAIN ? "DRAIN" : "INACTIVE");
 	}
-	return -ESLURM_INVALID_PARTITION_NAME;
+	return -ESLURM_PARTITION_NOT_AVAIL;
 }
 
 /* The user's name and every group, from the cache (rpc_table.c held the
@@ -203,8 +214,14 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	r = job_submit_check_desc(c, desc, ctld_is_admin(c, uid), ret_msg);
 	if (r < 0)
 		return r;
+	if (desc->priority && !ctld_is_admin(c, uid)) {
+		info("_job_create: uid %u may not set a job's priority", (unsigned)uid);
+		return -ESLURM_ACCESS_DENIED;
+	}
 	job_submit_user(desc, uid, gid, &uid, &gid);
 	r = job_pick_part(c, desc->partition, &p, ret_msg);
+	if (r == 0)
+		r = job_submit_check_place(c, desc);
 	if (r < 0)
 		return r;
 	gpn = tres_gpus(desc->tres_per_node);
@@ -232,13 +249,12 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	r = assoc_limits_submit(c, job, desc);
 	if (r == 0)
 		r = job_account(desc, user); /* without an association */
-	if (r == 0) {
-		job->desc = desc; /* borrowed for the check */
+	job->desc = desc; /* borrowed for the checks */
+	if (r == 0)
 		r = job_submit_check_part(c, job, p, submit_uid);
-		job->desc = NULL;
-	}
 	if (r == 0)
 		r = job_sched_check_feasible(c, job, p);
+	job->desc = NULL;
 	if (r == 0 && desc->array_spec)
 		r = job_array_parse(desc->array_spec, c->conf->max_array_size, &job->array_pending,
 				    &job->array_pending_count, &job->array_throttle);
@@ -284,6 +300,9 @@ int job_submit_commit(struct ctld *c, struct job *job)
 		job->priority = 0;
 		job->is_user_hold = true;
 		job->reason = WAIT_HELD_USER;
+	} else if (d->priority) { /* --priority from an operator: kept as given */
+		job->priority = d->priority;
+		job->is_prio_fixed = true;
 	} else {
 		job->priority = job_next_priority(c, job);
 	}

@@ -17,6 +17,8 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_feat.h"
+#include "license.h"
 #include "mail.h"
 #include "part.h"
 #include "part_access.h"
@@ -48,6 +50,10 @@ static int check_strs(const struct job_desc *d, char **ret_msg)
 	    {"gpus", d->tres_per_job, JOB_STR_MAX},
 	    {"submit host", d->submit_host, JOB_STR_MAX},
 	    {"alloc host", d->alloc_host, JOB_STR_MAX},
+	    {"constraint", d->features, JOB_STR_MAX},
+	    {"prefer", d->prefer, JOB_STR_MAX},
+	    {"licenses", d->licenses, JOB_STR_MAX},
+	    {"reservation", d->reservation, JOB_STR_MAX},
 	    {"work dir", d->work_dir, JOB_PATH_MAX},
 	    {"input", d->std_in, JOB_PATH_MAX},
 	    {"output", d->std_out, JOB_PATH_MAX},
@@ -114,6 +120,22 @@ int job_submit_check_desc(const struct ctld *c, const struct job_desc *d, bool i
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int job_submit_check_place(const struct ctld *c, const struct job_desc *d)
+{
+	int r = job_feat_check(c, d->features);
+
+	if (r == 0)
+		r = job_feat_check(c, d->prefer);
+	if (r == 0)
+		r = license_job_check(c, d->licenses);
+	/* no reservation exists yet: a name is one that does not */
+	if (r == 0 && d->reservation && *d->reservation) {
+		info("Reservation %s not found", d->reservation);
+		r = -ESLURM_RESERVATION_INVALID;
+	}
+	return r;
 }
 
 void job_part_request(const struct job *job, struct part_request *ret)

@@ -28,6 +28,12 @@ struct part_request;
 int job_submit_check_desc(const struct ctld *c, const struct job_desc *d, bool is_admin,
 			  char **ret_msg);
 
+/* Where it may run: -C and --prefer name features some node has, -L
+ * names configured licenses within their totals, --reservation names a
+ * reservation. 0, -ESLURM_INVALID_FEATURE, -ESLURM_INVALID_LICENSES,
+ * -ESLURM_RESERVATION_INVALID (or -ENOMEM). */
+int job_submit_check_place(const struct ctld *c, const struct job_desc *d);
+
 /* The built job against partition p: access rules always, size limits
  * when EnforcePartLimits is set. submit_uid: who sent the request. The
  * refusal is logged; the user sees only Slurm's text for the code. */

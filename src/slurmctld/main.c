@@ -30,6 +30,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "license.h"
 #include "job_script.h"
 #include "ctld_timer.h"
 #include "job_end.h"
@@ -43,6 +44,7 @@
 #include "node_ping.h"
 #include "sched_bf.h"
 #include "node_state.h"
+#include "part_admin.h"
 #include "part.h"
 #include "rpc.h"
 #include "sched_stats.h"
@@ -139,12 +141,18 @@ static int state_init(struct ctld *c)
 		return 0;
 	}
 	r = node_state_load(c);
-	return r < 0 ? node_state_refused(c, r) : 0;
+	if (r < 0) {
+		part_admin_forget(c); /* what was read of them before the fault */
+		return node_state_refused(c, r);
+	}
+	part_admin_replay(c); /* scontrol's partition edits, onto slurm.conf's */
+	return 0;
 }
 
 static void state_fini(struct ctld *c)
 {
 	node_state_save(c);
+	part_admin_forget(c);
 }
 
 static int nodes_init(struct ctld *c)
@@ -154,7 +162,15 @@ static int nodes_init(struct ctld *c)
 
 static int parts_init(struct ctld *c)
 {
-	return part_table_build(c);
+	int r = part_table_build(c);
+
+	return r < 0 ? r : license_table_build(c); /* before the journal charges jobs */
+}
+
+static void parts_fini(struct ctld *c)
+{
+	license_table_free(c);
+	part_table_free(c);
 }
 
 /* The dispatcher behind durable.c's gate: while StateSaveLocation cannot
@@ -273,7 +289,7 @@ static const struct subsys {
 	void (*fini)(struct ctld *c);
 } subsystems[] = {
     {"nodes", nodes_init, node_table_free},
-    {"partitions", parts_init, part_table_free}, /* needs the node table */
+    {"partitions", parts_init, parts_fini}, /* needs the node table */
     {"state", state_init, state_fini},		 /* applies saved node states */
     {"jobs", jobs_init, jobs_fini},
     {"journal", durable_init, durable_fini},	 /* replays jobs: after nodes, parts */

@@ -8,12 +8,14 @@
  */
 #include "node.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/conf.h"
+#include "common/feature_expr.h"
 #include "common/gres_detect.h"
 #include "common/hostlist.h"
 #include "common/log.h"
@@ -35,7 +37,19 @@ static void node_done(struct node *n)
 	free(n->version);
 	free(n->gres_reported);
 	free(n->partitions);
+	free(n->features);
+	free(n->features_act);
 	*n = (struct node){ 0 };
+}
+
+const char *node_features(const struct node *n)
+{
+	return n->features ? n->features : n->cfg->features;
+}
+
+const char *node_features_act(const struct node *n)
+{
+	return n->features_act ? n->features_act : node_features(n);
 }
 
 const char *node_name(const struct node *n)
@@ -139,6 +153,9 @@ int node_table_rebuild(struct ctld *c, uint32_t **ret_map)
 			nodes[i] = old[prev]; /* moves the strings and the usage */
 			nodes[i].cfg = cfg;
 			nodes[i].weight = cfg->weight; /* as Slurm: slurm.conf's again */
+			free(nodes[i].features);
+			free(nodes[i].features_act);
+			nodes[i].features = nodes[i].features_act = NULL;
 			free(nodes[i].partitions);
 			nodes[i].partitions = NULL;
 			old[prev] = (struct node){0};
@@ -430,6 +447,71 @@ static int node_update_check(const struct node *n, const struct update_node_msg 
 	return 0;
 }
 
+/* Each name of the comma list `sub` is in the comma list `of`. */
+static bool features_subset(const char *sub, const char *of)
+{
+	for (const char *p = sub; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !feat_list_has(of, p, (uint32_t)len))
+			return false;
+		p += len + (p[len] == ',');
+	}
+	return true;
+}
+
+/* A feature list as scontrol sends it: names of the constraint language,
+ * comma separated ("" clears). */
+static bool features_valid(const char *list)
+{
+	if (strlen(list) > FEAT_EXPR_MAX_LEN)
+		return false;
+	for (const char *p = list; *p; p++)
+		if (!(isalnum((unsigned char)*p) || strchr("_.:=+-,", *p)))
+			return false;
+	return true;
+}
+
+/* AvailableFeatures= (ActiveFeatures follow unless given) and
+ * ActiveFeatures= (a subset of the available ones), on every node or
+ * none. */
+static int node_update_features(struct node **todo, size_t count,
+				const struct update_node_msg *m)
+{
+	const char *avail = m->features, *act = m->features_act;
+
+	if ((avail && !features_valid(avail)) || (act && !features_valid(act)))
+		return -ESLURM_INVALID_FEATURE;
+	for (size_t i = 0; i < count; i++)
+		if (act && !features_subset(act, avail ? avail : node_features(todo[i])))
+			return -ESLURM_ACTIVE_FEATURE_NOT_SUBSET;
+	for (size_t i = 0; i < count; i++) {
+		struct node *n = todo[i];
+		char *a = avail ? strdup(avail) : NULL, *b = act ? strdup(act) : NULL;
+
+		if ((avail && !a) || (act && !b)) {
+			free(a);
+			free(b);
+			return -ENOMEM;
+		}
+		if (avail) {
+			free(n->features);
+			n->features = a;
+			free(n->features_act); /* no node_features plugin: active = available */
+			n->features_act = NULL;
+		}
+		if (act) {
+			free(n->features_act);
+			n->features_act = b;
+		}
+	}
+	if (avail)
+		info("update_node: node %s features set to: %s", m->node_names, avail);
+	if (act)
+		info("update_node: node %s active features set to: %s", m->node_names, act);
+	return 0;
+}
+
 static int node_update_one(struct node *n, const struct update_node_msg *m,
 			   uid_t uid, time_t now)
 {
@@ -514,6 +596,8 @@ int node_update(struct ctld *c, const struct update_node_msg *m, uid_t uid, time
 	}
 	for (size_t i = 0; i < count && r == 0; i++)
 		r = node_update_check(todo[i], m);
+	if (r == 0 && (m->features || m->features_act))
+		r = node_update_features(todo, count, m);
 	for (size_t i = 0; i < count && r == 0; i++)
 		r = node_update_one(todo[i], m, uid, now);
 	if (r == 0 && m->state)
@@ -604,8 +688,8 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .arch = sdup(n->arch),
 	    .os = sdup(n->os),
 	    .version = sdup(n->version),
-	    .features = sdup(cfg->features),
-	    .features_act = sdup(cfg->features),
+	    .features = sdup(node_features(n)),
+	    .features_act = sdup(node_features_act(n)),
 	    .gres = sdup(cfg->gres),
 	    .gres_used = node_gres_used(cfg, n),
 	    .partitions = sdup(n->partitions),

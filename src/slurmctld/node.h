@@ -33,6 +33,9 @@ struct node {
 	time_t boot_time, slurmd_start_time, last_busy;
 	char *partitions;            /* "cpu-queue,gpu-queue", set by part.c */
 	uint32_t weight;	     /* Weight=, or scontrol update's until reconfigure */
+	/* scontrol update's AvailableFeatures / ActiveFeatures, until a
+	 * reconfigure or restart (as Slurm); NULL: slurm.conf's Features */
+	char *features, *features_act;
 	/* in use by running jobs (job_sched.c keeps these) */
 	uint16_t cpus_used;
 	uint64_t mem_used;           /* MB */
@@ -63,6 +66,9 @@ int node_table_build(struct ctld *c);
 int node_table_rebuild(struct ctld *c, uint32_t **ret_map);
 void node_table_free(struct ctld *c);
 struct node *node_find(struct ctld *c, const char *name);
+/* The node's available and active features (comma lists; NULL none). */
+const char *node_features(const struct node *n);
+const char *node_features_act(const struct node *n);
 const char *node_name(const struct node *n);
 
 /* A registration arrived (or answered our request). Applies hardware

@@ -2,7 +2,9 @@
  *
  * File: str magic | u16 version | time saved | u32 count | count x
  * { str name | u32 state | str reason | u32 reason_uid | time reason_time |
- *   bool down_no_respond } | 32-byte SHA-256 of everything before it.
+ *   bool down_no_respond | (2:) u32 reboot next state | time reboot asked |
+ *   u64 old slurmd instance | bool ASAP } | (3:) u32 edits | edits x { u16
+ *   type | part_edit_msg } | 32-byte SHA-256 of everything before it.
  * Nodes no longer in slurm.conf are skipped on load.
  */
 #include "node_state.h"
@@ -20,6 +22,7 @@
 
 #include "common/conf.h"
 #include "common/limits.h"
+#include "common/msg.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/pack.h"
@@ -28,9 +31,11 @@
 #include "ctld.h"
 #include "journal.h"
 #include "node.h"
+#include "part_admin.h"
 
 #define NODE_STATE_MAGIC "SL_NODE_STATE"
-#define NODE_STATE_VERSION 2 /* 2: a reboot requested or issued; 1 is read */
+#define NODE_STATE_VERSION 3 /* 3: partition edits; 2: a reboot requested or
+			       * issued; 1 and 2 are read */
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -117,6 +122,13 @@ int node_state_save(struct ctld *c)
 		pack_u64(&b, n->reboot_old_instance);
 		pack_bool(&b, n->is_reboot_asap);
 	}
+	/* version 3: scontrol's partition edits (part_admin.c) */
+	pack_u32(&b, c->part_edit_count);
+	for (uint32_t i = 0; i < c->part_edit_count; i++) {
+		pack_u16(&b, c->part_edits[i].type);
+		msg_lookup(REQUEST_UPDATE_PARTITION)->pack(&c->part_edits[i].m, &b,
+							   PROTOCOL_VERSION);
+	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
 		r = sha256_iov(&iov, 1, digest);
@@ -199,6 +211,33 @@ static void node_state_apply(struct node *n, struct saved_node *v)
 	n->is_reboot_asap = v->reboot_asap;
 }
 
+/* The kept partition edits into c->part_edits (part_admin_replay applies
+ * them). */
+static void unpack_part_edits(struct ctld *c, struct pack_buf *b)
+{
+	uint32_t n;
+
+	unpack_count(b, &n, PART_EDITS_MAX, 6);
+	if (b->err || !n)
+		return;
+	c->part_edits = calloc(n, sizeof(*c->part_edits));
+	if (!c->part_edits) {
+		b->err = -ENOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct part_edit *e = &c->part_edits[i];
+
+		c->part_edit_count++;
+		unpack_u16(b, &e->type);
+		msg_lookup(REQUEST_UPDATE_PARTITION)->unpack(&e->m, b, PROTOCOL_VERSION);
+		if (!b->err && (!e->m.name || (e->type != REQUEST_CREATE_PARTITION
+					       && e->type != REQUEST_UPDATE_PARTITION
+					       && e->type != REQUEST_DELETE_PARTITION)))
+			b->err = -EBADMSG;
+	}
+}
+
 int node_state_load(struct ctld *c)
 {
 	_cleanup_free_ char *path = NULL, *magic = NULL;
@@ -258,6 +297,8 @@ int node_state_load(struct ctld *c)
 		free(name);
 		free(v.reason);
 	}
+	if (version >= 3)
+		unpack_part_edits(c, &b);
 	if (b.err)
 		return -EBADMSG;
 	info("Recovered state of %u nodes", count);

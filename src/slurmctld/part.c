@@ -58,6 +58,25 @@ static int part_resolve(struct ctld *c, struct part *p)
 	return r;
 }
 
+int part_table_resolve(struct ctld *c)
+{
+	int r = 0;
+
+	for (uint32_t i = 0; i < c->node_count; i++) {
+		free(c->nodes[i].partitions);
+		c->nodes[i].partitions = NULL;
+	}
+	for (uint32_t i = 0; i < c->part_count && r == 0; i++) {
+		struct part *p = &c->parts[i];
+
+		free(p->node_idx);
+		*p = (struct part){.cfg = p->cfg};
+		r = part_resolve(c, p);
+	}
+	c->part_last_update = time(NULL);
+	return r;
+}
+
 int part_table_build(struct ctld *c)
 {
 	int r = 0;
@@ -66,23 +85,25 @@ int part_table_build(struct ctld *c)
 	c->parts = calloc(c->conf->part_count + 1, sizeof(*c->parts));
 	if (!c->parts)
 		return -ENOMEM;
-	c->part_count = c->conf->part_count;
-	for (uint32_t i = 0; i < c->node_count; i++) {
-		free(c->nodes[i].partitions);
-		c->nodes[i].partitions = NULL;
+	for (uint32_t i = 0; i < c->conf->part_count && r == 0; i++) {
+		c->parts[i].cfg = calloc(1, sizeof(*c->parts[i].cfg));
+		if (!c->parts[i].cfg)
+			r = -ENOMEM;
+		c->part_count++; /* freed whole by part_table_free, even half made */
+		if (r == 0)
+			r = conf_part_copy(c->parts[i].cfg, &c->conf->parts[i]);
 	}
-	for (uint32_t i = 0; i < c->part_count && r == 0; i++) {
-		c->parts[i].cfg = &c->conf->parts[i];
-		r = part_resolve(c, &c->parts[i]);
-	}
-	c->part_last_update = time(NULL);
-	return r;
+	return r < 0 ? r : part_table_resolve(c);
 }
 
 void part_table_free(struct ctld *c)
 {
-	for (uint32_t i = 0; c->parts && i < c->part_count; i++)
+	for (uint32_t i = 0; c->parts && i < c->part_count; i++) {
 		free(c->parts[i].node_idx);
+		if (c->parts[i].cfg)
+			conf_part_free(c->parts[i].cfg);
+		free(c->parts[i].cfg);
+	}
 	free(c->parts);
 	c->parts = NULL;
 	c->part_count = 0;

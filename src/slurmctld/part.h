@@ -9,7 +9,7 @@ struct ctld;
 struct part_info;
 
 struct part {
-	const struct conf_part *cfg; /* in ctld->conf */
+	struct conf_part *cfg;       /* owned: slurm.conf's copy, with scontrol's edits */
 	uint32_t *node_idx;          /* into ctld->nodes, config order */
 	uint32_t node_count;
 	uint32_t total_cpus;
@@ -17,9 +17,12 @@ struct part {
 	uint64_t total_gpus;
 };
 
-/* Resolve every partition's nodes and set each node's partition list.
- * Call after the node table is built or rebuilt. */
+/* Every partition from slurm.conf (copies), its nodes resolved and each
+ * node's partition list set. Call after the node table is built or
+ * rebuilt. */
 int part_table_build(struct ctld *c);
+/* Resolve the nodes of every partition again (after an edit). */
+int part_table_resolve(struct ctld *c);
 void part_table_free(struct ctld *c);
 /* The partition called name, or NULL. */
 struct part *part_find(const struct ctld *c, const char *name);

@@ -65,6 +65,7 @@ int rpc_node_update(struct ctld *c, struct rpc_req *req)
 	for (uint32_t i = 0; i < c->node_count; i++)
 		if ((c->nodes[i].state & NODE_STATE_BASE) == NODE_STATE_DOWN && c->nodes[i].cpus_used)
 			job_end_node_down(c, i);
+	ctld_sched_request(c); /* resumed nodes, new features: jobs may start */
 	if (node_state_save(c) < 0)
 		return -ESLURM_WRITING_TO_FILE;
 	rpc_reply_rc(req, 0);

@@ -31,6 +31,7 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_RECONFIGURE, PRIV_ADMIN, rpc_reconfigure),
     H(REQUEST_SHUTDOWN, PRIV_ADMIN, rpc_shutdown),
     H(REQUEST_PING, PRIV_ANY, rpc_ping),
+    H(REQUEST_LICENSE_INFO, PRIV_ANY, rpc_license_info),
     H(REQUEST_BUILD_INFO, PRIV_ANY, rpc_build_info),
     H(REQUEST_JOB_INFO, PRIV_ANY, rpc_job_info),
     H(REQUEST_UPDATE_JOB, PRIV_ANY, rpc_job_update), /* owner check inside */
@@ -38,6 +39,9 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info),
     H(REQUEST_PRIORITY_FACTORS, PRIV_ANY, rpc_prio_factors), /* visibility inside */
     H(REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update),
+    H(REQUEST_CREATE_PARTITION, PRIV_ADMIN, rpc_part_edit),
+    H(REQUEST_UPDATE_PARTITION, PRIV_ADMIN, rpc_part_edit),
+    H(REQUEST_DELETE_PARTITION, PRIV_ADMIN, rpc_part_edit),
     H(REQUEST_REBOOT_NODES, PRIV_ADMIN, rpc_node_reboot),
     H(REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit),
     H(REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run),

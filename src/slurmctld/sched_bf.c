@@ -24,6 +24,7 @@
 #include "ctld.h"
 #include "durable.h"
 #include "job.h"
+#include "license.h"
 #include "job_place.h"
 #include "job_prio.h"
 #include "job_sched.h"
@@ -171,6 +172,8 @@ static uint32_t apply(struct ctld *c, struct sched_bf *bf, struct sched_snap *s)
 		/* the jobs started before it in this plan count towards its
 		 * association's and QOS's limits */
 		why = assoc_limits_blocker(c, job);
+		if (why == WAIT_NO_REASON && !license_job_fits(c, job))
+			why = WAIT_LICENSES; /* taken by a start since the copy */
 		if (why != WAIT_NO_REASON) {
 			job->reason = why;
 			job_info_touch(job);

@@ -64,11 +64,12 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 	struct part *p = part_find(c, job->partition);
 	struct bf_job *j = &s->jobs[s->job_count];
 	bool *req = NULL, *exc = NULL;
+	struct sel_feat *feat = NULL;
 	int r;
 
 	if (!p)
 		return 0;
-	r = job_place_request(c, job, p, false, &j->req, &req, &exc);
+	r = job_place_request(c, job, p, false, &j->req, &req, &exc, &feat);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -76,6 +77,7 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 	j->req.order = s->order;
 	s->flags[s->flag_count++] = req;
 	s->flags[s->flag_count++] = exc;
+	s->flags[s->flag_count++] = feat;
 	j->job_id = job->job_id;
 	j->user = job->uid;
 	j->is_usable = &s->part_usable[(size_t)(p - c->parts) * c->node_count];
@@ -112,7 +114,7 @@ int sched_snap_take(struct ctld *c, struct job *const *pending, uint32_t n, time
 		memcpy(s->order, c->node_order, c->node_count * sizeof(*s->order));
 	}
 	s->jobs = calloc(n + 1, sizeof(*s->jobs));
-	s->flags = calloc(2 * (size_t)n + 1, sizeof(*s->flags));
+	s->flags = calloc(3 * (size_t)n + 1, sizeof(*s->flags));
 	if (!s->jobs || !s->flags || !(s->nodes = job_place_nodes(c, NULL, false))
 	    || runs_take(c, s) < 0 || parts_take(c, s) < 0)
 		goto fail;

@@ -23,7 +23,7 @@ struct sched_snap {
 	struct bf_job *jobs; /* the pending jobs given, in their order */
 	uint32_t job_count;
 	bool *part_usable; /* part_count rows of node_count */
-	bool **flags;	   /* the jobs' -w/-x arrays */
+	void **flags;	   /* the jobs' -w/-x arrays and -C's sel_feat blocks */
 	uint32_t *order;   /* node order (Weight), NULL: index order */
 	uint32_t flag_count;
 	/* what the plan is only good for: c->alloc_gen, c->nodes */

@@ -78,16 +78,27 @@ static bool is_busy(const struct sel_node *nd)
 	return nd->cpus_used || nd->mem_used || nd->gpus_used || nd->is_exclusive_used;
 }
 
+/* --mincpus on nd: whole cores. */
+static uint32_t min_cpus_of(const struct sel_node *nd, const struct sel_req *req)
+{
+	uint32_t tpc = nd->threads_per_core ? nd->threads_per_core : 1;
+
+	return (req->min_cpus + tpc - 1) / tpc * tpc;
+}
+
 /* Tasks req can place on nd now; 0 when nd cannot take the job. */
 static uint32_t node_cap(const struct sel_node *nd, const struct sel_req *req)
 {
 	uint32_t per_task = task_cpus(nd, req);
 	uint64_t free_mem = nd->real_memory > nd->mem_used ? nd->real_memory - nd->mem_used : 0;
+	uint32_t free_cpus = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) : 0;
 	uint64_t cap, mem;
 
 	if (!nd->is_usable || nd->is_exclusive_used || (req->is_exclusive && is_busy(nd)))
 		return 0;
-	cap = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) / per_task : 0;
+	cap = free_cpus / per_task;
+	if (req->min_cpus && free_cpus < min_cpus_of(nd, req))
+		return 0;
 	if (req->mem_per_node > free_mem)
 		return 0;
 	if (req->is_whole_memory && nd->mem_used)
@@ -134,6 +145,11 @@ static int plan_init(uint32_t n, const struct sel_req *req, struct plan *p)
 	p->max_nodes = req->max_nodes ? req->max_nodes : p->min_nodes;
 	if (p->min_nodes < p->n_required)
 		p->min_nodes = p->n_required;
+	if (req->feat && p->min_nodes < req->feat->count_sum) {
+		p->min_nodes = req->feat->count_sum; /* "a*2": at least two nodes */
+		if (p->num_tasks && p->num_tasks < p->min_nodes)
+			return -ENOSPC; /* too few tasks for the counted nodes */
+	}
 	if (p->max_nodes < p->min_nodes)
 		p->max_nodes = p->min_nodes;
 	if (p->num_tasks && p->num_tasks < p->min_nodes)
@@ -205,10 +221,53 @@ static bool is_helping(const struct plan *p, const struct sel_req *req, const st
 	       || (k->gpu_sum < req->gpus_total && c->gpus);
 }
 
+static bool is_picked(const struct pick *k, uint32_t i)
+{
+	for (uint32_t j = 0; j < k->count; j++)
+		if (k->c[j].node == i)
+			return true;
+	return false;
+}
+
+/* Counted features ("a*2"): the first nodes in order that satisfy each
+ * term, kept as if required; -EAGAIN when too few can take the job now. */
+static int choose_counted(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+			  struct pick *k)
+{
+	const struct sel_feat *f = req->feat;
+
+	for (uint32_t t = 0; f && t < f->count_n; t++) {
+		const bool *ok = f->count_ok[t];
+		uint32_t have = 0;
+
+		for (uint32_t j = 0; j < k->count; j++)
+			have += ok[k->c[j].node];
+		for (uint32_t x = 0; x < n && have < f->count_need[t]; x++) {
+			uint32_t i = req->order ? req->order[x] : x;
+			struct cand c = {i, 0, 0, true};
+
+			if (i >= n || !ok[i] || is_flagged(req->is_excluded, i) || is_picked(k, i))
+				continue;
+			if (!(c.cap = node_cap(&nodes[i], req)))
+				continue;
+			if (k->count >= k->limit)
+				return -EAGAIN;
+			c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+			pick_add(k, k->count, &c);
+			have++;
+		}
+		if (have < f->count_need[t])
+			return -EAGAIN;
+	}
+	return 0;
+}
+
 /* Fill k with the nodes the job gets; -EAGAIN when they cannot be found. */
 static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
 		  const struct plan *p, struct pick *k)
 {
+	bool is_counted = req->feat && req->feat->count_n;
+
 	for (uint32_t i = 0; i < n && p->n_required; i++) {
 		struct cand c = {i, node_cap(&nodes[i], req), 0, true};
 
@@ -219,6 +278,8 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
 		pick_add(k, k->count, &c);
 	}
+	if (is_counted && choose_counted(nodes, n, req, k) < 0)
+		return -EAGAIN;
 	for (uint32_t x = 0; x < n && !is_enough(p, req, k); x++) {
 		uint32_t i = req->order ? req->order[x] : x;
 		struct cand c = {i, 0, 0, false};
@@ -226,7 +287,8 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 
 		if (i >= n)
 			continue;
-		if (is_flagged(req->is_required, i) || is_flagged(req->is_excluded, i))
+		if (is_flagged(req->is_required, i) || is_flagged(req->is_excluded, i)
+		    || (is_counted && is_picked(k, i)))
 			continue;
 		c.cap = node_cap(&nodes[i], req);
 		if (!c.cap)
@@ -295,6 +357,8 @@ static void fill_alloc(const struct sel_node *nd, const struct sel_req *req, uin
 {
 	a->tasks = (uint16_t)tasks;
 	a->cpus = req->is_exclusive ? nd->cpus : (uint16_t)(tasks * task_cpus(nd, req));
+	if (a->cpus < min_cpus_of(nd, req))
+		a->cpus = (uint16_t)min_cpus_of(nd, req);
 	a->mem = req->is_whole_memory ? nd->real_memory
 		 : req->mem_per_node  ? req->mem_per_node
 				      : req->mem_per_cpu * a->cpus;
@@ -380,8 +444,8 @@ static int fits_when_idle(const struct sel_node *nodes, uint32_t n, const struct
 	return r == -EAGAIN ? -ENOSPC : r;
 }
 
-int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
-	       struct sel_result *ret)
+static int try_one(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		   struct sel_result *ret)
 {
 	struct plan p;
 	int r;
@@ -395,15 +459,61 @@ int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *r
 	return r < 0 ? r : place(nodes, n, req, &p, ret);
 }
 
-int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
-		 struct sel_result *ret)
+static int place_one(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		     struct sel_result *ret)
 {
 	struct plan p;
-	int r = select_try(nodes, n, req, ret);
+	int r = try_one(nodes, n, req, ret);
 
 	if (r != -EAGAIN || plan_init(n, req, &p) < 0)
 		return r;
 	return fits_when_idle(nodes, n, req, &p);
+}
+
+/* Matching OR: each alternative in turn, its nodes only; the first that
+ * fits wins. Failing, -EAGAIN if one would fit later, else the last
+ * error. */
+static int try_alts(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		    struct sel_result *ret, bool is_place)
+{
+	_cleanup_free_ bool *exc = calloc(n + 1, sizeof(*exc));
+	struct sel_feat f = *req->feat;
+	struct sel_req one = *req;
+	int best = -ENOSPC;
+
+	if (!exc)
+		return -ENOMEM;
+	f.alt_count = 0;
+	one.feat = &f;
+	one.is_excluded = exc;
+	for (uint32_t a = 0; a < req->feat->alt_count; a++) {
+		int r;
+
+		for (uint32_t i = 0; i < n; i++)
+			exc[i] = is_flagged(req->is_excluded, i) || !req->feat->alt_ok[a][i];
+		r = is_place ? place_one(nodes, n, &one, ret) : try_one(nodes, n, &one, ret);
+		if (r == 0)
+			return 0;
+		if (best != -EAGAIN)
+			best = r;
+	}
+	return best;
+}
+
+int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+	       struct sel_result *ret)
+{
+	if (req && req->feat && req->feat->alt_count)
+		return try_alts(nodes, n, req, ret, false);
+	return try_one(nodes, n, req, ret);
+}
+
+int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
+		 struct sel_result *ret)
+{
+	if (req && req->feat && req->feat->alt_count)
+		return try_alts(nodes, n, req, ret, true);
+	return place_one(nodes, n, req, ret);
 }
 
 void sel_result_done(struct sel_result *r)

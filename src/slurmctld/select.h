@@ -27,6 +27,19 @@ struct sel_node {                /* static description + current use */
 	bool is_exclusive_used;        /* held whole by an --exclusive job */
 };
 
+/* -C/--constraint beyond a plain per-node filter (which the caller folds
+ * into is_excluded): arrays indexed [alternative or term][node]. */
+struct sel_feat {
+	uint32_t alt_count;	     /* matching OR "[a|b]": every chosen node satisfies
+				      * the same alternative (tried in order); 0 none */
+	const bool *const *alt_ok;
+	uint32_t count_n;	     /* counts "a*2": at least count_need[t] chosen nodes
+				      * satisfy term t */
+	const bool *const *count_ok;
+	const uint32_t *count_need;
+	uint32_t count_sum;	     /* the job needs at least this many nodes */
+};
+
 struct sel_req {
 	uint32_t min_nodes, max_nodes;  /* max 0 = min */
 	uint32_t num_tasks;             /* 0: one per node (min_nodes) */
@@ -36,10 +49,12 @@ struct sel_req {
 	uint64_t mem_per_cpu;           /* MB */
 	uint16_t gpus_per_node;         /* --gres=gpu:N / --gpus-per-node */
 	uint32_t gpus_total;            /* --gpus=N, spread over the nodes */
+	uint16_t min_cpus;              /* --mincpus: each chosen node gives at least this many */
 	bool is_exclusive;
 	bool is_whole_memory;           /* no memory asked and no default: all of each node (--mem=0) */
 	const bool *is_required;        /* per node: -w (NULL none) */
 	const bool *is_excluded;        /* per node: -x (NULL none) */
+	const struct sel_feat *feat;    /* NULL: none */
 	const uint32_t *order;		/* node indexes in the order to try them (a
 					 * permutation of 0..n-1: Weight, then config
 					 * order); NULL = index order */
@@ -77,6 +92,10 @@ struct sel_result {
  * - exclusive: cpus = all the node's cpus, mem = mem_per_node, or
  *   mem_per_cpu * all cpus, or 0 when no memory was asked; GPUs only as
  *   asked (the node is held whole through is_exclusive_used anyway).
+ * - feat: alternatives are tried in order, the first that fits wins
+ *   (-EAGAIN when one would fit on idle nodes, else -ENOSPC); counted
+ *   terms take the first nodes in order that satisfy them (kept like
+ *   required nodes), and raise min_nodes to their sum.
  * *ret is written only on success. */
 int select_place(const struct sel_node *nodes, uint32_t n, const struct sel_req *req,
 		 struct sel_result *ret);

@@ -937,6 +937,17 @@ def submit(cluster, *args, **kw):
     return int(m.group(1))
 
 
+def cancel_and_wait(cluster, job_ids, timeout=30):
+    """scancel the jobs and wait until none is pending, running or completing
+    (a test's clean-up, so the next test finds the nodes free)."""
+    if not job_ids:
+        return
+    cluster.run("scancel", *map(str, job_ids), check=False)
+    for j in job_ids:
+        wait_for(lambda: job(cluster, j)["JobState"] not in ("PENDING", "RUNNING", "COMPLETING"),
+                 timeout=timeout, what=f"job {j} to end")
+
+
 def job(cluster, job_id):
     """scontrol show job as a dict."""
     return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))

@@ -5,6 +5,8 @@
   make_cluster() returning an unstarted Cluster (e.g. Cluster.like_reference).
 * fresh_cluster (function scope): a factory, fresh_cluster(**kwargs), for
   tests that need a cluster of their own; each is stopped after the test.
+* cancel_after (function scope): a list of job ids the test started;
+  they are cancelled and waited for when it ends.
 * test_user (session scope): a non-root account (sltest) for permission
   tests, created with useradd when running as root; without root the tests
   that need it are skipped.
@@ -20,7 +22,7 @@ import subprocess
 
 import pytest
 
-from cluster import BUILD_DIR, Cluster, wait_for
+from cluster import BUILD_DIR, Cluster, cancel_and_wait, wait_for
 
 TEST_USER = "sltest"
 REQUIRED_BINARIES = ("slurmctld", "slurmd", "sinfo", "scontrol")
@@ -90,6 +92,15 @@ def fresh_cluster(request):
     factory = ClusterFactory(request.node.name[:20])
     yield factory
     _finish(factory.clusters)
+
+
+@pytest.fixture
+def cancel_after(cluster):
+    """A list the test appends its job ids to: they are cancelled, and
+    waited for, when the test ends, however it ends."""
+    ids = []
+    yield ids
+    cancel_and_wait(cluster, ids)
 
 
 @pytest.fixture(scope="module")

@@ -107,6 +107,22 @@ static void test_an_option_the_command_does_not_accept_never_shows(void **state)
 	free(text);
 }
 
+static void test_refused_options_have_their_own_section(void **state)
+{
+	char *text = help_text(JOB_CMD_SBATCH, job_opt_table_accepts, NULL);
+	const char *refused = strstr(text, "\nRefused with an error");
+	const char *ignored = strstr(text, "\nAccepted for compatibility, not acted on:\n");
+
+	(void)state;
+	assert_non_null(refused);
+	assert_true(refused < ignored);
+	assert_true(find_opt(text, "contiguous") > refused && find_opt(text, "contiguous") < ignored);
+	assert_true(find_opt(text, "core-spec") > refused && find_opt(text, "core-spec") < ignored);
+	assert_true(find_opt(text, "tmp") < refused);
+	assert_true(find_opt(text, "mincpus") < refused);
+	free(text);
+}
+
 static void test_ignored_options_come_after_the_working_ones(void **state)
 {
 	char *text = help_text(JOB_CMD_SBATCH, job_opt_table_accepts, NULL);
@@ -114,8 +130,10 @@ static void test_ignored_options_come_after_the_working_ones(void **state)
 
 	(void)state;
 	assert_non_null(ignored);
-	assert_true(find_opt(text, "licenses") > ignored);  /* no parser */
-	assert_true(find_opt(text, "core-spec") > ignored); /* checks its value only */
+	assert_true(find_opt(text, "wckey") > ignored);	    /* no parser */
+	assert_true(find_opt(text, "licenses") < ignored);  /* the controller checks it */
+	assert_true(find_opt(text, "constraint") < ignored);
+	assert_true(find_opt(text, "bb") > ignored);	    /* burst buffers: nothing here */
 	assert_true(find_opt(text, "time") < ignored);
 	assert_true(find_opt(text, "mem") < ignored);
 	free(text);
@@ -150,6 +168,7 @@ int main(void)
 	    cmocka_unit_test(test_sbatch_help_names_every_option_of_its_table),
 	    cmocka_unit_test(test_an_option_the_command_does_not_accept_never_shows),
 	    cmocka_unit_test(test_ignored_options_come_after_the_working_ones),
+	    cmocka_unit_test(test_refused_options_have_their_own_section),
 	    cmocka_unit_test(test_layout_is_slurms),
 	};
 

@@ -167,7 +167,7 @@ static void *sample_new(const struct msg_type *t)
 	}
 	case REQUEST_UPDATE_NODE:
 		*(struct update_node_msg *)m = (struct update_node_msg){
-			s("n[1-2]"), 2, s("maintenance"), 5, s("feat"), s("comment"),
+			s("n[1-2]"), 2, s("maintenance"), 5, s("feat"), s("comment"), s("act"),
 		};
 		break;
 	case RESPONSE_JOB_STEP_CREATE: {

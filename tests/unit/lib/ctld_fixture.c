@@ -1,6 +1,7 @@
 /* ctld_fixture.c - see ctld_fixture.h. */
 #include "ctld_fixture.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +19,9 @@
 #include "slurmctld/job.h"
 #include "slurmctld/job_submit.h"
 #include "slurmctld/node.h"
+#include "slurmctld/license.h"
 #include "slurmctld/part.h"
+#include "slurmctld/part_admin.h"
 
 #define CONF_TEXT                                                                                  \
 	"ClusterName=t\n"                                                                          \
@@ -159,20 +162,32 @@ struct ctld_fixture *fixture_new(const char *extra)
 	return f;
 }
 
+/* The files in the fixture's own directory (a mkdtemp of ours). */
+static void fixture_dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 void fixture_free(struct ctld_fixture *f)
 {
-	char path[128];
-
 	if (!f)
 		return;
 	fixture_deliver(f, 0);
 	job_table_free(&f->c);
 	job_hooks_clear(&f->c);
+	part_admin_forget(&f->c);
 	part_table_free(&f->c);
+	license_table_free(&f->c);
 	node_table_free(&f->c);
 	f->c.conf = conf_free(f->c.conf);
-	snprintf(path, sizeof(path), "%s/slurm.conf", f->dir);
-	unlink(path);
+	fixture_dir_empty(f->dir); /* slurm.conf and what the test saved there */
 	rmdir(f->dir);
 	free(f);
 }
