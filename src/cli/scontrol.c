@@ -12,9 +12,11 @@
  * "slurm_load_node error: <strerror>" on stderr; any error makes the
  * exit code 1.
  * Job verbs (show job, hold, uhold, release, requeue[hold], update
- * JobId=) live in scontrol_job.c, "show step" in scontrol_step.c; this
- * file only dispatches them.
- * Caveats: step, reservation and partition updates, and the other show
+ * JobId=) live in scontrol_job.c, "show step" in scontrol_step.c, the
+ * partition verbs in scontrol_part.c and the reservation verbs (create,
+ * update, delete, show) in scontrol_resv.c; this file only dispatches
+ * them.
+ * Caveats: step updates, node creation and deletion, and the other show
  * entities, are not implemented ("invalid entity" / not supported).
  */
 #include <ctype.h>
@@ -32,6 +34,7 @@
 #include "cli/scontrol_data.h"
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_part.h"
+#include "cli/scontrol_resv.h"
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_step.h"
 #include "cli/scontrol_token.h"
@@ -87,8 +90,10 @@ static const char usage_text[] =
     "     all                      display information about all partitions,\n"
     "                              including hidden partitions.\n"
     "     cancel_reboot <nodelist> Cancel pending reboot on nodes.\n"
+    "     create <SPECIFICATIONS>  create a new partition or reservation\n"
     "     details                  evokes additional details from the \"show\"\n"
     "                              command\n"
+    "     delete <SPECIFICATIONS>  delete the specified partition or reservation\n"
     "     errnumstr <ERRNO>        Given a Slurm error number, return a\n"
     "                              descriptive string.\n"
     "     exit                     terminate scontrol\n"
@@ -110,17 +115,20 @@ static const char usage_text[] =
     "                              is all records.\n"
     "     shutdown <OPTS>          shutdown slurm daemons\n"
     "     uhold <job_list>         place user hold on specified job (see hold).\n"
-    "     update <SPECIFICATIONS>  update job or node configuration\n"
+    "     update <SPECIFICATIONS>  update job, node, partition or reservation\n"
+    "                              configuration\n"
     "     verbose                  enable detailed logging.\n"
     "     version                  display tool version number.\n"
     "\n"
     "  <ENTITY> may be \"config\", \"hostlist\", \"hostlistsorted\", \"hostnames\",\n"
-    "       \"job\", \"node\", \"partition\" or \"step\".\n"
+    "       \"job\", \"licenses\", \"node\", \"partition\", \"reservation\" or \"step\".\n"
     "\n"
     "  <SPECIFICATIONS> are specified in the same format as the configuration\n"
-    "  file. \"update NodeName=<name> State=<state> Reason=<text>\" and\n"
+    "  file. \"update NodeName=<name> State=<state> Reason=<text>\",\n"
     "  \"update JobId=<id> TimeLimit=<t> Partition=<p> NumNodes=<n> Name=<s>\n"
-    "  Nice=<n> Priority=<n>\" are supported.\n";
+    "  Nice=<n> Priority=<n>\" and \"create|update ReservationName=<name>\n"
+    "  StartTime=<t> Duration=<d> Nodes=<list>|NodeCnt=<n> PartitionName=<p>\n"
+    "  Users=<list> Accounts=<list> Flags=<flags>\" are supported.\n";
 
 static const struct verb *lookup(const struct verb *tab, size_t n, const char *word, size_t len)
 {
@@ -463,16 +471,30 @@ static void e_licenses(struct sctl *s, int argc _unused_, char **argv)
 {
 	show_licenses(s, argv[0]);
 }
+/* show reservation [NAME]: Slurm's records (scontrol_resv.c). */
+static void e_resv(struct sctl *s, int argc _unused_, char **argv)
+{
+	struct part_info_req req = {0};
+	struct resv_info_msg *m = fetch(s, REQUEST_RESERVATION_INFO, &req,
+					RESPONSE_RESERVATION_INFO, "slurm_load_reservations");
+
+	if (!m)
+		return;
+	if (scontrol_resv_show(stdout, m, argv[0], s->one_liner, s->quiet == 1, time(NULL)) < 0)
+		s->exit_code = CLI_EXIT_ERROR;
+	msg_free(msg_lookup(RESPONSE_RESERVATION_INFO), m);
+}
 
 /* Entities of "show", in the order scontrol tries them. Their fn gets the
  * value (or NULL) in argv[0]. */
 static const struct verb entities[] = {
-    {"config", 1, e_config},	   {"hostnames", 5, e_hostnames},
-    {"hostlist", 5, e_hostlist},   {"hostlistsorted", 9, e_hostlistsorted},
-    {"jobs", 1, e_jobs},	   {"jobid", 1, e_jobs},
-    {"licenses", 2, e_licenses},
-    {"nodes", 1, e_nodes},	   {"partitions", 2, e_parts},
-    {"partitionname", 2, e_parts}, {"steps", 2, e_steps},
+    {"config", 1, e_config},	 {"hostnames", 5, e_hostnames},
+    {"hostlist", 5, e_hostlist}, {"hostlistsorted", 9, e_hostlistsorted},
+    {"jobs", 1, e_jobs},	 {"jobid", 1, e_jobs},
+    {"licenses", 2, e_licenses}, {"nodes", 1, e_nodes},
+    {"partitions", 2, e_parts},	 {"partitionname", 2, e_parts},
+    {"reservations", 1, e_resv}, {"reservationname", 1, e_resv},
+    {"steps", 2, e_steps},
 };
 
 static void v_show(struct sctl *s, int argc, char **argv)
@@ -553,7 +575,7 @@ static void update_job(struct sctl *s, int argc, char **argv)
 
 static void v_update(struct sctl *s, int argc, char **argv)
 {
-	bool node = false, other = false, job = false, part = false;
+	bool node = false, other = false, job = false, part = false, resv = false;
 	const struct sl_conf *conf;
 
 	if (argc < 2) {
@@ -572,8 +594,9 @@ static void v_update(struct sctl *s, int argc, char **argv)
 			job = true;
 		else if (cli_keyword_match(argv[i], len, "PartitionName", 3))
 			part = true;
+		else if (cli_keyword_match(argv[i], len, "ReservationName", 3))
+			resv = true;
 		else if (cli_keyword_match(argv[i], len, "StepId", 4)
-			 || cli_keyword_match(argv[i], len, "ReservationName", 3)
 			 || cli_keyword_match(argv[i], len, "SlurmctldDebug", 2))
 			other = true;
 	}
@@ -582,6 +605,9 @@ static void v_update(struct sctl *s, int argc, char **argv)
 	} else if (other) { /* entities Slurm knows that this build cannot update yet */
 		s->exit_code = CLI_EXIT_ERROR;
 		cli_perror("slurm_update error", -ESLURM_NOT_SUPPORTED);
+	} else if (resv) { /* before nodes and partitions: it may name a partition */
+		if (!(conf = conf_of(s)) || scontrol_resv_update(conf, argc - 1, argv + 1) < 0)
+			s->exit_code = CLI_EXIT_ERROR;
 	} else if (node) {
 		update_node(s, argc - 1, argv + 1);
 	} else if (part) {
@@ -596,13 +622,12 @@ static void v_update(struct sctl *s, int argc, char **argv)
 	}
 }
 
-/* create PartitionName=... / delete PartitionName=NAME (reservations and
- * nodes are not made or removed here yet). */
-static void v_create_delete(struct sctl *s, int argc, char **argv)
+/* create ...: the first word that names an entity (Slurm's test: at
+ * least three letters of NodeName, PartitionName or ReservationName, as
+ * in "create reservation StartTime=..." or "create res ...") says which. */
+static void v_create(struct sctl *s, int argc, char **argv)
 {
-	bool is_create = tolower((unsigned char)argv[0][0]) == 'c';
 	const struct sl_conf *conf;
-	bool part = false;
 
 	if (argc < 2) {
 		s->exit_code = CLI_EXIT_ERROR;
@@ -610,24 +635,77 @@ static void v_create_delete(struct sctl *s, int argc, char **argv)
 		return;
 	}
 	for (int i = 1; i < argc; i++) {
-		const char *eq = strchr(argv[i], '=');
-		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		size_t len = strcspn(argv[i], "=");
+		int r = 0;
 
-		part |= cli_keyword_match(argv[i], len, "PartitionName", 3);
-	}
-	if (!part) {
-		s->exit_code = CLI_EXIT_ERROR;
-		if (is_create)
+		if (cli_keyword_match(argv[i], len, "NodeName", 3)) {
 			cli_perror("Error creating", -ESLURM_NOT_SUPPORTED);
-		else
-			fprintf(stderr, "invalid %s argument: %s\n", argv[0], argv[1]);
+			r = -1;
+		} else if (cli_keyword_match(argv[i], len, "PartitionName", 3)) {
+			conf = conf_of(s);
+			r = conf ? scontrol_part_edit(conf, REQUEST_CREATE_PARTITION, argc - 1,
+						      argv + 1)
+				 : -1;
+		} else if (cli_keyword_match(argv[i], len, "ReservationName", 3)) {
+			conf = conf_of(s);
+			r = conf ? scontrol_resv_create(conf, argc - 1, argv + 1) : -1;
+		} else {
+			continue;
+		}
+		if (r < 0)
+			s->exit_code = CLI_EXIT_ERROR;
 		return;
 	}
-	if (!(conf = conf_of(s))
-	    || scontrol_part_edit(conf, is_create ? REQUEST_CREATE_PARTITION
-						  : REQUEST_DELETE_PARTITION,
-				  argc - 1, argv + 1) < 0)
+	s->exit_code = CLI_EXIT_ERROR;
+	cli_error("Invalid creation entity: %s", argv[1]);
+}
+
+/* delete ENTITY=ID or delete ENTITY ID, as Slurm reads them; tag is the
+ * entity word as typed (the error prefixes echo it). */
+static int delete_entity(struct sctl *s, const char *tag, size_t len, const char *val)
+{
+	bool is_node = cli_keyword_match(tag, len, "NodeName", 3);
+	bool is_resv = cli_keyword_match(tag, len, "ReservationName", 3);
+	_cleanup_free_ char *word = NULL;
+	const struct sl_conf *conf;
+	char what[64];
+
+	if (!is_node && !is_resv && !cli_keyword_match(tag, len, "PartitionName", 3)) {
+		fprintf(stderr, "Invalid deletion entity: %s\n", tag);
+		return -1;
+	}
+	if (!(conf = conf_of(s)))
+		return -1;
+	if (is_node) {
+		snprintf(what, sizeof(what), "delete_node %s", tag);
+		cli_perror(what, -ESLURM_NOT_SUPPORTED);
+		return -1;
+	}
+	if (is_resv)
+		return scontrol_resv_delete(conf, tag, val);
+	/* scontrol_part_edit reads a "PartitionName=NAME" word */
+	if (tag[len] != '=' && asprintf(&word, "PartitionName=%s", val) < 0) {
+		word = NULL;
+		return -1;
+	}
+	return scontrol_part_edit(conf, REQUEST_DELETE_PARTITION, 1, word ? &word : (char **)&tag);
+}
+
+static void v_delete(struct sctl *s, int argc, char **argv)
+{
+	const char *eq = argc == 2 ? strchr(argv[1], '=') : NULL;
+
+	if (argc < 2) {
 		s->exit_code = CLI_EXIT_ERROR;
+		fprintf(stderr, "too few arguments for keyword:%s\n", argv[0]);
+	} else if (argc > 3 || (argc == 2 && !eq)) {
+		s->exit_code = CLI_EXIT_ERROR;
+		cli_error("Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'");
+	} else if (delete_entity(s, argv[1], eq ? (size_t)(eq - argv[1]) : strlen(argv[1]),
+				 eq ? eq + 1 : argv[2])
+		   < 0) {
+		s->exit_code = CLI_EXIT_ERROR;
+	}
 }
 
 /* ---- job verbs ---- */
@@ -853,8 +931,8 @@ static void v_wait_job(struct sctl *s, int argc, char **argv)
 static const struct verb verbs[] = {
     {"all", 2, v_flag},
     {"cancel_reboot", 13, v_cancel_reboot},
-    {"create", 2, v_create_delete},
-    {"delete", 3, v_create_delete},
+    {"create", 2, v_create},
+    {"delete", 3, v_delete},
     {"details", 1, v_flag},
     {"errnumstr", 2, v_errnumstr},
     {"exit", 2, v_flag},

@@ -624,6 +624,8 @@ void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontro
 		fmt_num_unit(mem, 'M', a, sizeof(a)),
 		fmt_num_unit(j->pn_min_tmp_disk, 'M', b, sizeof(b)), le);
 	fprintf(out, "Features=%s DelayBoot=00:00:00%s", s_or(j->features, "(null)"), le);
+	if (j->resv_name)
+		fprintf(out, "Reservation=%s%s", j->resv_name, le);
 	fprintf(out, "OverSubscribe=%s Contiguous=%u Licenses=%s Network=%s%s",
 		share_str(j->shared), j->contiguous, s_or(j->licenses, "(null)"),
 		s_or(j->network, "(null)"), le);

@@ -7,9 +7,9 @@
  * controller cannot be reached (exit 1), "Bad state string" for -t.
  * --json/--yaml print {"meta", "errors", "nodes", "partitions"} (v0.0.38
  * records, data_node.h and data_part.h) filtered by -p, -n, -t, -d, -r.
- * Caveats: -M/--clusters, -T/--reservation and --federation are not
- * implemented; -v prints the date line as Slurm's does but not
- * its option dump.
+ * -T/--reservation prints the reservations table instead (sinfo_fmt.c).
+ * Caveats: -M/--clusters and --federation are not implemented; -v
+ * prints the date line as Slurm's does but not its option dump.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -43,13 +43,14 @@ struct sinfo_cmd {
 	char *states; /* -t as given (owned copy) */
 	int iterate;  /* -i seconds, 0: once */
 	int verbose;
+	bool reservation;   /* -T */
 	enum cli_mime mime; /* --json / --yaml */
 	int argc;	    /* the command line as typed, for meta.command */
 	char **argv;
 };
 
 static const char usage_text[] =
-    "Usage: sinfo [-adelNRrsv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
+    "Usage: sinfo [-adelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
     "             [-S fields] [-o format] [-O Format]\n";
 
 static const char help_text[] =
@@ -73,6 +74,7 @@ static const char help_text[] =
     "  -s, --summarize            report state summary only\n"
     "  -S, --sort=fields          comma separated list of fields to sort on\n"
     "  -t, --states=node_state    specify the what states of nodes to view\n"
+    "  -T, --reservation          show only reservation information\n"
     "  -v, --verbose              verbosity level\n"
     "  -V, --version              output version information and exit\n"
     "      --yaml                 Produce YAML output\n"
@@ -157,6 +159,7 @@ static const struct option sinfo_longopts[] = {
     {"format", required_argument, 0, 'o'},
     {"Format", required_argument, 0, 'O'},
     {"partition", required_argument, 0, 'p'},
+    {"reservation", no_argument, 0, 'T'},
     {"responding", no_argument, 0, 'r'},
     {"list-reasons", no_argument, 0, 'R'},
     {"summarize", no_argument, 0, 's'},
@@ -176,7 +179,7 @@ static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
 	int c;
 
 	read_env(s);
-	while ((c = getopt_long(argc, argv, "adehi:ln:No:O:p:rRsS:t:vV", sinfo_longopts, NULL))
+	while ((c = getopt_long(argc, argv, "adehi:ln:No:O:p:rRsS:t:TvV", sinfo_longopts, NULL))
 	       != -1) {
 		switch (c) {
 		case 'a':
@@ -241,6 +244,9 @@ static void parse_args(struct sinfo_cmd *s, int argc, char **argv)
 			s->states = strdup(optarg);
 			if (!s->states || parse_states(s, optarg) < 0)
 				exit(CLI_EXIT_ERROR);
+			break;
+		case 'T':
+			s->reservation = true;
 			break;
 		case 'v':
 			s->verbose++;
@@ -328,6 +334,23 @@ static int print_doc(const struct sinfo_cmd *s, const struct node_info_msg *node
 	return r;
 }
 
+/* -T: the reservations table. Returns 0 or 1 (exit code). */
+static int sinfo_resv_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
+{
+	struct part_info_req req = {.show_flags = 0};
+	struct resv_info_msg *m = NULL;
+	int r = ctld_fetch(conf, REQUEST_RESERVATION_INFO, &req, RESPONSE_RESERVATION_INFO,
+			   (void **)&m);
+
+	if (r < 0) {
+		cli_perror("slurm_load_reservations", r);
+		return CLI_EXIT_ERROR;
+	}
+	sinfo_print_resv(stdout, m, s->o.no_header, time(NULL));
+	msg_free(msg_lookup(RESPONSE_RESERVATION_INFO), m);
+	return CLI_EXIT_OK;
+}
+
 /* One round: fetch both tables and print. Returns 0 or 1 (exit code). */
 static int sinfo_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
 {
@@ -337,6 +360,8 @@ static int sinfo_once(const struct sinfo_cmd *s, const struct sl_conf *conf)
 	struct node_info_msg *nodes = NULL;
 	int r;
 
+	if (s->reservation)
+		return sinfo_resv_once(s, conf);
 	r = ctld_fetch(conf, REQUEST_PARTITION_INFO, &preq, RESPONSE_PARTITION_INFO,
 		       (void **)&parts);
 	if (r < 0) {

@@ -599,3 +599,32 @@ void sinfo_print_date(FILE *out, time_t now)
 {
 	fmt_print_date(out, now);
 }
+
+void sinfo_print_resv(FILE *out, const struct resv_info_msg *m, bool no_header, time_t now)
+{
+	int width = 9; /* strlen("RESV_NAME") */
+
+	if (!m->count) {
+		fputs("No reservations in the system\n", out);
+		return;
+	}
+	for (uint32_t i = 0; i < m->count; i++)
+		if (m->resvs[i].name && (int)strlen(m->resvs[i].name) > width)
+			width = (int)strlen(m->resvs[i].name);
+	if (!no_header)
+		fprintf(out, "%-*s  %8s  %19s  %19s  %11s  %s\n", width, "RESV_NAME", "STATE",
+			"START_TIME", "END_TIME", "DURATION", "NODELIST");
+	for (uint32_t i = 0; i < m->count; i++) {
+		const struct resv_info *r = &m->resvs[i];
+		char start[64], end[64], dur[32];
+		uint32_t secs =
+		    r->end_time > r->start_time ? (uint32_t)(r->end_time - r->start_time) : 0;
+
+		fprintf(
+		    out, "%-*s  %8s  %19s  %19s  %11s  %s\n", width, r->name ? r->name : "(null)",
+		    r->start_time <= now && now <= r->end_time ? "ACTIVE" : "INACTIVE",
+		    time_display(r->start_time, start, sizeof(start)),
+		    time_display(r->end_time, end, sizeof(end)),
+		    secs2time_str(secs, dur, sizeof(dur)), r->node_list ? r->node_list : "(null)");
+	}
+}

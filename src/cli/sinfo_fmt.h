@@ -18,6 +18,7 @@
 
 struct node_info_msg;
 struct part_info_msg;
+struct resv_info_msg;
 
 #define SINFO_STATES_MAX 32
 
@@ -62,3 +63,10 @@ int sinfo_print(FILE *out, const struct sinfo_opts *o, const struct node_info_ms
 
 /* "Wed Dec 02 08:52:03 2026\n" in local time (the first line of -l/-i). */
 void sinfo_print_date(FILE *out, time_t now);
+
+/* sinfo -T: "RESV_NAME STATE START_TIME END_TIME DURATION NODELIST"
+ * (unless no_header) and one row per reservation, the name column as wide
+ * as the longest name (at least the header's 9), STATE ACTIVE when
+ * start <= now <= end; "No reservations in the system" when there is
+ * none. Times in local time. */
+void sinfo_print_resv(FILE *out, const struct resv_info_msg *m, bool no_header, time_t now);

@@ -383,7 +383,7 @@ static const struct letter letters[] = {
     {'T', "State", "STATE", FN(v_state), false},
     {'u', "UserName", "USER", FN(v_user), false},
     {'U', "UserID", "UID", I32(user_id), false},
-    {'v', "Reservation", "RESERVATION", TXT(NULL), false},
+    {'v', "Reservation", "RESERVATION", STR(resv_name), false},
     {'V', "SubmitTime", "SUBMIT_TIME", TIM(submit_time), false},
     {'w', "WCKey", "WCKEY", TXT(NULL), false},
     {'W', "Licenses", "LICENSES", STR(licenses), false},

@@ -15,6 +15,7 @@
 #include "msg_acct.h"
 #include "msg_job.h"
 #include "msg_prio.h"
+#include "msg_resv.h"
 #include "msg_step.h"
 #include "msg_types.h"
 

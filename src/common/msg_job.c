@@ -664,6 +664,7 @@ void job_info_pack(const struct job_info *j, struct pack_buf *b)
 	pack_u16(b, j->mail_type);
 	pack_str(b, j->cpus_per_node);
 	pack_str(b, j->gres_detail);
+	pack_str(b, j->resv_name);
 }
 
 static void job_info_unpack(struct job_info *j, struct pack_buf *b)
@@ -738,6 +739,7 @@ static void job_info_unpack(struct job_info *j, struct pack_buf *b)
 	unpack_u16(b, &j->mail_type);
 	unpack_str(b, &j->cpus_per_node, SL_STR_MAX);
 	unpack_str(b, &j->gres_detail, SL_STR_MAX);
+	unpack_str(b, &j->resv_name, SL_NAME_MAX);
 }
 
 void job_info_done(struct job_info *j)
@@ -773,6 +775,7 @@ void job_info_done(struct job_info *j)
 	free(j->mail_user);
 	free(j->cpus_per_node);
 	free(j->gres_detail);
+	free(j->resv_name);
 	*j = (struct job_info){ 0 };
 }
 

@@ -176,6 +176,7 @@ struct job_info {
 	uint16_t mail_type;
 	char *cpus_per_node;               /* "4(x2)" */
 	char *gres_detail;                 /* "gpu:4(IDX:0-3)" per node, ';' joined */
+	char *resv_name;                   /* --reservation, NULL none (kept in brief records) */
 };
 #define MEM_PER_CPU 0x8000000000000000ull
 /* Scheduler= of scontrol show job */

@@ -11,6 +11,7 @@
 #include "msg_assoc.h"
 #include "msg_auth.h"
 #include "msg_family.h"
+#include "msg_resv.h"
 #include "msg_stats.h"
 #include "msg_wait.h"
 #include "pack.h"
@@ -40,6 +41,8 @@ const struct msg_type msg_table[] = {
     MSG(RESPONSE_NODE_INFO, node_info_msg),
     MSG(REQUEST_PARTITION_INFO, part_info_req),
     MSG(RESPONSE_PARTITION_INFO, part_info_msg),
+    MSG(REQUEST_RESERVATION_INFO, part_info_req),
+    MSG(RESPONSE_RESERVATION_INFO, resv_info_msg),
     MSG(REQUEST_PRIORITY_FACTORS, prio_factors_req),
     MSG(RESPONSE_PRIORITY_FACTORS, prio_factors_resp),
     MSG(REQUEST_STATS_INFO, stats_info_req),
@@ -49,6 +52,10 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_CREATE_PARTITION, part_edit_msg),
     MSG(REQUEST_UPDATE_PARTITION, part_edit_msg),
     MSG(REQUEST_DELETE_PARTITION, part_edit_msg),
+    MSG(REQUEST_CREATE_RESERVATION, resv_desc_msg),
+    MSG(RESPONSE_CREATE_RESERVATION, resv_name_msg),
+    MSG(REQUEST_DELETE_RESERVATION, resv_name_msg),
+    MSG(REQUEST_UPDATE_RESERVATION, resv_desc_msg),
     MSG(REQUEST_RESOURCE_ALLOCATION, job_desc),
     MSG(RESPONSE_RESOURCE_ALLOCATION, alloc_response),
     MSG(REQUEST_SUBMIT_BATCH_JOB, job_desc),

@@ -28,6 +28,7 @@
 #include "node.h"
 #include "node_state.h"
 #include "part_admin.h"
+#include "resv.h"
 #include "part.h"
 #include "step_rec.h"
 #include "user_db.h"
@@ -220,6 +221,8 @@ int admin_reconfigure(struct ctld *c)
 		return r;
 	}
 	remap_jobs(c, map, old_count);
+	if (resv_table_resolve(c) < 0) /* node indexes may have changed */
+		error("reconfigure: reservations' nodes not resolved: out of memory");
 	c->job_info_epoch++; /* JobRequeue, node names: every record again */
 	r = part_table_build(c);
 	if (r == 0 && c->part_edit_count) { /* slurm.conf's partitions again, as Slurm */

@@ -586,6 +586,37 @@ static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t r
 	return 0;
 }
 
+/* Each reservation's window taken whole on its nodes: no job is planned
+ * into it (the jobs of a reservation are not planned here). */
+static int lines_block(struct planner *pl)
+{
+	const struct bf_params *p = pl->p;
+
+	for (uint32_t b = 0; b < p->block_count; b++) {
+		const struct bf_block *bk = &p->blocks[b];
+		time_t from = bk->start > p->now ? bk->start : p->now;
+
+		if (bk->end && bk->end <= from)
+			continue;
+		for (uint32_t k = 0; k < bk->node_count; k++) {
+			uint32_t i = bk->nodes[k];
+			const struct sel_node *nd;
+			struct sel_alloc all;
+
+			if (i >= pl->n)
+				continue;
+			nd = &pl->nodes[i];
+			all = (struct sel_alloc){.node = i,
+						 .cpus = nd->cpus,
+						 .mem = nd->real_memory,
+						 .gpus = gpu_mask(nd->gpus)};
+			if (line_apply(&pl->lines[i], from, bk->end, &all, true, false) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static bool user_capped(uint32_t *users, uint32_t *counts, uint32_t cap, uint32_t slots,
 			uint32_t uid)
 {
@@ -633,7 +664,7 @@ int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t no
 	pl.is_ok = calloc(node_count + 1, sizeof(*pl.is_ok));
 	pl.order = calloc(node_count + 1, sizeof(*pl.order));
 	if (!users || !counts || !pl.lines || !pl.work || !pl.fit || !pl.kth || !pl.is_ok
-	    || !pl.order || lines_build(&pl, runs, run_count) < 0)
+	    || !pl.order || lines_build(&pl, runs, run_count) < 0 || lines_block(&pl) < 0)
 		goto out;
 	for (uint32_t i = 0; i < job_count; i++) {
 		struct bf_job *j = &jobs[i];

@@ -50,8 +50,16 @@ struct bf_job { /* a pending job, in priority order */
 	uint32_t after_job;    /* the job whose end lets it start (0: none) */
 };
 
+struct bf_block { /* nodes no planned job may use in [start, end): a reservation */
+	time_t start, end;     /* end 0: it never ends */
+	const uint32_t *nodes; /* node indexes */
+	uint32_t node_count;
+};
+
 struct bf_params {
 	time_t now;
+	const struct bf_block *blocks; /* reservations (none: NULL, 0) */
+	uint32_t block_count;
 	uint32_t window;       /* seconds looked ahead (bf_window) */
 	uint32_t resolution;   /* seconds (bf_resolution), >= 1 */
 	uint32_t max_job_test; /* jobs tested at most (0: all) */

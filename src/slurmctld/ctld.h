@@ -21,6 +21,7 @@ struct job_sched;
 struct job_view;
 struct license;
 struct part_edit;
+struct resv;
 struct blob_store;
 struct durable;
 struct event;
@@ -60,6 +61,10 @@ struct ctld {
 	struct part_edit *part_edits; /* part_admin.c: scontrol's partition edits, kept
 				       * (node_state.c saves them) */
 	uint32_t part_edit_count;
+	struct resv *resvs;	     /* resv.c: advanced reservations, creation order */
+	uint32_t resv_count;
+	uint32_t resv_seq;	     /* resv.c: the number in generated names */
+	time_t resv_last_update;
 	struct license *licenses;    /* license.c: Licenses=, config order */
 	uint32_t license_count;
 	uint32_t part_count;

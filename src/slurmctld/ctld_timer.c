@@ -33,6 +33,7 @@
 
 #include "acct.h"
 #include "common/conf.h"
+#include "common/log.h"
 #include "ctld.h"
 #include "job.h"
 #include "job_alloc.h"
@@ -41,6 +42,8 @@
 #include "job_prio.h"
 #include "job_sched.h"
 #include "node_ping.h"
+#include "node_state.h"
+#include "resv.h"
 #include "step.h"
 #include "step_ping.h"
 
@@ -65,6 +68,8 @@ void ctld_timer_run(struct ctld *c, time_t now)
 	job_table_purge(c, now);
 	job_view_drop(c);
 	job_prio_timer(c, now);
+	if (resv_tick(c, now) && node_state_save(c) < 0)
+		error("reservations: the change is not saved yet");
 	if (!c->timer)
 		return;
 	if (now - c->timer->last_sched_all >= (time_t)c->conf->sched_interval) {

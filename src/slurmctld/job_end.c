@@ -403,8 +403,9 @@ void job_end_time_limits(struct ctld *c, time_t now)
 	for (uint32_t i = 0; i < n; i++) {
 		struct job *job = jobs[i];
 
+		/* an unlimited job has no end time, unless its reservation ends */
 		if ((job->state & JOB_STATE_BASE) != JOB_RUNNING || (job->state & JOB_COMPLETING)
-		    || job->time_limit == INFINITE)
+		    || !job->end_time)
 			continue;
 		job_check_warning(c, job, now);
 		if (now < job->end_time)

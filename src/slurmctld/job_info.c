@@ -155,6 +155,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_
 	    .comment = (char *)d->comment,
 	    .features = (char *)d->features,
 	    .licenses = (char *)d->licenses,
+	    .resv_name = (char *)d->reservation,
 	    .tres_per_node = (char *)d->tres_per_node,
 	    .mail_user = (char *)d->mail_user,
 	    .mail_type = d->mail_type,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/conf.h"
 #include "common/gres_detect.h"
@@ -23,6 +24,7 @@
 #include "job_feat.h"
 #include "node.h"
 #include "part.h"
+#include "resv_mask.h"
 
 bool job_place_node_usable(const struct node *n)
 {
@@ -172,8 +174,8 @@ static int exclude_by_hardware(const struct ctld *c, const struct job_desc *d, b
 /* job_place_request() with the constraint expr (the job's -C, or its
  * --prefer). */
 static int request_with(struct ctld *c, const struct job *job, const struct part *p, bool idle,
-			const char *expr, struct sel_req *r, bool **ret_req, bool **ret_exc,
-			struct sel_feat **ret_feat)
+			bool is_resv, const char *expr, struct sel_req *r, bool **ret_req,
+			bool **ret_exc, struct sel_feat **ret_feat)
 {
 	const struct job_desc *d = job->desc;
 	bool *req = NULL, *exc = NULL;
@@ -194,6 +196,8 @@ static int request_with(struct ctld *c, const struct job *job, const struct part
 		rc = job_feat_request(c, expr, &exc, &feat);
 	if (rc == 0)
 		rc = exclude_by_hardware(c, d, &exc);
+	if (rc == 0 && !idle && is_resv && c->resv_count) /* idle: could it ever run */
+		rc = resv_mask_exclude(c, job, time(NULL), &exc, NULL);
 	if (rc < 0)
 		goto fail;
 	if (exc && !idle)
@@ -215,14 +219,15 @@ fail:
 }
 
 int job_place_request(struct ctld *c, const struct job *job, const struct part *p, bool idle,
-		      struct sel_req *r, bool **ret_req, bool **ret_exc, struct sel_feat **ret_feat)
+		      bool is_resv, struct sel_req *r, bool **ret_req, bool **ret_exc,
+		      struct sel_feat **ret_feat)
 {
-	return request_with(c, job, p, idle, job->desc ? job->desc->features : NULL, r, ret_req,
-			    ret_exc, ret_feat);
+	return request_with(c, job, p, idle, is_resv, job->desc ? job->desc->features : NULL, r,
+			    ret_req, ret_exc, ret_feat);
 }
 
 static int place_with(struct ctld *c, const struct job *job, const struct part *p, bool idle,
-		      const char *expr, bool is_try, struct sel_result *ret)
+		      bool is_resv, const char *expr, bool is_try, struct sel_result *ret)
 {
 	_cleanup_free_ bool *req = NULL;
 	_cleanup_free_ bool *exc = NULL;
@@ -233,7 +238,7 @@ static int place_with(struct ctld *c, const struct job *job, const struct part *
 
 	if (!nodes)
 		return -ENOMEM;
-	rc = request_with(c, job, p, idle, expr, &r, &req, &exc, &feat);
+	rc = request_with(c, job, p, idle, is_resv, expr, &r, &req, &exc, &feat);
 	if (rc < 0)
 		return rc;
 	return is_try ? select_try(nodes, c->node_count, &r, ret)
@@ -247,9 +252,19 @@ int job_place(struct ctld *c, const struct job *job, const struct part *p, bool 
 
 	/* --prefer: its features when they can be had now, else -C's */
 	if (!idle && d && d->prefer && *d->prefer
-	    && place_with(c, job, p, idle, d->prefer, true, ret) == 0)
+	    && place_with(c, job, p, idle, true, d->prefer, true, ret) == 0)
 		return 0;
-	return place_with(c, job, p, idle, d ? d->features : NULL, false, ret);
+	return place_with(c, job, p, idle, true, d ? d->features : NULL, false, ret);
+}
+
+bool job_place_fits_without_resv(struct ctld *c, const struct job *job, const struct part *p)
+{
+	struct sel_result res = {0};
+	int r = place_with(c, job, p, false, false, job->desc ? job->desc->features : NULL, true,
+			   &res);
+
+	sel_result_done(&res);
+	return r == 0;
 }
 
 char *job_place_hostlist(const struct ctld *c, const struct sel_result *res)

@@ -171,7 +171,7 @@ bool job_preempt_try(struct ctld *c, struct job *job, const struct part *p, time
 	chosen = calloc(n + 1, sizeof(*chosen));
 	nodes = job_place_nodes(c, p, false);
 	if (!n || !pc || !chosen || !nodes
-	    || job_place_request(c, job, p, false, &r, &req, &exc, &feat) < 0)
+	    || job_place_request(c, job, p, false, true, &r, &req, &exc, &feat) < 0)
 		return false;
 	for (uint32_t i = 0; i < n; i++)
 		pc[i] = (struct preempt_cand){

@@ -41,6 +41,8 @@
 #include "node.h"
 #include "part.h"
 #include "part_access.h"
+#include "resv.h"
+#include "resv_mask.h"
 #include "sched_snap.h"
 #include "sched_stats.h"
 
@@ -71,6 +73,8 @@ int job_sched_check_feasible(struct ctld *c, const struct job *job, const struct
 static void job_start(struct ctld *c, struct job *job, struct sel_result *res, time_t now,
 		      uint8_t by)
 {
+	const struct resv *resv;
+
 	job->sched_by = by;
 	job->preempted_for = 0;
 	job->preempt_kill_at = 0;
@@ -86,6 +90,9 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	job->reason = WAIT_NO_REASON;
 	job->start_time = now;
 	job->end_time = job->time_limit == INFINITE ? 0 : now + (time_t)job->time_limit * 60;
+	resv = resv_mask_job_resv(c, job);
+	if (resv && (!job->end_time || job->end_time > resv->end))
+		job->end_time = resv->end; /* it ends with its reservation (ResvOverRun=0) */
 	job_res_charge(c, job);
 	job_changed(c, job);
 	info("sched: Allocate JobId=%u NodeList=%s #CPUs=%u Partition=%s", job->job_id,
@@ -175,6 +182,53 @@ struct job *job_sched_start(struct ctld *c, struct job *job, struct sel_result *
 	return task;
 }
 
+/* A job of a reservation waits for its start (and for ever for one that
+ * was deleted: ReservationDeleted, until moved or cancelled). */
+static bool job_resv_waits(const struct ctld *c, const struct job *job, time_t now)
+{
+	const struct resv *r;
+
+	if (!job->desc || !job->desc->reservation || !*job->desc->reservation)
+		return false;
+	r = resv_mask_job_resv(c, job);
+	return !r || now < r->start;
+}
+
+/* Why a job that did not fit waits when reservations hold nodes it could
+ * use now: Slurm's ReqNodeNotAvail texts (true: then it does not hold up
+ * the jobs behind it, which may fit elsewhere); otherwise Resources. */
+static bool job_no_fit_reason(struct ctld *c, struct job *job, const struct part *p, time_t now)
+{
+	struct resv_mask_why why = {0};
+	bool *exc = NULL;
+	const char *desc = NULL;
+
+	job->reason = WAIT_RESOURCES;
+	if (job->state_desc) {
+		free(job->state_desc);
+		job->state_desc = NULL;
+		job_info_touch(job);
+	}
+	if (!c->resv_count || resv_mask_job_resv(c, job)
+	    || resv_mask_exclude(c, job, now, &exc, &why) < 0 || !why.excluded
+	    || !job_place_fits_without_resv(c, job, p)) {
+		free(exc);
+		return false;
+	}
+	free(exc);
+	if (job->desc && job->desc->req_nodes)
+		desc = "ReqNodeNotAvail, May be reserved for other job";
+	else if (why.is_maint_ahead)
+		desc = "ReqNodeNotAvail, Reserved for maintenance";
+	else
+		desc = "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher "
+		       "priority partitions";
+	job->reason = WAIT_NODE_NOT_AVAIL;
+	job->state_desc = strdup(desc);
+	job_info_touch(job);
+	return true;
+}
+
 /* The gates of one job in the pass, in Slurm's order; WAIT_NO_REASON when
  * it may be placed. */
 static enum job_state_reason job_gates(struct ctld *c, struct job *job, const struct part *p,
@@ -188,6 +242,8 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 		why = assoc_limits_blocker(c, job); /* AccountingStorageEnforce=limits */
 	if (why == WAIT_NO_REASON && !license_job_fits(c, job))
 		why = WAIT_LICENSES;
+	if (why == WAIT_NO_REASON && job_resv_waits(c, job, now))
+		why = WAIT_RESERVATION;
 	if (job->state_desc && why != WAIT_NO_REASON) {
 		free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
 		job->state_desc = NULL;
@@ -303,7 +359,10 @@ static void sched_pass(struct ctld *c, bool is_all)
 			continue;
 		}
 		sel_result_done(&res);
-		job->reason = r == -EAGAIN || r == -ENOSPC ? WAIT_RESOURCES : WAIT_BAD_CONSTRAINTS;
+		if ((r == -EAGAIN || r == -ENOSPC) && job_no_fit_reason(c, job, p, now))
+			continue; /* reserved nodes: the jobs behind may use others */
+		if (r != -EAGAIN && r != -ENOSPC)
+			job->reason = WAIT_BAD_CONSTRAINTS;
 		blocked[pi] = true;
 		if (r == -EAGAIN)
 			job_preempt_try(c, job, p, now); /* it starts once they are gone */

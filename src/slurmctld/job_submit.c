@@ -32,6 +32,7 @@
 #include "job_sched.h"
 #include "job_submit_check.h"
 #include "part.h"
+#include "resv.h"
 #include "job_prio.h"
 
 /* "gres/gpu:2", "gres/gpu:a100:2", "gpu:2" -> 2; NULL -> 0; -1 malformed. */
@@ -197,6 +198,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	const struct user_info *user = NULL;
 	struct job *job;
 	struct part *p = NULL;
+	const struct resv *resv;
 	uid_t submit_uid = uid;
 	long gpn, gtot;
 	int r;
@@ -219,6 +221,10 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 		return -ESLURM_ACCESS_DENIED;
 	}
 	job_submit_user(desc, uid, gid, &uid, &gid);
+	resv = desc->reservation && *desc->reservation ? resv_find(c, desc->reservation) : NULL;
+	if (resv && resv->partition && (!desc->partition || !*desc->partition)
+	    && job_desc_set_str(desc, &desc->partition, resv->partition) < 0)
+		return -ENOMEM; /* a reservation's jobs run in its partition */
 	r = job_pick_part(c, desc->partition, &p, ret_msg);
 	if (r == 0)
 		r = job_submit_check_place(c, desc);
@@ -232,6 +238,8 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	if (!job)
 		return -ENOMEM;
 	r = job_user(c, job, uid, gid, &user);
+	if (r == 0)
+		r = resv_job_check(c, desc, job->user_name, ctld_is_admin(c, submit_uid));
 	if (r == 0)
 		r = job_counts(job, desc);
 	if (r == 0 && !(job->partition = strdup(p->cfg->name)))

@@ -130,11 +130,6 @@ int job_submit_check_place(const struct ctld *c, const struct job_desc *d)
 		r = job_feat_check(c, d->prefer);
 	if (r == 0)
 		r = license_job_check(c, d->licenses);
-	/* no reservation exists yet: a name is one that does not */
-	if (r == 0 && d->reservation && *d->reservation) {
-		info("Reservation %s not found", d->reservation);
-		r = -ESLURM_RESERVATION_INVALID;
-	}
 	return r;
 }
 

@@ -29,9 +29,9 @@ int job_submit_check_desc(const struct ctld *c, const struct job_desc *d, bool i
 			  char **ret_msg);
 
 /* Where it may run: -C and --prefer name features some node has, -L
- * names configured licenses within their totals, --reservation names a
- * reservation. 0, -ESLURM_INVALID_FEATURE, -ESLURM_INVALID_LICENSES,
- * -ESLURM_RESERVATION_INVALID (or -ENOMEM). */
+ * names configured licenses within their totals. 0,
+ * -ESLURM_INVALID_FEATURE, -ESLURM_INVALID_LICENSES (or -ENOMEM). The
+ * reservation is checked by job_submit.c (it needs the user). */
 int job_submit_check_place(const struct ctld *c, const struct job_desc *d);
 
 /* The built job against partition p: access rules always, size limits

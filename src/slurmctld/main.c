@@ -45,6 +45,7 @@
 #include "sched_bf.h"
 #include "node_state.h"
 #include "part_admin.h"
+#include "resv.h"
 #include "part.h"
 #include "rpc.h"
 #include "sched_stats.h"
@@ -143,9 +144,15 @@ static int state_init(struct ctld *c)
 	r = node_state_load(c);
 	if (r < 0) {
 		part_admin_forget(c); /* what was read of them before the fault */
+		resv_table_free(c);
 		return node_state_refused(c, r);
 	}
 	part_admin_replay(c); /* scontrol's partition edits, onto slurm.conf's */
+	if (resv_table_resolve(c) < 0)
+		return -ENOMEM;
+	if (c->resv_count)
+		info("Recovered state of %u reservations", c->resv_count);
+	resv_tick(c, time(NULL)); /* the nodes' RESERVED/MAINT flags */
 	return 0;
 }
 
@@ -153,6 +160,7 @@ static void state_fini(struct ctld *c)
 {
 	node_state_save(c);
 	part_admin_forget(c);
+	resv_table_free(c);
 }
 
 static int nodes_init(struct ctld *c)

@@ -4,7 +4,10 @@
  * { str name | u32 state | str reason | u32 reason_uid | time reason_time |
  *   bool down_no_respond | (2:) u32 reboot next state | time reboot asked |
  *   u64 old slurmd instance | bool ASAP } | (3:) u32 edits | edits x { u16
- *   type | part_edit_msg } | 32-byte SHA-256 of everything before it.
+ *   type | part_edit_msg } | (4:) u32 last reservation number | u32
+ *   reservations | x { str name | time start | time end | str nodes | str
+ *   partition | str users | str accounts | u32 flags } | 32-byte SHA-256 of
+ *   everything before it.
  * Nodes no longer in slurm.conf are skipped on load.
  */
 #include "node_state.h"
@@ -32,10 +35,11 @@
 #include "journal.h"
 #include "node.h"
 #include "part_admin.h"
+#include "resv.h"
 
 #define NODE_STATE_MAGIC "SL_NODE_STATE"
-#define NODE_STATE_VERSION 3 /* 3: partition edits; 2: a reboot requested or
-			       * issued; 1 and 2 are read */
+#define NODE_STATE_VERSION 4 /* 4: reservations; 3: partition edits; 2: a
+			       * reboot requested or issued; 1 to 3 are read */
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -128,6 +132,21 @@ int node_state_save(struct ctld *c)
 		pack_u16(&b, c->part_edits[i].type);
 		msg_lookup(REQUEST_UPDATE_PARTITION)->pack(&c->part_edits[i].m, &b,
 							   PROTOCOL_VERSION);
+	}
+	/* version 4: reservations (resv.h) and the number of the last made name */
+	pack_u32(&b, c->resv_seq);
+	pack_u32(&b, c->resv_count);
+	for (uint32_t i = 0; i < c->resv_count; i++) {
+		const struct resv *v = &c->resvs[i];
+
+		pack_str(&b, v->name);
+		pack_time(&b, v->start);
+		pack_time(&b, v->end);
+		pack_str(&b, v->node_list);
+		pack_str(&b, v->partition);
+		pack_str(&b, v->users);
+		pack_str(&b, v->accounts);
+		pack_u32(&b, v->flags);
 	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
@@ -238,6 +257,38 @@ static void unpack_part_edits(struct ctld *c, struct pack_buf *b)
 	}
 }
 
+/* The saved reservations into c->resvs (resv_table_resolve() finds their
+ * nodes). */
+static void unpack_resvs(struct ctld *c, struct pack_buf *b)
+{
+	uint32_t n;
+
+	unpack_u32(b, &c->resv_seq);
+	unpack_count(b, &n, RESV_MAX, 8);
+	if (b->err || !n)
+		return;
+	c->resvs = calloc(n, sizeof(*c->resvs));
+	if (!c->resvs) {
+		b->err = -ENOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < n && !b->err; i++) {
+		struct resv *r = &c->resvs[i];
+
+		c->resv_count++;
+		unpack_str(b, &r->name, SL_NAME_MAX);
+		unpack_time(b, &r->start);
+		unpack_time(b, &r->end);
+		unpack_str(b, &r->node_list, SL_STR_MAX);
+		unpack_str(b, &r->partition, SL_NAME_MAX);
+		unpack_str(b, &r->users, SL_STR_MAX);
+		unpack_str(b, &r->accounts, SL_STR_MAX);
+		unpack_u32(b, &r->flags);
+		if (!b->err && !r->name)
+			b->err = -EBADMSG;
+	}
+}
+
 int node_state_load(struct ctld *c)
 {
 	_cleanup_free_ char *path = NULL, *magic = NULL;
@@ -299,6 +350,8 @@ int node_state_load(struct ctld *c)
 	}
 	if (version >= 3)
 		unpack_part_edits(c, &b);
+	if (version >= 4)
+		unpack_resvs(c, &b);
 	if (b.err)
 		return -EBADMSG;
 	info("Recovered state of %u nodes", count);

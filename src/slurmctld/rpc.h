@@ -29,6 +29,10 @@ int rpc_node_reboot(struct ctld *c, struct rpc_req *req);
 int rpc_part_info(struct ctld *c, struct rpc_req *req);
 int rpc_license_info(struct ctld *c, struct rpc_req *req);
 int rpc_part_edit(struct ctld *c, struct rpc_req *req);
+int rpc_resv_create(struct ctld *c, struct rpc_req *req);
+int rpc_resv_update(struct ctld *c, struct rpc_req *req);
+int rpc_resv_delete(struct ctld *c, struct rpc_req *req);
+int rpc_resv_info(struct ctld *c, struct rpc_req *req);
 /* rpc_wait.c */
 int rpc_job_wait(struct ctld *c, struct rpc_req *req);
 /* rpc_stats.c */

@@ -37,11 +37,15 @@ static const struct rpc_handler ctld_handlers[] = {
     H(REQUEST_UPDATE_JOB, PRIV_ANY, rpc_job_update), /* owner check inside */
     H(REQUEST_NODE_INFO, PRIV_ANY, rpc_node_info),
     H(REQUEST_PARTITION_INFO, PRIV_ANY, rpc_part_info),
+    H(REQUEST_RESERVATION_INFO, PRIV_ANY, rpc_resv_info),
     H(REQUEST_PRIORITY_FACTORS, PRIV_ANY, rpc_prio_factors), /* visibility inside */
     H(REQUEST_UPDATE_NODE, PRIV_ADMIN, rpc_node_update),
     H(REQUEST_CREATE_PARTITION, PRIV_ADMIN, rpc_part_edit),
     H(REQUEST_UPDATE_PARTITION, PRIV_ADMIN, rpc_part_edit),
     H(REQUEST_DELETE_PARTITION, PRIV_ADMIN, rpc_part_edit),
+    H(REQUEST_CREATE_RESERVATION, PRIV_ADMIN, rpc_resv_create),
+    H(REQUEST_DELETE_RESERVATION, PRIV_ADMIN, rpc_resv_delete),
+    H(REQUEST_UPDATE_RESERVATION, PRIV_ADMIN, rpc_resv_update),
     H(REQUEST_REBOOT_NODES, PRIV_ADMIN, rpc_node_reboot),
     H(REQUEST_SUBMIT_BATCH_JOB, PRIV_ANY, rpc_job_submit),
     H(REQUEST_JOB_WILL_RUN, PRIV_ANY, rpc_job_will_run),

@@ -109,8 +109,11 @@ static bool fits_now(const struct ctld *c, const struct job *job, const struct s
 
 static bool may_start(const struct job *job)
 {
+	/* ReqNodeNotAvail: reserved nodes (or -w's down ones) for now; the
+	 * plan finds when */
 	return job_is_pending(job) && job->priority
-	       && (job->reason == WAIT_PRIORITY || job->reason == WAIT_RESOURCES);
+	       && (job->reason == WAIT_PRIORITY || job->reason == WAIT_RESOURCES
+		   || job->reason == WAIT_NODE_NOT_AVAIL);
 }
 
 static void note_plan(struct ctld *c, struct job *job, struct bf_job *j)

@@ -13,6 +13,7 @@
 #include "job_place.h"
 #include "node.h"
 #include "part.h"
+#include "resv.h"
 
 static int runs_take(struct ctld *c, struct sched_snap *s)
 {
@@ -46,6 +47,32 @@ static int runs_take(struct ctld *c, struct sched_snap *s)
 	return 0;
 }
 
+/* The reservations as windows the plan leaves alone. */
+static int blocks_take(const struct ctld *c, struct sched_snap *s)
+{
+	uint32_t total = 0, at = 0;
+
+	for (uint32_t i = 0; i < c->resv_count; i++)
+		total += c->resvs[i].node_count;
+	s->blocks = calloc(c->resv_count + 1, sizeof(*s->blocks));
+	s->block_nodes = calloc(total + 1, sizeof(*s->block_nodes));
+	if (!s->blocks || !s->block_nodes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->resv_count; i++) {
+		const struct resv *r = &c->resvs[i];
+
+		memcpy(s->block_nodes + at, r->node_idx, r->node_count * sizeof(uint32_t));
+		s->blocks[i] = (struct bf_block){.start = r->start,
+						 .end = r->end,
+						 .nodes = s->block_nodes + at,
+						 .node_count = r->node_count};
+		at += r->node_count;
+	}
+	s->params.blocks = s->blocks;
+	s->params.block_count = c->resv_count;
+	return 0;
+}
+
 static int parts_take(struct ctld *c, struct sched_snap *s)
 {
 	uint32_t nc = c->node_count;
@@ -67,9 +94,9 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 	struct sel_feat *feat = NULL;
 	int r;
 
-	if (!p)
-		return 0;
-	r = job_place_request(c, job, p, false, &j->req, &req, &exc, &feat);
+	if (!p || (job->desc && job->desc->reservation && *job->desc->reservation))
+		return 0; /* a reservation's jobs start in its window, by the main pass */
+	r = job_place_request(c, job, p, false, false, &j->req, &req, &exc, &feat);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -116,7 +143,7 @@ int sched_snap_take(struct ctld *c, struct job *const *pending, uint32_t n, time
 	s->jobs = calloc(n + 1, sizeof(*s->jobs));
 	s->flags = calloc(3 * (size_t)n + 1, sizeof(*s->flags));
 	if (!s->jobs || !s->flags || !(s->nodes = job_place_nodes(c, NULL, false))
-	    || runs_take(c, s) < 0 || parts_take(c, s) < 0)
+	    || runs_take(c, s) < 0 || parts_take(c, s) < 0 || blocks_take(c, s) < 0)
 		goto fail;
 	for (uint32_t i = 0; i < c->node_count; i++)
 		s->nodes[i].is_usable = job_place_node_usable(&c->nodes[i]);
@@ -149,6 +176,8 @@ struct sched_snap *sched_snap_free(struct sched_snap *s)
 	free(s->run_allocs);
 	free(s->jobs);
 	free(s->part_usable);
+	free(s->blocks);
+	free(s->block_nodes);
 	free(s->order);
 	free(s->nodes);
 	free(s);

@@ -26,6 +26,8 @@ struct sched_snap {
 	void **flags;	   /* the jobs' -w/-x arrays and -C's sel_feat blocks */
 	uint32_t *order;   /* node order (Weight), NULL: index order */
 	uint32_t flag_count;
+	struct bf_block *blocks; /* the reservations (params.blocks) */
+	uint32_t *block_nodes;	 /* their node indexes, copied */
 	/* what the plan is only good for: c->alloc_gen, c->nodes */
 	uint64_t alloc_gen;
 	const void *nodes_id;

@@ -335,6 +335,32 @@ static void test_busy_nodes(void **state)
 	bf_jobs_done(jobs, 1);
 }
 
+/* A reservation on nodes 0-3 from +1800 to +5400: a job that ends before
+ * it starts now; a longer one is planned after it; one with no limit never
+ * fits within the window (the reservation repeats nothing here, so after
+ * its end: +5400). */
+static void test_reservation_windows(void **state)
+{
+	static const uint32_t resv_nodes[] = {0, 1, 2, 3};
+	struct bf_block block = {.start = NOW + 1800, .end = NOW + 5400, .nodes = resv_nodes,
+				 .node_count = 4};
+	struct bf_params p = params();
+	struct bf_job jobs[3] = {job(10, 4, 16, 1200), job(11, 4, 16, 3600), job(12, 1, 1, 0)};
+	struct bf_stats st;
+
+	(void)state;
+	nodes_init(0);
+	p.blocks = &block;
+	p.block_count = 1;
+	plan(&p, jobs, 3, &st);
+	assert_int_equal(jobs[0].outcome, BF_NOW);
+	assert_int_equal(jobs[1].outcome, BF_LATER);
+	assert_int_equal(jobs[1].start, NOW + 5400);
+	assert_int_equal(jobs[2].outcome, BF_LATER);
+	assert_true(jobs[2].start >= NOW + 5400);
+	bf_jobs_done(jobs, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +373,7 @@ int main(void)
 	    cmocka_unit_test(test_remembered_failure),
 	    cmocka_unit_test(test_required_node),
 	    cmocka_unit_test(test_busy_nodes),
+	    cmocka_unit_test(test_reservation_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

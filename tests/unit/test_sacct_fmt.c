@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "render.h"
+
 #include "cli/sacct_fmt.h"
 #include "cli/sacct_opt.h"
 #include "common/job_states.h"
@@ -401,18 +403,6 @@ static void test_cpu_totals(void **state)
 	      "7|00:05.990|00:00:05|00:00.990|00:01:39|00:03:18|198|Unknown|\n"
 	      "7.batch|00:05.990|00:00:05|00:00.990|00:00:03|00:00:03|3|2026-12-02T08:52:05|1000K\n"
 	      "7.0|00:00:07|00:00:07|00:00:00|00:01:39|00:01:39|99|Unknown|1000K\n");
-}
-
-static time_t utc(int y, int mo, int d, int h, int mi, int s)
-{
-	struct tm tm = {.tm_year = y - 1900,
-			.tm_mon = mo - 1,
-			.tm_mday = d,
-			.tm_hour = h,
-			.tm_min = mi,
-			.tm_sec = s};
-
-	return timegm(&tm);
 }
 
 static void test_time_forms(void **state)

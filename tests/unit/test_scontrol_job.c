@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "render.h"
+
 #include "cli/scontrol_job.h"
 #include "cli/scontrol_show.h"
 #include "common/job_states.h"
@@ -325,12 +327,10 @@ static const char ref_oneliner[] =
 #define DIR	"/var/lib/slurm/jobs/golden"
 #define PRIO(n) (4294895600u + (n))
 
-static time_t utc(int d, int h, int mi, int s)
+/* A time in December 2026, UTC. */
+static time_t dec(int d, int h, int mi, int s)
 {
-	struct tm tm = {
-	    .tm_year = 126, .tm_mon = 11, .tm_mday = d, .tm_hour = h, .tm_min = mi, .tm_sec = s};
-
-	return timegm(&tm);
+	return utc(2026, 12, d, h, mi, s);
 }
 
 /* What every reference job shares: root, 1 task of 1 CPU, 100M per CPU. */
@@ -393,8 +393,8 @@ static struct job_info blocker(void)
 	struct job_info j =
 	    job(11203, "blocker", "gpu-queue", PRIO(41), JOB_RUNNING, 10, DIR "/slurm-11203.out");
 
-	times(&j, utc(2, 8, 52, 4), utc(2, 8, 52, 4), utc(2, 8, 52, 5), utc(2, 9, 2, 5),
-	      utc(2, 8, 52, 5));
+	times(&j, dec(2, 8, 52, 4), dec(2, 8, 52, 4), dec(2, 8, 52, 5), dec(2, 9, 2, 5),
+	      dec(2, 8, 52, 5));
 	ran_on(&j, "g[1-2]", "g1");
 	j.num_nodes = 2, j.num_cpus = 8, j.num_tasks = 2, j.shared = 0;
 	j.tres_alloc_str = "cpu=8,mem=800M,node=2,billing=8,gres/gpu=8";
@@ -410,7 +410,7 @@ static struct job_info pending(uint32_t id, const char *name, uint32_t prio, uin
 	assert_true(asprintf(&out, DIR "/slurm-%u.out", id) > 0);
 	j = job(id, name, "gpu-queue", prio, JOB_PENDING, limit, out);
 	j.state_reason = (uint16_t)why;
-	times(&j, utc(2, 8, 52, 5), 0, 0, 0, utc(2, 8, 52, 5));
+	times(&j, dec(2, 8, 52, 5), 0, 0, 0, dec(2, 8, 52, 5));
 	return j;
 }
 
@@ -428,7 +428,7 @@ static struct job_info array_meta(void)
 	j.array_task_str = "3-20";
 	j.array_max_tasks = 2;
 	j.state_reason = WAIT_ARRAY_TASK_LIMIT;
-	times(&j, utc(2, 8, 52, 5), 0, 0, 0, utc(2, 8, 52, 6));
+	times(&j, dec(2, 8, 52, 5), 0, 0, 0, dec(2, 8, 52, 6));
 	return j;
 }
 
@@ -439,8 +439,8 @@ static struct job_info array_task(uint32_t id, uint32_t task, const char *out)
 	j.array_job_id = 11209;
 	j.array_task_id = task;
 	j.array_max_tasks = 2;
-	times(&j, utc(2, 8, 52, 5), utc(2, 8, 52, 6), utc(2, 8, 52, 6), utc(3, 8, 52, 6),
-	      utc(2, 8, 52, 6));
+	times(&j, dec(2, 8, 52, 5), dec(2, 8, 52, 6), dec(2, 8, 52, 6), dec(3, 8, 52, 6),
+	      dec(2, 8, 52, 6));
 	j.accrue_time = 0;
 	ran_on(&j, "n1", "n1");
 	return j;
@@ -454,25 +454,8 @@ static struct scontrol_show_opts at_now(bool one_liner, bool details)
 
 	o.one_liner = one_liner;
 	o.details = details;
-	o.now = utc(2, 8, 52, 13);
+	o.now = dec(2, 8, 52, 13);
 	return o;
-}
-
-#define RENDER(call)                                                                               \
-	({                                                                                         \
-		char *buf_ = NULL;                                                                 \
-		size_t len_ = 0;                                                                   \
-		FILE *out = open_memstream(&buf_, &len_);                                          \
-		assert_non_null(out);                                                              \
-		call;                                                                              \
-		fclose(out);                                                                       \
-		buf_;                                                                              \
-	})
-
-static void check(char *got, const char *want)
-{
-	assert_string_equal(got, want);
-	free(got);
 }
 
 static void test_running_and_oneliner(void **state)
@@ -481,9 +464,9 @@ static void test_running_and_oneliner(void **state)
 	struct job_info j = blocker();
 
 	(void)state;
-	check(RENDER(scontrol_show_job(out, &j, &o)), ref_running);
+	check_render(RENDER(scontrol_show_job(out, &j, &o)), ref_running);
 	o.one_liner = true;
-	check(RENDER(scontrol_show_job(out, &j, &o)), ref_oneliner);
+	check_render(RENDER(scontrol_show_job(out, &j, &o)), ref_oneliner);
 }
 
 static void test_pending_jobs(void **state)
@@ -495,21 +478,21 @@ static void test_pending_jobs(void **state)
 	struct job_info held = pending(11207, "held_user", 0, 1440, WAIT_HELD_USER);
 
 	(void)state;
-	times(&res, utc(2, 8, 52, 5), utc(2, 8, 52, 5), utc(2, 9, 2, 5), utc(2, 9, 7, 5),
-	      utc(2, 8, 52, 8));
+	times(&res, dec(2, 8, 52, 5), dec(2, 8, 52, 5), dec(2, 9, 2, 5), dec(2, 9, 7, 5),
+	      dec(2, 8, 52, 8));
 	res.sched_nodes = "g[1-2]";
 	res.num_nodes = res.max_nodes = 2, res.num_cpus = res.num_tasks = 2;
 	res.tres_req_str = "cpu=2,mem=200M,node=2,billing=2";
-	check(RENDER(scontrol_show_job(out, &res, &o)), ref_pending_resources);
-	times(&pri, utc(2, 8, 52, 5), utc(2, 8, 52, 5), utc(2, 9, 7, 0), utc(2, 9, 12, 0),
-	      utc(2, 8, 52, 8));
+	check_render(RENDER(scontrol_show_job(out, &res, &o)), ref_pending_resources);
+	times(&pri, dec(2, 8, 52, 5), dec(2, 8, 52, 5), dec(2, 9, 7, 0), dec(2, 9, 12, 0),
+	      dec(2, 8, 52, 8));
 	pri.sched_nodes = "g1";
 	pri.max_nodes = 1;
-	check(RENDER(scontrol_show_job(out, &pri, &o)), ref_pending_priority);
+	check_render(RENDER(scontrol_show_job(out, &pri, &o)), ref_pending_priority);
 	dep.dependency = "afterok:11203(unfulfilled)";
-	check(RENDER(scontrol_show_job(out, &dep, &o)), ref_pending_dependency);
+	check_render(RENDER(scontrol_show_job(out, &dep, &o)), ref_pending_dependency);
 	held.partition = "cpu-queue";
-	check(RENDER(scontrol_show_job(out, &held, &o)), ref_held);
+	check_render(RENDER(scontrol_show_job(out, &held, &o)), ref_held);
 	pending_done(&res), pending_done(&pri), pending_done(&dep), pending_done(&held);
 }
 
@@ -522,16 +505,16 @@ static void test_finished_jobs(void **state)
 	    job(11201, "ok_job", "cpu-queue", PRIO(43), JOB_COMPLETE, 1440, DIR "/ok-11201.out");
 
 	(void)state;
-	times(&fail, utc(2, 8, 52, 1), utc(2, 8, 52, 1), utc(2, 8, 52, 2), utc(2, 8, 52, 2),
-	      utc(2, 8, 52, 2));
+	times(&fail, dec(2, 8, 52, 1), dec(2, 8, 52, 1), dec(2, 8, 52, 2), dec(2, 8, 52, 2),
+	      dec(2, 8, 52, 2));
 	ran_on(&fail, "n1", "n1");
 	fail.state_reason = FAIL_EXIT_CODE;
 	fail.exit_code = 3 << 8;
-	check(RENDER(scontrol_show_job(out, &fail, &o)), ref_failed);
-	times(&ok, utc(2, 8, 52, 1), utc(2, 8, 52, 1), utc(2, 8, 52, 2), utc(2, 8, 52, 4),
-	      utc(2, 8, 52, 2));
+	check_render(RENDER(scontrol_show_job(out, &fail, &o)), ref_failed);
+	times(&ok, dec(2, 8, 52, 1), dec(2, 8, 52, 1), dec(2, 8, 52, 2), dec(2, 8, 52, 4),
+	      dec(2, 8, 52, 2));
 	ran_on(&ok, "n1", "n1");
-	check(RENDER(scontrol_show_job(out, &ok, &o)), ref_completed);
+	check_render(RENDER(scontrol_show_job(out, &ok, &o)), ref_completed);
 }
 
 /* show job 11209 (the meta record and its tasks, in the controller's
@@ -551,7 +534,7 @@ static void test_arrays(void **state)
 	memmove(p + strlen("Scheduler=Main"), p + strlen("Scheduler=Backfill"),
 		strlen(p + strlen("Scheduler=Backfill")) + 1);
 	memcpy(p, "Scheduler=Main", strlen("Scheduler=Main"));
-	check(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_1", &o, 0), 0)), want);
+	check_render(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_1", &o, 0), 0)), want);
 	free(want);
 	got = RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209", &o, 0), 0));
 	/* the reference is "| head -40": its last line is Backfill's too */
@@ -574,14 +557,14 @@ static void test_show_job_filter_and_errors(void **state)
 				    "ArrayTaskThrottle=2 JobName=arr "));
 	assert_null(strstr(got, "11203"));
 	free(got);
-	check(RENDER(assert_int_equal(scontrol_job_print(out, &m, "99999999", &o, 0),
+	check_render(RENDER(assert_int_equal(scontrol_job_print(out, &m, "99999999", &o, 0),
 				      -ESLURM_INVALID_JOB_ID)),
 	      "");
-	check(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_99", &o, 0), -ENOENT)),
+	check_render(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_99", &o, 0), -ENOENT)),
 	      "Job 11209_99 not found\n");
-	check(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_99", &o, 1), -ENOENT)),
+	check_render(RENDER(assert_int_equal(scontrol_job_print(out, &m, "11209_99", &o, 1), -ENOENT)),
 	      "");
-	check(RENDER(assert_int_equal(scontrol_job_print(out, &none, NULL, &o, 0), 0)),
+	check_render(RENDER(assert_int_equal(scontrol_job_print(out, &none, NULL, &o, 0), 0)),
 	      "No jobs in the system\n");
 	got = RENDER(assert_int_equal(scontrol_job_print(out, &m, NULL, &o, 0), 0));
 	assert_non_null(strstr(got, "JobId=11203 JobName=blocker"));
@@ -632,7 +615,7 @@ static void test_optional_lines(void **state)
 	j.mail_user = "root";
 	j.mail_type = MAIL_JOB_BEGIN | MAIL_JOB_END;
 	j.time_limit = INFINITE;
-	j.end_time = utc(9, 0, 0, 0);
+	j.end_time = dec(9, 0, 0, 0);
 	j.nice = NICE_OFFSET - 5;
 	got = RENDER(scontrol_show_job(out, &j, &o));
 	assert_non_null(strstr(got, "WorkDir=" DIR " Comment=hello  StdErr="));

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "render.h"
+
 #include "cli/scontrol_show.h"
 #include "cli/scontrol_update.h"
 #include "common/conf.h"
@@ -31,18 +33,6 @@
 
 static const struct scontrol_show_opts multi = {.slurmd_port = 6818};
 static const struct scontrol_show_opts oneline = {.one_liner = true, .slurmd_port = 6818};
-
-static time_t utc(int y, int mo, int d, int h, int mi, int s)
-{
-	struct tm tm = {.tm_year = y - 1900,
-			.tm_mon = mo - 1,
-			.tm_mday = d,
-			.tm_hour = h,
-			.tm_min = mi,
-			.tm_sec = s};
-
-	return timegm(&tm);
-}
 
 static struct node_info node(const char *name, bool gpu)
 {
@@ -94,23 +84,6 @@ static struct part_info part(bool gpu)
 	};
 }
 
-/* Run one renderer into a string. */
-#define RENDER(call)                                                                               \
-	({                                                                                         \
-		char *buf_ = NULL;                                                                 \
-		size_t len_ = 0;                                                                   \
-		FILE *out = open_memstream(&buf_, &len_);                                          \
-		assert_non_null(out);                                                              \
-		call;                                                                              \
-		fclose(out);                                                                       \
-		buf_;                                                                              \
-	})
-
-static void check(char *got, const char *want)
-{
-	assert_string_equal(got, want);
-	free(got);
-}
 
 static const char n1_text[] =
     "NodeName=n1 Arch=x86_64 CoresPerSocket=4 \n"
@@ -150,7 +123,7 @@ static void test_node_n1(void **state)
 	struct node_info n = node_n1();
 
 	(void)state;
-	check(RENDER(scontrol_show_node(out, &n, &multi)), n1_text);
+	check_render(RENDER(scontrol_show_node(out, &n, &multi)), n1_text);
 }
 
 static void test_node_g1(void **state)
@@ -164,7 +137,7 @@ static void test_node_g1(void **state)
 	n.alloc_tres = "cpu=4,mem=400M,gres/gpu=4";
 	n.slurmd_start_time = utc(2026, 12, 2, 8, 27, 44);
 	n.last_busy = utc(2026, 12, 2, 8, 29, 24);
-	check(RENDER(scontrol_show_node(out, &n, &multi)),
+	check_render(RENDER(scontrol_show_node(out, &n, &multi)),
 	      "NodeName=g1 Arch=x86_64 CoresPerSocket=4 \n"
 	      "   CPUAlloc=4 CPUEfctv=4 CPUTot=4 CPULoad=8.14\n"
 	      "   AvailableFeatures=(null)\n"
@@ -243,7 +216,7 @@ static void test_partitions(void **state)
 	struct part_info cpu = part(false), gpu = part(true);
 
 	(void)state;
-	check(RENDER(scontrol_show_part(out, &cpu, &multi); scontrol_show_part(out, &gpu, &multi)),
+	check_render(RENDER(scontrol_show_part(out, &cpu, &multi); scontrol_show_part(out, &gpu, &multi)),
 	      part_text);
 }
 
@@ -258,9 +231,9 @@ static void test_oneliners(void **state)
 	want[strlen(want) - 1] = '\0';	    /* one newline at the end, not a blank line */
 	while ((p = strstr(want, "\n   "))) /* "\n   " becomes " " */
 		memmove(p, p + 3, strlen(p + 3) + 1), *p = ' ';
-	check(RENDER(scontrol_show_node(out, &n, &oneline)), want);
+	check_render(RENDER(scontrol_show_node(out, &n, &oneline)), want);
 	free(want);
-	check(RENDER(scontrol_show_part(out, &cpu, &oneline)),
+	check_render(RENDER(scontrol_show_part(out, &cpu, &oneline)),
 	      "PartitionName=cpu-queue AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL "
 	      "AllocNodes=ALL Default=YES QoS=N/A DefaultTime=NONE DisableRootJobs=NO "
 	      "ExclusiveUser=NO GraceTime=0 Hidden=NO MaxNodes=UNLIMITED MaxTime=1-00:00:00 "
@@ -426,7 +399,7 @@ static void test_config_head(void **state)
 	for (cut = got; *cut && lines < 80; cut++)
 		lines += *cut == '\n';
 	*cut = '\0';
-	check(got, config_head);
+	check_render(got, config_head);
 	conf_show_pairs_free(b.pairs, b.count);
 }
 
@@ -485,13 +458,13 @@ static void test_show_config_multifactor_block(void **state)
 static void test_hostlists(void **state)
 {
 	(void)state;
-	check(RENDER(assert_int_equal(scontrol_show_hostnames(out, "n[1-3],g1"), 0)),
+	check_render(RENDER(assert_int_equal(scontrol_show_hostnames(out, "n[1-3],g1"), 0)),
 	      "n1\nn2\nn3\ng1\n");
-	check(RENDER(assert_int_equal(scontrol_show_hostlist(out, "n1,n2,n3", false), 0)),
+	check_render(RENDER(assert_int_equal(scontrol_show_hostlist(out, "n1,n2,n3", false), 0)),
 	      "n[1-3]\n");
-	check(RENDER(assert_int_equal(scontrol_show_hostlist(out, "n3,n1,n2,g2,g1", true), 0)),
+	check_render(RENDER(assert_int_equal(scontrol_show_hostlist(out, "n3,n1,n2,g2,g1", true), 0)),
 	      "g[1-2],n[1-3]\n");
-	check(RENDER(assert_int_equal(scontrol_show_hostnames(out, "n[1-"), -22)), "");
+	check_render(RENDER(assert_int_equal(scontrol_show_hostnames(out, "n[1-"), -22)), "");
 }
 
 /* update NodeName=... words: abbreviations, quotes, the Reason rule. */

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "render.h"
+
 #include "cli/sinfo_fmt.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -28,18 +30,6 @@ static struct node_info nodes[6];
 static struct part_info parts[2];
 static struct node_info_msg node_msg = {.count = 6, .nodes = nodes};
 static struct part_info_msg part_msg = {.count = 2, .parts = parts};
-
-static time_t utc(int y, int mo, int d, int h, int mi, int s)
-{
-	struct tm tm = {.tm_year = y - 1900,
-			.tm_mon = mo - 1,
-			.tm_mday = d,
-			.tm_hour = h,
-			.tm_min = mi,
-			.tm_sec = s};
-
-	return timegm(&tm);
-}
 
 static void set_node(struct node_info *n, const char *name, uint16_t port, bool gpu)
 {

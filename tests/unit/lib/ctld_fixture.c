@@ -22,6 +22,7 @@
 #include "slurmctld/license.h"
 #include "slurmctld/part.h"
 #include "slurmctld/part_admin.h"
+#include "slurmctld/resv.h"
 
 #define CONF_TEXT                                                                                  \
 	"ClusterName=t\n"                                                                          \
@@ -185,6 +186,7 @@ void fixture_free(struct ctld_fixture *f)
 	part_admin_forget(&f->c);
 	part_table_free(&f->c);
 	license_table_free(&f->c);
+	resv_table_free(&f->c);
 	node_table_free(&f->c);
 	f->c.conf = conf_free(f->c.conf);
 	fixture_dir_empty(f->dir); /* slurm.conf and what the test saved there */
