@@ -472,32 +472,31 @@ static time_t step_of(const struct resv *r, time_t start)
 	return (tm.tm_wday == 5 ? 3 : tm.tm_wday == 6 ? 2 : 1) * 24 * 3600;
 }
 
-/* RESERVED (or MAINT) on the nodes of every active reservation, off the
- * others; true when a node changed. */
+/* RESERVED (and MAINT) on the nodes of every active reservation, off the
+ * others; true when a node changed. One pass over the reservations' nodes
+ * and one over the table: it runs every second. */
 static bool node_flags(struct ctld *c)
 {
+	const uint32_t both = NODE_STATE_RES | NODE_STATE_MAINT;
+	_cleanup_free_ uint32_t *want = calloc(c->node_count + 1, sizeof(*want));
 	bool changed = false;
 
+	if (!want)
+		return false; /* the next tick tries again */
+	for (uint32_t r = 0; r < c->resv_count; r++) {
+		const struct resv *v = &c->resvs[r];
+		uint32_t f = NODE_STATE_RES | (v->flags & RESV_FLAG_MAINT ? NODE_STATE_MAINT : 0);
+
+		for (uint32_t k = 0; v->is_active && k < v->node_count; k++)
+			want[v->node_idx[k]] |= f; /* as Slurm: MAINT is RESERVED too */
+	}
 	for (uint32_t i = 0; i < c->node_count; i++) {
 		struct node *n = &c->nodes[i];
-		uint32_t want = 0, had = n->state & (NODE_STATE_RES | NODE_STATE_MAINT);
 
-		for (uint32_t r = 0;
-		     r < c->resv_count && want != (NODE_STATE_RES | NODE_STATE_MAINT); r++) {
-			const struct resv *v = &c->resvs[r];
-
-			if (!v->is_active)
-				continue;
-			for (uint32_t k = 0; k < v->node_count; k++)
-				if (v->node_idx[k] == i) /* as Slurm: MAINT is RESERVED too */
-					want |=
-					    NODE_STATE_RES
-					    | (v->flags & RESV_FLAG_MAINT ? NODE_STATE_MAINT : 0);
-		}
-		if (want != had) {
-			n->state = (n->state & ~(NODE_STATE_RES | NODE_STATE_MAINT)) | want;
-			changed = true;
-		}
+		if ((n->state & both) == want[i])
+			continue;
+		n->state = (n->state & ~both) | want[i];
+		changed = true;
 	}
 	return changed;
 }
