@@ -47,13 +47,17 @@ static int parse_item(const char *p, size_t len, int is_zero_ok, struct license_
 int license_spec_parse(const char *s, int is_zero_ok, struct license_item **ret, uint32_t *ret_n)
 {
 	struct license_item *items;
-	uint32_t n = 0;
+	uint32_t n = 0, words = 1;
 
 	*ret = NULL;
 	*ret_n = 0;
 	if (!s || !*s)
 		return -EINVAL;
-	items = calloc(LICENSE_LIST_MAX, sizeof(*items));
+	for (const char *p = s; *p; p++) /* the scheduler asks for each job: no bigger */
+		words += *p == ',';
+	if (words > LICENSE_LIST_MAX)
+		return -EINVAL;
+	items = calloc(words, sizeof(*items));
 	if (!items)
 		return -ENOMEM;
 	for (const char *p = s;;) {
@@ -69,8 +73,6 @@ int license_spec_parse(const char *s, int is_zero_ok, struct license_item **ret,
 			items[k].count += it.count;
 			if (items[k].count > LICENSE_COUNT_MAX)
 				goto bad;
-		} else if (n == LICENSE_LIST_MAX) {
-			goto bad;
 		} else {
 			items[n++] = it;
 		}

@@ -32,11 +32,6 @@
 #include "node.h"
 #include "part.h"
 
-static char *sdup0(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 static void resv_done(struct resv *r)
 {
 	free(r->name);
@@ -397,11 +392,11 @@ int resv_create(struct ctld *c, const struct resv_desc_msg *m, time_t now, char 
 static int copy(struct resv *dst, const struct resv *src)
 {
 	*dst = (struct resv){.start = src->start, .end = src->end, .flags = src->flags};
-	dst->name = sdup0(src->name);
-	dst->node_list = sdup0(src->node_list);
-	dst->partition = sdup0(src->partition);
-	dst->users = sdup0(src->users);
-	dst->accounts = sdup0(src->accounts);
+	dst->name = sdup(src->name);
+	dst->node_list = sdup(src->node_list);
+	dst->partition = sdup(src->partition);
+	dst->users = sdup(src->users);
+	dst->accounts = sdup(src->accounts);
 	if (!dst->name || (src->node_list && !dst->node_list) || (src->partition && !dst->partition)
 	    || (src->users && !dst->users) || (src->accounts && !dst->accounts)) {
 		resv_done(dst);
@@ -542,16 +537,16 @@ int resv_info_fill(const struct ctld *c, const struct resv *r, struct resv_info 
 	for (uint32_t k = 0; k < r->node_count; k++)
 		t.cpus += c->nodes[r->node_idx[k]].cfg->cpus;
 	*ret = (struct resv_info){
-	    .name = sdup0(r->name),
+	    .name = sdup(r->name),
 	    .start_time = r->start,
 	    .end_time = r->end,
-	    .node_list = sdup0(r->node_list ? r->node_list : ""),
+	    .node_list = sdup(r->node_list ? r->node_list : ""),
 	    .node_cnt = r->node_count,
 	    .core_cnt = r->core_count,
-	    .partition = sdup0(r->partition),
+	    .partition = sdup(r->partition),
 	    .flags = r->flags,
-	    .users = sdup0(r->users),
-	    .accounts = sdup0(r->accounts),
+	    .users = sdup(r->users),
+	    .accounts = sdup(r->accounts),
 	};
 	if (asprintf(&ret->tres, "cpu=%u", t.cpus) < 0)
 		ret->tres = NULL;
