@@ -21,6 +21,7 @@ PACKAGES=(
 	libpmix-dev      # PMIx server side in slurmstepd: srun --mpi=pmix (Open MPI)
 	libjs-chart.js   # the dashboard's charts: slurmrestd serves its chart.min.js
 	libpam0g-dev     # pam_slurm_adopt.so (src/pam/)
+	liblua5.4-dev    # job_submit/lua
 	pkg-config
 	cmake
 	gcc

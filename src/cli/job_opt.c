@@ -9,6 +9,7 @@
  * Error texts are built by job_opt_err.c, --begin by job_opt_begin.c.
  */
 #include "cli/job_opt.h"
+#include "cli/job_opt_gpu.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -61,7 +62,8 @@ void job_opts_done(struct job_opts *o)
 			 &o->nodelist, &o->exclude,  &o->mail_user,  &o->export_env,
 			 &o->wrap,     &o->gres,     &o->gpus,	     &o->gpus_per_node,
 			 &o->constraint, &o->prefer, &o->licenses,   &o->reservation,
-			 &o->nodefile_list};
+			 &o->nodefile_list, &o->gpus_per_task, &o->gpus_per_socket,
+			 &o->gpu_bind};
 
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
 		free(*strs[i]);
@@ -345,6 +347,8 @@ int job_opt_verify(struct job_opts *o, char *info, size_t n, struct job_opt_err 
 	if (info && n)
 		info[0] = '\0';
 	r = verify_mem(o, e);
+	if (r == 0)
+		r = job_opt_verify_gpu(o, e);
 	if (r < 0)
 		return r;
 	if (o->quiet && o->verbose) {
@@ -466,7 +470,9 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	    .group_id = (uint32_t)getgid(),
 	};
 	d->flags =
-	    (uint16_t)((o->hold ? JOB_DESC_HOLD : 0) | (o->exclusive ? JOB_DESC_EXCLUSIVE : 0)
+	    (uint16_t)((o->hold ? JOB_DESC_HOLD : 0) | (o->exclusive == JOB_OPT_EXCL_NODE ? JOB_DESC_EXCLUSIVE : 0)
+		       | (o->exclusive == JOB_OPT_EXCL_USER ? JOB_DESC_EXCLUSIVE_USER : 0)
+		       | (o->oversubscribe ? JOB_DESC_OVERSUBSCRIBE : 0)
 		       | (o->test_only ? JOB_DESC_TEST_ONLY : 0)
 		       | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0));
 	if (gethostname(host, sizeof(host) - 1) == 0)
@@ -507,6 +513,7 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	r |= dup_to(&d->prefer, o->prefer);
 	r |= dup_to(&d->licenses, o->licenses);
 	r |= dup_to(&d->reservation, o->reservation);
+	r |= job_opt_fill_gpu(o, d);
 	return r ? -ENOMEM : 0;
 }
 

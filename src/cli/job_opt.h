@@ -184,6 +184,10 @@ struct job_opts {
 	char *gres;		  /* "gres/gpu:2,gres/mps:10", NULL */
 	char *gpus;		  /* "[type:]N" as given */
 	char *gpus_per_node;	  /* "[type:]N" as given */
+	char *gpus_per_task, *gpus_per_socket; /* "[type:]N" as given */
+	char *gpu_bind;		  /* --gpu-bind as given (checked) */
+	int cpus_per_gpu, ntasks_per_gpu; /* 0 none */
+	uint16_t gres_flags;	  /* GRES_FLAG_* */
 	int min_nodes, max_nodes; /* max 0: no maximum */
 	bool nodes_set;
 	int ntasks;
@@ -197,6 +201,7 @@ struct job_opts {
 	uint16_t open_mode;			     /* OPEN_MODE_* */
 	uint16_t requeue;			     /* 0, 1, NO_VAL16 */
 	uint16_t exclusive;			     /* JOB_OPT_EXCL_*, 0 */
+	bool oversubscribe;			     /* -s (the last of it and --exclusive wins) */
 	uint16_t warn_signal, warn_time, warn_flags; /* --signal, 0 */
 	bool kill_inv_dep_set, kill_inv_dep;
 	bool nice_set;

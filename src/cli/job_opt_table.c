@@ -12,6 +12,7 @@
  * ignored without reading anything.
  */
 #include "cli/job_opt.h"
+#include "cli/job_opt_gpu.h"
 #include "cli/job_opt_place.h"
 
 #include <errno.h>
@@ -101,10 +102,7 @@ PATH_OPT(p_input, std_in)
 		int v;                                                                             \
 		return opt_int(o, name, arg, positive, &v, e);                                     \
 	}
-INT_OPT(p_cpus_per_gpu, "--cpus-per-gpu", false)
-INT_OPT(p_ntasks_per_gpu, "--ntasks-per-gpu", false)
 INT_OPT(p_ntasks_per_socket, "--ntasks-per-socket", false)
-INT_OPT(p_ntasks_per_tres, "--ntasks-per-tres", false)
 INT_OPT(p_wait_all_nodes, "--wait-all-nodes", false)
 
 #define FLAG_OPT(fn, stmt)                                                                         \
@@ -311,14 +309,26 @@ static int p_begin(struct job_opts *o, const char *arg, struct job_opt_err *e)
 	return timestamp(o, arg, "--begin", &o->begin, e);
 }
 
+static int p_oversubscribe(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	(void)arg;
+	(void)e;
+	o->oversubscribe = true;
+	o->exclusive = 0;
+	return 0;
+}
+
 static int p_exclusive(struct job_opts *o, const char *arg, struct job_opt_err *e)
 {
+	o->oversubscribe = false;
 	if (!arg)
 		o->exclusive = JOB_OPT_EXCL_NODE;
 	else if (!strcasecmp(arg, "user"))
 		o->exclusive = JOB_OPT_EXCL_USER;
-	else if (!strcasecmp(arg, "mcs"))
-		o->exclusive = JOB_OPT_EXCL_MCS;
+	else if (!strcasecmp(arg, "mcs")) /* no MCS plugin: nothing to share a node by */
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "--exclusive=mcs is not supported by this cluster (no MCSPlugin): "
+				    "refused rather than ignored");
 	else
 		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
 				    "Invalid --exclusive specification");
@@ -576,7 +586,7 @@ const struct job_opt_def job_opt_table[] = {
     {"core-spec", 'S', R, JOPT_CORE_SPEC, "SBATCH_CORE_SPEC", job_opt_p_core_spec},
     {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET, NULL, job_opt_p_cores_per_socket},
     {"cpu-freq", 0, R, JOPT_CPU_FREQ, "SBATCH_CPU_FREQ_REQ", job_opt_p_cpu_freq},
-    {"cpus-per-gpu", 0, R, JOPT_CPUS_PER_GPU, "SBATCH_CPUS_PER_GPU", p_cpus_per_gpu},
+    {"cpus-per-gpu", 0, R, JOPT_CPUS_PER_GPU, "SBATCH_CPUS_PER_GPU", job_opt_p_cpus_per_gpu},
     {"cpus-per-task", 'c', R, JOPT_CPUS_PER_TASK, NULL, p_cpus_per_task},
     {"deadline", 0, R, JOPT_DEADLINE, NULL, job_opt_p_deadline},
     {"delay-boot", 0, R, JOPT_DELAY_BOOT, "SBATCH_DELAY_BOOT", p_delay_boot},
@@ -590,14 +600,14 @@ const struct job_opt_def job_opt_table[] = {
     {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO, NULL, job_opt_p_extra_node_info},
     {"get-user-env", 0, O, JOPT_GET_USER_ENV, "SBATCH_GET_USER_ENV", NULL},
     {"gid", 0, R, JOPT_GID, NULL, job_opt_p_gid},
-    {"gpu-bind", 0, R, JOPT_GPU_BIND, "SBATCH_GPU_BIND", NULL},
+    {"gpu-bind", 0, R, JOPT_GPU_BIND, "SBATCH_GPU_BIND", job_opt_p_gpu_bind},
     {"gpu-freq", 0, R, JOPT_GPU_FREQ, "SBATCH_GPU_FREQ", job_opt_p_gpu_freq},
     {"gpus", 'G', R, JOPT_GPUS, "SBATCH_GPUS", p_gpus},
     {"gpus-per-node", 0, R, JOPT_GPUS_PER_NODE, "SBATCH_GPUS_PER_NODE", p_gpus_per_node},
-    {"gpus-per-socket", 0, R, JOPT_GPUS_PER_SOCKET, NULL, NULL},
-    {"gpus-per-task", 0, R, JOPT_GPUS_PER_TASK, "SBATCH_GPUS_PER_TASK", NULL},
+    {"gpus-per-socket", 0, R, JOPT_GPUS_PER_SOCKET, NULL, job_opt_p_gpus_per_socket},
+    {"gpus-per-task", 0, R, JOPT_GPUS_PER_TASK, "SBATCH_GPUS_PER_TASK", job_opt_p_gpus_per_task},
     {"gres", 0, R, JOPT_GRES, "SBATCH_GRES", p_gres},
-    {"gres-flags", 0, R, JOPT_GRES_FLAGS, "SBATCH_GRES_FLAGS", NULL},
+    {"gres-flags", 0, R, JOPT_GRES_FLAGS, "SBATCH_GRES_FLAGS", job_opt_p_gres_flags},
     {"help", 'h', N, JOPT_HELP, NULL, p_help},
     {"hint", 0, R, JOPT_HINT, "SBATCH_HINT", NULL},
     {"hold", 'H', N, JOPT_HOLD, NULL, p_hold},
@@ -623,14 +633,14 @@ const struct job_opt_def job_opt_table[] = {
     {"nodes", 'N', R, JOPT_NODES, NULL, p_nodes},
     {"ntasks", 'n', R, JOPT_NTASKS, NULL, p_ntasks},
     {"ntasks-per-core", 0, R, JOPT_NTASKS_PER_CORE, NULL, job_opt_p_ntasks_per_core},
-    {"ntasks-per-gpu", 0, R, JOPT_NTASKS_PER_GPU, NULL, p_ntasks_per_gpu},
+    {"ntasks-per-gpu", 0, R, JOPT_NTASKS_PER_GPU, NULL, job_opt_p_ntasks_per_gpu},
     {"ntasks-per-node", 0, R, JOPT_NTASKS_PER_NODE, NULL, p_ntasks_per_node},
     {"ntasks-per-socket", 0, R, JOPT_NTASKS_PER_SOCKET, NULL, p_ntasks_per_socket},
-    {"ntasks-per-tres", 0, R, JOPT_NTASKS_PER_TRES, NULL, p_ntasks_per_tres},
+    {"ntasks-per-tres", 0, R, JOPT_NTASKS_PER_TRES, NULL, job_opt_p_ntasks_per_tres},
     {"open-mode", 0, R, JOPT_OPEN_MODE, "SBATCH_OPEN_MODE", p_open_mode},
     {"output", 'o', R, JOPT_OUTPUT, "SBATCH_OUTPUT", p_output},
     {"overcommit", 'O', N, JOPT_OVERCOMMIT, "SBATCH_OVERCOMMIT", job_opt_p_overcommit},
-    {"oversubscribe", 's', N, JOPT_OVERSUBSCRIBE, NULL, NULL},
+    {"oversubscribe", 's', N, JOPT_OVERSUBSCRIBE, NULL, p_oversubscribe},
     {"parsable", 0, N, JOPT_PARSABLE, NULL, p_parsable},
     {"partition", 'p', R, JOPT_PARTITION, "SBATCH_PARTITION", p_partition},
     {"power", 0, R, JOPT_POWER, "SBATCH_POWER", NULL},

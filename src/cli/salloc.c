@@ -31,6 +31,7 @@
 #include "cli/alloc_sig.h"
 #include "cli/cli.h"
 #include "cli/job_opt.h"
+#include "cli/job_opt_gpu.h"
 #include "cli/job_opt_help.h"
 #include "common/conf.h"
 #include "common/job_env.h"
@@ -436,6 +437,7 @@ static int build_env(const struct salloc *s, struct job_env *e)
 		r |= job_env_set(e, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
 	if (o->cpus_set)
 		r |= job_env_set(e, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
+	r |= job_opt_gpu_env(o, e);
 	if (o->raw[JOPT_DISTRIBUTION])
 		r |= job_env_set(e, "SLURM_DISTRIBUTION", "%s", o->raw[JOPT_DISTRIBUTION]);
 	if (o->mem != NO_VAL64)

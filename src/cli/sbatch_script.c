@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/job_opt.h"
+#include "cli/job_opt_gpu.h"
 #include "common/job_env.h"
 #include "common/conf.h"
 #include "common/limits.h"
@@ -445,6 +446,8 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 		r = job_env_set(&job, "SLURM_GPUS_PER_NODE", "%s", o->gpus_per_node);
 	if (r == 0 && o->cpus_set)
 		r = job_env_set(&job, "SLURM_CPUS_PER_TASK", "%d", o->cpus_per_task);
+	if (r == 0)
+		r = job_opt_gpu_env(o, &job);
 	if (r == 0 && o->ntasks_set) {
 		r = job_env_set(&job, "SLURM_NPROCS", "%d", o->ntasks);
 		r |= job_env_set(&job, "SLURM_NTASKS", "%d", o->ntasks);

@@ -486,7 +486,18 @@ static const char *share_str(uint16_t shared)
 	return shared < ARRAY_SIZE(words) ? words[shared] : "OK";
 }
 
+/* "<le>Key=gres:gpu:2" from our "gres/gpu:2"; nothing when v is NULL. */
+static void print_gres_line(FILE *out, const char *le, const char *key, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(out, "%s%s=", le, key);
+	for (const char *p = v; *p; p++)
+		fputc(*p == '/' && p - v >= 4 && !strncmp(p - 4, "gres", 4) ? ':' : *p, out);
+}
+
 /* StdErr/StdIn/StdOut as slurm_get_job_std*(): the default names. */
+
 static void print_std(FILE *out, const struct job_info *j, const char *le)
 {
 	char dflt[4096];
@@ -636,15 +647,13 @@ void scontrol_show_job(FILE *out, const struct job_info *j, const struct scontro
 	if (j->batch_flag)
 		print_std(out, j, le);
 	fprintf(out, "%sPower=", le);
-	if (j->tres_per_node) {
-		/* 22.05 names GRES "gres:gpu:2" where we keep "gres/gpu:2" */
-		fprintf(out, "%sTresPerNode=", le);
-		for (const char *p = j->tres_per_node; *p; p++)
-			fputc(*p == '/' && p - j->tres_per_node >= 4 && !strncmp(p - 4, "gres", 4)
-				  ? ':'
-				  : *p,
-			      out);
-	}
+	/* 22.05 names GRES "gres:gpu:2" where we keep "gres/gpu:2" */
+	print_gres_line(out, le, "CpusPerTres", j->cpus_per_tres);
+	print_gres_line(out, le, "MemPerTres", j->mem_per_tres);
+	print_gres_line(out, le, "TresPerJob", j->tres_per_job);
+	print_gres_line(out, le, "TresPerNode", j->tres_per_node);
+	print_gres_line(out, le, "TresPerSocket", j->tres_per_socket);
+	print_gres_line(out, le, "TresPerTask", j->tres_per_task);
 	if (j->mail_type && j->mail_user) {
 		fprintf(out, "%sMailUser=%s MailType=", le, j->mail_user);
 		print_mail(out, j->mail_type);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/job_opt_gpu.h"
 #include "cli/srun_fmt.h"
 #include "cli/srun_opt.h"
 #include "common/job_env.h"
@@ -139,6 +140,7 @@ int srun_env_step(struct job_env *e, const struct srun_opts *o, const struct ste
 	rc |= job_env_set(e, "SLURM_PRIO_PROCESS", "%d", c->nice);
 	if (o->job.cpus_set)
 		rc |= job_env_set(e, "SLURM_CPUS_PER_TASK", "%d", o->job.cpus_per_task);
+	rc |= job_opt_gpu_env(&o->job, e);
 	if (o->cpu_bind)
 		rc |= set_str(e, "SLURM_CPU_BIND", o->cpu_bind);
 	if (o->hint)

@@ -136,6 +136,9 @@ struct cgroup_conf {
 
 #define PE_TIMEOUT_NONE 65534 /* PrologEpilogTimeout's default */
 
+/* JobSubmitPlugins= (lua only: job_submit.lua beside slurm.conf) */
+#define JOB_SUBMIT_LUA 0x1
+
 /* PrologFlags */
 #define PROLOG_FLAG_ALLOC 0x01	     /* the Prolog runs when the job gets its nodes */
 #define PROLOG_FLAG_NOHOLD 0x02	     /* ... salloc does not wait for it */
@@ -195,6 +198,8 @@ struct sl_conf {
 	uint32_t kill_wait;              /* 30 */
 	uint64_t def_mem_per_cpu;        /* MB; 0 unset */
 	uint64_t def_mem_per_node;       /* MB; 0 unset */
+	uint64_t def_mem_per_gpu;        /* MB per GPU of a job that asks none; 0 unset */
+	uint16_t def_cpu_per_gpu;        /* cpus per GPU of a job that asks none; 0 unset */
 	char *gres_types;
 	char *select_type;
 	char *select_type_params;
@@ -252,6 +257,7 @@ struct sl_conf {
 	uint16_t task_plugins;	       /* TASK_PLUGIN_* bits: TaskPlugin, 0 task/none */
 	struct cgroup_conf cgroup;     /* cgroup.conf, defaults when absent */
 	uint16_t job_container;        /* CONTAINER_*: JobContainerType */
+	uint16_t job_submit_plugins;   /* JOB_SUBMIT_* bits: JobSubmitPlugins, 0 none */
 	struct container_conf container; /* job_container.conf (with tmpfs) */
 
 	struct conf_node *nodes;         /* one per node, config order */

@@ -342,6 +342,28 @@ static int key_job_container(void *base, const struct conf_key *k, const char *v
 	return 0;
 }
 
+/* JobSubmitPlugins: a comma list of Slurm's job_submit plugins, written
+ * "lua" or "job_submit/lua"; lua is the one we have. */
+static int key_job_submit(void *base, const struct conf_key *k, const char *val,
+			  const struct conf_where *at, struct sl_error *err)
+{
+	static const struct conf_word words[] = {
+	    {"lua", JOB_SUBMIT_LUA},
+	    {"job_submit/lua", JOB_SUBMIT_LUA},
+	};
+	struct sl_conf *c = base;
+	uint32_t flags = 0;
+	int r = key_words(k, val, words, ARRAY_SIZE(words),
+			  "expected lua (job_submit/lua); all_partitions, defaults, logging, "
+			  "partition, pbs, require_timelimit and throttle are not supported",
+			  at, err, &flags);
+
+	if (r < 0)
+		return r;
+	c->job_submit_plugins = (uint16_t)flags;
+	return 0;
+}
+
 /* Licenses=name[:count],...: cluster-wide counted licenses. */
 static int key_licenses(void *base, const struct conf_key *k, const char *val,
 			const struct conf_where *at, struct sl_error *err)
@@ -538,7 +560,9 @@ const struct conf_key conf_keys[] = {
 	K("ClusterName", CONF_STR, cluster_name, 0, 0, NULL),
 	K("ControlAddr", CONF_STR, control_addr, 0, 0, NULL),       /* legacy */
 	K("ControlMachine", CONF_STR, control_machine, 0, 0, NULL), /* legacy */
+	K("DefCpuPerGPU", CONF_U16, def_cpu_per_gpu, 0, 65535, "0"),
 	K("DefMemPerCPU", CONF_MEM, def_mem_per_cpu, 0, UINT64_MAX, "0"),
+	K("DefMemPerGPU", CONF_MEM, def_mem_per_gpu, 0, UINT64_MAX, "0"),
 	K("DefMemPerNode", CONF_MEM, def_mem_per_node, 0, UINT64_MAX, "0"),
 	KFN("EnforcePartLimits", key_enforce_part, "NO"),
 	KFN("PreemptMode", key_preempt_mode, "OFF"),
@@ -555,6 +579,7 @@ const struct conf_key conf_keys[] = {
 	KFN("HealthCheckNodeState", key_health_state, "ANY"),
 	KFN("PrologFlags", key_prolog_flags, NULL),
 	KFN("JobContainerType", key_job_container, "job_container/none"),
+	KFN("JobSubmitPlugins", key_job_submit, NULL),
 	K("HealthCheckProgram", CONF_STR, health_check_program, 0, 0, NULL),
 	K("RebootProgram", CONF_STR, reboot_program, 0, 0, NULL),
 	KFN("Licenses", key_licenses, NULL),
@@ -623,8 +648,7 @@ const struct conf_key conf_keys[] = {
 	R("BackupAddr"), R("BackupController"),
 	R("BcastExclude"), R("BcastParameters"), R("BurstBufferType"), R("CliFilterPlugins"),
 	R("CommunicationParameters"), R("CompleteWait"), R("CoreSpecPlugin"), R("CpuFreqDef"),
-	R("CpuFreqGovernors"), R("CredType"), R("DebugFlags"), R("DefCpuPerGPU"),
-	R("DefMemPerGPU"), R("DependencyParameters"), R("DisableRootJobs"), R("EioTimeout"),
+	R("CpuFreqGovernors"), R("CredType"), R("DebugFlags"), R("DependencyParameters"), R("DisableRootJobs"), R("EioTimeout"),
 	R("EpilogMsgTime"),
 	R("ExtSensorsFreq"), R("ExtSensorsType"), R("FairShareDampeningFactor"),
 	R("FederationParameters"), R("GetEnvTimeout"), R("GpuFreqDef"),
@@ -632,7 +656,7 @@ const struct conf_key conf_keys[] = {
 	R("InteractiveStepOptions"), R("JobAcctGatherFrequency"), R("JobAcctGatherParams"),
 	R("JobAcctGatherType"), R("JobCompHost"), R("JobCompLoc"), R("JobCompParams"),
 	R("JobCompPass"), R("JobCompPort"), R("JobCompType"), R("JobCompUser"),
-	R("JobFileAppend"), R("JobSubmitPlugins"),
+	R("JobFileAppend"),
 	R("KillOnBadExit"), R("LaunchParameters"), R("LogTimeFormat"),
 	R("MailDomain"), R("MaxDBDMsgs"), R("MaxMemPerCPU"), R("MaxMemPerNode"),
 	R("MaxNodeCount"), R("MaxStepCount"), R("MaxTasksPerNode"), R("MCSParameters"),

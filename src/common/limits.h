@@ -33,3 +33,10 @@
 #define SL_PMI_KVS_BYTES_MAX (32u << 20) /* the step's key space: keys + values + 64 each */
 #define SL_PMI_KVS_KEYS_MAX 262144       /* keys in the step's space (~100,000 MPICH ranks) */
 #define SL_PMI_NODEATTR_MAX 1024         /* PMI-2 node attributes of one node */
+
+/* job_submit.lua (slurmctld/job_submit_lua.c) runs on the controller's
+ * loop: its load and each call into it stop after this long, and its
+ * interpreter holds at most this much. A site's rules take well under a
+ * millisecond and a few hundred KB. */
+#define SL_JOB_SUBMIT_LUA_MS 1000
+#define SL_JOB_SUBMIT_LUA_MEM (64u << 20)

@@ -94,6 +94,13 @@ void job_desc_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->min_cpus);
 	pack_u16(b, m->sockets_per_node);
 	pack_u16(b, m->cores_per_socket);
+	pack_str(b, m->tres_per_task);
+	pack_str(b, m->tres_per_socket);
+	pack_str(b, m->gpu_bind);
+	pack_u16(b, m->cpus_per_gpu);
+	pack_u16(b, m->ntasks_per_gpu);
+	pack_u16(b, m->gres_flags);
+	pack_u64(b, m->mem_per_gpu);
 }
 
 int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -153,6 +160,15 @@ int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->min_cpus);
 	unpack_u16(b, &m->sockets_per_node);
 	unpack_u16(b, &m->cores_per_socket);
+	if (ver == JOB_DESC_LAYOUT_2)
+		return b->err;
+	unpack_str(b, &m->tres_per_task, SL_STR_MAX);
+	unpack_str(b, &m->tres_per_socket, SL_STR_MAX);
+	unpack_str(b, &m->gpu_bind, SL_STR_MAX);
+	unpack_u16(b, &m->cpus_per_gpu);
+	unpack_u16(b, &m->ntasks_per_gpu);
+	unpack_u16(b, &m->gres_flags);
+	unpack_u64(b, &m->mem_per_gpu);
 	return b->err;
 }
 
@@ -196,6 +212,9 @@ void job_desc_free(void *msg)
 	free(m->prefer);
 	free(m->licenses);
 	free(m->reservation);
+	free(m->tres_per_task);
+	free(m->tres_per_socket);
+	free(m->gpu_bind);
 }
 
 void submit_response_pack(const void *msg, struct pack_buf *b, uint16_t ver)
@@ -665,6 +684,11 @@ void job_info_pack(const struct job_info *j, struct pack_buf *b)
 	pack_str(b, j->cpus_per_node);
 	pack_str(b, j->gres_detail);
 	pack_str(b, j->resv_name);
+	pack_str(b, j->tres_per_job);
+	pack_str(b, j->tres_per_task);
+	pack_str(b, j->tres_per_socket);
+	pack_str(b, j->cpus_per_tres);
+	pack_str(b, j->mem_per_tres);
 }
 
 static void job_info_unpack(struct job_info *j, struct pack_buf *b)
@@ -740,6 +764,11 @@ static void job_info_unpack(struct job_info *j, struct pack_buf *b)
 	unpack_str(b, &j->cpus_per_node, SL_STR_MAX);
 	unpack_str(b, &j->gres_detail, SL_STR_MAX);
 	unpack_str(b, &j->resv_name, SL_NAME_MAX);
+	unpack_str(b, &j->tres_per_job, SL_STR_MAX);
+	unpack_str(b, &j->tres_per_task, SL_STR_MAX);
+	unpack_str(b, &j->tres_per_socket, SL_STR_MAX);
+	unpack_str(b, &j->cpus_per_tres, SL_STR_MAX);
+	unpack_str(b, &j->mem_per_tres, SL_STR_MAX);
 }
 
 void job_info_done(struct job_info *j)
@@ -776,6 +805,11 @@ void job_info_done(struct job_info *j)
 	free(j->cpus_per_node);
 	free(j->gres_detail);
 	free(j->resv_name);
+	free(j->tres_per_job);
+	free(j->tres_per_task);
+	free(j->tres_per_socket);
+	free(j->cpus_per_tres);
+	free(j->mem_per_tres);
 	*j = (struct job_info){ 0 };
 }
 
@@ -914,6 +948,8 @@ void job_info_brief(struct job_info *j)
 	j->network = j->command = j->work_dir = NULL;
 	j->std_err = j->std_in = j->std_out = j->comment = NULL;
 	j->tres_per_node = j->mail_user = j->cpus_per_node = j->gres_detail = NULL;
+	j->tres_per_job = j->tres_per_task = j->tres_per_socket = NULL;
+	j->cpus_per_tres = j->mem_per_tres = NULL;
 }
 
 int job_info_msg_append(struct job_info_msg *all, struct job_info_msg *page)

@@ -35,6 +35,11 @@
 #define JOB_DESC_EXCLUSIVE 0x0002   /* --exclusive */
 #define JOB_DESC_TEST_ONLY 0x0004   /* --test-only: will-run, nothing created */
 #define JOB_DESC_KILL_INV_DEP 0x0008
+#define JOB_DESC_EXCLUSIVE_USER 0x0010 /* --exclusive=user: its nodes only for its user's jobs */
+#define JOB_DESC_OVERSUBSCRIBE 0x0020 /* -s: may share cores where OverSubscribe=YES */
+
+/* job_desc.gres_flags (--gres-flags) */
+#define GRES_FLAG_DISABLE_BINDING 0x0001
 
 /* What sbatch (and later salloc/srun) asks for. */
 struct job_desc {
@@ -88,6 +93,14 @@ struct job_desc {
 	uint32_t tmp_mb;      /* --tmp: only nodes with TmpDisk >= it; 0 none */
 	uint16_t min_cpus;    /* --mincpus: at least this many cpus on each node; 0 none */
 	uint16_t sockets_per_node, cores_per_socket; /* only nodes with at least; 0 none */
+	/* layout 3 (JOB_DESC_LAYOUT_3): GPUs beyond per node and per job */
+	char *tres_per_task;  /* --gpus-per-task as "gres/gpu[:type]:N", NULL none */
+	char *tres_per_socket; /* --gpus-per-socket as "gres/gpu[:type]:N", NULL none */
+	char *gpu_bind;       /* --gpu-bind as given (the stepd reads SLURM_GPU_BIND), NULL */
+	uint16_t cpus_per_gpu; /* --cpus-per-gpu; 0 none */
+	uint16_t ntasks_per_gpu; /* --ntasks-per-gpu; 0 none */
+	uint16_t gres_flags;  /* GRES_FLAG_* (--gres-flags) */
+	uint64_t mem_per_gpu; /* MB per allocated GPU (--mem-per-gpu); 0 none */
 	bool is_shared;       /* script and env are share.h's copies: given back, not freed */
 };
 #define NICE_OFFSET 0x80000000u
@@ -96,6 +109,8 @@ struct job_desc {
  * what it holds, and maps its older tag to this one. The wire always
  * carries the newest layout (PROTOCOL_VERSION). */
 #define JOB_DESC_LAYOUT_1 ((uint16_t)(PROTOCOL_VERSION - 1))
+/* ... and one packed before the layout-3 fields (the GPU options). */
+#define JOB_DESC_LAYOUT_2 ((uint16_t)(PROTOCOL_VERSION - 2))
 
 struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_WILL_RUN */
 	uint32_t job_id;
@@ -177,6 +192,9 @@ struct job_info {
 	char *cpus_per_node;               /* "4(x2)" */
 	char *gres_detail;                 /* "gpu:4(IDX:0-3)" per node, ';' joined */
 	char *resv_name;                   /* --reservation, NULL none (kept in brief records) */
+	/* the GPU options beyond tres_per_node, "gres/gpu[:type]:N" (NULL none) */
+	char *tres_per_job, *tres_per_task, *tres_per_socket;
+	char *cpus_per_tres, *mem_per_tres; /* --cpus-per-gpu, --mem-per-gpu (MB) */
 };
 #define MEM_PER_CPU 0x8000000000000000ull
 /* Scheduler= of scontrol show job */

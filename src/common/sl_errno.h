@@ -253,7 +253,11 @@
 	X(ESLURM_REST_EMPTY_RESULT, 9003, "Nothing found with query")                              \
 	X(ESLURM_DATA_TOO_LARGE, 9205, "Data too large")                                           \
 	/* ours: REQUEST_JOB_WAIT's caps (limits.h SL_WAIT_*) */                                    \
-	X(ESLURM_WAIT_LIMIT, 9206, "Too many job waits at once, try again later")
+	X(ESLURM_WAIT_LIMIT, 9206, "Too many job waits at once, try again later")             \
+	/* ours: SLURM_ERROR (-1) as a refusal's code (job_submit.lua returned                  \
+	 * slurm.ERROR, or failed): Slurm sends -1, which the wire's positive                   \
+	 * codes cannot carry; Slurm's text for it */                                            \
+	X(ESLURM_UNSPECIFIED, 9207, "Unspecified error")
 
 #define SL_ERRNO_ENUM_(name, num, text) name = num,
 enum sl_errno {

@@ -24,6 +24,8 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_gpu.h"
+#include "job_submit_lua.h"
 #include "license.h"
 #include "node.h"
 #include "node_state.h"
@@ -209,12 +211,16 @@ int admin_reconfigure(struct ctld *c)
 		return r;
 	}
 	r = admin_reconfig_check(c, conf);
+	if (r == 0) /* JobSubmitPlugins=lua: job_submit.lua loaded again */
+		r = job_submit_lua_reconfigure(c, conf);
 	if (r < 0) {
 		conf_free(conf);
 		return r;
 	}
 	c->conf = conf;
 	r = node_table_rebuild(c, &map);
+	if (r == 0)
+		job_gpu_types_build(c); /* the nodes' GPU types, from their Gres= */
 	if (r < 0) {
 		c->conf = old; /* node records still point at the old conf */
 		conf_free(conf);

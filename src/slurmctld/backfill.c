@@ -293,6 +293,7 @@ static void peak_into(struct planner *pl, uint32_t i, time_t t, uint32_t limit)
 	}
 	*w = pl->nodes[i];
 	w->cpus_used = (uint16_t)(pk.cpus < w->cpus ? pk.cpus : w->cpus);
+	w->cpus_shared = 0; /* planned as if held whole: the timeline counts them */
 	w->mem_used = pk.mem;
 	w->gpus_used = pk.gpus;
 	w->is_exclusive_used = pk.excl != 0;
@@ -557,7 +558,7 @@ static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t r
 		if (line_grow(l) < 0)
 			return -ENOMEM;
 		l->s[0] = (struct seg){.t = p->now,
-				       .cpus = nd->cpus_used,
+				       .cpus = (uint32_t)nd->cpus_used + nd->cpus_shared,
 				       .mem = nd->mem_used,
 				       .gpus = nd->gpus_used,
 				       .excl = nd->is_exclusive_used};

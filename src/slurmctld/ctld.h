@@ -12,6 +12,7 @@
 
 #include "common/rpc_async.h"
 #include "assoc.h"
+#include "job_gpu.h"
 
 struct acct;
 struct admin;
@@ -31,6 +32,7 @@ struct job_hooks;
 struct jwt_key;
 struct mail_runs;
 struct job_scripts;
+struct job_submit_lua;
 struct node;
 struct node_ping;
 struct node_health;
@@ -56,6 +58,9 @@ struct ctld {
 	char *conf_path;
 	struct node *nodes;          /* array, config order */
 	uint32_t node_count;
+	char gpu_types[GPU_TYPES_MAX][TRES_TYPE_MAX]; /* the nodes' GPU types (job_gpu.c); id = index + 1 */
+	uint32_t gpu_type_count;
+	uint32_t excl_user_jobs;     /* running --exclusive=user jobs (job_res.c) */
 	uint32_t *node_order; /* node.c: placement order (Weight, then index); NULL = index */
 	struct part *parts;          /* array, config order */
 	struct part_edit *part_edits; /* part_admin.c: scontrol's partition edits, kept
@@ -114,6 +119,8 @@ struct ctld {
 	struct sched_bf *bf;	  /* sched_bf.c: backfill's timer and thread */
 	struct job_sched *sched;  /* job_sched.c: the pace of passes after events */
 	struct user_db *users;	  /* user_db.c: names and groups, off the loop; NULL: asked inline */
+	struct job_submit_lua *job_submit_lua; /* job_submit_lua.c: JobSubmitPlugins=lua's
+						* script; NULL: none */
 };
 
 /* root or SlurmUser. */

@@ -33,6 +33,7 @@
 #include "job_epilog.h"
 #include "job_array.h"
 #include "job_cancel.h"
+#include "job_place.h"
 #include "job_res.h"
 #include "job_state.h"
 #include "journal.h"
@@ -763,8 +764,10 @@ int durable_init(struct ctld *c)
 	if (c->job_count && c->next_job_id <= c->jobs[c->job_count - 1]->job_id)
 		c->next_job_id = c->jobs[c->job_count - 1]->job_id + 1; /* never reuse an id */
 	for (uint32_t i = 0; i < c->job_count; i++)
-		if (job_is_running(c->jobs[i]) && !c->jobs[i]->epilog_count)
+		if (job_is_running(c->jobs[i]) && !c->jobs[i]->epilog_count) {
+			job_place_restore(c, c->jobs[i]); /* shared cores, whole nodes */
 			job_res_charge(c, c->jobs[i]); /* one owing epilogs gave them back */
+		}
 	job_epilog_recover(c);
 	if (c->job_count)
 		info("Recovered information about %u jobs", c->job_count);

@@ -93,6 +93,32 @@ static const char *alloc_gpu_type(const struct ctld *c, const struct job *job, c
 	return type;
 }
 
+/* OverSubscribe= of scontrol show job: NO (--exclusive), USER, YES (-s),
+ * else OK. */
+static uint16_t shared_of(const struct job_desc *d)
+{
+	if (d->flags & JOB_DESC_EXCLUSIVE)
+		return 0;
+	if (d->flags & JOB_DESC_EXCLUSIVE_USER)
+		return 2;
+	return (d->flags & JOB_DESC_OVERSUBSCRIBE) ? 4 : 1;
+}
+
+/* The GPU options beyond TresPerNode, with CpusPerTres= and MemPerTres=
+ * as Slurm keeps them ("gres/gpu:4");
+ * left NULL when out of memory. */
+static void per_gpu_strs(const struct job_desc *d, struct job_info *ret)
+{
+	ret->tres_per_job = (char *)d->tres_per_job;
+	ret->tres_per_task = (char *)d->tres_per_task;
+	ret->tres_per_socket = (char *)d->tres_per_socket;
+	if (d->cpus_per_gpu && asprintf(&ret->cpus_per_tres, "gres/gpu:%u", d->cpus_per_gpu) < 0)
+		ret->cpus_per_tres = NULL;
+	if (d->mem_per_gpu
+	    && asprintf(&ret->mem_per_tres, "gres/gpu:%llu", (unsigned long long)d->mem_per_gpu) < 0)
+		ret->mem_per_tres = NULL;
+}
+
 int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_t now,
 		  struct job_info *ret)
 {
@@ -149,7 +175,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_
 	    .pn_min_tmp_disk = d->tmp_mb,
 	    .pn_min_memory =
 		job->mem_per_cpu ? (job->mem_per_cpu | MEM_PER_CPU) : job->mem_per_node,
-	    .shared = (d->flags & JOB_DESC_EXCLUSIVE) ? 0 : 1,
+	    .shared = shared_of(d),
 	    .work_dir = (char *)d->work_dir,
 	    .std_in = (char *)(d->std_in ? d->std_in : "/dev/null"),
 	    .comment = (char *)d->comment,
@@ -161,6 +187,7 @@ int job_info_fill(const struct ctld *c, const struct job *job, bool brief, time_
 	    .mail_type = d->mail_type,
 	};
 	if (!brief) { /* what a brief record leaves out costs the most to make */
+		per_gpu_strs(d, ret);
 		ret->reason_detail = job_explain(c, job);
 		ret->tres_req_str = job_res_tres_req(job);
 		ret->tres_alloc_str = job_res_tres_alloc(job);
@@ -218,6 +245,8 @@ void job_info_fill_done(struct job_info *j)
 	free(j->tres_alloc_str);
 	free(j->std_out);
 	free(j->std_err);
+	free(j->cpus_per_tres);
+	free(j->mem_per_tres);
 	*j = (struct job_info){0};
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "common/conf.h"
@@ -22,6 +23,7 @@
 #include "ctld.h"
 #include "job.h"
 #include "job_feat.h"
+#include "job_gpu.h"
 #include "node.h"
 #include "part.h"
 #include "resv_mask.h"
@@ -58,9 +60,11 @@ struct sel_node *job_place_nodes(const struct ctld *c, const struct part *p, boo
 		    .cpus = cfg->cpus,
 		    .real_memory = cfg->real_memory,
 		    .gpus = (uint16_t)gres_count(cfg->gres, "gpu"),
+		    .gpu_type_mask = n->gpu_type_mask,
 		};
 		if (!idle) {
 			s[i].cpus_used = n->cpus_used;
+			s[i].cpus_shared = n->cpus_shared;
 			s[i].mem_used = n->mem_used;
 			s[i].gpus_used = n->gpus_used;
 			s[i].is_exclusive_used = n->is_exclusive_used;
@@ -122,9 +126,17 @@ static int node_flags(struct ctld *c, const char *expr, bool *flags)
 
 /* ExclusiveUser=YES: a job of such a partition gets no node that runs
  * another user's job, and a node that runs a job of such a partition
- * takes no other user's job (whatever its partition). */
-static bool any_exclusive_user(const struct ctld *c)
+ * takes no other user's job (whatever its partition). --exclusive=user
+ * does the same for one job. */
+static bool is_excl_user_job(const struct job *job)
 {
+	return job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE_USER);
+}
+
+static bool any_exclusive_user(const struct ctld *c, const struct job *job)
+{
+	if (c->excl_user_jobs || is_excl_user_job(job))
+		return true;
 	for (uint32_t i = 0; i < c->part_count; i++)
 		if (c->parts[i].cfg->exclusive_user)
 			return true;
@@ -134,8 +146,11 @@ static bool any_exclusive_user(const struct ctld *c)
 static void exclude_other_users(const struct ctld *c, const struct job *job, const struct part *p,
 				bool *exc)
 {
-	bool is_excl = p->cfg->exclusive_user, is_any = is_excl;
+	bool is_excl = p->cfg->exclusive_user || is_excl_user_job(job), is_any = is_excl;
 
+	for (uint32_t i = 0; c->excl_user_jobs && i < c->node_count; i++)
+		if (c->nodes[i].excl_user_jobs && c->nodes[i].excl_user_uid != job->uid)
+			exc[i] = true; /* held by another user's --exclusive=user job */
 	for (uint32_t i = 0; i < c->part_count && !is_any; i++)
 		is_any = c->parts[i].cfg->exclusive_user;
 	for (uint32_t i = 0; is_any && i < c->job_count; i++) {
@@ -171,6 +186,56 @@ static int exclude_by_hardware(const struct ctld *c, const struct job_desc *d, b
 	return 0;
 }
 
+/* Partition OverSubscribe= with the job's --exclusive / -s: EXCLUSIVE
+ * gives whole nodes; YES[:N] lets a job that asked (-s) share each core
+ * with up to N jobs, FORCE[:N] every job that is not --exclusive; N
+ * defaults to 4, as in Slurm. */
+static void part_share(const struct part *p, const struct job_desc *d, struct sel_req *r)
+{
+	const char *os = p ? p->cfg->over_subscribe : NULL;
+	const char *colon = os ? strchr(os, ':') : NULL;
+	unsigned long n = colon ? strtoul(colon + 1, NULL, 10) : 4;
+
+	if (!os)
+		return;
+	if (!strncasecmp(os, "EXCLUSIVE", 9)) {
+		r->is_exclusive = true;
+		return;
+	}
+	if (r->is_exclusive || n < 2)
+		return;
+	if (!strncasecmp(os, "FORCE", 5)
+	    || (!strncasecmp(os, "YES", 3) && d && (d->flags & JOB_DESC_OVERSUBSCRIBE)))
+		r->share = (uint16_t)(n < UINT16_MAX ? n : UINT16_MAX);
+}
+
+/* The GPU options beyond per node and per job; a type no node has any
+ * more (a reconfigure dropped it) excludes every node. */
+static int gpu_req(struct ctld *c, const struct job_desc *d, struct sel_req *r, bool **exc)
+{
+	struct job_gpu g;
+	int type;
+
+	if (!d || job_gpu_parse(d, &g) < 0)
+		return 0; /* checked at submit */
+	job_gpu_defaults(c->conf, d, &g);
+	r->gpus_per_task = g.per_task;
+	r->ntasks_per_gpu = g.ntasks_per_gpu;
+	r->cpus_per_gpu = g.cpus_per_gpu;
+	r->mem_per_gpu = g.mem_per_gpu;
+	if (g.per_task && g.cpus_per_gpu && r->cpus_per_task < g.per_task * g.cpus_per_gpu)
+		r->cpus_per_task = (uint16_t)(g.per_task * g.cpus_per_gpu);
+	type = job_gpu_type_id(c, g.type);
+	if (type >= 0) {
+		r->gpu_type = (uint8_t)type;
+		return 0;
+	}
+	if (!*exc && !(*exc = calloc(c->node_count + 1, sizeof(bool))))
+		return -ENOMEM;
+	memset(*exc, 1, c->node_count * sizeof(bool));
+	return 0;
+}
+
 /* job_place_request() with the constraint expr (the job's -C, or its
  * --prefer). */
 static int request_with(struct ctld *c, const struct job *job, const struct part *p, bool idle,
@@ -186,7 +251,7 @@ static int request_with(struct ctld *c, const struct job *job, const struct part
 	*ret_feat = NULL;
 	if (d && d->req_nodes && !(req = calloc(c->node_count + 1, sizeof(bool))))
 		goto fail;
-	if ((d && d->exc_nodes) || (!idle && any_exclusive_user(c)))
+	if ((d && d->exc_nodes) || (!idle && any_exclusive_user(c, job)))
 		if (!(exc = calloc(c->node_count + 1, sizeof(bool))))
 			goto fail;
 	rc = node_flags(c, d ? d->req_nodes : NULL, req);
@@ -203,9 +268,14 @@ static int request_with(struct ctld *c, const struct job *job, const struct part
 	if (exc && !idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, r, req, exc);
+	rc = gpu_req(c, d, r, &exc);
+	if (rc < 0)
+		goto fail;
+	r->is_excluded = exc;
+	part_share(p, d, r);
 	r->feat = feat;
 	r->order = c->node_order; /* Weight, then config order (node.c) */
-	if (!r->mem_per_node && !r->mem_per_cpu)
+	if (!r->mem_per_node && !r->mem_per_cpu && !r->mem_per_gpu)
 		r->is_whole_memory = true;
 	*ret_req = req;
 	*ret_exc = exc;
@@ -255,6 +325,16 @@ int job_place(struct ctld *c, const struct job *job, const struct part *p, bool 
 	    && place_with(c, job, p, idle, true, d->prefer, true, ret) == 0)
 		return 0;
 	return place_with(c, job, p, idle, true, d ? d->features : NULL, false, ret);
+}
+
+void job_place_restore(const struct ctld *c, struct job *job)
+{
+	const struct job_desc *d = job->desc;
+	struct sel_req r = {.is_exclusive = d && (d->flags & JOB_DESC_EXCLUSIVE)};
+
+	part_share(part_find(c, job->partition), d, &r);
+	job->alloc.share = r.is_exclusive ? 0 : r.share;
+	job->alloc.is_exclusive = r.is_exclusive;
 }
 
 bool job_place_fits_without_resv(struct ctld *c, const struct job *job, const struct part *p)

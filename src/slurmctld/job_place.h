@@ -38,6 +38,11 @@ int job_place(struct ctld *c, const struct job *job, const struct part *p, bool 
 	      struct sel_result *ret);
 /* Whether job would start now on p if no reservation kept nodes from it
  * (why it waits). */
+/* After a restart, before its cores are charged again: how a running job
+ * was placed (shared cores, whole nodes), from its partition's
+ * OverSubscribe= and its options, which the job record does not keep. */
+void job_place_restore(const struct ctld *c, struct job *job);
+
 bool job_place_fits_without_resv(struct ctld *c, const struct job *job, const struct part *p);
 /* The allocation's nodes as a ranged hostlist; NULL on ENOMEM. */
 char *job_place_hostlist(const struct ctld *c, const struct sel_result *res);

@@ -14,24 +14,43 @@
 
 static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
 {
-	bool is_excl = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE);
+	bool is_excl = (job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE)) || job->alloc.is_exclusive;
+	bool is_shared = job->alloc.share >= 2; /* its cpus are shared ones (OverSubscribe) */
+	bool is_user = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE_USER);
 	time_t now = time(NULL);
 
+	if (is_user) {
+		if (is_release)
+			c->excl_user_jobs -= c->excl_user_jobs > 0;
+		else
+			c->excl_user_jobs++;
+	}
 	for (uint32_t i = 0; i < job->alloc.count; i++) {
 		const struct sel_alloc *a = &job->alloc.nodes[i];
 		struct node *n = &c->nodes[a->node];
 
 		if (is_release) {
-			n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
+			if (is_shared)
+				n->cpus_shared -= a->cpus < n->cpus_shared ? a->cpus : n->cpus_shared;
+			else
+				n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
 			n->mem_used -= a->mem < n->mem_used ? a->mem : n->mem_used;
 			n->gpus_used &= ~a->gpus;
 			n->is_exclusive_used = n->is_exclusive_used && !is_excl;
+			n->excl_user_jobs -= is_user && n->excl_user_jobs;
 			n->last_busy = now;
 		} else {
-			n->cpus_used += a->cpus;
+			if (is_shared)
+				n->cpus_shared += a->cpus;
+			else
+				n->cpus_used += a->cpus;
 			n->mem_used += a->mem;
 			n->gpus_used |= a->gpus;
 			n->is_exclusive_used = n->is_exclusive_used || is_excl;
+			if (is_user) { /* placement let only this user's jobs here */
+				n->excl_user_jobs++;
+				n->excl_user_uid = job->uid;
+			}
 		}
 		node_update_alloc_state(n);
 	}

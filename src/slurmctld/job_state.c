@@ -296,14 +296,15 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 
 /* The request as submitted, after a tag for its layout: PROTOCOL_VERSION
  * for records written before job_desc had features, prefer, licenses and
- * reservation, DESC_TAG_2 since. */
+ * reservation, DESC_TAG_2 before it had the GPU options, DESC_TAG_3 since. */
 #define DESC_TAG_2 ((uint16_t)(PROTOCOL_VERSION | 1))
+#define DESC_TAG_3 ((uint16_t)(PROTOCOL_VERSION | 2))
 static void pack_desc(const struct job_desc *desc, struct pack_buf *b)
 {
 	pack_bool(b, desc != NULL);
 	if (!desc)
 		return;
-	pack_u16(b, DESC_TAG_2);
+	pack_u16(b, DESC_TAG_3);
 	job_desc_pack(desc, b, PROTOCOL_VERSION);
 }
 
@@ -316,7 +317,7 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 	if (b->err || !has_desc)
 		return;
 	unpack_u16(b, &ver);
-	if (!b->err && ver != PROTOCOL_VERSION && ver != DESC_TAG_2)
+	if (!b->err && ver != PROTOCOL_VERSION && ver != DESC_TAG_2 && ver != DESC_TAG_3)
 		b->err = -EPROTONOSUPPORT;
 	if (b->err)
 		return;
@@ -326,7 +327,10 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 		return;
 	}
 	/* the tag PROTOCOL_VERSION: written before the layout-2 fields */
-	(void)job_desc_unpack(*ret, b, ver == DESC_TAG_2 ? PROTOCOL_VERSION : JOB_DESC_LAYOUT_1);
+	(void)job_desc_unpack(*ret, b,
+			      ver == DESC_TAG_3	  ? PROTOCOL_VERSION
+			      : ver == DESC_TAG_2 ? JOB_DESC_LAYOUT_2
+						  : JOB_DESC_LAYOUT_1);
 }
 
 /* ---- steps (version 2) ---- */

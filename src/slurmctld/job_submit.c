@@ -29,32 +29,12 @@
 #include "job.h"
 #include "job_array.h"
 #include "job_depend_check.h"
+#include "job_gpu.h"
 #include "job_sched.h"
 #include "job_submit_check.h"
 #include "part.h"
 #include "resv.h"
 #include "job_prio.h"
-
-/* "gres/gpu:2", "gres/gpu:a100:2", "gpu:2" -> 2; NULL -> 0; -1 malformed. */
-static long tres_gpus(const char *tres)
-{
-	const char *p, *colon;
-	char *end;
-	long n;
-
-	if (!tres || !*tres)
-		return 0;
-	p = strncmp(tres, "gres/", 5) == 0 ? tres + 5 : tres;
-	if (strncmp(p, "gpu", 3) != 0 || (p[3] != ':' && p[3] != '\0'))
-		return -1;
-	colon = strrchr(p, ':');
-	if (!colon)
-		return 1;
-	n = strtol(colon + 1, &end, 10);
-	if (end == colon + 1) /* "gpu:a100" */
-		return 1;
-	return *end || n < 0 ? -1 : n;
-}
 
 static struct part *part_default(struct ctld *c)
 {
@@ -175,13 +155,15 @@ static int job_counts(struct job *job, const struct job_desc *d)
 }
 
 static void job_memory(struct ctld *c, struct job *job, const struct job_desc *d,
-		       const struct part *p)
+		       const struct part *p, const struct job_gpu *gpu)
 {
 	uint64_t def_cpu = p->cfg->def_mem_per_cpu ? p->cfg->def_mem_per_cpu
 						   : c->conf->def_mem_per_cpu;
 	uint64_t def_node = p->cfg->def_mem_per_node ? p->cfg->def_mem_per_node
 						     : c->conf->def_mem_per_node;
 
+	if (gpu->mem_per_gpu)
+		return; /* memory comes with the GPUs (--mem-per-gpu, DefMemPerGPU) */
 	if (d->mem_per_cpu != NO_VAL64)
 		job->mem_per_cpu = d->mem_per_cpu;
 	else if (d->mem_per_node != NO_VAL64)
@@ -200,7 +182,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 	struct part *p = NULL;
 	const struct resv *resv;
 	uid_t submit_uid = uid;
-	long gpn, gtot;
+	struct job_gpu gpu;
 	int r;
 
 	*ret_msg = NULL;
@@ -230,10 +212,11 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 		r = job_submit_check_place(c, desc);
 	if (r < 0)
 		return r;
-	gpn = tres_gpus(desc->tres_per_node);
-	gtot = tres_gpus(desc->tres_per_job);
-	if (gpn < 0 || gtot < 0)
-		return -ESLURM_INVALID_GRES;
+	r = job_gpu_parse(desc, &gpu);
+	if (r == 0 && job_gpu_type_id(c, gpu.type) < 0)
+		r = -ESLURM_INVALID_GRES; /* no node has GPUs of that type */
+	if (r < 0)
+		return r;
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
@@ -248,9 +231,10 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 		job_free(job);
 		return r;
 	}
-	job_memory(c, job, desc, p);
-	job->gpus_per_node = (uint16_t)gpn;
-	job->gpus_total = (uint32_t)gtot;
+	job_gpu_defaults(c->conf, desc, &gpu);
+	job_memory(c, job, desc, p, &gpu);
+	job->gpus_per_node = gpu.per_node;
+	job->gpus_total = gpu.total;
 	job->time_limit = desc->time_limit != NO_VAL ? desc->time_limit
 			: p->cfg->default_time != NO_VAL ? p->cfg->default_time
 							  : p->cfg->max_time;

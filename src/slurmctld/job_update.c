@@ -18,6 +18,7 @@
 #include "job_sched.h"
 #include "job_submit.h"
 #include "job_submit_check.h"
+#include "job_submit_lua.h"
 #include "part.h"
 #include "part_access.h"
 #include "job_prio.h"
@@ -115,8 +116,8 @@ static int job_update_assoc(struct ctld *c, struct job *job, const struct update
 	return r;
 }
 
-int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, uid_t uid,
-	       bool is_admin)
+static int job_update_apply(struct ctld *c, struct job *job, const struct update_job_msg *m,
+			    uid_t uid, bool is_admin)
 {
 	int r = job_update_check(c, job, m, is_admin);
 	char *acct = NULL, *qos = NULL;
@@ -181,4 +182,17 @@ int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, 
 	job_changed(c, job);
 	ctld_sched_request(c);
 	return 0;
+}
+
+int job_update(struct ctld *c, struct job *job, const struct update_job_msg *m, uid_t uid,
+	       bool is_admin)
+{
+	struct update_job_msg *mod = NULL;
+	/* JobSubmitPlugins=lua: slurm_job_modify may refuse or change it */
+	int r = job_submit_lua_modify(c, job, m, uid, &mod);
+
+	if (r == 0)
+		r = job_update_apply(c, job, mod ? mod : m, uid, is_admin);
+	msg_free(msg_lookup(REQUEST_UPDATE_JOB), mod);
+	return r;
 }

@@ -34,8 +34,10 @@
 #include "job_script.h"
 #include "ctld_timer.h"
 #include "job_end.h"
+#include "job_gpu.h"
 #include "job_prio.h"
 #include "job_sched.h"
+#include "job_submit_lua.h"
 #include "job_wait.h"
 #include "mail.h"
 #include "node.h"
@@ -165,7 +167,11 @@ static void state_fini(struct ctld *c)
 
 static int nodes_init(struct ctld *c)
 {
-	return node_table_build(c);
+	int r = node_table_build(c);
+
+	if (r == 0)
+		job_gpu_types_build(c); /* the nodes' GPU types, from their Gres= */
+	return r;
 }
 
 static int parts_init(struct ctld *c)
@@ -311,6 +317,7 @@ static const struct subsys {
     {"jwt", auth_token_init, auth_token_fini}, /* scontrol token's key */
     {"wait", job_wait_init, job_wait_fini}, /* before rpc: answered after it closed */
     {"users", users_init, users_fini},	     /* before rpc: holds requests */
+    {"job_submit", job_submit_lua_init, job_submit_lua_fini}, /* JobSubmitPlugins=lua */
     {"rpc", rpc_init, rpc_fini},	       /* accept once state is ready */
     {"ping", ping_init, node_ping_stop},       /* asks nodes to register */
     {"health", node_health_start, node_health_stop}, /* HealthCheckInterval */

@@ -314,16 +314,23 @@ static bool node_may_return(const struct ctld *c, const struct node *n)
 	}
 }
 
+uint32_t node_alloc_cpus(const struct node *n)
+{
+	uint32_t used = (uint32_t)n->cpus_used + n->cpus_shared;
+
+	return used < n->cfg->cpus ? used : n->cfg->cpus;
+}
+
 void node_update_alloc_state(struct node *n)
 {
 	uint32_t base = n->state & NODE_STATE_BASE;
-	uint32_t want;
+	uint32_t want, used = node_alloc_cpus(n);
 
 	if (base != NODE_STATE_IDLE && base != NODE_STATE_MIXED && base != NODE_STATE_ALLOCATED)
 		return;
-	want = n->cpus_used == 0 && !n->is_exclusive_used ? NODE_STATE_IDLE
-	     : n->cpus_used >= n->cfg->cpus || n->is_exclusive_used ? NODE_STATE_ALLOCATED
-								      : NODE_STATE_MIXED;
+	want = used == 0 && !n->is_exclusive_used ? NODE_STATE_IDLE
+	     : used >= n->cfg->cpus || n->is_exclusive_used ? NODE_STATE_ALLOCATED
+							      : NODE_STATE_MIXED;
 	n->state = (n->state & NODE_STATE_FLAGS) | want;
 }
 
@@ -635,7 +642,7 @@ static char *node_alloc_tres(const struct conf_node *cfg, const struct node *n)
 {
 	char type[TRES_TYPE_MAX], *s;
 	struct tres t = {
-	    .cpus = n->cpus_used,
+	    .cpus = node_alloc_cpus(n),
 	    .mem_mb = n->mem_used,
 	    .gpus = (uint64_t)__builtin_popcountll(n->gpus_used),
 	    .gpu_type = tres_gpu_type(cfg->gres, type, sizeof(type)),
@@ -706,7 +713,7 @@ int node_info_fill(const struct ctld *c, const struct node *n, struct node_info 
 	    .cores = cfg->cores_per_socket,
 	    .threads = cfg->threads_per_core,
 	    .real_memory = cfg->real_memory,
-	    .alloc_cpus = n->cpus_used,
+	    .alloc_cpus = node_alloc_cpus(n),
 	    .alloc_mem = n->mem_used,
 	    .free_mem = n->free_mem,
 	    .tmp_disk = cfg->tmp_disk,

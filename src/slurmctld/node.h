@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "job_gpu.h"
+
 struct conf_node;
 struct ctld;
 struct node_info;
@@ -38,9 +40,13 @@ struct node {
 	char *features, *features_act;
 	/* in use by running jobs (job_sched.c keeps these) */
 	uint16_t cpus_used;
+	uint32_t cpus_shared;        /* cpus of jobs that share cores (OverSubscribe), summed */
 	uint64_t mem_used;           /* MB */
 	uint64_t gpus_used;          /* bitmask of GPU indexes */
+	uint64_t gpu_type_mask[GPU_TYPES_MAX]; /* [type id - 1]: its GPUs of it (job_gpu.c) */
 	bool is_exclusive_used;
+	uint16_t excl_user_jobs;     /* running --exclusive=user jobs here, all of... */
+	uint32_t excl_user_uid;      /* ...this user: no other user's job comes here */
 	uint16_t epilogs;            /* jobs whose Epilog runs here (job_epilog.c) */
 	/* node_reconcile.c: a job or step was too young to be judged missing;
 	 * ask the node again at this time (0: no need) */
@@ -53,6 +59,10 @@ struct node {
 	uint64_t slurmd_instance, reboot_old_instance; /* node_reg_msg's instance */
 	bool is_reboot_asap;
 };
+
+/* The cpus running jobs hold, as sinfo and scontrol count them: a shared
+ * core once, never more than the node has. */
+uint32_t node_alloc_cpus(const struct node *n);
 
 /* Build records for every node in c->conf (all UNKNOWN + NO_RESPOND). */
 int node_table_build(struct ctld *c);

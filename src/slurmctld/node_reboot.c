@@ -30,7 +30,7 @@ bool node_reboot_may_issue(const struct node *n)
 		return false;
 	if (!n->is_registered || (n->state & (NODE_STATE_NO_RESPOND | NODE_STATE_COMPLETING)))
 		return false;
-	if (n->cpus_used || n->is_exclusive_used || n->epilogs)
+	if (n->cpus_used || n->cpus_shared || n->is_exclusive_used || n->epilogs)
 		return false;
 	return base == NODE_STATE_IDLE || base == NODE_STATE_DOWN;
 }

@@ -24,6 +24,7 @@
 #include "job_end.h"
 #include "job_sched.h"
 #include "job_submit.h"
+#include "job_submit_lua.h"
 #include "step_rec.h"
 
 int rpc_client_addr(const char *peer, const char *claimed, char **ret)
@@ -95,13 +96,17 @@ int rpc_alloc(struct ctld *c, struct rpc_req *req)
 	struct alloc_response *resp;
 	struct job *job = NULL;
 	_cleanup_free_ char *msg = NULL;
+	char *lua_msg = NULL;
 	int r;
 
 	if (!d)
 		return -ENOMEM;
 	r = alloc_desc_check(d, req);
+	if (r == 0) /* JobSubmitPlugins=lua: job_submit.lua may change or refuse it */
+		r = job_submit_lua_submit(c, d, req->uid, req->gid, &lua_msg);
 	if (r == 0)
 		r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	msg = job_submit_lua_msg_join(lua_msg, msg);
 	if (r < 0) {
 		desc_drop(d);
 		info("%s: allocation from uid=%u refused: %s%s%s", req->peer, (unsigned)req->uid,

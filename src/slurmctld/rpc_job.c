@@ -28,6 +28,7 @@
 #include "job_info.h"
 #include "job_sched.h"
 #include "job_submit.h"
+#include "job_submit_lua.h"
 #include "job_update.h"
 
 /* The reply goes out once the job is on disk (msg is taken). */
@@ -61,12 +62,16 @@ int rpc_job_submit(struct ctld *c, struct rpc_req *req)
 {
 	struct job_desc *d = rpc_req_take_body(req, sizeof(struct job_desc));
 	struct job *job = NULL;
-	char *msg = NULL;
+	char *msg = NULL, *lua_msg = NULL;
 	int r;
 
 	if (!d)
 		return -ENOMEM;
-	r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	/* JobSubmitPlugins=lua: job_submit.lua may change or refuse it */
+	r = job_submit_lua_submit(c, d, req->uid, req->gid, &lua_msg);
+	if (r == 0)
+		r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	msg = job_submit_lua_msg_join(lua_msg, msg);
 	if (r < 0) {
 		job_desc_done(d);
 		free(d);
@@ -93,7 +98,12 @@ int rpc_job_will_run(struct ctld *c, struct rpc_req *req)
 
 	if (!d)
 		return -ENOMEM;
-	r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
+	/* JobSubmitPlugins=lua: job_submit.lua may change or refuse it (a
+	 * will-run reply carries none of its lines) */
+	r = job_submit_lua_submit(c, d, req->uid, req->gid, &msg);
+	free(TAKE_PTR(msg));
+	if (r == 0)
+		r = job_submit_build(c, d, req->uid, req->gid, &job, &msg);
 	if (r < 0) {
 		job_desc_done(d);
 		free(d);

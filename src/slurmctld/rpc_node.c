@@ -63,7 +63,8 @@ int rpc_node_update(struct ctld *c, struct rpc_req *req)
 		return r;
 	/* an admin's DOWN ends (or requeues) what runs there, as a failure does */
 	for (uint32_t i = 0; i < c->node_count; i++)
-		if ((c->nodes[i].state & NODE_STATE_BASE) == NODE_STATE_DOWN && c->nodes[i].cpus_used)
+		if ((c->nodes[i].state & NODE_STATE_BASE) == NODE_STATE_DOWN
+		    && node_alloc_cpus(&c->nodes[i]))
 			job_end_node_down(c, i);
 	ctld_sched_request(c); /* resumed nodes, new features: jobs may start */
 	if (node_state_save(c) < 0)

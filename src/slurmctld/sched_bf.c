@@ -89,19 +89,23 @@ static void *plan_thread(void *arg)
 /* Still free for the job now: the nodes are up and hold what res takes. */
 static bool fits_now(const struct ctld *c, const struct job *job, const struct sel_result *res)
 {
-	bool is_excl = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE);
+	bool is_excl = (job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE)) || res->is_exclusive;
 
 	for (uint32_t k = 0; k < res->count; k++) {
 		const struct sel_alloc *a = &res->nodes[k];
 		const struct node *n;
+		struct sel_node nd;
 
 		if (a->node >= c->node_count)
 			return false;
 		n = &c->nodes[a->node];
+		nd = (struct sel_node){.cpus = n->cfg->cpus,
+				       .cpus_used = n->cpus_used,
+				       .cpus_shared = n->cpus_shared};
 		if (!job_place_node_usable(n) || n->is_exclusive_used || (n->gpus_used & a->gpus)
-		    || n->cpus_used + a->cpus > n->cfg->cpus
+		    || a->cpus > select_free_cpus(&nd, res->share)
 		    || n->mem_used + a->mem > n->cfg->real_memory
-		    || (is_excl && (n->cpus_used || n->mem_used || n->gpus_used)))
+		    || (is_excl && (node_alloc_cpus(n) || n->mem_used || n->gpus_used)))
 			return false;
 	}
 	return true;

@@ -46,9 +46,69 @@ static uint64_t gpu_mask(uint16_t gpus)
 	return gpus >= SEL_MAX_GPUS ? UINT64_MAX : (UINT64_C(1) << gpus) - 1;
 }
 
-static uint64_t free_gpus(const struct sel_node *nd)
+/* The free GPUs of nd this job may have (of its type, when typed). */
+static uint64_t free_gpus(const struct sel_node *nd, const struct sel_req *req)
 {
-	return gpu_mask(nd->gpus) & ~nd->gpus_used;
+	uint64_t m = gpu_mask(nd->gpus) & ~nd->gpus_used;
+
+	if (req->gpu_type)
+		m &= nd->gpu_type_mask ? nd->gpu_type_mask[req->gpu_type - 1] : 0;
+	return m;
+}
+
+uint32_t select_free_cpus(const struct sel_node *nd, uint16_t share)
+{
+	uint64_t own = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) : 0;
+
+	if (share >= 2)
+		own *= share;
+	return own > nd->cpus_shared ? (uint32_t)(own - nd->cpus_shared) : 0;
+}
+
+/* What the job may take of nd's cpus: sharing lets jobs overlap on the
+ * cores no dedicated job holds, never one job use a core twice. */
+static uint32_t free_cpus_of(const struct sel_node *nd, const struct sel_req *req)
+{
+	uint32_t f = select_free_cpus(nd, req->is_exclusive ? 0 : req->share);
+	uint32_t own = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) : 0;
+
+	return f < own ? f : own;
+}
+
+static uint64_t free_mem_of(const struct sel_node *nd)
+{
+	return nd->real_memory > nd->mem_used ? nd->real_memory - nd->mem_used : 0;
+}
+
+static bool is_mem_per_gpu(const struct sel_req *req)
+{
+	return req->mem_per_gpu && !req->mem_per_node && !req->mem_per_cpu;
+}
+
+/* The GPUs nd can give the job now: free ones of its type, no more than
+ * the free cpus (--cpus-per-gpu) and memory (--mem-per-gpu) can go with. */
+static uint32_t usable_gpus(const struct sel_node *nd, const struct sel_req *req)
+{
+	uint64_t g = (uint64_t)__builtin_popcountll(free_gpus(nd, req));
+
+	if (req->cpus_per_gpu && free_cpus_of(nd, req) / req->cpus_per_gpu < g)
+		g = free_cpus_of(nd, req) / req->cpus_per_gpu;
+	if (is_mem_per_gpu(req) && free_mem_of(nd) / req->mem_per_gpu < g)
+		g = free_mem_of(nd) / req->mem_per_gpu;
+	return (uint32_t)g;
+}
+
+/* The GPUs a node running `tasks` of the job's tasks needs; 0 for --gpus
+ * (its share is handed out as the nodes are filled). */
+static uint64_t gpus_for_tasks(const struct sel_req *req, uint32_t tasks)
+{
+	if (req->gpus_per_node)
+		return req->gpus_per_node;
+	if (req->gpus_per_task)
+		return (uint64_t)tasks * req->gpus_per_task;
+	if (req->ntasks_per_gpu)
+		return (tasks + req->ntasks_per_gpu - 1) / req->ntasks_per_gpu;
+	return 0;
 }
 
 /* The lowest `want` bits of mask (all of them when fewer). */
@@ -75,7 +135,8 @@ static uint32_t task_cpus(const struct sel_node *nd, const struct sel_req *req)
 
 static bool is_busy(const struct sel_node *nd)
 {
-	return nd->cpus_used || nd->mem_used || nd->gpus_used || nd->is_exclusive_used;
+	return nd->cpus_used || nd->cpus_shared || nd->mem_used || nd->gpus_used
+	       || nd->is_exclusive_used;
 }
 
 /* --mincpus on nd: whole cores. */
@@ -90,8 +151,8 @@ static uint32_t min_cpus_of(const struct sel_node *nd, const struct sel_req *req
 static uint32_t node_cap(const struct sel_node *nd, const struct sel_req *req)
 {
 	uint32_t per_task = task_cpus(nd, req);
-	uint64_t free_mem = nd->real_memory > nd->mem_used ? nd->real_memory - nd->mem_used : 0;
-	uint32_t free_cpus = nd->cpus > nd->cpus_used ? (uint32_t)(nd->cpus - nd->cpus_used) : 0;
+	uint64_t free_mem = free_mem_of(nd);
+	uint32_t free_cpus = free_cpus_of(nd, req);
 	uint64_t cap, mem;
 
 	if (!nd->is_usable || nd->is_exclusive_used || (req->is_exclusive && is_busy(nd)))
@@ -114,8 +175,16 @@ static uint32_t node_cap(const struct sel_node *nd, const struct sel_req *req)
 		if (free_mem / mem < cap)
 			cap = free_mem / mem;
 	}
-	if ((uint64_t)__builtin_popcountll(free_gpus(nd)) < req->gpus_per_node)
-		return 0;
+	if (req->gpus_per_node || req->gpus_per_task || req->ntasks_per_gpu) {
+		uint32_t g = usable_gpus(nd, req);
+
+		if (g < req->gpus_per_node)
+			return 0;
+		if (req->gpus_per_task && g / req->gpus_per_task < cap)
+			cap = g / req->gpus_per_task;
+		if (req->ntasks_per_gpu && (uint64_t)g * req->ntasks_per_gpu < cap)
+			cap = (uint64_t)g * req->ntasks_per_gpu;
+	}
 	if (req->ntasks_per_node)
 		cap = cap >= req->ntasks_per_node ? req->ntasks_per_node : 0;
 	return (uint32_t)cap;
@@ -252,7 +321,7 @@ static int choose_counted(const struct sel_node *nodes, uint32_t n, const struct
 				continue;
 			if (k->count >= k->limit)
 				return -EAGAIN;
-			c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+			c.gpus = usable_gpus(&nodes[i], req);
 			pick_add(k, k->count, &c);
 			have++;
 		}
@@ -275,7 +344,7 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 			continue;
 		if (!c.cap)
 			return -EAGAIN;
-		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+		c.gpus = usable_gpus(&nodes[i], req);
 		pick_add(k, k->count, &c);
 	}
 	if (is_counted && choose_counted(nodes, n, req, k) < 0)
@@ -293,7 +362,7 @@ static int choose(const struct sel_node *nodes, uint32_t n, const struct sel_req
 		c.cap = node_cap(&nodes[i], req);
 		if (!c.cap)
 			continue;
-		c.gpus = (uint32_t)__builtin_popcountll(free_gpus(&nodes[i]));
+		c.gpus = usable_gpus(&nodes[i], req);
 		if (k->count >= p->min_nodes && !is_helping(p, req, k, &c))
 			continue;
 		slot = k->count < k->limit ? k->count : weakest_beaten(p, req, k, &c);
@@ -359,15 +428,28 @@ static void fill_alloc(const struct sel_node *nd, const struct sel_req *req, uin
 	a->cpus = req->is_exclusive ? nd->cpus : (uint16_t)(tasks * task_cpus(nd, req));
 	if (a->cpus < min_cpus_of(nd, req))
 		a->cpus = (uint16_t)min_cpus_of(nd, req);
-	a->mem = req->is_whole_memory ? nd->real_memory
-		 : req->mem_per_node  ? req->mem_per_node
-				      : req->mem_per_cpu * a->cpus;
-	if (req->gpus_per_node) {
-		a->gpus = lowest_bits(free_gpus(nd), req->gpus_per_node);
+	uint64_t need = gpus_for_tasks(req, tasks), ngpus;
+
+	if (need) {
+		a->gpus = lowest_bits(free_gpus(nd, req), need);
 	} else {
-		a->gpus = lowest_bits(free_gpus(nd), *gpus_left);
+		a->gpus = lowest_bits(free_gpus(nd, req), *gpus_left);
 		*gpus_left -= (uint64_t)__builtin_popcountll(a->gpus);
 	}
+	ngpus = (uint64_t)__builtin_popcountll(a->gpus);
+	if (req->cpus_per_gpu) { /* whole cores, within the node */
+		uint32_t tpc = nd->threads_per_core ? nd->threads_per_core : 1;
+		uint64_t want = (ngpus * req->cpus_per_gpu + tpc - 1) / tpc * tpc;
+
+		if (want > a->cpus)
+			a->cpus = (uint16_t)(want < nd->cpus ? want : nd->cpus);
+	}
+	a->mem = req->is_whole_memory ? nd->real_memory
+		 : req->mem_per_node  ? req->mem_per_node
+		 : req->mem_per_cpu   ? req->mem_per_cpu * a->cpus
+				      : req->mem_per_gpu * ngpus;
+	if (req->is_exclusive) /* Slurm: an exclusive job gets all the node's GRES */
+		a->gpus = gpu_mask(nd->gpus) & ~nd->gpus_used;
 }
 
 static int build_result(const struct sel_node *nodes, const struct sel_req *req,
@@ -392,7 +474,11 @@ static int build_result(const struct sel_node *nodes, const struct sel_req *req,
 		fill_alloc(&nodes[a[j].node], req, tasks, &gpus_left, &a[j]);
 		total += a[j].cpus;
 	}
-	*ret = (struct sel_result){.nodes = a, .count = k->count, .total_cpus = total};
+	*ret = (struct sel_result){.nodes = a,
+				   .count = k->count,
+				   .total_cpus = total,
+				   .share = req->is_exclusive ? 0 : req->share,
+				   .is_exclusive = req->is_exclusive};
 	return 0;
 }
 
@@ -433,6 +519,7 @@ static int fits_when_idle(const struct sel_node *nodes, uint32_t n, const struct
 	for (uint32_t i = 0; i < n; i++) {
 		idle[i] = nodes[i];
 		idle[i].cpus_used = 0;
+		idle[i].cpus_shared = 0;
 		idle[i].mem_used = 0;
 		idle[i].gpus_used = 0;
 		idle[i].is_exclusive_used = false;
@@ -529,7 +616,10 @@ void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_e
 	for (uint32_t j = 0; r && j < r->count; j++) {
 		struct sel_node *nd = &nodes[r->nodes[j].node];
 
-		nd->cpus_used += r->nodes[j].cpus;
+		if (r->share >= 2)
+			nd->cpus_shared += r->nodes[j].cpus;
+		else
+			nd->cpus_used += r->nodes[j].cpus;
 		nd->mem_used += r->nodes[j].mem;
 		nd->gpus_used |= r->nodes[j].gpus;
 		if (is_exclusive)
@@ -543,7 +633,10 @@ void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_
 		struct sel_node *nd = &nodes[r->nodes[j].node];
 		const struct sel_alloc *a = &r->nodes[j];
 
-		nd->cpus_used = nd->cpus_used > a->cpus ? nd->cpus_used - a->cpus : 0;
+		if (r->share >= 2)
+			nd->cpus_shared = nd->cpus_shared > a->cpus ? nd->cpus_shared - a->cpus : 0;
+		else
+			nd->cpus_used = nd->cpus_used > a->cpus ? nd->cpus_used - a->cpus : 0;
 		nd->mem_used = nd->mem_used > a->mem ? nd->mem_used - a->mem : 0;
 		nd->gpus_used &= ~a->gpus;
 		if (is_exclusive)

@@ -22,9 +22,12 @@ struct sel_node {                /* static description + current use */
 	bool is_usable;                /* up, not drained, in the partition... */
 	/* in use by running jobs */
 	uint16_t cpus_used;            /* multiple of threads_per_core */
+	uint32_t cpus_shared;          /* cpus of jobs sharing cores (OverSubscribe), summed */
 	uint64_t mem_used;             /* MB */
 	uint64_t gpus_used;            /* bitmask of GPU indexes in use */
 	bool is_exclusive_used;        /* held whole by an --exclusive job */
+	const uint64_t *gpu_type_mask; /* [type - 1]: the GPUs of each type (sel_req.gpu_type);
+					* NULL: untyped GPUs only */
 };
 
 /* -C/--constraint beyond a plain per-node filter (which the caller folds
@@ -49,6 +52,13 @@ struct sel_req {
 	uint64_t mem_per_cpu;           /* MB */
 	uint16_t gpus_per_node;         /* --gres=gpu:N / --gpus-per-node */
 	uint32_t gpus_total;            /* --gpus=N, spread over the nodes */
+	uint16_t gpus_per_task;         /* --gpus-per-task: tasks x N on each node */
+	uint16_t ntasks_per_gpu;        /* --ntasks-per-gpu: one GPU per N tasks on each node */
+	uint16_t cpus_per_gpu;          /* --cpus-per-gpu: at least N cpus per GPU a node gives */
+	uint64_t mem_per_gpu;           /* MB per GPU a node gives (--mem-per-gpu); 0 none */
+	uint8_t gpu_type;               /* 0: any GPU; else only gpu_type_mask[gpu_type - 1] */
+	uint16_t share;                 /* OverSubscribe: >= 2 shares cores with up to this
+					 * many jobs each; 0 or 1 takes cores of its own */
 	uint16_t min_cpus;              /* --mincpus: each chosen node gives at least this many */
 	bool is_exclusive;
 	bool is_whole_memory;           /* no memory asked and no default: all of each node (--mem=0) */
@@ -72,6 +82,10 @@ struct sel_result {
 	struct sel_alloc *nodes;       /* node order (ascending index) */
 	uint32_t count;
 	uint32_t total_cpus;
+	/* how the request was placed (select_charge/release follow them; not
+	 * kept across a controller restart, which charges cores of their own) */
+	uint16_t share;                /* the request's share */
+	bool is_exclusive;             /* whole nodes */
 };
 
 /* Place req on nodes[0..n). Returns 0 and fills *ret (free with
@@ -90,8 +104,16 @@ struct sel_result {
  *   below the node count, mem_per_node with mem_per_cpu, gpus_per_node
  *   with gpus_total, or cpus_per_task 0 are -EINVAL (clients trim first).
  * - exclusive: cpus = all the node's cpus, mem = mem_per_node, or
- *   mem_per_cpu * all cpus, or 0 when no memory was asked; GPUs only as
- *   asked (the node is held whole through is_exclusive_used anyway).
+ *   mem_per_cpu * all cpus, or 0 when no memory was asked; every GPU of
+ *   the node, as Slurm gives an exclusive job all of a node's GRES.
+ * - share >= 2 (OverSubscribe=YES with -s, FORCE): the job's cpus come
+ *   from select_free_cpus() and count in cpus_shared; memory and GPUs are
+ *   never shared.
+ * - GPUs on a node: gpus_per_node, or its tasks x gpus_per_task, or its
+ *   tasks / ntasks_per_gpu rounded up, or its share of gpus_total (only
+ *   of type gpu_type when set); the node's cpus are at least its GPUs x
+ *   cpus_per_gpu, its memory its GPUs x mem_per_gpu when no other memory
+ *   was asked.
  * - feat: alternatives are tried in order, the first that fits wins
  *   (-EAGAIN when one would fit on idle nodes, else -ENOSPC); counted
  *   terms take the first nodes in order that satisfy them (kept like
@@ -105,8 +127,13 @@ int select_try(const struct sel_node *nodes, uint32_t n, const struct sel_req *r
 	       struct sel_result *ret);
 void sel_result_done(struct sel_result *r);
 
+/* The cpus nd has for a request of that share: a job that shares cores
+ * (share >= 2) sees each core not held by a job of its own share times,
+ * less what sharing jobs hold; any other sees the cores no job holds. */
+uint32_t select_free_cpus(const struct sel_node *nd, uint16_t share);
+
 /* Apply or release an allocation on the node array (the scheduler's
- * bookkeeping). */
+ * bookkeeping); r->share decides which of the cpus counters it goes to. */
 void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
 void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
 

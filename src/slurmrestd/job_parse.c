@@ -94,6 +94,8 @@ static const struct jp_field submit_fields[] = {
     {"time_minimum", JP_U32, D(time_min), 0},
     {"tres_per_job", JP_STR, D(tres_per_job), 0},
     {"tres_per_node", JP_STR, D(tres_per_node), 0},
+    {"tres_per_socket", JP_STR, D(tres_per_socket), 0},
+    {"tres_per_task", JP_STR, D(tres_per_task), 0},
 };
 #undef D
 

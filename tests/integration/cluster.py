@@ -953,6 +953,11 @@ def job(cluster, job_id):
     return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
 
 
+def node(cluster, name):
+    """scontrol show node as a dict."""
+    return parse_record(cluster.out("scontrol", "show", "node", name))
+
+
 # Base job states the controller waits on itself (scontrol wait_job
 # state=...); a flag shown as the state (COMPLETING, REQUEUED...) is polled.
 WAITABLE_STATES = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from cluster import Cluster, parse_record, wait_for
+from cluster import Cluster, wait_for, node
 
 CLUSTER_KWARGS = dict(
     nodes=["n1", "n2"],
@@ -46,10 +46,6 @@ def make_cluster():
 def runs(cluster, node):
     f = hc_dir(cluster) / f"runs.{node}"
     return len(f.read_text().splitlines()) if f.exists() else 0
-
-
-def node(cluster, name):
-    return parse_record(cluster.out("scontrol", "show", "node", name))
 
 
 def test_the_program_runs_at_start_and_every_interval_with_slurms_variables(cluster):

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from cluster import marker, parse_record, submit, wait_for
+from cluster import marker, parse_record, submit, wait_for, node
 
 CLUSTER_KWARGS = dict(
     nodes=["n1", "n2"],
@@ -71,10 +71,6 @@ def env_of(path):
 
 def job(cluster, job_id):
     return parse_record(cluster.out("scontrol", "show", "job", str(job_id)))
-
-
-def node(cluster, name):
-    return parse_record(cluster.out("scontrol", "show", "node", name))
 
 
 def resume(cluster, name):

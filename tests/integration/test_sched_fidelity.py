@@ -8,13 +8,9 @@ import re
 
 import pytest
 
-from cluster import Cluster, parse_record, submit, wait_for, wait_state, job
+from cluster import Cluster, parse_record, submit, wait_for, wait_state, job, node
 
 make_cluster = Cluster.like_reference
-
-
-def node(cluster, name):
-    return parse_record(cluster.out("scontrol", "show", "node", name))
 
 
 def sinfo_cpus(cluster):

@@ -206,27 +206,47 @@ def test_partition_rules_at_update(cluster, test_user, workdir, update, text):
         cluster.run("scancel", str(job_id))
 
 
-def test_exclusive_user_nodes_not_shared(cluster, test_user, workdir):
-    """A node running a job of an ExclusiveUser partition takes no job of
-    another user, though it has free cpus; the owner's jobs still fit."""
-    mine = submit(cluster, *sbatch_args(workdir, "-p", "excl", "-n", "1", "--wrap", "sleep 300"))
+def _other_user_kept_off(cluster, test_user, workdir, mine_args, other_args):
+    """Our job (mine_args) runs; a job of the test user (other_args) on its
+    node waits though the node has free cpus, while a later job of ours on
+    it runs; once ours ends, theirs runs. Returns our first job's record
+    while it ran."""
+    mine = submit(cluster, *sbatch_args(workdir, *mine_args, "-n", "1", "--wrap", "sleep 300"))
     other = None
     try:
-        wait_state(cluster, mine, "RUNNING")
-        other = submit(cluster, *sbatch_args(workdir, "-p", "debug", "-w", "n2", "-n", "1",
-                                             "--wrap", "true"), user=test_user.pw_name)
+        rec = wait_state(cluster, mine, "RUNNING")
+        other = submit(cluster, *sbatch_args(workdir, *other_args, "-n", "1", "--wrap", "true"),
+                       user=test_user.pw_name)
         # a later job of the same owner on the same node starts: the
         # scheduler has passed over the other user's job by then
-        again = submit(cluster, *sbatch_args(workdir, "-p", "excl", "-n", "1", "--wrap",
-                                             "true"))
+        again = submit(cluster, *sbatch_args(workdir, *mine_args, "-n", "1", "--wrap", "true"))
         wait_state(cluster, again, "COMPLETED")
         assert job(cluster, other)["JobState"] == "PENDING"
         cluster.run("scancel", str(mine))
         wait_state(cluster, other, "COMPLETED")
+        return rec
     finally:
         cluster.run("scancel", str(mine), check=False)
         if other:
             cluster.run("scancel", str(other), check=False)
+
+
+def test_exclusive_user_nodes_not_shared(cluster, test_user, workdir):
+    """A node running a job of an ExclusiveUser partition takes no job of
+    another user, though it has free cpus; the owner's jobs still fit."""
+    _other_user_kept_off(cluster, test_user, workdir, ["-p", "excl"],
+                         ["-p", "debug", "-w", "n2"])
+
+
+def test_exclusive_user_option_keeps_other_users_off(cluster, test_user, workdir):
+    """--exclusive=user does the same for one job, shown as
+    OverSubscribe=USER; --exclusive=mcs is refused (no MCS plugin)."""
+    rec = _other_user_kept_off(cluster, test_user, workdir, ["--exclusive=user", "-w", "n1"],
+                               ["-w", "n1"])
+    assert rec["OverSubscribe"] == "USER"
+    r = cluster.run("sbatch", "--exclusive=mcs", "--wrap", "true", check=False)
+    assert r.returncode == 255
+    assert "--exclusive=mcs is not supported" in r.stderr
 
 
 def test_node_count_update_over_max_nodes(cluster, test_user, workdir):

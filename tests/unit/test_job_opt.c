@@ -628,7 +628,7 @@ static void test_fill_desc_values(void **state)
 	assert_string_equal(d.tres_per_node, "gres/gpu:a100:1,gres/gpu:2048,gres/mps:10");
 	assert_string_equal(d.tres_per_job, "gres/gpu:4");
 	assert_int_equal(d.nice, NICE_OFFSET + 5);
-	assert_int_equal(d.flags, JOB_DESC_HOLD | JOB_DESC_EXCLUSIVE | JOB_DESC_KILL_INV_DEP);
+	assert_int_equal(d.flags, JOB_DESC_HOLD | JOB_DESC_EXCLUSIVE_USER | JOB_DESC_KILL_INV_DEP);
 	assert_int_equal(d.warn_signal, 10);
 	assert_int_equal(d.warn_time, 60);
 	assert_int_equal(d.begin_time, 1700000000);

@@ -36,6 +36,13 @@
 #define N4   NODE(1, 4, 1, 8000, 0) /* 4 cpus, 8000 MB */
 #define N4G4 NODE(1, 4, 1, 8000, 4) /* ... and 4 GPUs */
 #define HT4  NODE(1, 2, 2, 8000, 0) /* 2 cores x 2 threads */
+/* 4 GPUs: 0-1 of type 1, 2-3 of type 2 ("gpu:a100:2,gpu:v100:2") */
+static const uint64_t two_types[8] = {0x3, 0xc};
+#define N4G4T                                                                                      \
+	{                                                                                          \
+		.sockets = 1, .cores_per_socket = 4, .threads_per_core = 1, .cpus = 4,             \
+		.real_memory = 8000, .gpus = 4, .is_usable = true, .gpu_type_mask = two_types     \
+	}
 #define STEP(...)                                                                                  \
 	{                                                                                          \
 		.is_step = true, __VA_ARGS__                                                       \
@@ -159,6 +166,58 @@ static const struct scenario scenarios[] = {
      {N4G4, N4G4},
      {STEP(.req = {.min_nodes = 2, .gpus_total = 1},
 	   .alloc = {{0, 1, 1, 0, 0x1}, {1, 1, 1, 0, 0x0}})}},
+    {"GPUs per task: each node gets its tasks' GPUs, and no more tasks than its GPUs allow",
+     2,
+     {N4G4, N4G4},
+     {STEP(.req = {.num_tasks = 3, .max_nodes = 2, .gpus_per_task = 2},
+	   .alloc = {{0, 2, 2, 0, 0xf}, {1, 1, 1, 0, 0x3}}),
+      STEP(.req = {.num_tasks = 2, .gpus_per_task = 2}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 3, .gpus_per_task = 2}, .rc = -ENOSPC)}},
+    {"tasks per GPU: one GPU for every N tasks on a node, rounded up",
+     1,
+     {N4G4},
+     {STEP(.req = {.num_tasks = 3, .ntasks_per_gpu = 2}, .alloc = {{0, 3, 3, 0, 0x3}}),
+      STEP(.req = {.num_tasks = 1, .ntasks_per_gpu = 2}, .alloc = {{0, 1, 1, 0, 0x4}})}},
+    {"cpus per GPU raise a node's cpus and bound the GPUs its free cpus can serve",
+     1,
+     {N4G4},
+     {STEP(.req = {.num_tasks = 1, .gpus_per_node = 2, .cpus_per_gpu = 2},
+	   .alloc = {{0, 4, 1, 0, 0x3}}),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 1, .cpus_per_gpu = 1}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 3, .cpus_per_gpu = 2}, .rc = -ENOSPC)}},
+    {"memory per GPU is charged per GPU and bounds the GPUs a node gives",
+     1,
+     {N4G4},
+     {STEP(.req = {.num_tasks = 1, .gpus_per_node = 2, .mem_per_gpu = 3000},
+	   .alloc = {{0, 1, 1, 6000, 0x3}}),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 1, .mem_per_gpu = 3000}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 3, .mem_per_gpu = 3000}, .rc = -ENOSPC)}},
+    {"a typed request takes only GPUs of its type",
+     1,
+     {N4G4T},
+     {STEP(.req = {.num_tasks = 1, .gpus_per_node = 1, .gpu_type = 2}, .alloc = {{0, 1, 1, 0, 0x4}}),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 2, .gpu_type = 2}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 2, .gpu_type = 1}, .alloc = {{0, 1, 1, 0, 0x3}}),
+      STEP(.req = {.num_tasks = 1, .gpus_per_node = 3, .gpu_type = 1}, .rc = -ENOSPC)}},
+    {"sharing jobs overlap on cores up to the share; others find the node full",
+     1,
+     {N4},
+     {STEP(.req = {.num_tasks = 4, .share = 2}, .alloc = {{0, 4, 4, 0, 0}}),
+      STEP(.req = {.num_tasks = 4, .share = 2}, .alloc = {{0, 4, 4, 0, 0}}),
+      STEP(.req = {.num_tasks = 1, .share = 2}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 1}, .rc = -EAGAIN)}},
+    {"sharing never lets one job use a core twice or take a dedicated job's cores",
+     1,
+     {N4},
+     {STEP(.req = {.num_tasks = 5, .share = 4}, .rc = -ENOSPC),
+      STEP(.req = {.num_tasks = 2}, .alloc = {{0, 2, 2, 0, 0}}),
+      STEP(.req = {.num_tasks = 3, .share = 4}, .rc = -EAGAIN),
+      STEP(.req = {.num_tasks = 2, .share = 4}, .alloc = {{0, 2, 2, 0, 0}})}},
+    {"an exclusive job gets every GPU of its node, as in Slurm",
+     1,
+     {N4G4},
+     {STEP(.req = {.num_tasks = 1, .gpus_per_node = 1, .is_exclusive = true},
+	   .alloc = {{0, 4, 1, 0, 0xf}})}},
     {"an exclusive job takes all cpus and keeps others off its node",
      2,
      {N4, N4},
@@ -316,7 +375,7 @@ static void test_charge_marks_an_exclusive_node_and_release_frees_it(void **stat
 		assert_true(nodes[i].is_exclusive_used);
 		assert_int_equal(nodes[i].cpus_used, 4);
 		assert_int_equal(nodes[i].mem_used, 100);
-		assert_int_equal(nodes[i].gpus_used, 0x3);
+		assert_int_equal(nodes[i].gpus_used, 0xf); /* exclusive: every GPU */
 	}
 	req.is_exclusive = false;
 	req.gpus_per_node = 0;

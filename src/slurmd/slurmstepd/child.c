@@ -192,6 +192,8 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 		_exit(1);
 	}
 	affinity_apply(s, t->ltid); /* within the cgroup's cpuset */
+	if (s->gpu_verbose[0]) /* --gpu-bind=verbose, made by env_task() */
+		(void)!write(STDERR_FILENO, s->gpu_verbose, strlen(s->gpu_verbose));
 	r = privs_drop_final(s);
 	if (r < 0) {
 		child_error(s, "cannot run as uid %u gid %u: %s", s->uid, s->gid, strerror(-r));

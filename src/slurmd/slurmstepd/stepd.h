@@ -102,6 +102,7 @@ struct stepd {
 	struct pmi *pmi;	   /* --mpi=pmi2's server (pmi.c), NULL: none */
 	struct pmix_step *pmix;	   /* --mpi=pmix's server (pmix_srv.c), NULL: none */
 	struct affinity *aff;	   /* the tasks' CPU binding (affinity.c), NULL: none */
+	char gpu_verbose[512];	   /* --gpu-bind=verbose: the next task's line (env.c), "" none */
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s; /* JobAcctGatherFrequency task=, 0: only at the end */
