@@ -63,7 +63,7 @@ void job_opts_done(struct job_opts *o)
 			 &o->wrap,     &o->gres,     &o->gpus,	     &o->gpus_per_node,
 			 &o->constraint, &o->prefer, &o->licenses,   &o->reservation,
 			 &o->nodefile_list, &o->gpus_per_task, &o->gpus_per_socket,
-			 &o->gpu_bind};
+			 &o->gpu_bind, &o->propagate};
 
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
 		free(*strs[i]);

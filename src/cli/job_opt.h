@@ -186,6 +186,7 @@ struct job_opts {
 	char *gpus_per_node;	  /* "[type:]N" as given */
 	char *gpus_per_task, *gpus_per_socket; /* "[type:]N" as given */
 	char *gpu_bind;		  /* --gpu-bind as given (checked) */
+	char *propagate;	  /* --propagate's limits ("ALL" when bare), NULL not given */
 	int cpus_per_gpu, ntasks_per_gpu; /* 0 none */
 	uint16_t gres_flags;	  /* GRES_FLAG_* */
 	int min_nodes, max_nodes; /* max 0: no maximum */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/job_env.h"
 #include "common/macros.h"
 #include "common/msg_job.h"
 #include "common/parse_mem.h"
@@ -103,6 +104,9 @@ PATH_OPT(p_input, std_in)
 		return opt_int(o, name, arg, positive, &v, e);                                     \
 	}
 INT_OPT(p_ntasks_per_socket, "--ntasks-per-socket", false)
+/* --wait-all-nodes=1 is what every job gets: a node is allocated only
+ * once its slurmd registered and no reboot is pending (job_place.c), so
+ * both values are met; the value is checked as Slurm does. */
 INT_OPT(p_wait_all_nodes, "--wait-all-nodes", false)
 
 #define FLAG_OPT(fn, stmt)                                                                         \
@@ -307,6 +311,21 @@ static int timestamp(struct job_opts *o, const char *arg, const char *name, time
 static int p_begin(struct job_opts *o, const char *arg, struct job_opt_err *e)
 {
 	return timestamp(o, arg, "--begin", &o->begin, e);
+}
+
+/* --propagate[=ALL|NONE|AS,CORE,...]: the limits forced through to the
+ * tasks (job_env_set_rlimits); Slurm's words, in capitals. */
+static int p_propagate(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	size_t bad;
+
+	if (arg && !job_env_rlimit_list_ok(arg, &bad)) {
+		job_opt_fail(e, o->prog, JOB_OPT_EXIT_FATAL, "Bad rlimit name: %.*s",
+			     (int)strcspn(arg + bad, ","), arg + bad);
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_FATAL, "--propagate=%s is not valid.",
+				    arg);
+	}
+	return set_str(&o->propagate, arg ? arg : "ALL");
 }
 
 static int p_oversubscribe(struct job_opts *o, const char *arg, struct job_opt_err *e)
@@ -647,7 +666,7 @@ const struct job_opt_def job_opt_table[] = {
     {"prefer", 0, R, JOPT_PREFER, NULL, p_prefer},
     {"priority", 0, R, JOPT_PRIORITY, NULL, job_opt_p_priority},
     {"profile", 0, R, JOPT_PROFILE, "SBATCH_PROFILE", NULL},
-    {"propagate", 0, O, JOPT_PROPAGATE, NULL, NULL},
+    {"propagate", 0, O, JOPT_PROPAGATE, NULL, p_propagate},
     {"qos", 'q', R, JOPT_QOS, "SBATCH_QOS", p_qos},
     {"quiet", 'Q', N, JOPT_QUIET, NULL, p_quiet},
     {"reboot", 0, N, JOPT_REBOOT, NULL, NULL},

@@ -309,8 +309,9 @@ static int env_put(struct job_env *e, const char *entry)
 #define env_set_default(e, name, ...)                                                              \
 	(job_env_get((e), (name)) ? 0 : job_env_set((e), (name), __VA_ARGS__))
 
-/* SLURM_RLIMIT_* per PropagateResourceLimits[Except] (default: all). */
-static int put_rlimits(struct job_env *e, const struct sl_conf *conf)
+/* SLURM_RLIMIT_* per PropagateResourceLimits[Except] (default: all);
+ * those --propagate names (forced) as "U<n>", whatever the configuration. */
+static int put_rlimits(struct job_env *e, const struct sl_conf *conf, const char *forced)
 {
 	const char *inc = conf ? conf_get_raw(conf, "PropagateResourceLimits") : NULL;
 	const char *exc = conf ? conf_get_raw(conf, "PropagateResourceLimitsExcept") : NULL;
@@ -319,13 +320,15 @@ static int put_rlimits(struct job_env *e, const struct sl_conf *conf)
 
 	for (size_t i = 0; i < job_env_rlimits_count && r == 0; i++) {
 		const struct job_env_rlimit *l = &job_env_rlimits[i];
+		bool is_forced = forced && job_env_rlimit_is_propagated(l->name, forced, NULL);
 		struct rlimit rl;
 
-		if (!job_env_rlimit_is_propagated(l->name, inc, exc)
+		if ((!is_forced && !job_env_rlimit_is_propagated(l->name, inc, exc))
 		    || getrlimit(l->resource, &rl) < 0)
 			continue;
 		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", l->name);
-		r = job_env_set(e, name, "%llu", (unsigned long long)rl.rlim_cur);
+		r = job_env_set(e, name, "%s%llu", is_forced ? "U" : "",
+				(unsigned long long)rl.rlim_cur);
 	}
 	return r;
 }
@@ -346,7 +349,7 @@ static int put_sbatch_vars(const struct job_opts *o, struct job_env *e, const st
 		r |= job_env_set(e, "SLURM_JOB_DEPENDENCY", "%s", o->dependency);
 	if (o->export_env && strcasecmp(o->export_env, "ALL"))
 		r |= env_set_default(e, "SLURM_EXPORT_ENV", "%s", o->export_env);
-	r |= put_rlimits(e, conf);
+	r |= put_rlimits(e, conf, o->propagate);
 	errno = 0;
 	r |= job_env_set(e, "SLURM_PRIO_PROCESS", "%d", getpriority(PRIO_PROCESS, 0));
 	if (getcwd(cwd, sizeof(cwd)))

@@ -153,6 +153,6 @@ int srun_env_step(struct job_env *e, const struct srun_opts *o, const struct ste
 		rc |= set_str(e, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_0", r->job_cpus_per_node);
 	/* the tasks get srun's limits; slurmstepd applies those that
 	 * PropagateResourceLimits[Except] lets through */
-	rc |= job_env_set_rlimits(e);
+	rc |= job_env_set_rlimits(e, o->job.propagate);
 	return rc ? -ENOMEM : 0;
 }

@@ -404,19 +404,41 @@ const struct job_env_rlimit job_env_rlimits[] = {
 };
 const size_t job_env_rlimits_count = sizeof(job_env_rlimits) / sizeof(job_env_rlimits[0]);
 
-int job_env_set_rlimits(struct job_env *e)
+int job_env_set_rlimits(struct job_env *e, const char *forced)
 {
 	for (size_t i = 0; i < job_env_rlimits_count; i++) {
+		bool is_forced = forced && job_env_rlimit_is_propagated(job_env_rlimits[i].name,
+									 forced, NULL);
 		struct rlimit rl;
 		char name[32];
 
 		if (getrlimit(job_env_rlimits[i].resource, &rl) < 0)
 			continue;
 		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", job_env_rlimits[i].name);
-		if (job_env_set(e, name, "%llu", (unsigned long long)rl.rlim_cur) < 0)
+		if (job_env_set(e, name, "%s%llu", is_forced ? "U" : "",
+				(unsigned long long)rl.rlim_cur)
+		    < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+bool job_env_rlimit_list_ok(const char *v, size_t *bad)
+{
+	for (const char *p = v; *p;) {
+		size_t n = strcspn(p, ",");
+		bool ok = (n == 3 && !strncmp(p, "ALL", 3)) || (n == 4 && !strncmp(p, "NONE", 4));
+
+		for (size_t i = 0; i < job_env_rlimits_count && !ok; i++)
+			ok = strlen(job_env_rlimits[i].name) == n
+			     && !strncmp(p, job_env_rlimits[i].name, n);
+		if (!ok) {
+			*bad = (size_t)(p - v);
+			return false;
+		}
+		p += n + (p[n] == ',');
+	}
+	return true;
 }
 
 /* Is name a word of the comma list (case-insensitive)? */

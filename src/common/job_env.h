@@ -83,9 +83,15 @@ extern const struct job_env_rlimit job_env_rlimits[];
 extern const size_t job_env_rlimits_count;
 
 /* Set SLURM_RLIMIT_<NAME> for each limit to the caller's soft limit, in
- * decimal (unlimited: RLIM_INFINITY as an unsigned number, as Slurm).
- * 0 or -ENOMEM. */
-int job_env_set_rlimits(struct job_env *e);
+ * decimal (unlimited: RLIM_INFINITY as an unsigned number, as Slurm);
+ * "U<n>" for those the comma list forced names (--propagate: "ALL",
+ * "NONE" or names; NULL none), which the nodes apply whatever their
+ * PropagateResourceLimits. 0 or -ENOMEM. */
+int job_env_set_rlimits(struct job_env *e, const char *forced);
+/* Is v a --propagate list Slurm takes: ALL, NONE or limit names in
+ * capitals, comma separated? On false, *bad is the first bad name's
+ * offset in v. */
+bool job_env_rlimit_list_ok(const char *v, size_t *bad);
 /* Is the limit name (without prefix, "NOFILE") to be propagated under
  * PropagateResourceLimits=propagate (NULL or "ALL": every one; "NONE":
  * none) and PropagateResourceLimitsExcept=except (NULL: none)? */

@@ -315,6 +315,30 @@ def test_srun_tasks_get_the_submitting_shells_rlimits(cluster, workdir):
     assert r.stdout.split() == ["nofile=123", "0"], r.stdout
 
 
+def test_propagate_forces_limits_the_configuration_keeps(fresh_cluster, tmp_path):
+    """PropagateResourceLimits=NONE keeps the submitting shell's limits
+    from the job; --propagate=NOFILE forces that one through, as Slurm."""
+    c = fresh_cluster(nodes=("n1",), name="propagate",
+                      settings={"PropagateResourceLimits": "NONE"})
+
+    def job_nofile(*opts):
+        out = tmp_path / f"nofile{len(opts)}.out"
+        cmd = (f"ulimit -S -n 123 && exec {BUILD_DIR / 'sbatch'} -o {out} {' '.join(opts)} "
+               "--wrap 'ulimit -n'")
+        r = subprocess.run(["bash", "-c", cmd], env=c.env(None), capture_output=True,
+                           text=True, timeout=60, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        wait_state(c, int(r.stdout.split()[-1]), "COMPLETED")
+        return out.read_text().strip()
+
+    assert job_nofile() != "123"
+    assert job_nofile("--propagate=NOFILE") == "123"
+    r = c.run("sbatch", "--propagate=nofile", "--wrap", "true", check=False)
+    assert (r.returncode, r.stderr.splitlines()) == (
+        1, ["sbatch: error: Bad rlimit name: nofile",
+            "sbatch: error: --propagate=nofile is not valid."])
+
+
 def test_limits_not_enforced_wait_with_partition_config(fresh_cluster):
     """EnforcePartLimits=NO (Slurm's default): a job over the partition's
     limits is accepted and waits with PartitionConfig; it never runs."""

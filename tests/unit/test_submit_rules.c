@@ -207,14 +207,33 @@ static void test_rlimit_env_set(void **state)
 	struct job_env e = {0};
 
 	(void)state;
-	assert_int_equal(job_env_set_rlimits(&e), 0);
+	assert_int_equal(job_env_set_rlimits(&e, NULL), 0);
 	for (size_t i = 0; i < job_env_rlimits_count; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "SLURM_RLIMIT_%s", job_env_rlimits[i].name);
 		assert_non_null(job_env_get(&e, name));
 	}
+	/* --propagate=CORE,NOFILE: those two forced, "U<n>" */
+	assert_int_equal(job_env_set_rlimits(&e, "CORE,NOFILE"), 0);
+	assert_int_equal(job_env_get(&e, "SLURM_RLIMIT_CORE")[0], 'U');
+	assert_int_equal(job_env_get(&e, "SLURM_RLIMIT_NOFILE")[0], 'U');
+	assert_true(job_env_get(&e, "SLURM_RLIMIT_CPU")[0] != 'U');
 	job_env_done(&e);
+}
+
+static void test_rlimit_propagate_list(void **state)
+{
+	size_t bad = 0;
+
+	(void)state;
+	assert_true(job_env_rlimit_list_ok("ALL", &bad));
+	assert_true(job_env_rlimit_list_ok("CORE,NOFILE,AS", &bad));
+	assert_true(job_env_rlimit_list_ok("NONE", &bad));
+	assert_false(job_env_rlimit_list_ok("CORE,BOGUS", &bad));
+	assert_int_equal(bad, 5);
+	assert_false(job_env_rlimit_list_ok("core", &bad)); /* Slurm takes capitals only */
+	assert_int_equal(bad, 0);
 }
 
 int main(void)
@@ -223,6 +242,7 @@ int main(void)
 	    cmocka_unit_test(test_mail_user_validator), cmocka_unit_test(test_part_list_has),
 	    cmocka_unit_test(test_part_access_rules),	cmocka_unit_test(test_part_limits),
 	    cmocka_unit_test(test_rlimit_words),	cmocka_unit_test(test_rlimit_env_set),
+	    cmocka_unit_test(test_rlimit_propagate_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
