@@ -84,6 +84,7 @@ struct sl_conf *conf_free(struct sl_conf *c)
 		free(c->gres[i].name);
 		free(c->gres[i].type);
 		free(c->gres[i].file);
+		free(c->gres[i].cores);
 	}
 	free(c->gres);
 	conf_cgroup_done(&c->cgroup);

@@ -71,6 +71,8 @@ struct gres_conf {               /* one gres.conf line that applies to a node */
 	char *name;              /* "gpu" */
 	char *type;              /* "a100" or NULL */
 	char *file;              /* "/dev/nvidia[0-3]" or NULL */
+	char *cores;             /* Cores= (CPUs=): the cores nearest its devices, "0-3,8";
+				  * NULL: no affinity given */
 	uint64_t count;          /* from Count= or the number of files */
 };
 

@@ -5,8 +5,10 @@
  * (a number with an optional K/M/G/T/P suffix, powers of 1024) and
  * NodeName= (a host list; none means every node). Count defaults to the
  * number of files, or 1 without File=.
- * Accepted and ignored: Cores= (and its old name CPUs=), Links=, Flags=,
- * AutoDetect= (a line holding only AutoDetect/NodeName is skipped).
+ * Cores= (and its old name CPUs=): the node's core indexes nearest the
+ * line's devices (--gpu-bind=closest), a list of numbers and ranges.
+ * Accepted and ignored: Links=, Flags=, AutoDetect= (a line holding only
+ * AutoDetect/NodeName is skipped).
  * Caveats: Name is not checked against GresTypes and Count is not checked
  * against the number of files (MPS-style shares differ legitimately).
  */
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gres_detect.h"
 #include "hostlist.h"
 #include "log.h"
 #include "macros.h"
@@ -40,9 +43,9 @@ static int gres_autodetect_set(void *base, const struct conf_key *k, const char 
 /* clang-format off */
 static const struct conf_key gres_keys[] = {
 	CONF_KEY_FN("AutoDetect", gres_autodetect_set),
-	CONF_KEY_RAW("Cores"),
+	GK("Cores", CONF_STR, g.cores),
 	CONF_KEY_FN("Count", gres_count_set),
-	CONF_KEY_RAW("CPUs"), /* old name of Cores */
+	GK("CPUs", CONF_STR, g.cores), /* old name of Cores */
 	GK("File", CONF_STR, g.file),
 	CONF_KEY_RAW("Flags"),
 	CONF_KEY_RAW("Links"),
@@ -109,6 +112,7 @@ static void gres_conf_done(struct gres_conf *g)
 	free(g->name);
 	free(g->type);
 	free(g->file);
+	free(g->cores);
 	*g = (struct gres_conf){0};
 }
 
@@ -126,6 +130,10 @@ static int gres_check(struct gres_line *l, const struct conf_where *at, struct s
 		return errprintf(err, -EINVAL, "%s:%u: NodeName=%s: bad host list", at->file,
 				 at->line, l->g.node_name);
 	hl = hostlist_free(hl);
+	if (l->g.cores && gres_cores_mask(l->g.cores, NULL) < 0)
+		return errprintf(err, -EINVAL,
+				 "%s:%u: Cores=%s: expected core indexes such as 0-3,8 (below %d)",
+				 at->file, at->line, l->g.cores, GRES_CORES_MAX);
 	if (l->g.file) {
 		if (hostlist_new(l->g.file, &hl) < 0 || hostlist_count(hl) == 0)
 			return errprintf(err, -EINVAL, "%s:%u: File=%s: bad file list", at->file,

@@ -171,16 +171,22 @@ static uint64_t nth_bit(uint64_t mask, uint32_t k)
 	return 0;
 }
 
-uint64_t gpu_bind_task(const struct gpu_bind *b, uint64_t step, uint32_t ltid)
+uint64_t gpu_bind_task(const struct gpu_bind *b, uint64_t step, uint64_t closest, uint32_t ltid)
 {
 	uint32_t count = (uint32_t)__builtin_popcountll(step);
+	uint64_t near = closest & step ? closest & step : step;
 	uint64_t out = 0;
 
 	if (!count)
 		return 0;
 	switch (b->type) {
-	case GPU_BIND_SINGLE:
-		out = nth_bit(step, ltid / b->n);
+	case GPU_BIND_CLOSEST:
+		out = near;
+		break;
+	case GPU_BIND_SINGLE: /* the Nth of the nearest, else all of them */
+		out = nth_bit(near, ltid / b->n);
+		if (!out)
+			out = near;
 		break;
 	case GPU_BIND_PER_TASK:
 		for (uint32_t j = 0; j < b->n && j < count; j++)

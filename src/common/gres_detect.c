@@ -9,6 +9,7 @@
  */
 #include "gres_detect.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -261,6 +262,75 @@ uint64_t gres_count(const char *gres, const char *name)
 	return total;
 }
 
+int gres_cores_mask(const char *list, uint64_t *ret)
+{
+	uint64_t m = 0;
+
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -EINVAL;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (a > b || b >= GRES_CORES_MAX || (*end && *end != ','))
+			return -EINVAL;
+		for (unsigned long c = a; c <= b; c++)
+			m |= UINT64_C(1) << c;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -EINVAL; /* a trailing comma */
+	}
+	if (!*list)
+		return -EINVAL;
+	if (ret)
+		*ret = m;
+	return 0;
+}
+
+/* The device files of a gres.conf line naming GPUs of node_name; NULL
+ * for any other line (or one whose lists do not parse: checked when the
+ * file was read). */
+static struct hostlist *gpu_files_here(const struct gres_conf *g, const char *node_name)
+{
+	struct hostlist *hl = NULL;
+	struct sl_error err;
+	bool is_here = false;
+
+	if (!g->name || !strcaseeq(g->name, "gpu") || !g->file)
+		return NULL;
+	if (entry_applies(g, node_name, &is_here, &err) < 0 || !is_here)
+		return NULL;
+	if (hostlist_new(g->file, &hl) < 0)
+		return NULL;
+	return hl;
+}
+
+int gres_gpu_cores(const struct gres_conf *conf, size_t n, const char *node_name, uint64_t *ret,
+		   size_t max, size_t *ret_n)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_(hostlist_freep) struct hostlist *hl = gpu_files_here(&conf[i], node_name);
+		uint64_t cores = 0;
+
+		if (!hl)
+			continue;
+		if (conf[i].cores && gres_cores_mask(conf[i].cores, &cores) < 0)
+			return -EINVAL;
+		for (size_t k = 0; k < hostlist_count(hl) && count < max; k++)
+			ret[count++] = cores;
+	}
+	*ret_n = count;
+	return 0;
+}
+
 int gres_gpu_files(const struct gres_conf *conf, size_t n, const char *node_name, char ***ret,
 		   size_t *ret_n)
 {
@@ -269,17 +339,9 @@ int gres_gpu_files(const struct gres_conf *conf, size_t n, const char *node_name
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
-		_cleanup_(hostlist_freep) struct hostlist *hl = NULL;
-		struct sl_error err;
-		bool is_here = false;
+		_cleanup_(hostlist_freep) struct hostlist *hl = gpu_files_here(&conf[i], node_name);
 
-		if (!conf[i].name || !strcaseeq(conf[i].name, "gpu") || !conf[i].file)
-			continue;
-		if (entry_applies(&conf[i], node_name, &is_here, &err) < 0 || !is_here)
-			continue;
-		if (hostlist_new(conf[i].file, &hl) < 0)
-			continue; /* checked when the file was read */
-		for (size_t k = 0; k < hostlist_count(hl); k++) {
+		for (size_t k = 0; hl && k < hostlist_count(hl); k++) {
 			char **nv = realloc(v, (count + 2) * sizeof(*v));
 
 			if (!nv || !(nv[count] = strdup(hostlist_nth(hl, k)))) {

@@ -39,6 +39,17 @@ void gres_detect_done(struct gres_detect *d);
  * "gpu" = 1, "gpu:a100:1K" = 1024); 0 when absent or malformed. */
 uint64_t gres_count(const char *gres, const char *name);
 
+/* Cores= lists: "0-3,8" -> bits 0-3 and 8 (NULL ret: check only).
+ * 0, or -EINVAL when malformed or a core is GRES_CORES_MAX or more. */
+#define GRES_CORES_MAX 64
+int gres_cores_mask(const char *list, uint64_t *ret);
+
+/* The cores nearest each GPU of node_name, in the index order of
+ * gres_gpu_files() (its line's Cores=; 0 when the line gives none):
+ * ret[0..*ret_n), at most max. 0 or -EINVAL. */
+int gres_gpu_cores(const struct gres_conf *conf, size_t n, const char *node_name, uint64_t *ret,
+		   size_t max, size_t *ret_n);
+
 /* The GPU device files of node_name in index order (GPU i of the node is
  * file i: the order of its Name=gpu lines, then of each File= list), as
  * a NULL-terminated malloc'd array (NULL with *ret_n 0 when none).

@@ -7,7 +7,9 @@ Two nodes g1, g2 of 4 CPUs, each with four fake GPUs: 0-1 a100, 2-3 v100
 (gres.conf File= lines, so the GPU variables are exported).
 """
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +170,34 @@ def test_def_cpu_and_mem_per_gpu(fresh_cluster):
                "true")
     r = wait_state(c, j, "COMPLETED")
     assert r["TRES"].startswith("cpu=1,mem=50M,node=1,")
+
+
+def _core_pairs(cpus):
+    """(socket, core) of each CPU, from the kernel's topology."""
+    def read(c, what):
+        return int(open(f"/sys/devices/system/cpu/cpu{c}/topology/{what}").read())
+    return {c: (read(c, "physical_package_id"), read(c, "core_id")) for c in cpus}
+
+
+def test_closest_follows_gres_conf_cores(fresh_cluster):
+    """--gpu-bind=closest gives each core-bound task the GPUs whose Cores=
+    hold its core. Core indexes are the machine's (socket, core) pairs in
+    order, as the stepd numbers them."""
+    online = sorted(int(p.name[3:]) for p in Path("/sys/devices/system/cpu").glob("cpu[0-9]*")
+                    if (p / "topology").exists())
+    rank = {pair: i for i, pair in enumerate(sorted(set(_core_pairs(online).values())))}
+    mine = _core_pairs(sorted(os.sched_getaffinity(0)))
+    units = sorted(set(mine.values()))  # --cpu-bind=cores: task i gets the i-th core
+    if len(units) < 2:
+        pytest.skip("needs two cores to bind two tasks apart")
+    a, b = rank[units[0]], rank[units[1]]
+    c = fresh_cluster(nodes=("g1 Gres=gpu:4",), name="closest",
+                      gres=(f"NodeName=g1 Name=gpu File=@RUN_DIR@/dev/nvidia[0-1] Cores={a}",
+                            f"NodeName=g1 Name=gpu File=@RUN_DIR@/dev/nvidia[2-3] Cores={b}"),
+                      settings={"GresTypes": "gpu", "TaskPlugin": "task/affinity"})
+    r = c.run("srun", "-l", "-n2", "--cpu-bind=cores", "--gpus-per-node=4", "--gpu-bind=closest",
+              "printenv", "CUDA_VISIBLE_DEVICES")
+    assert per_task(r.stdout) == {0: "0,1", 1: "2,3"}
+    r = c.run("srun", "-l", "-n2", "--cpu-bind=cores", "--gpus-per-node=4", "--gpu-bind=single:1",
+              "printenv", "CUDA_VISIBLE_DEVICES")
+    assert per_task(r.stdout) == {0: "0", 1: "3"}

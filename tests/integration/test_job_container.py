@@ -82,6 +82,9 @@ def test_two_jobs_on_a_node_have_their_own_tmp_which_goes_with_them(cluster):
                 (out / f"srun_err.{j}").read_text()
             assert (out / f"shm.{j}").read_text().split() == [f"{MINE}.{j}"]
             assert (base / str(j) / "_tmp" / MINE).read_text().strip() == str(j)
+            # the extern step's sleeper starts beside the batch script, not
+            # before it: the namespace is there first, the process may follow
+            wait_for(lambda j=j: extern_ns(j) is not None, what=f"job {j}'s extern sleeper")
             assert extern_ns(j) == (out / f"ns.{j}").read_text().strip()
         ns = {(out / f"ns.{j}").read_text() for j in jobs}
         assert len(ns) == 2 and os.readlink("/proc/self/ns/mnt") + "\n" not in ns

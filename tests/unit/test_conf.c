@@ -869,6 +869,8 @@ static void test_gres_conf_lines(void **state)
 			assert_null(g->file);
 		assert_int_equal(g->count, want[i].count);
 	}
+	assert_string_equal(c->gres[0].cores, "0-3");
+	assert_null(c->gres[1].cores);
 	conf_free(c);
 }
 
@@ -883,6 +885,8 @@ static const struct {
 	{ "Name=gpu File=/dev/nvidia[0-\n", 1, "bad file list" },
 	{ "Name=gpu NodeName=g[1-\n", 1, "bad host list" },
 	{ "\nName=gpu Colour=red\n", 2, "unknown gres.conf key 'Colour'" },
+	{ "Name=gpu File=/dev/nvidia0 Cores=0-64\n", 1, "Cores=0-64: expected core indexes" },
+	{ "Name=gpu File=/dev/nvidia0 CPUs=x\n", 1, "Cores=x: expected core indexes" },
 };
 /* clang-format on */
 

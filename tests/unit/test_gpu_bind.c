@@ -56,7 +56,30 @@ static uint64_t task(const char *v, uint64_t step, uint32_t ltid)
 	struct gpu_bind b;
 
 	assert_int_equal(gpu_bind_parse(v, &b), 0);
-	return gpu_bind_task(&b, step, ltid);
+	return gpu_bind_task(&b, step, 0, ltid);
+}
+
+static uint64_t near(const char *v, uint64_t step, uint64_t closest, uint32_t ltid)
+{
+	struct gpu_bind b;
+
+	assert_int_equal(gpu_bind_parse(v, &b), 0);
+	return gpu_bind_task(&b, step, closest, ltid);
+}
+
+static void test_closest_and_single_choose_the_nearest(void **state)
+{
+	(void)state;
+	/* GPUs 2-3 sit by the task's cores */
+	assert_int_equal(near("closest", 0xf, 0xc, 0), 0xc);
+	assert_int_equal(near("single:1", 0xf, 0xc, 0), 0x4);
+	assert_int_equal(near("single:1", 0xf, 0xc, 1), 0x8);
+	assert_int_equal(near("single:1", 0xf, 0xc, 2), 0xc); /* past them: all the nearest */
+	/* the nearest the step does not have: the step's */
+	assert_int_equal(near("closest", 0x3, 0xc, 0), 0x3);
+	/* other bindings do not look at nearness */
+	assert_int_equal(near("map_gpu:0", 0xf, 0xc, 0), 0x1);
+	assert_int_equal(near("per_task:1", 0xf, 0xc, 1), 0x2);
 }
 
 static void test_each_task_gets_its_gpus(void **state)
@@ -106,6 +129,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_values_slurm_accepts),
 	    cmocka_unit_test(test_each_task_gets_its_gpus),
+	    cmocka_unit_test(test_closest_and_single_choose_the_nearest),
 	    cmocka_unit_test(test_list),
 	};
 

@@ -282,6 +282,36 @@ static void test_gpu_files_in_index_order(void **state)
 	assert_null(files);
 }
 
+static void test_gpu_cores_follow_the_gpu_order(void **state)
+{
+	struct gres_conf g[] = {
+		{ .node_name = (char *)"n1", .name = (char *)"gpu", .file = (char *)"/dev/nvidia[0-1]",
+		  .count = 2, .cores = (char *)"0-1" },
+		{ .name = (char *)"gpu", .file = (char *)"/dev/nvidia2", .count = 1 },
+		{ .node_name = (char *)"n1", .name = (char *)"gpu", .file = (char *)"/dev/nvidia3",
+		  .count = 1, .cores = (char *)"2,63" },
+	};
+	uint64_t cores[8], m = 0;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(gres_gpu_cores(g, ARRAY_SIZE(g), "n1", cores, 8, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(cores[0], 0x3);
+	assert_int_equal(cores[1], 0x3);
+	assert_int_equal(cores[2], 0); /* no Cores=: no affinity */
+	assert_int_equal(cores[3], UINT64_C(0x8000000000000004));
+	assert_int_equal(gres_gpu_cores(g, ARRAY_SIZE(g), "n1", cores, 2, &n), 0);
+	assert_int_equal(n, 2); /* at most max */
+	assert_int_equal(gres_cores_mask("0-3,8", &m), 0);
+	assert_int_equal(m, 0x10f);
+	assert_int_equal(gres_cores_mask("64", &m), -EINVAL);
+	assert_int_equal(gres_cores_mask("3-1", &m), -EINVAL);
+	assert_int_equal(gres_cores_mask("1,", &m), -EINVAL);
+	assert_int_equal(gres_cores_mask("", &m), -EINVAL);
+	assert_int_equal(gres_cores_mask("a", NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_gres_count_sums_every_entry_of_a_name),
 		cmocka_unit_test(test_done_empties_a_filled_result_and_may_run_twice),
 		cmocka_unit_test(test_gpu_files_in_index_order),
+		cmocka_unit_test(test_gpu_cores_follow_the_gpu_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

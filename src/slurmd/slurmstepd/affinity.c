@@ -34,6 +34,7 @@ struct affinity {
 	uint32_t ntasks;
 	uint64_t (*masks)[AFF_WORDS]; /* per local task; all zero: not bound */
 	bool is_verbose;
+	int16_t *core_rank; /* per CPU its core index, -1 none; made on first use */
 };
 
 static void mask_set(uint64_t *m, int cpu)
@@ -437,6 +438,60 @@ void affinity_apply(const struct stepd *s, uint32_t ltid)
 		s->node_name, s->step->tasks[ltid].gtid, ltid, (int)getpid(), hex);
 }
 
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct affinity_cpu *x = a, *y = b;
+
+	if (x->socket != y->socket)
+		return x->socket < y->socket ? -1 : 1;
+	return (x->core > y->core) - (x->core < y->core);
+}
+
+/* Each CPU's core index: the machine's (socket, core) pairs in order. */
+static int16_t *core_ranks(void)
+{
+	_cleanup_free_ struct affinity_cpu *pairs = calloc(AFF_CPU_MAX, sizeof(*pairs));
+	int16_t *rank = malloc(AFF_CPU_MAX * sizeof(*rank));
+	size_t n = 0;
+
+	if (!pairs || !rank) {
+		free(rank);
+		return NULL;
+	}
+	for (int c = 0; c < AFF_CPU_MAX; c++) { /* every CPU the kernel has online */
+		char path[96];
+
+		rank[c] = -1;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology", c);
+		if (access(path, F_OK) == 0)
+			pairs[n++] = (struct affinity_cpu){.cpu = c,
+							   .socket = read_int(c, "physical_package_id"),
+							   .core = read_int(c, "core_id")};
+	}
+	qsort(pairs, n, sizeof(*pairs), pair_cmp);
+	for (size_t i = 0, r = 0; i < n; i++) {
+		if (i && pair_cmp(&pairs[i - 1], &pairs[i]))
+			r++; /* a new core */
+		rank[pairs[i].cpu] = (int16_t)(r < INT16_MAX ? r : INT16_MAX);
+	}
+	return rank;
+}
+
+uint64_t affinity_task_cores(const struct stepd *s, uint32_t ltid)
+{
+	struct affinity *a = s->aff;
+	uint64_t out = 0;
+
+	if (!a || ltid >= a->ntasks || mask_empty(a->masks[ltid]))
+		return 0;
+	if (!a->core_rank && !(a->core_rank = core_ranks()))
+		return 0;
+	for (int c = 0; c < AFF_CPU_MAX; c++)
+		if (mask_has(a->masks[ltid], c) && a->core_rank[c] >= 0 && a->core_rank[c] < 64)
+			out |= UINT64_C(1) << a->core_rank[c];
+	return out;
+}
+
 void affinity_free(struct stepd *s)
 {
 	struct affinity *a = s->aff;
@@ -444,6 +499,7 @@ void affinity_free(struct stepd *s)
 	if (!a)
 		return;
 	free(a->masks);
+	free(a->core_rank);
 	free(a);
 	s->aff = NULL;
 }

@@ -20,6 +20,10 @@ int affinity_init(struct stepd *s);
  * "cpu-bind=MASK - <node>, task ..." line on its stderr. */
 void affinity_apply(const struct stepd *s, uint32_t ltid);
 void affinity_free(struct stepd *s); /* NULL-safe */
+/* The cores task ltid is bound to, as core indexes of this machine (its
+ * (socket, core) pairs in order: what gres.conf's Cores= numbers), a mask
+ * of those below 64; 0 when the task is not bound. */
+uint64_t affinity_task_cores(const struct stepd *s, uint32_t ltid);
 
 /* One CPU of the step: its id and the kernel's socket and core ids. */
 struct affinity_cpu {

@@ -46,6 +46,7 @@
 #include "cgroup.h"
 #include "affinity.h"
 #include "env.h"
+#include "gpu_task.h"
 #include "pmi.h"
 #include "pmix_srv.h"
 #include "loop.h"
@@ -252,7 +253,8 @@ int child_start(struct stepd *s)
 		pid_t pid = -1;
 
 		/* the task's own variables, made here: the child allocates nothing */
-		if (env_task(s, t->ltid) < 0 || pmi_task_env(s, t->ltid) < 0
+		if (env_task(s, t->ltid) < 0 || gpu_task_env(s, t->ltid) < 0
+		    || pmi_task_env(s, t->ltid) < 0
 		    || pmix_srv_task_env(s, t->ltid) < 0)
 			error("%s: task %u: cannot build its environment", s->label, t->gtid);
 		else if ((pid = child_vfork(s, t)) < 0)

@@ -7,21 +7,18 @@
  */
 #include "env.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/conf.h"
-#include "common/gpu_bind.h"
 #include "common/log.h"
 #include "common/hostlist.h"
 #include "common/msg.h"
 #include "stepd.h"
 
-/* Does gres.conf name GPU device files on this node? */
-static bool env_has_gpu_files(const struct stepd *s)
+bool env_has_gpu_files(const struct stepd *s)
 {
 	for (uint32_t i = 0; i < s->conf->gres_count; i++) {
 		const struct gres_conf *g = &s->conf->gres[i];
@@ -83,86 +80,13 @@ int env_setup(struct stepd *s)
 	return job_env_step(&s->env, s->launch, &node);
 }
 
-/* The step's GPUs here ("0,1,3") as a mask. */
-static uint64_t gpu_mask_of(const char *list)
-{
-	uint64_t m = 0;
-
-	for (const char *p = list; p && *p;) {
-		char *end;
-		unsigned long i = strtoul(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (i < GPU_BIND_MAX)
-			m |= UINT64_C(1) << i;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return m;
-}
-
-/* The binding asked: --gpu-bind (SLURM_GPU_BIND), else what
- * --gpus-per-task (per_task:N) or --ntasks-per-gpu (single:N) imply, as
- * in Slurm. Returns false when there is none. */
-static bool gpu_bind_of(const struct stepd *s, struct gpu_bind *b, char *buf, size_t len)
-{
-	const char *v = env_launch_get(s, "SLURM_GPU_BIND");
-	const char *gpt = env_launch_get(s, "SLURM_GPUS_PER_TASK");
-	const char *tpg = env_launch_get(s, "SLURM_NTASKS_PER_GPU");
-
-	if (!v && gpt) { /* "[type:]N" */
-		const char *n = strrchr(gpt, ':');
-
-		snprintf(buf, len, "per_task:%s", n ? n + 1 : gpt);
-		v = buf;
-	} else if (!v && tpg) {
-		snprintf(buf, len, "single:%s", tpg);
-		v = buf;
-	}
-	if (!v || gpu_bind_parse(v, b) < 0) {
-		if (v)
-			error("%s: ignoring --gpu-bind=%s: not a valid binding", s->label, v);
-		return false;
-	}
-	return true;
-}
-
-/* A task's own GPUs when a binding asks for them (CUDA_VISIBLE_DEVICES and
- * friends), and its verbose line for the child to print. */
-static int env_task_gpus(struct stepd *s, uint32_t ltid)
-{
-	struct gpu_bind b;
-	char buf[64], task[192];
-	uint64_t all, mine;
-	int r = 0;
-
-	s->gpu_verbose[0] = '\0';
-	if (!s->launch || !s->launch->gpus || !*s->launch->gpus || !env_has_gpu_files(s)
-	    || !gpu_bind_of(s, &b, buf, sizeof(buf)))
-		return 0;
-	all = gpu_mask_of(s->launch->gpus);
-	mine = gpu_bind_task(&b, all, ltid);
-	gpu_bind_list(mine, task, sizeof(task));
-	r |= job_env_set(&s->env, "CUDA_VISIBLE_DEVICES", "%s", task);
-	r |= job_env_set(&s->env, "GPU_DEVICE_ORDINAL", "%s", task);
-	r |= job_env_set(&s->env, "ROCR_VISIBLE_DEVICES", "%s", task);
-	if (b.is_verbose)
-		snprintf(s->gpu_verbose, sizeof(s->gpu_verbose),
-			 "gpu-bind: usable_gres=0x%llx; bit_alloc=0x%llx; local_inx=%d; "
-			 "global_list=%s; local_list=%s\n",
-			 (unsigned long long)mine, (unsigned long long)all,
-			 __builtin_popcountll(mine), task, task);
-	return r ? -ENOMEM : 0;
-}
-
 int env_task(struct stepd *s, uint32_t ltid)
 {
 	int r = 0;
 
 	if (s->launch) /* the script's variables are the job's */
 		r = job_env_step_task(&s->env, s->launch, ltid);
-	if (r == 0)
-		r = env_task_gpus(s, ltid);
+
 	if (r == 0) /* room for any pid: up to 10 digits */
 		r = job_env_set(&s->env, "SLURM_TASK_PID", "%s", "0000000000");
 	return r;

@@ -11,6 +11,9 @@
 
 struct stepd;
 
+/* Does gres.conf name GPU device files on this node (GPU variables are
+ * exported only then)? */
+bool env_has_gpu_files(const struct stepd *s);
 /* This node as job_env sees it (the cluster name only for a step). */
 struct job_env_node env_node(const struct stepd *s);
 /* SLURM_UMASK as submitted (octal), else 022. */

@@ -24,6 +24,7 @@
  *   pmi.c       --mpi=pmi2: the PMI-1/PMI-2 server, fences through srun
  *   pmix_srv.c  --mpi=pmix: libpmix's server, fences through srun
  *   affinity.c  task/affinity: --cpu-bind, the socket distribution
+ *   gpu_task.c  each task's GPUs under --gpu-bind (Cores= for closest)
  *   frame.c     one stepd_proto.h frame read from slurmd
  *   iobuf.c     bytes waiting for a non-blocking fd
  *   script.c, privs.c, loop.c: the script file, uid changes, the poll loop
@@ -103,6 +104,9 @@ struct stepd {
 	struct pmix_step *pmix;	   /* --mpi=pmix's server (pmix_srv.c), NULL: none */
 	struct affinity *aff;	   /* the tasks' CPU binding (affinity.c), NULL: none */
 	char gpu_verbose[512];	   /* --gpu-bind=verbose: the next task's line (env.c), "" none */
+	uint64_t gpu_cores[64];	   /* per GPU index its gres.conf Cores= (env.c, made once) */
+	size_t gpu_cores_n;
+	bool has_gpu_cores;
 	/* usage gathering and enforcement; times in ms of CLOCK_MONOTONIC */
 	struct usage *usage;  /* per task peaks and CPU time (usage.c) */
 	unsigned acct_freq_s; /* JobAcctGatherFrequency task=, 0: only at the end */
