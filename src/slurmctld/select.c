@@ -622,7 +622,7 @@ void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_e
 			nd->cpus_used += r->nodes[j].cpus;
 		nd->mem_used += r->nodes[j].mem;
 		nd->gpus_used |= r->nodes[j].gpus;
-		if (is_exclusive)
+		if (is_exclusive || r->is_exclusive)
 			nd->is_exclusive_used = true;
 	}
 }
@@ -639,7 +639,7 @@ void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_
 			nd->cpus_used = nd->cpus_used > a->cpus ? nd->cpus_used - a->cpus : 0;
 		nd->mem_used = nd->mem_used > a->mem ? nd->mem_used - a->mem : 0;
 		nd->gpus_used &= ~a->gpus;
-		if (is_exclusive)
+		if (is_exclusive || r->is_exclusive)
 			nd->is_exclusive_used = false;
 	}
 }

@@ -133,7 +133,9 @@ void sel_result_done(struct sel_result *r);
 uint32_t select_free_cpus(const struct sel_node *nd, uint16_t share);
 
 /* Apply or release an allocation on the node array (the scheduler's
- * bookkeeping); r->share decides which of the cpus counters it goes to. */
+ * bookkeeping); r->share decides which of the cpus counters it goes to,
+ * and r->is_exclusive (an OverSubscribe=EXCLUSIVE partition's job) holds
+ * the nodes whole as is_exclusive does. */
 void select_charge(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
 void select_release(struct sel_node *nodes, const struct sel_result *r, bool is_exclusive);
 

@@ -28,7 +28,8 @@ static void test_submit_fields(void **state)
 	    "\"current_working_directory\":\"/tmp\",\"standard_output\":\"/tmp/o\","
 	    "\"environment\":{\"A\":\"1\",\"B\":\"x=y\"},\"hold\":true,\"nice\":-5,"
 	    "\"memory_per_node\":100,\"required_nodes\":[\"n1\",\"n2\"],\"argv\":[\"a\",\"b\"],"
-	    "\"requeue\":false,\"comment\":null}}";
+	    "\"requeue\":false,\"comment\":null,\"tres_per_task\":\"gres:gpu:2\","
+	    "\"tres_per_socket\":\"gres:gpu:1\"}}";
 	struct job_desc d;
 	char err[256];
 
@@ -57,6 +58,8 @@ static void test_submit_fields(void **state)
 	assert_int_equal(d.requeue, 0);
 	assert_null(d.comment);
 	assert_int_equal(d.ntasks_per_node, NO_VAL16);
+	assert_string_equal(d.tres_per_task, "gres:gpu:2"); /* the controller reads Slurm's form */
+	assert_string_equal(d.tres_per_socket, "gres:gpu:1");
 	job_desc_done(&d);
 }
 

@@ -388,6 +388,16 @@ static void test_charge_marks_an_exclusive_node_and_release_frees_it(void **stat
 		assert_int_equal(nodes[i].mem_used, 0);
 		assert_int_equal(nodes[i].gpus_used, 0);
 	}
+	/* placed whole by its partition (OverSubscribe=EXCLUSIVE): the
+	 * result says so, whatever the caller's flag */
+	sel_result_done(&res);
+	req.is_exclusive = true;
+	assert_int_equal(select_place(nodes, 2, &req, &res), 0);
+	assert_true(res.is_exclusive);
+	select_charge(nodes, &res, false);
+	assert_true(nodes[res.nodes[0].node].is_exclusive_used);
+	select_release(nodes, &res, false);
+	assert_false(nodes[res.nodes[0].node].is_exclusive_used);
 	sel_result_done(&res);
 	sel_result_done(NULL);
 }
