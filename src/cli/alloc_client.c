@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -197,17 +198,41 @@ int alloc_request(const struct sl_conf *conf, const struct job_desc *d,
 	return 0;
 }
 
-enum alloc_wait alloc_wait_grant(const struct sl_conf *conf, struct alloc_listener *l,
-				 uint32_t job_id, struct alloc_response **ret)
+/* Milliseconds from now until deadline (CLOCK_MONOTONIC), at least 0. */
+static int ms_left(const struct timespec *deadline)
 {
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000
+	     + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
+enum alloc_wait alloc_wait_grant(const struct sl_conf *conf, struct alloc_listener *l,
+				 uint32_t job_id, int timeout_ms, struct alloc_response **ret)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
 	for (;;) {
 		struct pollfd p = {.fd = l->fd, .events = POLLIN};
 		uint16_t type;
 		void *m = NULL;
-		int n = alloc_sig_poll(&p, 1, -1);
+		int left = timeout_ms < 0 ? -1 : ms_left(&deadline);
+		int n = left == 0 ? 0 : alloc_sig_poll(&p, 1, left);
 
 		if (n < 0 && errno == EINTR)
 			return ALLOC_SIGNALLED;
+		if (n == 0 && timeout_ms >= 0 && ms_left(&deadline) == 0)
+			return ALLOC_TIMED_OUT;
 		if (n <= 0 || alloc_listener_recv(conf, l, &type, &m) < 0)
 			continue;
 		if (type == RESPONSE_RESOURCE_ALLOCATION) {

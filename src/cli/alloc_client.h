@@ -51,10 +51,12 @@ enum alloc_wait {
 	ALLOC_GRANTED,   /* *ret holds the grant */
 	ALLOC_SIGNALLED, /* a counted signal came (alloc_sig.h): the caller decides */
 	ALLOC_REVOKED,   /* SRUN_JOB_COMPLETE: the job ended before its grant */
+	ALLOC_TIMED_OUT, /* timeout_ms passed first (-I): the caller gives the job back */
 };
-/* Wait on l for the grant of job_id, answering SRUN_PING meanwhile. */
+/* Wait on l for the grant of job_id, answering SRUN_PING meanwhile, for at
+ * most timeout_ms (-1: for ever). */
 enum alloc_wait alloc_wait_grant(const struct sl_conf *conf, struct alloc_listener *l,
-				 uint32_t job_id, struct alloc_response **ret);
+				 uint32_t job_id, int timeout_ms, struct alloc_response **ret);
 
 /* REQUEST_COMPLETE_JOB_ALLOCATION {job_id, rc}; 0 or a negative code. */
 int alloc_complete(const struct sl_conf *conf, uint32_t job_id, uint32_t rc);

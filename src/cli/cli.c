@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,15 +111,28 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void cli_error_lines(const char *text)
+/* Each non-empty line of text as an error or an info line. */
+static void print_lines(const char *text, bool is_error)
 {
 	for (const char *p = text; p && *p;) {
 		size_t len = strcspn(p, "\n");
 
-		if (len)
+		if (len && is_error)
 			cli_error("%.*s", (int)len, p);
+		else if (len)
+			info("%.*s", (int)len, p);
 		p += len + (p[len] == '\n');
 	}
+}
+
+void cli_error_lines(const char *text)
+{
+	print_lines(text, true);
+}
+
+void cli_info_lines(const char *text)
+{
+	print_lines(text, false);
 }
 
 void cli_perror(const char *msg, int code)

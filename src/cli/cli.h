@@ -41,6 +41,9 @@ void cli_error(const char *fmt, ...) _printf_(1, 2);
 /* A multi-line text (a controller's user_msg) as one cli_error() line per
  * line; empty lines are skipped. NULL prints nothing. */
 void cli_error_lines(const char *text);
+/* ... as info() lines ("<prog>: <text>"): a user_msg that came with a
+ * success (job_submit.lua's slurm.log_user), as Slurm's clients print it. */
+void cli_info_lines(const char *text);
 
 /* Slurm's slurm_perror(msg): "<msg>: <text of code>\n" on stderr; code is
  * positive or negative (sl_strerror). */

@@ -27,6 +27,7 @@
 
 #include "common/conf.h"
 #include "common/hostlist.h"
+#include "common/job_env.h"
 #include "common/macros.h"
 #include "common/msg_job.h"
 #include "common/pack.h"
@@ -444,6 +445,17 @@ static uint32_t user_gid(uint32_t uid, uint32_t fallback)
 	return fallback;
 }
 
+int job_opt_step_env(const struct job_opts *o, struct job_env *e)
+{
+	int r = 0;
+
+	if (o->raw[JOPT_HINT] && *o->raw[JOPT_HINT])
+		r |= job_env_set(e, "SLURM_HINT", "%s", o->raw[JOPT_HINT]);
+	if (o->ntasks_per_socket)
+		r |= job_env_set(e, "SLURM_NTASKS_PER_SOCKET", "%d", o->ntasks_per_socket);
+	return r ? -ENOMEM : 0;
+}
+
 int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 {
 	char host[256] = "";
@@ -474,7 +486,8 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 		       | (o->exclusive == JOB_OPT_EXCL_USER ? JOB_DESC_EXCLUSIVE_USER : 0)
 		       | (o->oversubscribe ? JOB_DESC_OVERSUBSCRIBE : 0)
 		       | (o->test_only ? JOB_DESC_TEST_ONLY : 0)
-		       | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0));
+		       | (o->kill_inv_dep ? JOB_DESC_KILL_INV_DEP : 0)
+		       | (o->no_kill ? JOB_DESC_NO_KILL : 0));
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		host[strcspn(host, ".")] = '\0'; /* short name */
 	r |= dup_to(&d->name, o->job_name);
@@ -497,6 +510,8 @@ int job_opt_fill_desc(const struct job_opts *o, struct job_desc *d)
 	/* the controller checks these: it knows the nodes' features, the
 	 * licenses and the reservations */
 	d->priority = o->priority;
+	d->ntasks_per_socket = (uint16_t)(o->ntasks_per_socket > UINT16_MAX ? UINT16_MAX
+									: o->ntasks_per_socket);
 	d->tmp_mb = o->tmp_mb;
 	d->min_cpus = o->mincpus;
 	d->sockets_per_node = o->sockets_per_node;

@@ -205,6 +205,8 @@ struct job_opts {
 	bool oversubscribe;			     /* -s (the last of it and --exclusive wins) */
 	uint16_t warn_signal, warn_time, warn_flags; /* --signal, 0 */
 	bool kill_inv_dep_set, kill_inv_dep;
+	bool no_kill; /* -k: a failed node leaves the job, which goes on */
+	int ntasks_per_socket; /* 0: not given */
 	bool nice_set;
 	int nice;
 	time_t begin; /* 0 */
@@ -254,6 +256,12 @@ int job_opt_set(struct job_opts *o, enum job_opt_id id, const char *arg, enum jo
  * "NAME=value"), in table order. No-argument options take "", "yes" or a
  * non-zero number as true, anything else as unset. */
 int job_opt_parse_env(struct job_opts *o, char *const *envp, struct job_opt_err *err);
+
+/* The job's variables its steps (srun) read back as options: SLURM_HINT
+ * and SLURM_NTASKS_PER_SOCKET (sbatch's and salloc's --hint and
+ * --ntasks-per-socket). 0 or -ENOMEM. */
+struct job_env;
+int job_opt_step_env(const struct job_opts *o, struct job_env *e);
 
 /* NAME's value in envp (borrowed), NULL when unset. */
 const char *job_opt_env_get(char *const *envp, const char *name);

@@ -255,6 +255,9 @@ REFUSED(job_opt_p_spread_job, "--spread-job")
 REFUSED(job_opt_p_cpu_freq, "--cpu-freq")
 REFUSED(job_opt_p_gpu_freq, "--gpu-freq")
 REFUSED(job_opt_p_batch, "--batch")
+REFUSED(job_opt_p_reboot, "--reboot (nodes are rebooted by scontrol reboot)")
+REFUSED(job_opt_p_container, "--container (OCI containers)")
+REFUSED(job_opt_p_context, "--context (SELinux)")
 
 /* Slurm checks these values first: a bad one gets its error, a good one ours. */
 #define CHECKED_REFUSED(fn, name)                                                                  \

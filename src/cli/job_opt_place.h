@@ -31,6 +31,9 @@ PLACE_PARSER(job_opt_p_cpu_freq);
 PLACE_PARSER(job_opt_p_gpu_freq);
 PLACE_PARSER(job_opt_p_deadline);
 PLACE_PARSER(job_opt_p_batch);
+PLACE_PARSER(job_opt_p_reboot);
+PLACE_PARSER(job_opt_p_container);
+PLACE_PARSER(job_opt_p_context);
 #undef PLACE_PARSER
 
 /* The --nodefile's host list, read as the user (the command runs as

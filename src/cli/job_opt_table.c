@@ -103,7 +103,55 @@ PATH_OPT(p_input, std_in)
 		int v;                                                                             \
 		return opt_int(o, name, arg, positive, &v, e);                                     \
 	}
-INT_OPT(p_ntasks_per_socket, "--ntasks-per-socket", false)
+/* --ntasks-per-socket: the job's steps bind with it (SLURM_NTASKS_PER_SOCKET,
+ * job_opt_step_env) and the controller places at most N tasks per socket
+ * of each node. */
+static int p_ntasks_per_socket(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	int v;
+	int r = opt_int(o, "--ntasks-per-socket", arg, false, &v, e);
+
+	if (r == 0)
+		o->ntasks_per_socket = v > 0 ? v : 0;
+	return r;
+}
+
+/* --export-file=FILE|FD: read by sbatch_build_env (as the user). */
+static int p_export_file(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	if (!*arg)
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --export-file specification");
+	return 0;
+}
+
+/* --get-user-env[=timeout][S|L]: the batch script also gets the user's
+ * login environment (SLURM_GET_USER_ENV=1; slurmstepd's task_script.c). */
+static int p_get_user_env(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	const char *p = arg ? arg : "";
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if ((*p == 'S' || *p == 'L' || *p == 's' || *p == 'l') && !p[1])
+		return 0;
+	if (*p)
+		return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
+				    "Invalid --get-user-env specification");
+	return 0;
+}
+
+/* --hint: the words srun takes; the job's steps bind with it (SLURM_HINT). */
+static int p_hint(struct job_opts *o, const char *arg, struct job_opt_err *e)
+{
+	static const char *const words[] = {"compute_bound", "memory_bound", "multithread",
+					    "nomultithread"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcasecmp(arg, words[i]) == 0)
+			return 0;
+	return job_opt_fail(e, o->prog, JOB_OPT_EXIT_FATAL,
+			    "unrecognized --hint argument \"%s\", see --hint=help", arg);
+}
 /* --wait-all-nodes=1 is what every job gets: a node is allocated only
  * once its slurmd registered and no reboot is pending (job_place.c), so
  * both values are met; the value is checked as Slurm does. */
@@ -372,10 +420,14 @@ static int p_no_kill(struct job_opts *o, const char *arg, struct job_opt_err *e)
 	static const char *const ok[] = {"on", "off", "yes", "no", "set", "unset"};
 
 	for (size_t i = 0; arg && i < ARRAY_SIZE(ok); i++)
-		if (!strcasecmp(arg, ok[i]))
+		if (!strcasecmp(arg, ok[i])) {
+			o->no_kill = i % 2 == 0; /* on, yes, set */
 			return 0;
-	if (!arg || !*arg)
+		}
+	if (!arg || !*arg) {
+		o->no_kill = true;
 		return 0;
+	}
 	return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG, "Invalid --no-kill specification");
 }
 
@@ -598,8 +650,8 @@ const struct job_opt_def job_opt_table[] = {
     {"cluster", 0, R, JOPT_CLUSTERS, NULL, NULL},
     {"clusters", 'M', R, JOPT_CLUSTERS, "SBATCH_CLUSTERS", NULL},
     {"comment", 0, R, JOPT_COMMENT, NULL, p_comment},
-    {"container", 0, R, JOPT_CONTAINER, "SBATCH_CONTAINER", NULL},
-    {"context", 0, R, JOPT_CONTEXT, NULL, NULL},
+    {"container", 0, R, JOPT_CONTAINER, "SBATCH_CONTAINER", job_opt_p_container},
+    {"context", 0, R, JOPT_CONTEXT, NULL, job_opt_p_context},
     {"contiguous", 0, N, JOPT_CONTIGUOUS, NULL, job_opt_p_contiguous},
     {"constraint", 'C', R, JOPT_CONSTRAINT, "SBATCH_CONSTRAINT", p_constraint},
     {"core-spec", 'S', R, JOPT_CORE_SPEC, "SBATCH_CORE_SPEC", job_opt_p_core_spec},
@@ -615,9 +667,9 @@ const struct job_opt_def job_opt_table[] = {
     {"exclude", 'x', R, JOPT_EXCLUDE, NULL, p_exclude},
     {"exclusive", 0, O, JOPT_EXCLUSIVE, "SBATCH_EXCLUSIVE", p_exclusive},
     {"export", 0, R, JOPT_EXPORT, "SBATCH_EXPORT", p_export},
-    {"export-file", 0, R, JOPT_EXPORT_FILE, NULL, NULL},
+    {"export-file", 0, R, JOPT_EXPORT_FILE, NULL, p_export_file},
     {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO, NULL, job_opt_p_extra_node_info},
-    {"get-user-env", 0, O, JOPT_GET_USER_ENV, "SBATCH_GET_USER_ENV", NULL},
+    {"get-user-env", 0, O, JOPT_GET_USER_ENV, "SBATCH_GET_USER_ENV", p_get_user_env},
     {"gid", 0, R, JOPT_GID, NULL, job_opt_p_gid},
     {"gpu-bind", 0, R, JOPT_GPU_BIND, "SBATCH_GPU_BIND", job_opt_p_gpu_bind},
     {"gpu-freq", 0, R, JOPT_GPU_FREQ, "SBATCH_GPU_FREQ", job_opt_p_gpu_freq},
@@ -628,7 +680,7 @@ const struct job_opt_def job_opt_table[] = {
     {"gres", 0, R, JOPT_GRES, "SBATCH_GRES", p_gres},
     {"gres-flags", 0, R, JOPT_GRES_FLAGS, "SBATCH_GRES_FLAGS", job_opt_p_gres_flags},
     {"help", 'h', N, JOPT_HELP, NULL, p_help},
-    {"hint", 0, R, JOPT_HINT, "SBATCH_HINT", NULL},
+    {"hint", 0, R, JOPT_HINT, "SBATCH_HINT", p_hint},
     {"hold", 'H', N, JOPT_HOLD, NULL, p_hold},
     {"ignore-pbs", 0, N, JOPT_IGNORE_PBS, "SBATCH_IGNORE_PBS", NULL},
     {"input", 'i', R, JOPT_INPUT, "SBATCH_INPUT", p_input},
@@ -669,7 +721,7 @@ const struct job_opt_def job_opt_table[] = {
     {"propagate", 0, O, JOPT_PROPAGATE, NULL, p_propagate},
     {"qos", 'q', R, JOPT_QOS, "SBATCH_QOS", p_qos},
     {"quiet", 'Q', N, JOPT_QUIET, NULL, p_quiet},
-    {"reboot", 0, N, JOPT_REBOOT, NULL, NULL},
+    {"reboot", 0, N, JOPT_REBOOT, NULL, job_opt_p_reboot},
     {"requeue", 0, N, JOPT_REQUEUE, "SBATCH_REQUEUE", p_requeue},
     {"reservation", 0, R, JOPT_RESERVATION, "SBATCH_RESERVATION", p_reservation},
     {"signal", 0, R, JOPT_SIGNAL, "SBATCH_SIGNAL", p_signal},

@@ -10,8 +10,10 @@
  * REQUEST_COMPLETE_JOB_ALLOCATION with the command's wait status.
  * A revoked allocation (scancel, time limit) hangs up the command's
  * process group, then kills it after a grace time.
- * Caveats: --bell, -K/--kill-command, -I/--immediate and the options the
- * shared model keeps without a parser are accepted and not acted on.
+ * -I/--immediate[=secs] gives the job back when it is not granted within
+ * secs (1 without a value); -K/--kill-command picks the signal the command
+ * gets on a revocation; --bell/--no-bell as Slurm's. Caveat: the options
+ * the shared model keeps without a parser are accepted and not acted on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +39,7 @@
 #include "common/job_env.h"
 #include "common/log.h"
 #include "common/macros.h"
+#include "common/sig_name.h"
 #include "common/msg.h"
 #include "common/sl_errno.h"
 
@@ -241,18 +244,52 @@ struct salloc {
 	struct alloc_response *grant;
 	pid_t child;
 	bool revoked;
+	int bell;	/* 1 --bell, -1 --no-bell, 0 after a wait of BELL_AFTER_S */
+	int immediate;	/* -I: seconds to wait for the grant; 0 not given */
+	int kill_sig;	/* -K: the signal for the command on a revocation; 0 SIGHUP */
 };
+
+#define BELL_AFTER_S 10 /* a grant after this long pending rings the bell */
 
 static int salloc_own(void *arg, int id, const char *optarg_, enum job_opt_src src,
 		      struct job_opt_err *e)
 {
 	struct salloc *s = arg;
 
-	(void)optarg_;
 	(void)src;
-	(void)e;
-	if (id == SA_NO_SHELL)
+	switch (id) {
+	case SA_NO_SHELL:
 		s->no_shell = true;
+		break;
+	case SA_BELL:
+		s->bell = 1;
+		break;
+	case SA_NO_BELL:
+		s->bell = -1;
+		break;
+	case SA_IMMEDIATE: { /* Slurm's parse_int: a number, at least 0 */
+		char *end = NULL;
+		long v = optarg_ ? strtol(optarg_, &end, 10) : 1;
+
+		if (optarg_ && (!*optarg_ || *end || v < 0 || v > INT32_MAX))
+			return job_opt_fail(e, cli_prog(), JOB_OPT_EXIT_FATAL,
+					    "Invalid numeric value \"%s\" for immediate.", optarg_);
+		s->immediate = v ? (int)v : 1;
+		break;
+	}
+	case SA_KILL_CMD:
+		if (!optarg_) { /* SIGHUP for a terminal session, SIGTERM otherwise */
+			s->kill_sig = isatty(STDIN_FILENO) ? SIGHUP : SIGTERM;
+			break;
+		}
+		s->kill_sig = sig_name2num(optarg_);
+		if (s->kill_sig <= 0)
+			return job_opt_fail(e, cli_prog(), JOB_OPT_EXIT_ARG,
+					    "Invalid --kill-command specification");
+		break;
+	default:
+		break;
+	}
 	return 0;
 }
 
@@ -362,6 +399,7 @@ static void allocate(struct salloc *s)
 	struct job_opt_err err = {0};
 	struct job_desc d;
 	char *user_msg = NULL;
+	time_t waited;
 	int r;
 
 	if (job_opt_check_gres(&s->o, s->conf, &err) < 0)
@@ -381,21 +419,40 @@ static void allocate(struct salloc *s)
 		exit(CLI_EXIT_ERROR);
 	}
 	s->job_id = s->grant->job_id;
+	cli_info_lines(s->grant->user_msg); /* job_submit.lua's slurm.log_user */
 	if (s->grant->node_list)
 		return;
 	info("Pending job allocation %u", s->job_id);
 	info("job %u queued and waiting for resources", s->job_id);
 	alloc_grant_free(TAKE_PTR(s->grant));
-	switch (alloc_wait_grant(s->conf, &s->l, s->job_id, &s->grant)) {
+	waited = time(NULL);
+	switch (alloc_wait_grant(s->conf, &s->l, s->job_id, s->immediate ? s->immediate * 1000 : -1,
+				 &s->grant)) {
 	case ALLOC_GRANTED:
 		info("job %u has been allocated resources", s->job_id);
+		if (s->bell == 0 && time(NULL) - waited > BELL_AFTER_S)
+			s->bell = 1;
 		return;
+	case ALLOC_TIMED_OUT: /* -I: not granted in time, the job is given back */
+		(void)alloc_complete(s->conf, s->job_id, 1);
+		cli_error("Unable to allocate resources: %s", sl_strerror(-ESLURM_NODES_BUSY));
+		exit(CLI_EXIT_ERROR);
 	case ALLOC_SIGNALLED:
 		(void)alloc_complete(s->conf, s->job_id, 0);
 		/* fall through */
 	case ALLOC_REVOKED:
 		info("Job allocation %u has been revoked.", s->job_id);
 		exit(CLI_EXIT_ERROR);
+	}
+}
+
+/* Slurm rings the terminal's bell on a grant with --bell, or after a long
+ * wait unless --no-bell; only where stdout is a terminal. */
+static void ring_bell(const struct salloc *s)
+{
+	if (s->bell > 0 && isatty(STDOUT_FILENO)) {
+		fputc('\a', stdout);
+		fflush(stdout);
 	}
 }
 
@@ -440,6 +497,7 @@ static int build_env(const struct salloc *s, struct job_env *e)
 	r |= job_opt_gpu_env(o, e);
 	if (o->raw[JOPT_DISTRIBUTION])
 		r |= job_env_set(e, "SLURM_DISTRIBUTION", "%s", o->raw[JOPT_DISTRIBUTION]);
+	r |= job_opt_step_env(o, e);
 	if (o->mem != NO_VAL64)
 		r |= job_env_set(e, "SLURM_MEM_PER_NODE", "%llu", (unsigned long long)o->mem);
 	if (o->mem_per_cpu != NO_VAL64)
@@ -495,7 +553,9 @@ static void on_notice(struct salloc *s, uint16_t type, void *m)
 			info("Job allocation %u has been revoked.", s->job_id);
 		s->revoked = true;
 		if (s->child > 0)
-			killpg(s->child, SIGHUP);
+			killpg(s->child, s->kill_sig ? s->kill_sig : SIGHUP);
+	} else if (type == SRUN_NODE_FAIL && n->job_id == s->job_id && n->node_name) {
+		cli_error("Node failure on %s", n->node_name); /* --no-kill: the job goes on */
 	} else if (type == SRUN_TIMEOUT && n->job_id == s->job_id) {
 		verbose("Job %u will be killed by its time limit", s->job_id);
 	}
@@ -564,6 +624,7 @@ int main(int argc, char **argv)
 	interactive_step(&s);
 	allocate(&s);
 	info("Granted job allocation %u", s.job_id);
+	ring_bell(&s);
 	if (s.no_shell)
 		return CLI_EXIT_OK;
 	run_command(&s);

@@ -270,6 +270,10 @@ static void build_desc(struct sbatch *s, const struct job_opts *o, const struct 
 	}
 	if (r == 0)
 		r = sbatch_build_env(o, environ, conf, &d->env, &d->env_count, warn, sizeof(warn));
+	if (r == -EINVAL) { /* an --export-file that cannot be read: warn says why */
+		fputs(warn, stderr);
+		exit(s->error_exit);
+	}
 	if (r < 0) {
 		cli_error("Out of memory");
 		exit(s->error_exit);

@@ -422,6 +422,53 @@ static int put_export_list(const struct job_opts *o, const struct job_env *proc,
 	return r;
 }
 
+#define EXPORT_FILE_MAX (1u << 20) /* --export-file: at most 1 MiB of definitions */
+
+/* --export-file=FILE|FD: NAME=value definitions separated by NUL bytes
+ * (a file without any: by lines), added to the job's environment over
+ * what --export gave. A number from 3 up is a descriptor sbatch inherited.
+ * 0, -ENOMEM, or -EINVAL with warn filled. */
+static int put_export_file(const struct job_opts *o, struct job_env *job, char *warn, size_t n)
+{
+	const char *arg = o->raw[JOPT_EXPORT_FILE];
+	char *end = NULL, *buf;
+	long fdn = strtol(arg, &end, 10);
+	bool is_fd = *arg && !*end && fdn >= 3 && fdn < INT32_MAX;
+	int fd = is_fd ? (int)fdn : open(arg, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t k;
+	char sep;
+	int r = 0;
+
+	if (fd < 0 || !(buf = malloc(EXPORT_FILE_MAX + 1))) {
+		if (fd >= 0 && !is_fd)
+			close(fd);
+		if (fd >= 0)
+			return -ENOMEM;
+		if (warn && n)
+			snprintf(warn, n, "%s: error: --export-file: %s: %s\n", o->prog, arg,
+				 strerror(errno));
+		return -EINVAL;
+	}
+	while (len < EXPORT_FILE_MAX && (k = read(fd, buf + len, EXPORT_FILE_MAX - len)) > 0)
+		len += (size_t)k;
+	if (!is_fd)
+		close(fd);
+	buf[len] = '\0';
+	sep = memchr(buf, '\0', len) ? '\0' : '\n';
+	for (size_t i = 0; i < len && r == 0;) {
+		char *e = buf + i, *stop = memchr(e, sep, len - i);
+		size_t el = stop ? (size_t)(stop - e) : len - i;
+
+		e[el] = '\0';
+		if (el && strchr(e, '='))
+			r = env_put(job, e);
+		i += el + 1;
+	}
+	free(buf);
+	return r;
+}
+
 int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const struct sl_conf *conf,
 		     char ***ret_env, uint32_t *ret_count, char *warn, size_t n)
 {
@@ -440,7 +487,9 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 	for (uint32_t i = 0; i < proc.n && r == 0; i++)
 		if (!x || !strcasecmp(x, "ALL") || !strncmp(proc.v[i], "SLURM_", 6))
 			r = env_put(&job, proc.v[i]);
-	if (r == 0 && x && strcasecmp(x, "ALL"))
+	if (r == 0 && o->raw[JOPT_EXPORT_FILE])
+		r = put_export_file(o, &job, warn, n);
+	if (r == 0 && ((x && strcasecmp(x, "ALL")) || o->raw[JOPT_GET_USER_ENV]))
 		r = job_env_set(&job, "SLURM_GET_USER_ENV", "1");
 	/* the option echoes srun reads inside the job (set_env_from_opts) */
 	if (r == 0 && o->gpus)
@@ -459,10 +508,12 @@ int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const stru
 		r = job_env_set(&job, "SLURM_NTASKS_PER_NODE", "%d", o->ntasks_per_node);
 	if (r == 0 && o->raw[JOPT_DISTRIBUTION])
 		r = job_env_set(&job, "SLURM_DISTRIBUTION", "%s", o->raw[JOPT_DISTRIBUTION]);
+	if (r == 0)
+		r = job_opt_step_env(o, &job);
 	job_env_done(&proc);
 	if (r < 0) {
 		job_env_done(&job);
-		return -ENOMEM;
+		return r == -EINVAL ? -EINVAL : -ENOMEM;
 	}
 	*ret_count = (uint32_t)job.n;
 	*ret_env = job_env_take_v(&job, NULL);

@@ -56,12 +56,14 @@ int sbatch_script_apply(struct job_opts *o, const struct sbatch_directives *d,
  * dependency, export list, rlimits per PropagateResourceLimits, priority,
  * submit dir and host, umask), then --export (unset or ALL: everything;
  * NONE: SLURM_* only; a list: the named or assigned variables in order,
- * "ALL" merging everything where it stands, then every SLURM_*), any
+ * "ALL" merging everything where it stands, then every SLURM_*), then
+ * --export-file's definitions (NUL-separated, or by lines), any --export
  * value but ALL adding SLURM_GET_USER_ENV=1, then the option echoes srun
  * reads in the job (SLURM_GPUS, SLURM_CPUS_PER_TASK, SLURM_NTASKS...).
  * conf may be NULL. A quote left open in --export puts Slurm's
  * "Improperly formed environment variable (...)" line in warn (size n)
  * and drops the rest of the list. Sets *ret_env and *ret_count (owned, free
- * with strv_free). Returns 0 or -ENOMEM. */
+ * with strv_free). Returns 0, -ENOMEM, or -EINVAL with warn saying why
+ * (an --export-file that cannot be opened). */
 int sbatch_build_env(const struct job_opts *o, char *const *proc_env, const struct sl_conf *conf,
 		     char ***ret_env, uint32_t *ret_count, char *warn, size_t n);

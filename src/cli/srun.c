@@ -196,13 +196,20 @@ static void allocate(struct srun *s)
 	}
 	s->job_id = a->job_id;
 	s->own_alloc = true;
+	cli_info_lines(a->user_msg); /* job_submit.lua's slurm.log_user */
 	if (!a->node_list) {
 		info("job %u queued and waiting for resources", s->job_id);
 		alloc_grant_free(TAKE_PTR(a));
-		switch (alloc_wait_grant(s->conf, &s->l, s->job_id, &a)) {
+		switch (alloc_wait_grant(s->conf, &s->l, s->job_id,
+					 s->o.immediate ? s->o.immediate * 1000 : -1, &a)) {
 		case ALLOC_GRANTED:
 			info("job %u has been allocated resources", s->job_id);
 			break;
+		case ALLOC_TIMED_OUT: /* -I: not granted in time, the job is given back */
+			(void)alloc_complete(s->conf, s->job_id, 1);
+			cli_error("Unable to allocate resources: %s",
+				  sl_strerror(-ESLURM_NODES_BUSY));
+			exit(CLI_EXIT_ERROR);
 		case ALLOC_SIGNALLED:
 			info("Job allocation %u has been revoked", s->job_id);
 			leave(s, CLI_EXIT_ERROR, 0);

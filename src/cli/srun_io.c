@@ -616,6 +616,28 @@ static void stdin_read(struct srun_io *io)
 
 /* ---- notices and timers ---- */
 
+/* SRUN_NODE_FAIL: a node of a --no-kill step failed; its tasks are lost,
+ * the others go on (Slurm's "Node failure on X"). */
+static void node_failed(struct srun_io *io, const char *name)
+{
+	for (uint32_t n = 0; name && n < io->c->lay->nnodes; n++) {
+		struct io_conn *k;
+
+		if (strcmp(io->c->resp->nodes[n].name, name) != 0)
+			continue;
+		error("Node failure on %s", name);
+		k = conn_of_node(io, n);
+		if (k)
+			conn_close(io, k);
+		if (!io->node_seen[n]) {
+			io->node_seen[n] = true;
+			io->nodes_seen++;
+		}
+		for (uint32_t i = 0; i < io->c->resp->nodes[n].tasks; i++)
+			task_ended(io, srun_layout_task(io->c->lay, n, i), STATUS_LOST);
+	}
+}
+
 static void on_notice(struct srun_io *io)
 {
 	const struct srun_notice_msg *n;
@@ -631,6 +653,9 @@ static void on_notice(struct srun_io *io)
 
 		info("Job step aborted: Waiting up to %u seconds for job step to finish.", wait_s);
 		io->abort_ms = now_ms() + (int64_t)wait_s * 1000;
+	} else if (type == SRUN_NODE_FAIL && n->job_id == job_id(io)
+		   && n->step_id == step_id(io)) {
+		node_failed(io, n->node_name);
 	} else if (type == SRUN_TIMEOUT && n->job_id == job_id(io)) {
 		verbose("StepId=%u.%u reaches its time limit", job_id(io), step_id(io));
 	}

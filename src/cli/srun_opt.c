@@ -6,16 +6,21 @@
 #include "cli/srun_opt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli/alloc_opt.h"
 #include "cli/cli.h"
 #include "cli/job_opt_help.h"
 #include "cli/srun_dist.h"
+#include "common/hostlist.h"
+#include "common/macros.h"
+#include "common/multi_prog.h"
 
 static const char srun_usage_text[] =
     "Usage: srun [-N nnodes] [-n ntasks] [-i in] [-o out] [-e err]\n"
@@ -72,6 +77,13 @@ enum srun_own {
 	SR_ERROR,
 	SR_INPUT,
 	SR_PRESERVE_ENV,
+	SR_IMMEDIATE,
+	SR_RELATIVE,
+	SR_MULTI_PROG,
+	SR_BCAST, /* refused: the ids up to SR_RESV_PORTS, named in refused_name[] */
+	SR_HET_GROUP,
+	SR_NO_ALLOCATE,
+	SR_RESV_PORTS,
 	SR_HINT,
 	SR_NTASKS_PER_SOCKET,
 	SR_TASK_PROLOG,
@@ -89,7 +101,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"acctg-freq", 0, R, JOPT_ACCTG_FREQ},
     {"bb", 0, R, JOPT_BB},
     {"bbf", 0, R, JOPT_BBF},
-    {"bcast", 0, O, SR_IGNORED},
+    {"bcast", 0, O, SR_BCAST},
     {"bcast-exclude", 0, R, SR_IGNORED},
     {"begin", 'b', R, JOPT_BEGIN},
     {"cpus-per-task", 'c', R, JOPT_CPUS_PER_TASK},
@@ -111,7 +123,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"gres-flags", 0, R, JOPT_GRES_FLAGS},
     {"hold", 'H', N, JOPT_HOLD},
     {"input", 'i', R, SR_INPUT},
-    {"immediate", 'I', O, SR_IGNORED},
+    {"immediate", 'I', O, SR_IMMEDIATE},
     {"jobid", 0, R, SR_JOBID},
     {"job-name", 'J', R, JOPT_JOB_NAME},
     {"no-kill", 'k', O, JOPT_NO_KILL},
@@ -126,7 +138,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"mcs-label", 0, R, JOPT_MCS_LABEL},
     {"mpi", 0, R, SR_MPI},
     {"mpi-combine", 0, R, SR_IGNORED},
-    {"multi-prog", 0, N, SR_IGNORED},
+    {"multi-prog", 0, N, SR_MULTI_PROG},
     {"ntasks", 'n', R, JOPT_NTASKS},
     {"nice", 0, O, JOPT_NICE},
     {"ntasks-per-node", 0, R, JOPT_NTASKS_PER_NODE},
@@ -136,7 +148,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"open-mode", 0, R, JOPT_OPEN_MODE},
     {"overcommit", 'O', N, JOPT_OVERCOMMIT},
     {"overlap", 0, N, SR_OVERLAP},
-    {"het-group", 0, R, SR_IGNORED},
+    {"het-group", 0, R, SR_HET_GROUP},
     {"partition", 'p', R, JOPT_PARTITION},
     {"power", 0, R, JOPT_POWER},
     {"priority", 0, R, JOPT_PRIORITY},
@@ -148,7 +160,7 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"qos", 'q', R, JOPT_QOS},
     {"quiet", 'Q', N, JOPT_QUIET},
     {"reboot", 0, N, JOPT_REBOOT},
-    {"relative", 'r', R, SR_IGNORED},
+    {"relative", 'r', R, SR_RELATIVE},
     {"oversubscribe", 's', N, JOPT_OVERSUBSCRIBE},
     {"core-spec", 'S', R, JOPT_CORE_SPEC},
     {"send-libs", 0, O, SR_IGNORED},
@@ -177,14 +189,14 @@ static const struct alloc_opt_def srun_opts_tab[] = {
     {"tmp", 0, R, JOPT_TMP},
     {"nodelist", 'w', R, JOPT_NODELIST},
     {"exclude", 'x', R, JOPT_EXCLUDE},
-    {"no-allocate", 'Z', N, SR_IGNORED},
+    {"no-allocate", 'Z', N, SR_NO_ALLOCATE},
     {"exact", 0, N, SR_EXACT},
     {"exclusive", 0, O, JOPT_EXCLUSIVE},
     {"mem-per-cpu", 0, R, JOPT_MEM_PER_CPU},
     {"mem-bind", 0, R, JOPT_MEM_BIND},
     {"network", 0, R, JOPT_NETWORK},
     {"hint", 0, R, SR_HINT},
-    {"resv-ports", 0, O, SR_IGNORED},
+    {"resv-ports", 0, O, SR_RESV_PORTS},
     {"extra-node-info", 'B', R, JOPT_EXTRA_NODE_INFO},
     {"sockets-per-node", 0, R, JOPT_SOCKETS_PER_NODE},
     {"cores-per-socket", 0, R, JOPT_CORES_PER_SOCKET},
@@ -363,6 +375,131 @@ static int hint_arg(struct srun_opts *s, const char *prog, const char *v, struct
 			    "unrecognized --hint argument \"%s\", see --hint=help", v);
 }
 
+static const char *const refused_name[] = {"--bcast", "--het-group (heterogeneous jobs)",
+					   "-Z/--no-allocate", "--resv-ports"};
+
+/* -r N: the step starts at node N of the allocation: the nodes before it
+ * are excluded; a node count beyond what is left is cut to it (with
+ * Slurm's warning when -N was given on the command line). */
+static int relative(struct srun_opts *s, char *const *envp, struct job_opt_err *e)
+{
+	const char *list = job_opt_env_get(envp, "SLURM_JOB_NODELIST");
+	struct job_opts *j = &s->job;
+	struct hostlist *all = NULL, *skip = NULL;
+	size_t total, left;
+	int r;
+
+	if (!s->jobid || !list || !*list)
+		return job_opt_fatal(e, j->prog, "--relative option invalid outside of a job "
+						  "allocation");
+	if (j->nodelist || j->exclude)
+		return job_opt_fatal(e, j->prog, "-r/--relative not allowed with -w/--nodelist "
+						  "or -x/--exclude");
+	r = hostlist_new(list, &all);
+	if (r == 0)
+		r = hostlist_new(NULL, &skip);
+	total = r == 0 ? hostlist_count(all) : 0;
+	if (r == 0 && (size_t)s->relative >= total) {
+		hostlist_free(all);
+		hostlist_free(skip);
+		return job_opt_fatal(e, j->prog, "Invalid --relative value %d: the allocation has "
+						  "%zu nodes", s->relative, total);
+	}
+	for (size_t i = 0; r == 0 && i < (size_t)s->relative; i++)
+		r = hostlist_push_host(skip, hostlist_nth(all, i));
+	if (r == 0 && s->relative > 0 && !(j->exclude = hostlist_ranged_string(skip)))
+		r = -ENOMEM;
+	hostlist_free(all);
+	hostlist_free(skip);
+	if (r < 0)
+		return job_opt_fatal(e, j->prog, "Out of memory");
+	left = total - (size_t)s->relative;
+	if (j->nodes_set && (size_t)j->min_nodes > left) {
+		if (j->src[JOPT_NODES] == JOB_OPT_SRC_CLI)
+			fprintf(stderr, "%s: warning: --relative and --nodes option incompatible, "
+					"count reset to %zu\n", j->prog, left);
+		j->min_nodes = (int)left;
+		if (j->max_nodes > (int)left)
+			j->max_nodes = (int)left;
+	}
+	return 0;
+}
+
+/* --multi-prog: the file (argv[0]) is read and checked here, as the user;
+ * without -n its ranks give the task count. argv[0] becomes its absolute
+ * path: each node's stepd reads it again for its tasks. */
+static int multi_prog(struct srun_opts *s, struct job_opt_err *e)
+{
+	const char *path = s->argv[0];
+	_cleanup_free_ char *text = malloc(MULTI_PROG_MAX + 1);
+	char cwd[4096];
+	size_t len = 0;
+	ssize_t k;
+	uint32_t n = 0;
+	unsigned line = 0;
+	int fd, any = 0;
+
+	if (!text)
+		return job_opt_fatal(e, s->job.prog, "Out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return job_opt_fail(e, s->job.prog, JOB_OPT_EXIT_FATAL,
+				    "Unable to open configuration file %s: %s", path, strerror(errno));
+	while (len < MULTI_PROG_MAX && (k = read(fd, text + len, MULTI_PROG_MAX - len)) > 0)
+		len += (size_t)k;
+	close(fd);
+	text[len] = '\0';
+	if (multi_prog_check(text, &n, &any, &line) < 0)
+		return job_opt_fail(e, s->job.prog, JOB_OPT_EXIT_FATAL,
+				    "Invalid line %u of configuration file %s", line, path);
+	if (!n && !any)
+		return job_opt_fail(e, s->job.prog, JOB_OPT_EXIT_FATAL,
+				    "Configuration file %s names no task", path);
+	if (!s->job.ntasks_set && n) {
+		s->job.ntasks = (int)n;
+		s->job.ntasks_set = true;
+	}
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd))
+	    && asprintf(&s->multi_prog_path, "%s/%s", cwd, path) < 0)
+		s->multi_prog_path = NULL;
+	if (s->multi_prog_path)
+		s->argv[0] = s->multi_prog_path;
+	return 0;
+}
+
+/* -I[=secs]: Slurm's parse_int, 1 without a value (or with 0). */
+static int immediate_arg(struct srun_opts *s, const char *prog, const char *v,
+			 struct job_opt_err *e)
+{
+	char *end = NULL;
+	long n = v ? strtol(v, &end, 10) : 1;
+
+	if (v && (!*v || *end || n < 0 || n > INT32_MAX))
+		return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL,
+				    "Invalid numeric value \"%s\" for immediate.", v);
+	s->immediate = n ? (int)n : 1;
+	return 0;
+}
+
+/* -E: inside an allocation the node and task counts of the environment
+ * (SLURM_NNODES, SLURM_NTASKS) win over -N and -n. */
+static int preserve_env(struct srun_opts *s, char *const *envp, struct job_opt_err *e)
+{
+	const char *nn = job_opt_env_get(envp, "SLURM_NNODES");
+	const char *nt = job_opt_env_get(envp, "SLURM_NTASKS");
+	int r = 0;
+
+	if (!nn)
+		nn = job_opt_env_get(envp, "SLURM_JOB_NUM_NODES");
+	if (!nt)
+		nt = job_opt_env_get(envp, "SLURM_NPROCS");
+	if (nn && *nn)
+		r = job_opt_set(&s->job, JOPT_NODES, nn, JOB_OPT_SRC_ENV, e);
+	if (r == 0 && nt && *nt)
+		r = job_opt_set(&s->job, JOPT_NTASKS, nt, JOB_OPT_SRC_ENV, e);
+	return r;
+}
+
 static int jobid_arg(struct srun_opts *s, const char *arg, struct job_opt_err *e)
 {
 	char *end = NULL;
@@ -406,6 +543,17 @@ static int srun_own(void *arg, int id, const char *v, enum job_opt_src src, stru
 	case SR_ERROR: return set_str(&s->efname, v);
 	case SR_INPUT: return set_str(&s->ifname, v);
 	case SR_PRESERVE_ENV: s->preserve_env = true; return 0;
+	case SR_IMMEDIATE: return immediate_arg(s, prog, v, e);
+	case SR_RELATIVE: return int_arg(prog, "--relative", v, &s->relative, e);
+	case SR_MULTI_PROG: s->multi_prog = true; return 0;
+	case SR_BCAST:
+	case SR_HET_GROUP:
+	case SR_NO_ALLOCATE:
+	case SR_RESV_PORTS:
+		return job_opt_fail(e, prog, JOB_OPT_EXIT_ARG,
+				    "%s is not supported by this cluster: it would change where or "
+				    "how the job runs, and is refused rather than ignored",
+				    refused_name[id - SR_BCAST]);
 	default: return 0;
 	}
 }
@@ -441,6 +589,7 @@ int srun_opt_parse(struct srun_opts *s, int argc, char **argv, char *const *envp
 	r = job_opts_init(&s->job, cli_prog());
 	if (r < 0)
 		return r;
+	s->relative = -1;
 	r = find_job(s, envp, e);
 	if (r == 0 && !s->jobid && job_opt_env_get(envp, "SLURM_JOB_NAME"))
 		r = job_opt_set(&s->job, JOPT_JOB_NAME, job_opt_env_get(envp, "SLURM_JOB_NAME"),
@@ -449,6 +598,15 @@ int srun_opt_parse(struct srun_opts *s, int argc, char **argv, char *const *envp
 		r = alloc_opt_parse_env(srun_opts_tab, srun_env_tab, &s->job, srun_own, s, envp, e);
 	if (r == 0)
 		r = alloc_opt_parse_argv(srun_opts_tab, &s->job, srun_own, s, argc, argv, &ind, e);
+	if (r == 0 && s->preserve_env)
+		r = preserve_env(s, envp, e);
+	if (r == 0 && s->relative >= 0)
+		r = relative(s, envp, e);
+	if (r == 0 && s->multi_prog && ind < argc) { /* before verify: it may set -n */
+		s->argv = argv + ind;
+		r = multi_prog(s, e);
+		argv[ind] = s->argv[0];
+	}
 	if (r == 0)
 		r = srun_dist_hostfile(s, envp);
 	if (r != 0)
@@ -482,5 +640,6 @@ void srun_opts_done(struct srun_opts *s)
 	free(s->task_epilog);
 	free(s->prolog);
 	free(s->epilog);
+	free(s->multi_prog_path);
 	*s = (struct srun_opts){0};
 }

@@ -25,7 +25,11 @@ struct srun_opts {
 	int ntasks_per_socket;		 /* --ntasks-per-socket, 0: not given */
 	bool label, unbuffered, kill_bad_exit, disable_status, quit_on_interrupt;
 	bool overlap, exact, pty, preserve_env;
+	bool multi_prog;		 /* --multi-prog: argv[0] is its file (made absolute) */
+	char *multi_prog_path;		 /* ... owned */
 	int max_wait;			 /* -W seconds, 0: none */
+	int immediate;			 /* -I: seconds to wait for resources, 0: not given */
+	int relative;			 /* -r: the step's first node in the allocation, -1 none */
 	uint32_t jobid;			 /* --jobid / SLURM_JOB_ID, 0: none */
 	char **argv;			 /* the command, borrowed from main's argv */
 	int argc;

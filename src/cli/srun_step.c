@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/ctld_fetch.h"
@@ -140,6 +141,8 @@ static void fill_req(const struct srun_opts *o, uint32_t job_id, const struct al
 		q->flags |= STEP_FLAG_OVERLAP;
 	if (gres_raw && !strcasecmp(gres_raw, "none"))
 		q->flags |= STEP_FLAG_NO_GRES;
+	if (j->no_kill) /* --no-kill or SLURM_NO_KILL */
+		q->flags |= STEP_FLAG_NO_KILL;
 	q->name = strdup(j->job_name ? j->job_name : base ? base + 1 : o->argv[0]);
 	q->tres_per_node = step_tres(o);
 	q->req_nodes = j->nodelist ? strdup(j->nodelist) : NULL;
@@ -149,6 +152,11 @@ static void fill_req(const struct srun_opts *o, uint32_t job_id, const struct al
 	q->task_dist = (uint16_t)o->task_dist;
 	q->plane_size = o->plane_size;
 	q->task_nodes = o->task_nodes ? strdup(o->task_nodes) : NULL;
+	/* --gpus-per-task and --gpus of the step ("[type:]N" as given) */
+	if (j->gpus_per_task && asprintf(&q->tres_per_task, "gres/gpu:%s", j->gpus_per_task) < 0)
+		q->tres_per_task = NULL;
+	if (j->gpus && asprintf(&q->tres_per_step, "gres/gpu:%s", j->gpus) < 0)
+		q->tres_per_step = NULL;
 }
 
 static bool retry_code(int r)
@@ -199,6 +207,7 @@ int srun_step_create(const struct sl_conf *conf, const struct srun_opts *o, uint
 		     struct alloc_listener *l, struct step_create_resp **ret)
 {
 	struct step_create_req q;
+	time_t give_up = o->immediate ? time(NULL) + o->immediate : 0; /* -I */
 	bool waited = false;
 	int ms = 100, r;
 
@@ -209,7 +218,7 @@ int srun_step_create(const struct sl_conf *conf, const struct srun_opts *o, uint
 	}
 	for (;;) {
 		r = create_once(conf, &q, ret);
-		if (!retry_code(r))
+		if (!retry_code(r) || (give_up && time(NULL) >= give_up))
 			break;
 		if (!waited)
 			info("Job %u step creation temporarily disabled, retrying (%s)", job_id,
@@ -231,6 +240,8 @@ out:
 	free(q.srun_host);
 	free(q.command);
 	free(q.task_nodes);
+	free(q.tres_per_task);
+	free(q.tres_per_step);
 	return r;
 }
 
@@ -273,7 +284,8 @@ static uint16_t launch_flags(const struct srun_opts *o)
 {
 	return (uint16_t)((o->unbuffered ? LAUNCH_UNBUFFERED : 0)
 			  | (o->kill_bad_exit ? LAUNCH_KILL_BAD_EXIT : 0)
-			  | (o->label ? LAUNCH_LABEL : 0) | (o->pty ? LAUNCH_PTY : 0));
+			  | (o->label ? LAUNCH_LABEL : 0) | (o->pty ? LAUNCH_PTY : 0)
+			  | (o->multi_prog ? LAUNCH_MULTI_PROG : 0));
 }
 
 static void fill_launch(struct launch_one *one, const struct srun_opts *o,

@@ -54,6 +54,8 @@ struct conf_part {
 	uint16_t over_time_limit;     /* NO_VAL16 */
 	uint64_t def_mem_per_cpu;     /* MB; 0 unset */
 	uint64_t def_mem_per_node;    /* MB; 0 unset */
+	uint64_t def_mem_per_gpu;     /* MB; 0 unset (slurm.conf's DefMemPerGPU then) */
+	uint16_t def_cpu_per_gpu;     /* 0 unset (slurm.conf's DefCpuPerGPU then) */
 	uint64_t max_mem_per_cpu;
 	uint64_t max_mem_per_node;
 	char *allow_groups;        /* NULL = ALL */

@@ -101,6 +101,7 @@ void job_desc_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->ntasks_per_gpu);
 	pack_u16(b, m->gres_flags);
 	pack_u64(b, m->mem_per_gpu);
+	pack_u16(b, m->ntasks_per_socket);
 }
 
 int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -169,6 +170,9 @@ int job_desc_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->ntasks_per_gpu);
 	unpack_u16(b, &m->gres_flags);
 	unpack_u64(b, &m->mem_per_gpu);
+	if (ver == JOB_DESC_LAYOUT_3)
+		return b->err;
+	unpack_u16(b, &m->ntasks_per_socket);
 	return b->err;
 }
 

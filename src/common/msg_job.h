@@ -37,6 +37,7 @@
 #define JOB_DESC_KILL_INV_DEP 0x0008
 #define JOB_DESC_EXCLUSIVE_USER 0x0010 /* --exclusive=user: its nodes only for its user's jobs */
 #define JOB_DESC_OVERSUBSCRIBE 0x0020 /* -s: may share cores where OverSubscribe=YES */
+#define JOB_DESC_NO_KILL 0x0040	      /* -k: a failed node leaves the job, which goes on */
 
 /* job_desc.gres_flags (--gres-flags) */
 #define GRES_FLAG_DISABLE_BINDING 0x0001
@@ -101,6 +102,8 @@ struct job_desc {
 	uint16_t ntasks_per_gpu; /* --ntasks-per-gpu; 0 none */
 	uint16_t gres_flags;  /* GRES_FLAG_* (--gres-flags) */
 	uint64_t mem_per_gpu; /* MB per allocated GPU (--mem-per-gpu); 0 none */
+	/* layout 4 (JOB_DESC_LAYOUT_3 is the one before it) */
+	uint16_t ntasks_per_socket; /* --ntasks-per-socket: at most N tasks per socket; 0 none */
 	bool is_shared;       /* script and env are share.h's copies: given back, not freed */
 };
 #define NICE_OFFSET 0x80000000u
@@ -111,6 +114,8 @@ struct job_desc {
 #define JOB_DESC_LAYOUT_1 ((uint16_t)(PROTOCOL_VERSION - 1))
 /* ... and one packed before the layout-3 fields (the GPU options). */
 #define JOB_DESC_LAYOUT_2 ((uint16_t)(PROTOCOL_VERSION - 2))
+/* ... and one packed before the layout-4 field (--ntasks-per-socket). */
+#define JOB_DESC_LAYOUT_3 ((uint16_t)(PROTOCOL_VERSION - 3))
 
 struct submit_response {             /* RESPONSE_SUBMIT_BATCH_JOB, RESPONSE_JOB_WILL_RUN */
 	uint32_t job_id;

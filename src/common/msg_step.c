@@ -107,6 +107,8 @@ void step_create_req_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u16(b, m->task_dist);
 	pack_u16(b, m->plane_size);
 	pack_str(b, m->task_nodes);
+	pack_str(b, m->tres_per_task);
+	pack_str(b, m->tres_per_step);
 }
 
 int step_create_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -135,6 +137,8 @@ int step_create_req_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u16(b, &m->task_dist);
 	unpack_u16(b, &m->plane_size);
 	unpack_str(b, &m->task_nodes, SL_STR_MAX);
+	unpack_str(b, &m->tres_per_task, SL_STR_MAX);
+	unpack_str(b, &m->tres_per_step, SL_STR_MAX);
 	return b->err;
 }
 
@@ -149,6 +153,8 @@ void step_create_req_free(void *msg)
 	free(m->srun_host);
 	free(m->command);
 	free(m->task_nodes);
+	free(m->tres_per_task);
+	free(m->tres_per_step);
 }
 
 /* ---- RESPONSE_JOB_STEP_CREATE ---- */
@@ -666,7 +672,7 @@ void step_info_msg_free(void *msg)
 	free(m->steps);
 }
 
-/* ---- SRUN_PING / SRUN_TIMEOUT / SRUN_JOB_COMPLETE ---- */
+/* ---- SRUN_PING / SRUN_TIMEOUT / SRUN_NODE_FAIL / SRUN_JOB_COMPLETE ---- */
 
 void srun_notice_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 {
@@ -677,6 +683,7 @@ void srun_notice_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)
 	pack_u32(b, m->step_id);
 	pack_time(b, m->timeout);
 	pack_u16(b, m->reason);
+	pack_str(b, m->node_name);
 }
 
 int srun_notice_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
@@ -688,12 +695,15 @@ int srun_notice_msg_unpack(void *msg, struct pack_buf *b, uint16_t ver)
 	unpack_u32(b, &m->step_id);
 	unpack_time(b, &m->timeout);
 	unpack_u16(b, &m->reason);
+	unpack_str(b, &m->node_name, SL_NAME_MAX);
 	return b->err;
 }
 
 void srun_notice_msg_free(void *msg)
 {
-	(void)msg;
+	struct srun_notice_msg *m = msg;
+
+	free(m->node_name);
 }
 
 void extern_pid_msg_pack(const void *msg, struct pack_buf *b, uint16_t ver)

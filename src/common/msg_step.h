@@ -31,6 +31,8 @@
                                     * the controller treats it like no flag */
 #define STEP_FLAG_OVERLAP 0x0002   /* --overlap: shares cpus with every other step */
 #define STEP_FLAG_NO_GRES 0x0004   /* --gres=none: no GPUs at all */
+#define STEP_FLAG_NO_KILL 0x0008   /* srun --no-kill: a failed node leaves the step, which
+				    * goes on (in a --no-kill job) */
 
 /* launch_tasks_msg.flags: what srun was asked. The stepd does not act on
  * them: srun applies them itself (labels, line buffering, killing the step
@@ -39,6 +41,7 @@
 #define LAUNCH_KILL_BAD_EXIT 0x0002 /* -K: a task exiting non-zero ends the step */
 #define LAUNCH_LABEL 0x0004        /* -l (SLURM_LABELIO=1 is in env already) */
 #define LAUNCH_PTY 0x0008          /* --pty: task 0 on a pseudo-terminal (the stepd acts on it) */
+#define LAUNCH_MULTI_PROG 0x0010   /* --multi-prog: argv[0] is the configuration file */
 
 struct alloc_response {            /* RESPONSE_RESOURCE_ALLOCATION (reply and later grant) */
 	uint32_t job_id;
@@ -80,6 +83,8 @@ struct step_create_req {           /* REQUEST_JOB_STEP_CREATE */
 	uint16_t plane_size;           /* TASK_DIST_PLANE */
 	char *task_nodes;              /* TASK_DIST_ARBITRARY: the node of each task, in
 	                                * task order (a hostlist, repeats kept) */
+	char *tres_per_task;           /* --gpus-per-task "gres/gpu[:type]:N", NULL */
+	char *tres_per_step;           /* --gpus "gres/gpu[:type]:N" for the step, NULL */
 };
 
 struct step_node {                 /* one node of a step, in step node order */
@@ -213,11 +218,13 @@ struct step_info_msg {             /* RESPONSE_JOB_STEP_INFO */
 	struct step_info *steps;
 };
 
-struct srun_notice_msg {           /* SRUN_PING, SRUN_TIMEOUT, SRUN_JOB_COMPLETE: ctld -> client */
+struct srun_notice_msg {           /* SRUN_PING, SRUN_TIMEOUT, SRUN_NODE_FAIL,
+				    * SRUN_JOB_COMPLETE: ctld -> client */
 	uint32_t job_id;
 	uint32_t step_id;              /* SL_ALL_STEPS: the whole allocation */
 	time_t timeout;                /* SRUN_TIMEOUT: when the limit hits */
 	uint16_t reason;               /* SRUN_JOB_COMPLETE: SRUN_END_* */
+	char *node_name;               /* SRUN_NODE_FAIL: the node that failed, else NULL */
 };
 #define SRUN_END_CANCELLED 0       /* scancel or admin */
 #define SRUN_END_TIME_LIMIT 1

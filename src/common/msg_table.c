@@ -82,6 +82,7 @@ const struct msg_type msg_table[] = {
     MSG(REQUEST_COMPLETE_PROLOG, epilog_complete_msg),
     MSG(SRUN_PING, srun_notice_msg),
     MSG(SRUN_TIMEOUT, srun_notice_msg),
+    MSG(SRUN_NODE_FAIL, srun_notice_msg),
     MSG(SRUN_JOB_COMPLETE, srun_notice_msg),
     MSG(RESPONSE_SLURM_RC, rc_msg),
     MSG(REQUEST_ASSOC_MGR, assoc_mgr_req),

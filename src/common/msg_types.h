@@ -66,6 +66,7 @@ enum msg_type_id {
 	REQUEST_COMPLETE_PROLOG = 6018,
 	SRUN_PING = 7001,
 	SRUN_TIMEOUT = 7002,
+	SRUN_NODE_FAIL = 7003,
 	SRUN_JOB_COMPLETE = 7004,
 	RESPONSE_SLURM_RC = 8001,
 	/* our own range 9100-9199 (docs/protocol.md) */

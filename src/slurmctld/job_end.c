@@ -20,6 +20,7 @@
 #include "ctld.h"
 #include "job.h"
 #include "job_epilog.h"
+#include "job_place.h"
 #include "job_prio.h"
 #include "job_res.h"
 #include "mail.h"
@@ -106,17 +107,27 @@ static void client_notice_done_cb(void *arg, int rc, uint16_t type, void *msg)
 		      sl_strerror(rc));
 }
 
-void job_end_notify_client(struct ctld *c, const struct job *job, uint16_t srun_reason)
+/* type {job, SL_ALL_STEPS, reason, node_name} to an interactive job's
+ * client (salloc, srun); a batch job has nobody to tell. */
+static void notify_client(struct ctld *c, const struct job *job, uint16_t type,
+			  uint16_t srun_reason, const char *node_name)
 {
-	struct srun_notice_msg m = {
-	    .job_id = job->job_id, .step_id = SL_ALL_STEPS, .reason = srun_reason};
+	struct srun_notice_msg m = {.job_id = job->job_id,
+				    .step_id = SL_ALL_STEPS,
+				    .reason = srun_reason,
+				    .node_name = (char *)node_name};
 
 	if (!job_is_interactive(job))
 		return;
-	if (ctld_send(c, job->desc->alloc_host, job->desc->alloc_port, SRUN_JOB_COMPLETE, &m,
-		      job->uid, client_notice_done_cb, (void *)(uintptr_t)job->job_id)
+	if (ctld_send(c, job->desc->alloc_host, job->desc->alloc_port, type, &m, job->uid,
+		      client_notice_done_cb, (void *)(uintptr_t)job->job_id)
 	    < 0)
 		debug("JobId=%u: cannot reach the allocation client", job->job_id);
+}
+
+void job_end_notify_client(struct ctld *c, const struct job *job, uint16_t srun_reason)
+{
+	notify_client(c, job, SRUN_JOB_COMPLETE, srun_reason, NULL);
 }
 
 void job_end_alloc(struct ctld *c, struct job *job, uint32_t base, enum job_state_reason why,
@@ -177,9 +188,43 @@ static void job_requeue_reset(struct ctld *c, struct job *job, time_t now)
 	ctld_sched_request(c);
 }
 
+/* --no-kill: a job on more than one node goes on without the failed one,
+ * unless it was the node of its batch script (or the job is still being
+ * configured), as Slurm. Returns whether it did. */
+static bool job_end_excise(struct ctld *c, struct job *job, uint32_t node_index)
+{
+	const char *name = node_name(&c->nodes[node_index]);
+	uint32_t k = 0;
+	char *nodes;
+
+	if (!job->desc || !(job->desc->flags & JOB_DESC_NO_KILL) || job->alloc.count < 2
+	    || (job->state & (JOB_CONFIGURING | JOB_COMPLETING))
+	    || (job->batch_host && streq(job->batch_host, name)))
+		return false;
+	while (k < job->alloc.count && job->alloc.nodes[k].node != node_index)
+		k++;
+	if (k == job->alloc.count)
+		return false;
+	job_res_release_node(c, job, k);
+	nodes = job_place_hostlist(c, &job->alloc);
+	if (nodes) { /* out of memory: the old list stays, naming one node more */
+		free(job->nodes);
+		job->nodes = nodes;
+	}
+	error("Removing failed node %s from JobId=%u (--no-kill): it goes on on %s", name,
+	      job->job_id, job->nodes);
+	step_node_lost(c, job, node_index, k, job->nodes);
+	notify_client(c, job, SRUN_NODE_FAIL, 0, name); /* salloc: "Node failure on X" */
+	job_changed(c, job);
+	return true;
+}
+
 void job_end_node_lost(struct ctld *c, struct job *job, uint32_t node_index, time_t now)
 {
 	const char *name = node_name(&c->nodes[node_index]);
+
+	if (job_end_excise(c, job, node_index))
+		return;
 
 	if (job_is_interactive(job)) { /* never requeued */
 		info("JobId=%u: node %s is down, the allocation ends NODE_FAIL", job->job_id, name);

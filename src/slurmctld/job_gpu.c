@@ -92,16 +92,18 @@ int job_gpu_parse(const struct job_desc *d, struct job_gpu *ret)
 	return 0;
 }
 
-void job_gpu_defaults(const struct sl_conf *conf, const struct job_desc *d, struct job_gpu *g)
+void job_gpu_defaults(const struct sl_conf *conf, const struct conf_part *pc,
+		      const struct job_desc *d, struct job_gpu *g)
 {
+	uint16_t cpus = pc && pc->def_cpu_per_gpu ? pc->def_cpu_per_gpu : conf->def_cpu_per_gpu;
+	uint64_t mem = pc && pc->def_mem_per_gpu ? pc->def_mem_per_gpu : conf->def_mem_per_gpu;
+
 	if (!d || !(g->per_node || g->total || g->per_task || g->ntasks_per_gpu))
 		return;
-	if (!g->cpus_per_gpu && conf->def_cpu_per_gpu
-	    && (d->cpus_per_task == NO_VAL16 || !d->cpus_per_task))
-		g->cpus_per_gpu = conf->def_cpu_per_gpu;
-	if (!g->mem_per_gpu && conf->def_mem_per_gpu && d->mem_per_cpu == NO_VAL64
-	    && d->mem_per_node == NO_VAL64)
-		g->mem_per_gpu = conf->def_mem_per_gpu;
+	if (!g->cpus_per_gpu && cpus && (d->cpus_per_task == NO_VAL16 || !d->cpus_per_task))
+		g->cpus_per_gpu = cpus;
+	if (!g->mem_per_gpu && mem && d->mem_per_cpu == NO_VAL64 && d->mem_per_node == NO_VAL64)
+		g->mem_per_gpu = mem;
 }
 
 int job_gpu_type_id(const struct ctld *c, const char *type)

@@ -36,11 +36,13 @@ struct job_gpu {
  * --gpus, --gpus-per-socket without --sockets-per-node). */
 int job_gpu_parse(const struct job_desc *d, struct job_gpu *ret);
 
-/* DefCpuPerGPU and DefMemPerGPU of conf into g, for a job that asks for
- * GPUs and gave no cpus per task nor per GPU (no memory at all), as
- * Slurm applies them. */
+/* DefCpuPerGPU and DefMemPerGPU of the job's partition (pc, may be NULL),
+ * else of conf, into g, for a job that asks for GPUs and gave no cpus per
+ * task nor per GPU (no memory at all), as Slurm applies them. */
 struct sl_conf;
-void job_gpu_defaults(const struct sl_conf *conf, const struct job_desc *d, struct job_gpu *g);
+struct conf_part;
+void job_gpu_defaults(const struct sl_conf *conf, const struct conf_part *pc,
+		      const struct job_desc *d, struct job_gpu *g);
 
 /* The id of type in the cluster's table: 0 for "" (any GPU), -1 when no
  * node has GPUs of that type. */

@@ -96,6 +96,7 @@ static void sel_req_of(const struct job *job, struct sel_req *r, bool *req, bool
 	    .gpus_per_node = job->gpus_per_node,
 	    .gpus_total = job->gpus_total,
 	    .min_cpus = d ? d->min_cpus : 0,
+	    .ntasks_per_socket = d ? d->ntasks_per_socket : 0,
 	    .is_exclusive = d && (d->flags & JOB_DESC_EXCLUSIVE),
 	    .is_required = req,
 	    .is_excluded = exc,
@@ -211,14 +212,15 @@ static void part_share(const struct part *p, const struct job_desc *d, struct se
 
 /* The GPU options beyond per node and per job; a type no node has any
  * more (a reconfigure dropped it) excludes every node. */
-static int gpu_req(struct ctld *c, const struct job_desc *d, struct sel_req *r, bool **exc)
+static int gpu_req(struct ctld *c, const struct part *p, const struct job_desc *d,
+		   struct sel_req *r, bool **exc)
 {
 	struct job_gpu g;
 	int type;
 
 	if (!d || job_gpu_parse(d, &g) < 0)
 		return 0; /* checked at submit */
-	job_gpu_defaults(c->conf, d, &g);
+	job_gpu_defaults(c->conf, p ? p->cfg : NULL, d, &g);
 	r->gpus_per_task = g.per_task;
 	r->ntasks_per_gpu = g.ntasks_per_gpu;
 	r->cpus_per_gpu = g.cpus_per_gpu;
@@ -268,7 +270,7 @@ static int request_with(struct ctld *c, const struct job *job, const struct part
 	if (exc && !idle)
 		exclude_other_users(c, job, p, exc);
 	sel_req_of(job, r, req, exc);
-	rc = gpu_req(c, d, r, &exc);
+	rc = gpu_req(c, p, d, r, &exc);
 	if (rc < 0)
 		goto fail;
 	r->is_excluded = exc;

@@ -3,6 +3,7 @@
  */
 #include "job_res.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "common/msg.h"
@@ -12,10 +13,43 @@
 #include "license.h"
 #include "node.h"
 
-static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
+/* Charge (or give back) one node of the job's allocation. */
+static void job_res_apply_node(struct ctld *c, const struct job *job, const struct sel_alloc *a,
+			       bool is_release, time_t now)
 {
 	bool is_excl = (job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE)) || job->alloc.is_exclusive;
 	bool is_shared = job->alloc.share >= 2; /* its cpus are shared ones (OverSubscribe) */
+	bool is_user = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE_USER);
+	struct node *n = &c->nodes[a->node];
+
+	if (is_release) {
+		if (is_shared)
+			n->cpus_shared -= a->cpus < n->cpus_shared ? a->cpus : n->cpus_shared;
+		else
+			n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
+		n->mem_used -= a->mem < n->mem_used ? a->mem : n->mem_used;
+		n->gpus_used &= ~a->gpus;
+		n->is_exclusive_used = n->is_exclusive_used && !is_excl;
+		n->excl_user_jobs -= is_user && n->excl_user_jobs;
+		n->last_busy = now;
+	} else {
+		if (is_shared)
+			n->cpus_shared += a->cpus;
+		else
+			n->cpus_used += a->cpus;
+		n->mem_used += a->mem;
+		n->gpus_used |= a->gpus;
+		n->is_exclusive_used = n->is_exclusive_used || is_excl;
+		if (is_user) { /* placement let only this user's jobs here */
+			n->excl_user_jobs++;
+			n->excl_user_uid = job->uid;
+		}
+	}
+	node_update_alloc_state(n);
+}
+
+static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
+{
 	bool is_user = job->desc && (job->desc->flags & JOB_DESC_EXCLUSIVE_USER);
 	time_t now = time(NULL);
 
@@ -25,35 +59,8 @@ static void job_res_apply(struct ctld *c, struct job *job, bool is_release)
 		else
 			c->excl_user_jobs++;
 	}
-	for (uint32_t i = 0; i < job->alloc.count; i++) {
-		const struct sel_alloc *a = &job->alloc.nodes[i];
-		struct node *n = &c->nodes[a->node];
-
-		if (is_release) {
-			if (is_shared)
-				n->cpus_shared -= a->cpus < n->cpus_shared ? a->cpus : n->cpus_shared;
-			else
-				n->cpus_used -= a->cpus < n->cpus_used ? a->cpus : n->cpus_used;
-			n->mem_used -= a->mem < n->mem_used ? a->mem : n->mem_used;
-			n->gpus_used &= ~a->gpus;
-			n->is_exclusive_used = n->is_exclusive_used && !is_excl;
-			n->excl_user_jobs -= is_user && n->excl_user_jobs;
-			n->last_busy = now;
-		} else {
-			if (is_shared)
-				n->cpus_shared += a->cpus;
-			else
-				n->cpus_used += a->cpus;
-			n->mem_used += a->mem;
-			n->gpus_used |= a->gpus;
-			n->is_exclusive_used = n->is_exclusive_used || is_excl;
-			if (is_user) { /* placement let only this user's jobs here */
-				n->excl_user_jobs++;
-				n->excl_user_uid = job->uid;
-			}
-		}
-		node_update_alloc_state(n);
-	}
+	for (uint32_t i = 0; i < job->alloc.count; i++)
+		job_res_apply_node(c, job, &job->alloc.nodes[i], is_release, now);
 	license_job_apply(c, job, is_release);
 	c->node_last_update = now;
 }
@@ -67,6 +74,21 @@ void job_res_charge(struct ctld *c, struct job *job)
 void job_res_release(struct ctld *c, struct job *job)
 {
 	job_res_apply(c, job, true);
+	ctld_sched_request(c);
+}
+
+void job_res_release_node(struct ctld *c, struct job *job, uint32_t k)
+{
+	struct sel_result *a = &job->alloc;
+	time_t now = time(NULL);
+
+	if (k >= a->count)
+		return;
+	job_res_apply_node(c, job, &a->nodes[k], true, now);
+	a->total_cpus -= a->nodes[k].cpus < a->total_cpus ? a->nodes[k].cpus : a->total_cpus;
+	memmove(&a->nodes[k], &a->nodes[k + 1], (a->count - k - 1) * sizeof(*a->nodes));
+	a->count--;
+	c->node_last_update = now;
 	ctld_sched_request(c);
 }
 

@@ -13,6 +13,10 @@ struct job;
 void job_res_charge(struct ctld *c, struct job *job);
 /* A finished job gives its resources back; a scheduling pass is asked for. */
 void job_res_release(struct ctld *c, struct job *job);
+/* A running job gives back node k of its allocation (a failed node of a
+ * --no-kill job): alloc.nodes[k] leaves the array, the later ones move
+ * down one place. */
+void job_res_release_node(struct ctld *c, struct job *job, uint32_t k);
 /* CPUs asked for: tasks x cpus per task, at least one per node. */
 uint32_t job_res_req_cpus(const struct job *job);
 /* The TRES strings as Slurm prints them ("cpu=2,mem=200M,node=1,billing=2,

@@ -296,15 +296,17 @@ static void unpack_run(struct job *job, struct pack_buf *b)
 
 /* The request as submitted, after a tag for its layout: PROTOCOL_VERSION
  * for records written before job_desc had features, prefer, licenses and
- * reservation, DESC_TAG_2 before it had the GPU options, DESC_TAG_3 since. */
+ * reservation, DESC_TAG_2 before it had the GPU options, DESC_TAG_3
+ * before --ntasks-per-socket, DESC_TAG_4 since. */
 #define DESC_TAG_2 ((uint16_t)(PROTOCOL_VERSION | 1))
 #define DESC_TAG_3 ((uint16_t)(PROTOCOL_VERSION | 2))
+#define DESC_TAG_4 ((uint16_t)(PROTOCOL_VERSION | 3))
 static void pack_desc(const struct job_desc *desc, struct pack_buf *b)
 {
 	pack_bool(b, desc != NULL);
 	if (!desc)
 		return;
-	pack_u16(b, DESC_TAG_3);
+	pack_u16(b, DESC_TAG_4);
 	job_desc_pack(desc, b, PROTOCOL_VERSION);
 }
 
@@ -317,7 +319,8 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 	if (b->err || !has_desc)
 		return;
 	unpack_u16(b, &ver);
-	if (!b->err && ver != PROTOCOL_VERSION && ver != DESC_TAG_2 && ver != DESC_TAG_3)
+	if (!b->err && ver != PROTOCOL_VERSION && ver != DESC_TAG_2 && ver != DESC_TAG_3
+	    && ver != DESC_TAG_4)
 		b->err = -EPROTONOSUPPORT;
 	if (b->err)
 		return;
@@ -328,7 +331,8 @@ static void unpack_desc(struct job_desc **ret, struct pack_buf *b)
 	}
 	/* the tag PROTOCOL_VERSION: written before the layout-2 fields */
 	(void)job_desc_unpack(*ret, b,
-			      ver == DESC_TAG_3	  ? PROTOCOL_VERSION
+			      ver == DESC_TAG_4	  ? PROTOCOL_VERSION
+			      : ver == DESC_TAG_3 ? JOB_DESC_LAYOUT_3
 			      : ver == DESC_TAG_2 ? JOB_DESC_LAYOUT_2
 						  : JOB_DESC_LAYOUT_1);
 }

@@ -231,7 +231,7 @@ int job_submit_build(struct ctld *c, struct job_desc *desc, uid_t uid, gid_t gid
 		job_free(job);
 		return r;
 	}
-	job_gpu_defaults(c->conf, desc, &gpu);
+	job_gpu_defaults(c->conf, p ? p->cfg : NULL, desc, &gpu);
 	job_memory(c, job, desc, p, &gpu);
 	job->gpus_per_node = gpu.per_node;
 	job->gpus_total = gpu.total;

@@ -513,6 +513,7 @@ static const struct field fields[] = {
 	U32("nice", nice, 0),
 	U16("ntasks_per_gpu", ntasks_per_gpu, F_ZERO_UNSET),
 	U16("ntasks_per_node", ntasks_per_node, 0),
+	U16("ntasks_per_socket", ntasks_per_socket, F_ZERO_UNSET),
 	U32("num_tasks", num_tasks, 0),
 	FN("oversubscribe", get_shared, set_shared),
 	STR("partition", partition, SL_STR_MAX),

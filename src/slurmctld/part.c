@@ -127,12 +127,26 @@ int part_info_fill(const struct ctld *c, const struct part *p, struct part_info 
 	    .billing = p->total_cpus,
 	    .gpus = p->total_gpus,
 	};
-	char *tres = tres_string(&t);
+	char *tres = tres_string(&t), *defaults = NULL;
 	uint16_t flags = 0;
 
 	(void)c;
 	if (!tres)
 		return -ENOMEM;
+	/* JobDefaults= as Slurm prints it: the partition's own GPU defaults */
+	if (cfg->def_cpu_per_gpu || cfg->def_mem_per_gpu) {
+		char cpu[32] = "", mem[48] = "";
+
+		if (cfg->def_cpu_per_gpu)
+			snprintf(cpu, sizeof(cpu), "DefCpuPerGPU=%u", cfg->def_cpu_per_gpu);
+		if (cfg->def_mem_per_gpu)
+			snprintf(mem, sizeof(mem), "DefMemPerGPU=%llu",
+				 (unsigned long long)cfg->def_mem_per_gpu);
+		if (asprintf(&defaults, "%s%s%s", cpu, *cpu && *mem ? "," : "", mem) < 0) {
+			free(tres);
+			return -ENOMEM;
+		}
+	}
 	flags |= cfg->is_default ? PART_FLAG_DEFAULT : 0;
 	flags |= cfg->hidden ? PART_FLAG_HIDDEN : 0;
 	flags |= cfg->disable_root_jobs ? PART_FLAG_NO_ROOT : 0;
@@ -149,6 +163,7 @@ int part_info_fill(const struct ctld *c, const struct part *p, struct part_info 
 	    .alloc_nodes = sdup(cfg->alloc_nodes),
 	    .qos = sdup(cfg->qos),
 	    .tres = tres,
+	    .job_defaults = defaults,
 	    .flags = flags,
 	    .state_up = cfg->state_up,
 	    .max_time = cfg->max_time,

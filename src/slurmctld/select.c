@@ -185,6 +185,9 @@ static uint32_t node_cap(const struct sel_node *nd, const struct sel_req *req)
 		if (req->ntasks_per_gpu && (uint64_t)g * req->ntasks_per_gpu < cap)
 			cap = (uint64_t)g * req->ntasks_per_gpu;
 	}
+	if (req->ntasks_per_socket
+	    && (uint64_t)(nd->sockets ? nd->sockets : 1) * req->ntasks_per_socket < cap)
+		cap = (uint64_t)(nd->sockets ? nd->sockets : 1) * req->ntasks_per_socket;
 	if (req->ntasks_per_node)
 		cap = cap >= req->ntasks_per_node ? req->ntasks_per_node : 0;
 	return (uint32_t)cap;

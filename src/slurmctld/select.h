@@ -60,6 +60,7 @@ struct sel_req {
 	uint16_t share;                 /* OverSubscribe: >= 2 shares cores with up to this
 					 * many jobs each; 0 or 1 takes cores of its own */
 	uint16_t min_cpus;              /* --mincpus: each chosen node gives at least this many */
+	uint16_t ntasks_per_socket;     /* at most this many tasks per socket of a node; 0 none */
 	bool is_exclusive;
 	bool is_whole_memory;           /* no memory asked and no default: all of each node (--mem=0) */
 	const bool *is_required;        /* per node: -w (NULL none) */

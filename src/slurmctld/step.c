@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "common/conf.h"
+#include "common/hostlist.h"
 #include "common/log.h"
 #include "common/macros.h"
 #include "common/msg.h"
@@ -230,6 +231,100 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state, u
 		n++;
 	}
 	return n;
+}
+
+/* The hostlist of the step's nodes. NULL on ENOMEM. */
+static char *step_nodes_string(const struct ctld *c, const struct step *s)
+{
+	struct hostlist *hl = NULL;
+	char *str = NULL;
+
+	if (hostlist_new(NULL, &hl) < 0)
+		return NULL;
+	for (uint32_t k = 0; k < s->node_count; k++)
+		if (s->nodes[k].node < c->node_count
+		    && hostlist_push_host(hl, node_name(&c->nodes[s->nodes[k].node])) < 0)
+			goto out;
+	str = hostlist_ranged_string(hl);
+out:
+	hostlist_free(hl);
+	return str;
+}
+
+/* SRUN_NODE_FAIL to the step's srun: its tasks on node are gone. */
+static void step_node_fail_srun(struct ctld *c, const struct job *job, const struct step *s,
+				uint32_t node)
+{
+	struct srun_notice_msg m = {
+	    .job_id = job->job_id,
+	    .step_id = s->step_id,
+	    .node_name = (char *)(node < c->node_count ? node_name(&c->nodes[node]) : "?"),
+	};
+	char *id = NULL;
+
+	if (!s->srun_host || !s->srun_port
+	    || asprintf(&id, "StepId=%u.%u", job->job_id, s->step_id) < 0)
+		return;
+	if (ctld_send(c, s->srun_host, s->srun_port, SRUN_NODE_FAIL, &m, job->uid, notice_done_cb,
+		      id)
+	    < 0)
+		free(id);
+}
+
+void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job_node,
+		    const char *job_nodes)
+{
+	time_t now = time(NULL);
+
+	for (uint32_t i = 0; i < job->step_count; i++) {
+		struct step *s = &job->steps[i];
+		struct step_node_rec *lost = NULL;
+
+		if (!step_is_running(s))
+			continue;
+		for (uint32_t k = 0; k < s->node_count; k++) {
+			struct step_node_rec *sn = &s->nodes[k];
+
+			if (sn->node == node)
+				lost = sn;
+			else if (sn->job_node != NO_VAL && sn->job_node > job_node)
+				sn->job_node--; /* the job's later nodes moved down */
+		}
+		if (!lost)
+			continue;
+		/* the extern step, and an srun --no-kill step on more than one
+		 * node, go on without the node */
+		if (s->step_id == SL_EXTERN_STEP
+		    || ((s->flags & STEP_FLAG_NO_KILL) && s->node_count > 1)) {
+			char *str;
+
+			s->nodes_done -= lost->is_done && s->nodes_done;
+			memmove(lost, lost + 1,
+				(size_t)(&s->nodes[s->node_count] - (lost + 1)) * sizeof(*lost));
+			s->node_count--;
+			str = s->step_id == SL_EXTERN_STEP ? sdup(job_nodes) : step_nodes_string(c, s);
+			if (str) { /* out of memory: the old list stays, naming one node more */
+				free(s->nodes_str);
+				s->nodes_str = str;
+			}
+			if (s->step_id != SL_EXTERN_STEP) {
+				info("StepId=%u.%u (--no-kill) goes on without node %s", job->job_id,
+				     s->step_id, node_name(&c->nodes[node]));
+				step_node_fail_srun(c, job, s, node);
+			}
+			continue;
+		}
+		info("StepId=%u.%u ran on %s, which failed: the step ends NODE_FAIL", job->job_id,
+		     s->step_id, node < c->node_count ? node_name(&c->nodes[node]) : "?");
+		if (!lost->is_done) {
+			lost->is_done = true;
+			s->nodes_done++;
+		}
+		lost->job_node = NO_VAL; /* no longer in the job's allocation */
+		step_set_end(c, s, JOB_NODE_FAIL, now);
+		step_send_nodes(c, job, s, REQUEST_TERMINATE_JOB, SIGKILL);
+		step_notify_srun(c, job, s, SRUN_END_NODE_FAIL);
+	}
 }
 
 void step_timer(struct ctld *c, time_t now)

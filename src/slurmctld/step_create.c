@@ -5,6 +5,7 @@
 #include "step_create.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 #include "common/sl_errno.h"
 #include "ctld.h"
 #include "job.h"
+#include "job_gpu.h"
 #include "node.h"
 #include "select.h"
 #include "step.h"
@@ -49,6 +51,20 @@ static struct step_avail *avail_build(const struct job *job)
 		}
 	}
 	return a;
+}
+
+/* A typed request (gpu:a100:1) sees only the job's GPUs of that type on
+ * each node; a type no node has is ESLURM_INVALID_GRES. */
+static int gpus_of_type(const struct ctld *c, const struct job *job, const char *type,
+			struct step_avail *a)
+{
+	int t = job_gpu_type_id(c, type);
+
+	if (t <= 0)
+		return -ESLURM_INVALID_GRES;
+	for (uint32_t i = 0; i < job->alloc.count; i++)
+		a[i].gpus &= c->nodes[job->alloc.nodes[i].node].gpu_type_mask[t - 1];
+	return 0;
 }
 
 /* Mark -w / -x on the job's nodes. A name that is no node at all is
@@ -89,21 +105,23 @@ static int mark_nodes(struct ctld *c, const struct job *job, const char *expr, b
 	return r;
 }
 
-/* tres_per_node: NULL (all the job's GPUs there, shared), or a comma list
- * of "gres/gpu:N", "gres/gpu:type:N", "gpu:N". */
-static int parse_gres(const struct step_create_req *m, struct step_layout_req *lr)
+/* One GPU string of the request: a comma list of "gres/gpu:N",
+ * "gres/gpu:type:N", "gpu:N" (or "none"). Sets the mode (mode, or NONE
+ * for a count of 0), the count (at most max) and the type (one per step:
+ * another one is ESLURM_INVALID_GRES). */
+static int parse_gpu_str(const char *str, enum step_gpu_mode mode, unsigned long max,
+			 struct step_layout_req *lr, unsigned long *ret, char *type, size_t type_n)
 {
 	_cleanup_free_ char *copy = NULL;
 	char *save = NULL;
 
-	lr->gpu_mode = (m->flags & STEP_FLAG_NO_GRES) ? STEP_GPUS_NONE : STEP_GPUS_ALL;
-	if (!m->tres_per_node || !*m->tres_per_node || lr->gpu_mode == STEP_GPUS_NONE)
+	if (!str || !*str)
 		return 0;
-	copy = strdup(m->tres_per_node);
+	copy = strdup(str);
 	if (!copy)
 		return -ENOMEM;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *count, *end;
+		char *count, *end, *typ;
 		unsigned long v = 1;
 
 		if (!strncmp(t, "gres/", 5))
@@ -119,13 +137,46 @@ static int parse_gres(const struct step_create_req *m, struct step_layout_req *l
 			count = strrchr(t, '=');
 		if (count) { /* "gpu" alone is one */
 			v = strtoul(count + 1, &end, 10);
-			if (end == count + 1 || *end || v > 64)
+			if (end == count + 1 || *end || v > max)
 				return -ESLURM_INVALID_GRES;
+			*count = '\0';
 		}
-		lr->gpu_mode = v ? STEP_GPUS_COUNT : STEP_GPUS_NONE;
-		lr->gpus_per_node = (uint16_t)v;
+		typ = t[3] == ':' ? t + 4 : ""; /* "gpu:a100" once the count is cut */
+		if (*typ && *type && !streq(typ, type))
+			return -ESLURM_INVALID_GRES; /* one GPU type per step */
+		if (*typ && snprintf(type, type_n, "%s", typ) >= (int)type_n)
+			return -ESLURM_INVALID_GRES;
+		lr->gpu_mode = v ? mode : STEP_GPUS_NONE;
+		*ret = v;
 	}
 	return 0;
+}
+
+/* The step's GPUs: tres_per_node (per node), tres_per_task (per task) or
+ * tres_per_step (for the whole step), of one type (type, "" any); none of
+ * them: all the job's GPUs there, shared. */
+static int parse_gres(const struct step_create_req *m, struct step_layout_req *lr, char *type,
+		      size_t type_n)
+{
+	unsigned long v = 0;
+	int r;
+
+	*type = '\0';
+	lr->gpu_mode = (m->flags & STEP_FLAG_NO_GRES) ? STEP_GPUS_NONE : STEP_GPUS_ALL;
+	if (lr->gpu_mode == STEP_GPUS_NONE)
+		return 0;
+	r = parse_gpu_str(m->tres_per_node, STEP_GPUS_COUNT, 64, lr, &v, type, type_n);
+	if (r == 0 && lr->gpu_mode == STEP_GPUS_COUNT)
+		lr->gpus_per_node = (uint16_t)v;
+	if (r == 0 && m->tres_per_task && lr->gpu_mode == STEP_GPUS_ALL)
+		r = parse_gpu_str(m->tres_per_task, STEP_GPUS_PER_TASK, 64, lr, &v, type, type_n);
+	if (r == 0 && lr->gpu_mode == STEP_GPUS_PER_TASK)
+		lr->gpus_per_task = (uint16_t)v;
+	if (r == 0 && m->tres_per_step && lr->gpu_mode == STEP_GPUS_ALL)
+		r = parse_gpu_str(m->tres_per_step, STEP_GPUS_TOTAL, 1u << 20, lr, &v, type, type_n);
+	if (r == 0 && lr->gpu_mode == STEP_GPUS_TOTAL)
+		lr->gpus_total = (uint32_t)v;
+	return r;
 }
 
 /* -m arbitrary: the job node of each task from m->task_nodes (a list in
@@ -207,6 +258,7 @@ static int step_place(struct ctld *c, const struct job *job, const struct step_c
 	};
 	_cleanup_free_ struct step_avail *a = avail_build(job);
 	_cleanup_free_ uint32_t *arb = NULL;
+	char type[64];
 	int r;
 
 	if (!a)
@@ -221,7 +273,9 @@ static int step_place(struct ctld *c, const struct job *job, const struct step_c
 	r = lr.dist == TASK_DIST_ARBITRARY ? arb_nodes(c, job, m, &arb, &lr.num_tasks) : 0;
 	lr.arb_node = arb;
 	if (r == 0)
-		r = parse_gres(m, &lr);
+		r = parse_gres(m, &lr, type, sizeof(type));
+	if (r == 0 && *type)
+		r = gpus_of_type(c, job, type, a);
 	if (r == 0)
 		r = mark_nodes(c, job, m->req_nodes, true, a);
 	if (r == 0)
@@ -267,8 +321,8 @@ static int step_build(struct ctld *c, const struct job *job, const struct step_c
 	    .cpus_per_task =
 		m->cpus_per_task == NO_VAL16 || !m->cpus_per_task ? 1 : m->cpus_per_task,
 	    .flags = m->flags,
-	    .is_gpus_held =
-		m->tres_per_node && !(m->flags & (STEP_FLAG_NO_GRES | STEP_FLAG_OVERLAP)),
+	    .is_gpus_held = (m->tres_per_node || m->tres_per_task || m->tres_per_step)
+			    && !(m->flags & (STEP_FLAG_NO_GRES | STEP_FLAG_OVERLAP)),
 	    .time_limit = m->time_limit == NO_VAL || !m->time_limit ? INFINITE : m->time_limit,
 	    .start_time = time(NULL),
 	    .kill_requid = NO_VAL,

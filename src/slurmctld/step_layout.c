@@ -49,6 +49,13 @@ static uint32_t node_cap(const struct step_avail *a, const struct step_layout_re
 	    && (uint32_t)__builtin_popcountll(gpus_free(a, req, is_now)) < req->gpus_per_node)
 		return 0;
 	cap = cpus / cpt;
+	if (req->gpu_mode == STEP_GPUS_PER_TASK && req->gpus_per_task) {
+		uint32_t by_gpus =
+		    (uint32_t)__builtin_popcountll(gpus_free(a, req, is_now)) / req->gpus_per_task;
+
+		if (by_gpus < cap)
+			cap = by_gpus;
+	}
 	if (is_given16(req->ntasks_per_node) && cap > req->ntasks_per_node)
 		cap = req->ntasks_per_node;
 	if (a->mem && is_given64(req->mem_per_node) && req->mem_per_node > a->mem)
@@ -187,6 +194,42 @@ static uint64_t pick_gpus(uint64_t free_mask, uint16_t count)
 	return out;
 }
 
+/* --gpus=N: are there N GPUs (free now, or ever) on the nodes that got
+ * tasks? */
+static bool total_fits(const struct step_avail *nodes, uint32_t n,
+		       const struct step_layout_req *req, const uint32_t *tasks, bool is_now)
+{
+	uint32_t have = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (tasks[i])
+			have += (uint32_t)__builtin_popcountll(gpus_free(&nodes[i], req, is_now));
+	return have >= req->gpus_total;
+}
+
+/* --gpus=N: one GPU a round to each step node that has one free left,
+ * in job order, until N are given (total_fits said there are). */
+static void deal_gpus(const struct step_avail *nodes, const struct step_layout_req *req,
+		      struct step_layout *l)
+{
+	uint32_t left = req->gpus_total;
+	bool any = true;
+
+	while (left && any) {
+		any = false;
+		for (uint32_t k = 0; k < l->count && left; k++) {
+			struct step_place *p = &l->nodes[k];
+			uint64_t free_mask = gpus_free(&nodes[p->job_node], req, true) & ~p->gpus;
+
+			if (!free_mask)
+				continue;
+			p->gpus |= pick_gpus(free_mask, 1);
+			left--;
+			any = true;
+		}
+	}
+}
+
 static int fill(const struct step_avail *nodes, uint32_t n, const struct step_layout_req *req,
 		const uint32_t *tasks, uint32_t num_tasks, struct step_layout *ret)
 {
@@ -216,9 +259,14 @@ static int fill(const struct step_avail *nodes, uint32_t n, const struct step_la
 			p->gpus = nodes[i].gpus;
 		else if (req->gpu_mode == STEP_GPUS_COUNT)
 			p->gpus = pick_gpus(gpus_free(&nodes[i], req, true), req->gpus_per_node);
+		else if (req->gpu_mode == STEP_GPUS_PER_TASK)
+			p->gpus = pick_gpus(gpus_free(&nodes[i], req, true),
+					    (uint16_t)(tasks[i] * req->gpus_per_task));
 		l.num_cpus += p->cpus;
 		k++;
 	}
+	if (req->gpu_mode == STEP_GPUS_TOTAL)
+		deal_gpus(nodes, req, &l);
 	*ret = l;
 	return 0;
 }
@@ -277,6 +325,10 @@ static int place_arbitrary(const struct step_avail *nodes, uint32_t n,
 		if (tasks[i] > node_cap(&nodes[i], req, true))
 			rc = -EAGAIN;
 	}
+	if (req->gpu_mode == STEP_GPUS_TOTAL && !total_fits(nodes, n, req, tasks, false))
+		return -ENOSPC;
+	if (rc == 0 && req->gpu_mode == STEP_GPUS_TOTAL && !total_fits(nodes, n, req, tasks, true))
+		rc = -EAGAIN;
 	if (rc == 0)
 		rc = fill(nodes, n, req, tasks, req->num_tasks, ret);
 	if (rc < 0)
@@ -314,13 +366,15 @@ int step_layout_place(const struct step_avail *nodes, uint32_t n, const struct s
 	for (uint32_t i = 0; i < n; i++)
 		cap[i] = node_cap(&nodes[i], req, false);
 	rc = -ENOSPC;
-	if (!choose(nodes, n, req, &r, cap, tasks))
+	if (!choose(nodes, n, req, &r, cap, tasks)
+	    || (req->gpu_mode == STEP_GPUS_TOTAL && !total_fits(nodes, n, req, tasks, false)))
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		cap[i] = node_cap(&nodes[i], req, true);
 	rc = -EAGAIN;
 	num_tasks = choose(nodes, n, req, &r, cap, tasks);
-	if (!num_tasks)
+	if (!num_tasks
+	    || (req->gpu_mode == STEP_GPUS_TOTAL && !total_fits(nodes, n, req, tasks, true)))
 		goto out;
 	rc = fill(nodes, n, req, tasks, num_tasks, ret);
 	if (rc == 0 && number(ret, req) < 0) {

@@ -43,6 +43,8 @@ enum step_gpu_mode {
 	STEP_GPUS_ALL,	 /* nothing asked: every GPU of the job there, shared */
 	STEP_GPUS_NONE,	 /* --gres=none */
 	STEP_GPUS_COUNT, /* gres/gpu:N per node, held until the step ends */
+	STEP_GPUS_PER_TASK, /* --gpus-per-task: tasks x N on each node, held */
+	STEP_GPUS_TOTAL,    /* --gpus=N: dealt one by one over the step's nodes, held */
 };
 
 struct step_layout_req {
@@ -54,6 +56,8 @@ struct step_layout_req {
 	uint64_t mem_per_cpu;	       /* MB, NO_VAL64: not given */
 	enum step_gpu_mode gpu_mode;
 	uint16_t gpus_per_node; /* STEP_GPUS_COUNT */
+	uint16_t gpus_per_task; /* STEP_GPUS_PER_TASK */
+	uint32_t gpus_total;	/* STEP_GPUS_TOTAL */
 	bool is_overlap;	/* --overlap: ignores and holds no cpus/GPUs */
 	enum task_dist dist;
 	uint16_t plane_size;	  /* TASK_DIST_PLANE: >= 1 */

@@ -90,6 +90,7 @@ static const struct jp_field submit_fields[] = {
     {"standard_output", JP_STR, D(std_out), 0},
     {"tasks", JP_U32, D(num_tasks), 0},
     {"tasks_per_node", JP_U16, D(ntasks_per_node), 0},
+    {"tasks_per_socket", JP_U16, D(ntasks_per_socket), 0},
     {"time_limit", JP_U32, D(time_limit), 0},
     {"time_minimum", JP_U32, D(time_min), 0},
     {"tres_per_job", JP_STR, D(tres_per_job), 0},

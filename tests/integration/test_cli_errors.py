@@ -98,11 +98,10 @@ HELP_FIRST_LINE = {
 # The commands whose --usage prints a short synopsis (seff has none, as in Slurm).
 USAGE_CLIS = ["sinfo", "scontrol", "sbatch", "squeue", "scancel", "srun", "salloc", "sacct"]
 
-IGNORED_HEAD = "\nAccepted for compatibility, not acted on:\n"
+IGNORED_HEAD = "\nAccepted for compatibility, not acted on ("
 
 # srun's and salloc's own ids that are parsed and dropped.
-IGNORED_OWN_IDS = {"SR_IGNORED", "SR_PRESERVE_ENV",
-                   "SA_BELL", "SA_NO_BELL", "SA_KILL_CMD", "SA_IMMEDIATE", "SA_IGNORED"}
+IGNORED_OWN_IDS = {"SR_IGNORED", "SA_IGNORED"}
 
 
 def table_rows(name):

@@ -170,6 +170,19 @@ def test_def_cpu_and_mem_per_gpu(fresh_cluster):
                "true")
     r = wait_state(c, j, "COMPLETED")
     assert r["TRES"].startswith("cpu=1,mem=50M,node=1,")
+    # a partition's own DefCpuPerGPU/DefMemPerGPU win over slurm.conf's
+    c.stop()
+    c = fresh_cluster(nodes=CLUSTER_KWARGS["nodes"], gres=CLUSTER_KWARGS["gres"],
+                      name="defgpupart",
+                      partitions=["debug Nodes=g1,g2 Default=YES MaxTime=INFINITE State=UP",
+                                  "gpu Nodes=g1,g2 DefCpuPerGPU=1 DefMemPerGPU=300 State=UP"],
+                      settings={"GresTypes": "gpu", "DefCpuPerGPU": "2", "DefMemPerGPU": "100"})
+    out = c.out("scontrol", "show", "partition", "gpu")
+    assert "JobDefaults=DefCpuPerGPU=1,DefMemPerGPU=300" in out, out
+    assert "JobDefaults=(null)" in c.out("scontrol", "show", "partition", "debug")
+    j = submit(c, "-o", "/dev/null", "-p", "gpu", "-n1", "--gpus-per-node=2", "--wrap", "true")
+    r = wait_state(c, j, "COMPLETED")
+    assert r["TRES"].startswith("cpu=2,mem=600M,node=1,"), r["TRES"]
 
 
 def _core_pairs(cpus):
@@ -201,3 +214,25 @@ def test_closest_follows_gres_conf_cores(fresh_cluster):
     r = c.run("srun", "-l", "-n2", "--cpu-bind=cores", "--gpus-per-node=4", "--gpu-bind=single:1",
               "printenv", "CUDA_VISIBLE_DEVICES")
     assert per_task(r.stdout) == {0: "0", 1: "3"}
+
+
+def test_steps_in_an_allocation_get_the_gpus_they_ask(cluster):
+    """Inside a four-GPU allocation a step takes what it asks: --gpus=N of
+    all of them, --gpus-per-task per task, a type only of that type;
+    nothing asked is all of them, shared."""
+    srun = str(cluster.bin_dir / "srun")
+
+    def step(*args):
+        r = cluster.run("salloc", "-Q", "-w", "g1", "-n2", "--gpus-per-node=4", srun, "-l",
+                        *args, "printenv", "CUDA_VISIBLE_DEVICES")
+        return per_task(r.stdout)
+
+    assert step("-n1", "--gpus=2") == {0: "0,1"}
+    assert step("-n2") == {0: "0,1,2,3", 1: "0,1,2,3"}
+    assert step("-n1", "--gres=gpu:v100:1") == {0: "2"}
+    assert step("-n1", "--gpus=v100:2") == {0: "2,3"}
+    assert step("-n2", "--gpus-per-task=1") == {0: "0", 1: "1"}
+    r = cluster.run("salloc", "-Q", "-w", "g1", "-n2", "--gpus-per-node=2", srun, "-n1",
+                    "--gpus=3", "true", check=False)
+    assert r.returncode == 1
+    assert "Unable to create step for job" in r.stderr, r.stderr

@@ -24,6 +24,7 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
     slurm.log_user("See the site's documentation.")
     return slurm.ESLURM_MISSING_TIME_LIMIT
   end
+  if job_desc.comment == "notice" then slurm.log_user("a note for you") end
   if job_desc.account == nil then job_desc.account = "lua-default" end
   if job_desc.comment == nil then
     job_desc.comment = "@VERSION@ for " .. job_desc.user_name
@@ -138,6 +139,15 @@ def test_an_allocation_passes_the_script_too(cluster):
     assert "salloc: error: Jobs need a time limit (--time).\n" in r.stderr, r.stderr
     r = cluster.run("srun", "-t", "1", "--gres=gpu:1", "printenv", "SLURM_JOB_PARTITION")
     assert r.stdout == "gpu\n", r
+
+
+def test_what_log_user_says_on_success_reaches_every_client(cluster):
+    r = cluster.run("sbatch", "-t", "1", "--comment", "notice", "-o", "/dev/null", "--wrap",
+                    "true")
+    assert "sbatch: a note for you\n" in r.stderr, r.stderr
+    for cmd in ("salloc", "srun"):
+        r = cluster.run(cmd, "-t", "1", "--comment", "notice", "true")
+        assert f"{cmd}: a note for you\n" in r.stderr, (cmd, r.stderr)
 
 
 def test_slurm_error_refuses_with_slurms_unspecified_error(cluster):

@@ -6,9 +6,11 @@ never ignored (sbatch, salloc, srun):
 * --priority (operators), --uid/--gid (root), --nodefile are acted on;
 * --ntasks-per-core=1, --mem-bind=none and --use-min-nodes are what
   placement does anyway; other values of the first two are refused;
-* --contiguous, --overcommit, --switches, --deadline and the rest are
-  refused with an error naming them, on the command line and in #SBATCH
-  lines, and sbatch --help lists them apart.
+* --contiguous, --overcommit, --switches, --deadline, --reboot,
+  --container and the rest (srun's --bcast, -Z, --het-group,
+  --resv-ports) are refused with an error naming them, on
+  the command line and in #SBATCH lines, and sbatch --help lists them
+  apart.
 
 n1, n2: 1 socket x 4 cores, TmpDisk 0; n3: 2 sockets x 2 cores, TmpDisk
 4096 MB.
@@ -69,6 +71,7 @@ REFUSED = [
     ("--core-spec=1",), ("--thread-spec=1",), ("--threads-per-core=1",),
     ("--cpu-freq=high",), ("--gpu-freq=high",), ("--deadline=now+1hour",),
     ("--batch=a100",), ("--ntasks-per-core=2",), ("--mem-bind=local",),
+    ("--reboot",), ("--container=/srv/bundle",), ("--context=unconfined_u",),
 ]
 
 
@@ -94,6 +97,18 @@ def test_refused_in_script_and_for_salloc_and_srun(cluster, tmp_path):
     assert r.returncode == 255 and "salloc: error: --contiguous is not supported" in r.stderr
 
 
+@pytest.mark.parametrize("opt, name", [
+    (("--bcast=/tmp/x",), "--bcast"), (("-Z", "-w", "n1"), "-Z/--no-allocate"),
+    (("--het-group=0",), "--het-group"),
+    (("--resv-ports",), "--resv-ports"),
+], ids=lambda o: o if isinstance(o, str) else o[0])
+def test_srun_refuses_what_it_cannot_honour(cluster, opt, name):
+    r = cluster.run("srun", *opt, "true", check=False)
+    assert (r.returncode, r.stdout) == (255, ""), opt
+    assert r.stderr.startswith(f"srun: error: {name}"), r.stderr
+    assert "is not supported by this cluster" in r.stderr
+
+
 def test_what_placement_does_anyway_is_accepted(cluster):
     for opt in ("--ntasks-per-core=1", "--mem-bind=none", "--use-min-nodes"):
         r = cluster.run("srun", opt, "true", check=False)
@@ -103,7 +118,7 @@ def test_what_placement_does_anyway_is_accepted(cluster):
 def test_help_lists_refused_options_apart(cluster):
     out = cluster.out("sbatch", "--help")
     refused = out.index("Refused with an error")
-    ignored = out.index("Accepted for compatibility, not acted on:")
+    ignored = out.index("Accepted for compatibility, not acted on (")
     help_ = out.index("Help options:")
     assert refused < ignored < help_
     section = out[refused:ignored]

@@ -99,20 +99,29 @@ static void test_defaults(void **state)
 	(void)state;
 	d.tres_per_node = "gres/gpu:1";
 	assert_int_equal(job_gpu_parse(&d, &g), 0);
-	job_gpu_defaults(&conf, &d, &g);
+	job_gpu_defaults(&conf, NULL, &d, &g);
 	assert_int_equal(g.cpus_per_gpu, 2);
 	assert_int_equal(g.mem_per_gpu, 500);
+	/* the partition's own win; one it leaves unset is slurm.conf's */
+	assert_int_equal(job_gpu_parse(&d, &g), 0);
+	job_gpu_defaults(&conf, &(struct conf_part){.def_cpu_per_gpu = 3}, &d, &g);
+	assert_int_equal(g.cpus_per_gpu, 3);
+	assert_int_equal(g.mem_per_gpu, 500);
+	assert_int_equal(job_gpu_parse(&d, &g), 0);
+	job_gpu_defaults(&conf, &(struct conf_part){.def_mem_per_gpu = 700}, &d, &g);
+	assert_int_equal(g.cpus_per_gpu, 2);
+	assert_int_equal(g.mem_per_gpu, 700);
 	/* -c and --mem keep their own */
 	d.cpus_per_task = 1;
 	d.mem_per_node = 100;
 	assert_int_equal(job_gpu_parse(&d, &g), 0);
-	job_gpu_defaults(&conf, &d, &g);
+	job_gpu_defaults(&conf, NULL, &d, &g);
 	assert_int_equal(g.cpus_per_gpu, 0);
 	assert_int_equal(g.mem_per_gpu, 0);
 	/* no GPUs: no defaults */
 	d = desc();
 	assert_int_equal(job_gpu_parse(&d, &g), 0);
-	job_gpu_defaults(&conf, &d, &g);
+	job_gpu_defaults(&conf, NULL, &d, &g);
 	assert_int_equal(g.cpus_per_gpu, 0);
 }
 

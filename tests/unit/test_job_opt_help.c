@@ -111,7 +111,7 @@ static void test_refused_options_have_their_own_section(void **state)
 {
 	char *text = help_text(JOB_CMD_SBATCH, job_opt_table_accepts, NULL);
 	const char *refused = strstr(text, "\nRefused with an error");
-	const char *ignored = strstr(text, "\nAccepted for compatibility, not acted on:\n");
+	const char *ignored = strstr(text, "\nAccepted for compatibility, not acted on (");
 
 	(void)state;
 	assert_non_null(refused);
@@ -120,13 +120,15 @@ static void test_refused_options_have_their_own_section(void **state)
 	assert_true(find_opt(text, "core-spec") > refused && find_opt(text, "core-spec") < ignored);
 	assert_true(find_opt(text, "tmp") < refused);
 	assert_true(find_opt(text, "mincpus") < refused);
+	assert_true(find_opt(text, "reboot") > refused && find_opt(text, "reboot") < ignored);
+	assert_true(find_opt(text, "container") > refused && find_opt(text, "container") < ignored);
 	free(text);
 }
 
 static void test_ignored_options_come_after_the_working_ones(void **state)
 {
 	char *text = help_text(JOB_CMD_SBATCH, job_opt_table_accepts, NULL);
-	const char *ignored = strstr(text, "\nAccepted for compatibility, not acted on:\n");
+	const char *ignored = strstr(text, "\nAccepted for compatibility, not acted on (");
 
 	(void)state;
 	assert_non_null(ignored);
@@ -136,6 +138,12 @@ static void test_ignored_options_come_after_the_working_ones(void **state)
 	assert_true(find_opt(text, "bb") > ignored);	    /* burst buffers: nothing here */
 	assert_true(find_opt(text, "time") < ignored);
 	assert_true(find_opt(text, "mem") < ignored);
+	/* acted on since: they change how the job runs */
+	assert_true(find_opt(text, "no-kill") < ignored);
+	assert_true(find_opt(text, "hint") < ignored);
+	assert_true(find_opt(text, "ntasks-per-socket") < ignored);
+	assert_true(find_opt(text, "export-file") < ignored);
+	assert_true(find_opt(text, "get-user-env") < ignored);
 	free(text);
 }
 

@@ -207,6 +207,48 @@ static void test_gpus(void **state)
 	assert_int_equal(step_layout_place(a, 2, &r, &l), -ENOSPC);
 }
 
+static void test_gpus_per_task_and_total(void **state)
+{
+	struct step_avail a[] = {{.cpus = 4, .gpus = 0xf}, {.cpus = 4, .gpus = 0xf0}};
+	struct step_layout_req r = req_default();
+	struct step_layout l;
+
+	(void)state;
+	r.gpu_mode = STEP_GPUS_PER_TASK; /* -n3 --gpus-per-task=2: two tasks a node */
+	r.gpus_per_task = 2;
+	r.num_tasks = 3;
+	assert_int_equal(step_layout_place(a, 2, &r, &l), 0);
+	assert_int_equal(l.count, 2);
+	assert_int_equal(l.nodes[0].tasks, 2);
+	assert_int_equal(l.nodes[0].gpus, 0xf);
+	assert_int_equal(l.nodes[1].tasks, 1);
+	assert_int_equal(l.nodes[1].gpus, 0x30);
+	step_layout_done(&l);
+	r.num_tasks = 5; /* 10 GPUs: never in this job */
+	assert_int_equal(step_layout_place(a, 2, &r, &l), -ENOSPC);
+	r.num_tasks = 2;
+	a[0].gpus_held = 0x7; /* the first node can serve no task now */
+	assert_int_equal(step_layout_place(a, 2, &r, &l), 0);
+	assert_int_equal(l.count, 1);
+	assert_int_equal(l.nodes[0].job_node, 1);
+	assert_int_equal(l.nodes[0].gpus, 0xf0);
+	step_layout_done(&l);
+	a[0].gpus_held = 0;
+	r = req_default();
+	r.gpu_mode = STEP_GPUS_TOTAL; /* -N2 --gpus=3: dealt one a round */
+	r.gpus_total = 3;
+	r.min_nodes = r.max_nodes = 2;
+	assert_int_equal(step_layout_place(a, 2, &r, &l), 0);
+	assert_int_equal(l.nodes[0].gpus, 0x3);
+	assert_int_equal(l.nodes[1].gpus, 0x10);
+	step_layout_done(&l);
+	a[1].gpus_held = 0xf0; /* only the first node's four are free */
+	r.gpus_total = 5;
+	assert_int_equal(step_layout_place(a, 2, &r, &l), -EAGAIN);
+	r.gpus_total = 9;
+	assert_int_equal(step_layout_place(a, 2, &r, &l), -ENOSPC);
+}
+
 /* The node (step index) of each task under r, and the task counts. */
 static void expect_tasks(const struct step_avail *a, uint32_t n, const struct step_layout_req *r,
 			 uint32_t ntasks, const uint32_t *want_node_of, uint32_t count,
@@ -308,6 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_required_excluded),
 	    cmocka_unit_test(test_memory),
 	    cmocka_unit_test(test_gpus),
+	    cmocka_unit_test(test_gpus_per_task_and_total),
 	    cmocka_unit_test(test_dist_block_numbers_node_by_node),
 	    cmocka_unit_test(test_dist_cyclic_round_robin),
 	    cmocka_unit_test(test_dist_plane_deals_blocks),

@@ -42,6 +42,7 @@
 #include "common/job_env.h"
 #include "common/log.h"
 #include "common/msg.h"
+#include "common/multi_prog.h"
 #include "common/sl_errno.h"
 #include "cgroup.h"
 #include "affinity.h"
@@ -167,6 +168,45 @@ static void child_chdir(const struct stepd *s)
 	}
 }
 
+/* srun --multi-prog: the step's argv[0] is the configuration file, read
+ * here as the user; the task's own program and arguments (then the
+ * step's argv[1..]) come from it (multi_prog.h). NULL with the task's
+ * stderr saying why. */
+static bool is_multi_prog(const struct stepd *s)
+{
+	return s->launch && (s->launch->flags & LAUNCH_MULTI_PROG);
+}
+
+static char **child_multi_prog(const struct stepd *s, const struct step_task *t)
+{
+	const char *path = s->exec.argv[0];
+	char *text = malloc(MULTI_PROG_MAX + 1), **argv = NULL;
+	size_t len = 0, n_extra = 0;
+	unsigned line = 0;
+	ssize_t k;
+	int fd = text ? open(path, O_RDONLY | O_CLOEXEC) : -1, r;
+
+	if (fd < 0) {
+		child_error(s, "Unable to open configuration file %s: %s", path,
+			    strerror(text ? errno : ENOMEM));
+		free(text);
+		return NULL;
+	}
+	while (len < MULTI_PROG_MAX && (k = read(fd, text + len, MULTI_PROG_MAX - len)) > 0)
+		len += (size_t)k;
+	close(fd);
+	text[len] = '\0';
+	while (s->exec.argv[1 + n_extra])
+		n_extra++;
+	r = multi_prog_argv(text, t->gtid, s->exec.argv + 1, n_extra, &argv, &line);
+	free(text);
+	if (r == -ENOENT)
+		child_error(s, "No executable program specified for this task");
+	else if (r < 0)
+		child_error(s, "Invalid line %u of configuration file %s", line, path);
+	return r < 0 ? NULL : argv;
+}
+
 static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 {
 	char **argv = s->exec.argv;
@@ -211,6 +251,15 @@ static _Noreturn void child_exec(struct stepd *s, struct step_task *t)
 		if (r)
 			_exit(r);
 	}
+	if (is_multi_prog(s)) { /* a forked child: it may allocate */
+		argv = child_multi_prog(s, t);
+		if (!argv)
+			_exit(s->exec.exec_fail_exit);
+		environ = s->env.v;
+		execvpe(argv[0], argv, s->env.v);
+		child_error(s, "execve(): %s: %s", argv[0], strerror(errno));
+		_exit(s->exec.exec_fail_exit);
+	}
 	environ = s->env.v; /* execvpe searches the task's PATH, not ours */
 	if (s->exec.is_path_search)
 		execvpe(argv[0], argv, s->env.v);
@@ -232,8 +281,10 @@ static __attribute__((noinline)) pid_t child_vfork(struct stepd *s, struct step_
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &was);
-	/* a task prolog's output is acted on in the child: fork for it */
-	pid = __libc_single_threaded && !task_script_has_prolog(s) ? vfork() : fork();
+	/* a task prolog's output, or --multi-prog's file, is read in the
+	 * child: fork for them */
+	pid = __libc_single_threaded && !task_script_has_prolog(s) && !is_multi_prog(s) ? vfork()
+											: fork();
 	if (pid == 0)
 		child_exec(s, t);
 	e = errno;

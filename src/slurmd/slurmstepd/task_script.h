@@ -7,6 +7,10 @@
  * exit code, as Slurm's. TaskEpilog then srun --task-epilog run once per
  * task, as the user, after every task of the step ended, each killed
  * past TASK_EPILOG_TIMEOUT_S; their result is only logged.
+ * A batch script whose job asked for the user's login environment
+ * (SLURM_GET_USER_ENV=1: --get-user-env, or --export other than ALL)
+ * gets it the same way, before the prologs: the variables the job does
+ * not set come from the user's login shell.
  */
 #pragma once
 #include <stdbool.h>
@@ -14,6 +18,7 @@
 struct stepd;
 
 #define TASK_EPILOG_TIMEOUT_S  60
+#define USER_ENV_TIMEOUT_S     8 /* the login shell that prints the user's environment */
 #define TASK_PROLOG_OUTPUT_MAX (1024 * 1024) /* bytes of a prolog's output acted on */
 
 /* Does a task need its prolog run (then the task is forked, not
