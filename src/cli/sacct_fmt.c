@@ -51,6 +51,7 @@ enum field_id {
 	F_TIMELIMIT_RAW, F_TOTAL_CPU, F_TRES_IN_AVE, F_TRES_IN_MAX, F_TRES_IN_MAX_NODE,
 	F_TRES_IN_MAX_TASK, F_TRES_IN_MIN, F_TRES_IN_MIN_NODE, F_TRES_IN_MIN_TASK, F_TRES_IN_TOT,
 	F_TRES_OUT, F_TRES_OUT_NODE, F_TRES_OUT_TASK, F_UID, F_USER, F_USER_CPU, F_WORK_DIR,
+	F_RESV_NAME, F_RESV_ID,
 };
 /* clang-format on */
 
@@ -132,8 +133,8 @@ static const struct field {
     {"ReqMem", 10, K_STR, F_REQ_MEM},
     {"ReqNodes", 8, K_STR, F_REQ_NODES},
     {"ReqTRES", 10, K_STR, F_REQ_TRES},
-    {"Reservation", 20, K_STR, F_NONE},
-    {"ReservationId", 8, K_NUM, F_NONE},
+    {"Reservation", 20, K_STR, F_RESV_NAME},
+    {"ReservationId", 8, K_NUM, F_RESV_ID},
     {"Reserved", 10, K_NUM, F_RESERVED},
     {"ResvCPU", 10, K_NUM, F_RESV_CPU},
     {"ResvCPURAW", 10, K_NUM, F_RESV_CPU_RAW},
@@ -579,6 +580,10 @@ static const char *job_value(enum field_id id, struct row *r, char *buf, size_t 
 		return sacct_size_str(j->req_mem_mb, 'M', r->o, buf, n);
 	case F_REQ_TRES:
 		return r->owned = sacct_tres_sorted(j->tres_req);
+	case F_RESV_NAME:
+		return j->resv_name;
+	case F_RESV_ID: /* none: blank, as Slurm's NO_VAL */
+		return j->resv_id ? num(buf, n, j->resv_id) : NULL;
 	case F_RESERVED:
 	case F_RESV_CPU:
 	case F_RESV_CPU_RAW:

@@ -3,7 +3,7 @@
  * Each store row is copied into a view (struct dacct_job_view) with what
  * the row does not hold itself (cluster, group name, who cancelled it,
  * CPU time over its steps), and the table below writes the view. Members
- * with no data here (flags, priority, wckey, reservation, mcs, ...) are
+ * with no data here (flags, priority, wckey, reservation name, mcs, ...) are
  * constants with Slurm's empty value; docs/json.md lists them.
  */
 #include "common/data_acct.h"
@@ -150,8 +150,11 @@ static const struct dfield required_fields[] = {
 static DFIELD_TABLE(required_t, "required", required_fields);
 
 static const struct dfield resv_fields[] = {
-    DA_CONST("id", DF_ZERO),
-    DA_CONST("name", DF_ZERO), /* an integer in Slurm 22.05's output and spec */
+    DA_FIELD("id", DF_U32, J_OFF(j.resv_id)),
+    /* an integer in Slurm 22.05's output and spec: there it is the name's
+     * pointer read as a number, so 0 only without a reservation; ours is
+     * always 0 (sacct -o Reservation has the name) */
+    DA_CONST("name", DF_ZERO),
 };
 static DFIELD_TABLE(resv_t, "reservation", resv_fields);
 

@@ -110,6 +110,7 @@ static const char *const reason_names[] = {
     [WAIT_QOS_MAX_NODE_PER_JOB] = "QOSMaxNodePerJobLimit",
     [WAIT_QOS_MAX_GRES_PER_JOB] = "QOSMaxGRESPerJob",
     [WAIT_QOS_MAX_WALL_PER_JOB] = "QOSMaxWallDurationPerJobLimit",
+    [WAIT_RESV_DELETED] = "ReservationDeleted",
 };
 _Static_assert(ARRAY_SIZE(reason_names) == _JOB_REASON_MAX,
 	       "reason_names[] must name every job_state_reason");

@@ -100,6 +100,7 @@ enum job_state_reason {
 	WAIT_QOS_MAX_NODE_PER_JOB,   /* "QOSMaxNodePerJobLimit" */
 	WAIT_QOS_MAX_GRES_PER_JOB,   /* "QOSMaxGRESPerJob" */
 	WAIT_QOS_MAX_WALL_PER_JOB,   /* "QOSMaxWallDurationPerJobLimit" */
+	WAIT_RESV_DELETED,	     /* "ReservationDeleted": held when its reservation went */
 	_JOB_REASON_MAX,
 };
 

@@ -87,6 +87,7 @@ void acct_job_rec_done(struct acct_job_rec *j)
 	free(j->comment);
 	free(j->tres_req);
 	free(j->tres_alloc);
+	free(j->resv_name);
 	for (uint32_t i = 0; j->steps && i < j->step_count; i++)
 		acct_step_rec_done(&j->steps[i]);
 	free(j->steps);
@@ -167,6 +168,8 @@ static void job_rec_pack(const struct acct_job_rec *j, struct pack_buf *b)
 	pack_str(b, j->comment);
 	pack_str(b, j->tres_req);
 	pack_str(b, j->tres_alloc);
+	pack_str(b, j->resv_name);
+	pack_u32(b, j->resv_id);
 	pack_u32(b, j->step_count);
 	for (uint32_t i = 0; i < j->step_count; i++)
 		step_rec_pack(&j->steps[i], b);
@@ -210,6 +213,8 @@ static void job_rec_unpack(struct acct_job_rec *j, struct pack_buf *b)
 	unpack_str(b, &j->comment, SL_STR_MAX);
 	unpack_str(b, &j->tres_req, SL_STR_MAX);
 	unpack_str(b, &j->tres_alloc, SL_STR_MAX);
+	unpack_str(b, &j->resv_name, SL_NAME_MAX);
+	unpack_u32(b, &j->resv_id);
 	unpack_count(b, &n, SL_ARRAY_MAX, 100); /* a step row is at least 100 bytes */
 	if (b->err || n == 0)
 		return;

@@ -85,6 +85,8 @@ struct acct_job_rec {
 	time_t submit, eligible, start, end; /* 0: not yet */
 	char *work_dir, *comment;
 	char *tres_req, *tres_alloc; /* as scontrol prints them ("cpu=1,mem=100M,node=1,billing=1") */
+	char *resv_name;        /* --reservation (sacct Reservation), NULL: none */
+	uint32_t resv_id;       /* that reservation's ResvID (ReservationId), 0: none */
 	uint32_t step_count;
 	struct acct_step_rec *steps; /* batch first, then 0, 1, ... */
 };

@@ -16,13 +16,21 @@
 static const struct {
 	uint32_t flag;
 	const char *name;
+	bool is_alias; /* accepted, never printed */
 } resv_flag_names[] = {
     /* Slurm's order, as scontrol show reservation prints them */
-    {RESV_FLAG_MAINT, "MAINT"},		  {RESV_FLAG_FLEX, "FLEX"},
-    {RESV_FLAG_OVERLAP, "OVERLAP"},	  {RESV_FLAG_IGNORE_JOBS, "IGNORE_JOBS"},
-    {RESV_FLAG_DAILY, "DAILY"},		  {RESV_FLAG_WEEKDAY, "WEEKDAY"},
-    {RESV_FLAG_WEEKLY, "WEEKLY"},	  {RESV_FLAG_NO_HOLD_JOBS_AFTER, "NO_HOLD_JOBS_AFTER"},
-    {RESV_FLAG_SPEC_NODES, "SPEC_NODES"}, {RESV_FLAG_ALL_NODES, "ALL_NODES"},
+    {RESV_FLAG_MAINT, "MAINT", false},
+    {RESV_FLAG_FLEX, "FLEX", false},
+    {RESV_FLAG_OVERLAP, "OVERLAP", false},
+    {RESV_FLAG_IGNORE_JOBS, "IGNORE_JOBS", false},
+    {RESV_FLAG_DAILY, "DAILY", false},
+    {RESV_FLAG_WEEKDAY, "WEEKDAY", false},
+    {RESV_FLAG_WEEKLY, "WEEKLY", false},
+    {RESV_FLAG_SPEC_NODES, "SPEC_NODES", false},
+    {RESV_FLAG_ALL_NODES, "ALL_NODES", false},
+    {RESV_FLAG_NO_HOLD_JOBS_AFTER, "NO_HOLD_JOBS_AFTER_END", false},
+    /* the word the man page gives; Slurm takes any start of the one above */
+    {RESV_FLAG_NO_HOLD_JOBS_AFTER, "NO_HOLD_JOBS_AFTER", true},
 };
 
 const char *resv_flags_string(uint32_t flags, char *buf, size_t n)
@@ -32,7 +40,7 @@ const char *resv_flags_string(uint32_t flags, char *buf, size_t n)
 	if (n)
 		buf[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(resv_flag_names) && len < n; i++)
-		if (flags & resv_flag_names[i].flag)
+		if ((flags & resv_flag_names[i].flag) && !resv_flag_names[i].is_alias)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "",
 						resv_flag_names[i].name);
 	return buf;

@@ -24,6 +24,8 @@
 #include "job.h"
 #include "job_array.h"
 #include "job_res.h"
+#include "resv.h"
+#include "resv_mask.h"
 #include "step_rec.h"
 
 #define SIG_OOM 253 /* Slurm's pseudo-signal: sacct prints it 0:125 */
@@ -181,7 +183,16 @@ static uint64_t req_mem(const struct job *job, uint32_t nodes, uint32_t cpus)
 	return job->mem_per_cpu * cpus;
 }
 
-static int job_fill(const struct job *job, struct acct_job_rec *r)
+/* Where it ran (the ResvID it started in), or the reservation it waits
+ * for now. */
+static uint32_t row_resv_id(const struct ctld *c, const struct job *job)
+{
+	const struct resv *own = c && !job->resv_id ? resv_mask_job_resv(c, job) : NULL;
+
+	return job->resv_id ? job->resv_id : own ? own->id : 0;
+}
+
+static int job_fill(const struct ctld *c, const struct job *job, struct acct_job_rec *r)
 {
 	const struct job_desc *d = job->desc;
 	bool is_alloc = job->alloc.count != 0;
@@ -207,6 +218,7 @@ static int job_fill(const struct job *job, struct acct_job_rec *r)
 	    .eligible = job->eligible_time,
 	    .start = job->start_time,
 	    .end = job_has_ended(job) ? job->end_time : 0,
+	    .resv_id = row_resv_id(c, job),
 	};
 	r->req_mem_mb = req_mem(job, r->nnodes, r->ncpus);
 	r->mem_per_cpu = job->mem_per_cpu != 0;
@@ -221,7 +233,8 @@ static int job_fill(const struct job *job, struct acct_job_rec *r)
 	    || (job->partition && !(r->partition = strdup(job->partition)))
 	    || (job->nodes && is_alloc && !(r->nodes = strdup(job->nodes)))
 	    || (d && d->work_dir && !(r->work_dir = strdup(d->work_dir)))
-	    || (d && d->comment && !(r->comment = strdup(d->comment))))
+	    || (d && d->comment && !(r->comment = strdup(d->comment)))
+	    || (d && d->reservation && !(r->resv_name = strdup(d->reservation))))
 		return -ENOMEM;
 	r->tres_req = job_res_tres_req(job);
 	if (!r->tres_req)
@@ -235,8 +248,7 @@ int acct_rec_from_job(const struct ctld *c, const struct job *job, struct acct_j
 {
 	int r;
 
-	(void)c;
-	r = job_fill(job, ret);
+	r = job_fill(c, job, ret);
 	if (r < 0)
 		acct_job_rec_done(ret);
 	return r;

@@ -8,8 +8,11 @@
  * The columns of both tables are listed once (job_cols, step_cols); the
  * CREATE TABLE, the upserts and the SELECTs are generated from those lists,
  * so a field cannot be written without being read back.
- * Queries are one statement per page built from the filters, with every
- * value from the request bound as a parameter, never pasted into the text.
+ * Queries are one statement per page built from the filters
+ * (acct_store_filter.c), with every value from the request bound as a
+ * parameter, never pasted into the text.
+ * The schema's version is SQLite's user_version; an older file is brought
+ * up to date when opened (store_migrate), a newer one refused.
  * The row key is (job_id, submit, restart_cnt), like Slurm's id_job +
  * time_submit: job ids that come again (slurmctld -c, MaxJobId wrapping)
  * start new rows instead of replacing old ones.
@@ -37,12 +40,12 @@
 #include "common/macros.h"
 #include "common/msg_acct.h"
 #include "common/sl_errno.h"
+#include "slurmctld/acct_store_filter.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2 /* 2: job.resv_name, job.resv_id */
 #define STORE_BUSY_MS	     10000
 #define STORE_CACHE_KIB	     "32768"	 /* page cache, KiB */
 #define STORE_MMAP	     "268435456" /* bytes of the file read through mmap */
-#define STORE_LIST_MAX	     10000	 /* items in one filter list */
 #define STORE_PARAMS_MAX     32766	 /* SQLite's default SQLITE_MAX_VARIABLE_NUMBER */
 
 enum col_type { COL_U32, COL_U64, COL_TIME, COL_STR, COL_STEP_ID };
@@ -97,6 +100,8 @@ static const struct col job_cols[] = {
     JC("comment", COL_STR, comment),
     JC("tres_req", COL_STR, tres_req),
     JC("tres_alloc", COL_STR, tres_alloc),
+    JC("resv_name", COL_STR, resv_name),
+    JC("resv_id", COL_U32, resv_id),
 };
 
 /* step_id first: with job_inx it is the key. */
@@ -336,10 +341,19 @@ static char *sql_select(const char *lead, const struct col *c, size_t n, const c
 	return fclose(f) == 0 ? sql : (free(sql), NULL);
 }
 
-/* Schema and version in one transaction: refuse a newer file before touching it. */
+/* What brings a file of version v (the index) up to v + 1. */
+static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
+    [1] = "ALTER TABLE job ADD COLUMN resv_name TEXT;\n"
+	  "ALTER TABLE job ADD COLUMN resv_id INTEGER NOT NULL DEFAULT 0;\n",
+};
+
+/* The tables (made when missing, version 0), an older file's migrations,
+ * and the version, in one transaction: a newer file is refused before it
+ * is touched. */
 static int store_schema(struct acct_store *st)
 {
 	_cleanup_free_ char *create = sql_job_table();
+	char set_version[64];
 	sqlite3_stmt *s = NULL;
 	int rc, version;
 
@@ -368,14 +382,23 @@ static int store_schema(struct acct_store *st)
 		return -ESLURM_DB_CONNECTION;
 	}
 	rc = sqlite3_exec(st->db, create, NULL, NULL, NULL);
+	/* a new file (0) has the tables as they are now */
+	for (int v = version ? version : STORE_SCHEMA_VERSION;
+	     rc == SQLITE_OK && v < STORE_SCHEMA_VERSION; v++)
+		rc = sqlite3_exec(st->db, store_migrations[v], NULL, NULL, NULL);
+	snprintf(set_version, sizeof(set_version), "PRAGMA user_version = %d; COMMIT",
+		 STORE_SCHEMA_VERSION);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(st->db, "PRAGMA user_version = 1; COMMIT", NULL, NULL, NULL);
+		rc = sqlite3_exec(st->db, set_version, NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		int r = store_fail(st, rc, "create schema");
 
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return r;
 	}
+	if (version && version < STORE_SCHEMA_VERSION)
+		info("accounting store %s: schema version %d brought up to %d", st->path, version,
+		     STORE_SCHEMA_VERSION);
 	return 0;
 }
 
@@ -642,347 +665,23 @@ int acct_store_put(struct acct_store *st, const struct acct_job_rec *rec)
 
 /* ---- query: one statement per page from the filters ---- */
 
-struct qparam {
-	int64_t i;
-	const char *s; /* text when not NULL (points into a list copy) */
-};
-
-struct qbuild {
-	FILE *f;
-	char *sql;
-	size_t sql_len;
-	struct qparam *p;
-	size_t n, cap;
-	char *copies[8]; /* the comma lists (ids, uids, accounts, partitions, names, gids, qos) */
-	size_t ncopies;
-};
-
-static int qb_param(struct qbuild *b, int64_t i, const char *s)
-{
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 16;
-		struct qparam *p = realloc(b->p, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-	b->p[b->n++] = (struct qparam){.i = i, .s = s};
-	fputc('?', b->f);
-	return 0;
-}
-
-/* Split a comma list into trimmed, non-empty items (in place, in a copy
- * that lives until the statement is done). Returns the count, or -EINVAL
- * when there is none or too many, -ENOMEM. */
-static int qb_split(struct qbuild *b, const char *list, char **items, size_t max)
-{
-	char *copy, *save = NULL, *tok;
-	size_t n = 0;
-
-	if (b->ncopies == ARRAY_SIZE(b->copies) || !(copy = strdup(list)))
-		return -ENOMEM;
-	b->copies[b->ncopies++] = copy;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-
-		tok += strspn(tok, " \t");
-		end = tok + strlen(tok);
-		while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
-			*--end = '\0';
-		if (!*tok)
-			continue;
-		if (n == max)
-			return -EINVAL;
-		items[n++] = tok;
-	}
-	return n ? (int)n : -EINVAL;
-}
-
-/* Decimal digits to a u32; *s moves past them. */
-static int parse_u32(const char **s, uint32_t *ret)
-{
-	uint64_t v = 0;
-	const char *p = *s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > UINT32_MAX)
-			return -EINVAL;
-	}
-	*s = p;
-	*ret = (uint32_t)v;
-	return 0;
-}
-
-/* " AND col IN (?, ?, ...)", numbers (uids) or text. */
-static int qb_in_list(struct qbuild *b, const char *col, const char *list, bool is_number)
-{
-	_cleanup_free_ char **items = calloc(STORE_LIST_MAX, sizeof(*items));
-	int n, r = 0;
-
-	if (!items)
-		return -ENOMEM;
-	n = qb_split(b, list, items, STORE_LIST_MAX);
-	if (n < 0)
-		return n;
-	fprintf(b->f, " AND %s IN (", col);
-	for (int i = 0; i < n && r == 0; i++) {
-		const char *p = items[i];
-		uint32_t v = 0;
-
-		if (i)
-			fputs(", ", b->f);
-		if (is_number && (parse_u32(&p, &v) < 0 || *p))
-			return -EINVAL;
-		r = qb_param(b, v, is_number ? NULL : items[i]);
-	}
-	fputc(')', b->f);
-	return r;
-}
-
-/* " col IN (?, ...)" over ids[0..n). */
-static int qb_id_list(struct qbuild *b, const char *col, const uint32_t *ids, size_t n)
-{
-	int r = 0;
-
-	fprintf(b->f, "%s IN (", col);
-	for (size_t i = 0; i < n && r == 0; i++) {
-		fputs(i ? ", " : "", b->f);
-		r = qb_param(b, ids[i], NULL);
-	}
-	fputc(')', b->f);
-	return r;
-}
-
-/* "N" is the job N or every task of the array N; "N_T" one task of the
- * array N (or the job N when it is that task). What follows a '.' (a
- * step) is the client's business. IN lists and row values, not a chain
- * of ORs: SQLite's expression depth would cap a long -j list. */
-static int qb_job_ids(struct qbuild *b, const char *list)
-{
-	_cleanup_free_ char **items = calloc(STORE_LIST_MAX, sizeof(*items));
-	_cleanup_free_ uint32_t *ids = calloc(STORE_LIST_MAX, sizeof(*ids));
-	_cleanup_free_ uint32_t *pairs = calloc(2 * STORE_LIST_MAX, sizeof(*pairs));
-	size_t nids = 0, npairs = 0;
-	int n, r = 0;
-
-	if (!items || !ids || !pairs)
-		return -ENOMEM;
-	n = qb_split(b, list, items, STORE_LIST_MAX);
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		const char *p = items[i];
-		uint32_t id, task;
-
-		if (parse_u32(&p, &id) < 0)
-			return -EINVAL;
-		if (*p != '_') {
-			ids[nids++] = id;
-		} else {
-			p++;
-			if (parse_u32(&p, &task) < 0)
-				return -EINVAL;
-			pairs[2 * npairs] = id;
-			pairs[2 * npairs++ + 1] = task;
-		}
-		if (*p && *p != '.')
-			return -EINVAL;
-	}
-	fputs(" AND (", b->f);
-	if (nids) {
-		r = qb_id_list(b, "job_id", ids, nids);
-		fputs(" OR ", b->f);
-		r = r ?: qb_id_list(b, "array_job_id", ids, nids);
-	}
-	for (int col = 0; col < 2 && npairs && r == 0; col++) {
-		fprintf(b->f, "%s(%s, array_task_id) IN (VALUES ", nids || col ? " OR " : "",
-			col ? "job_id" : "array_job_id");
-		for (size_t i = 0; i < npairs && r == 0; i++) {
-			fputs(i ? ", (" : "(", b->f);
-			r = qb_param(b, pairs[2 * i], NULL);
-			fputs(", ", b->f);
-			r = r ?: qb_param(b, pairs[2 * i + 1], NULL);
-			fputc(')', b->f);
-		}
-		fputc(')', b->f);
-	}
-	fputc(')', b->f);
-	return r;
-}
-
-/* One group of states with its window rule: "(base IN (...) AND not
- * requeued AND rule)". The state numbers are ours, not the caller's. */
-static int qb_state_group(struct qbuild *b, uint32_t mask, const uint32_t *states, size_t n,
-			  bool *first, const char *rule, time_t start, time_t end)
-{
-	bool any = false;
-	int r = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!(mask & (1u << states[i])))
-			continue;
-		if (!any)
-			fputs(*first ? "((state & 255) IN (" : " OR ((state & 255) IN (", b->f);
-		fprintf(b->f, "%s%u", any ? ", " : "", states[i]);
-		any = true;
-	}
-	if (!any)
-		return 0;
-	*first = false;
-	fprintf(b->f, ") AND (state & %u) = 0", JOB_REQUEUE);
-	if (!end) {
-		fputc(')', b->f);
-		return 0;
-	}
-	/* in the rule, "$s" and "$e" stand for the window's start and end */
-	fputs(" AND ", b->f);
-	for (const char *p = rule; *p && r == 0; p++) {
-		if (*p == '$')
-			r = qb_param(b, *++p == 's' ? start : end, NULL);
-		else
-			fputc(*p, b->f);
-	}
-	fputc(')', b->f);
-	return r;
-}
-
-static const char RULE_PENDING[] = "submit <= $e AND (start_time = 0 OR start_time >= $s)";
-static const char RULE_RUNNING[] =
-    "start_time != 0 AND start_time <= $e AND (end_time = 0 OR end_time >= $s)";
-static const char RULE_ENDED[] = "end_time != 0 AND end_time BETWEEN $s AND $e";
-
-/* state_mask: a row in one of the states (during the window when there is one). */
-static int qb_states(struct qbuild *b, uint32_t mask, time_t start, time_t end)
-{
-	static const uint32_t pending[] = {JOB_PENDING};
-	static const uint32_t running[] = {JOB_RUNNING, JOB_SUSPENDED};
-	static const uint32_t ended[] = {JOB_COMPLETE,	JOB_CANCELLED, JOB_FAILED,
-					 JOB_TIMEOUT,	JOB_NODE_FAIL, JOB_PREEMPTED,
-					 JOB_BOOT_FAIL, JOB_DEADLINE,  JOB_OOM};
-	static const struct {
-		const uint32_t *states;
-		size_t n;
-		const char *rule;
-	} groups[] = {
-	    {pending, ARRAY_SIZE(pending), RULE_PENDING},
-	    {running, ARRAY_SIZE(running), RULE_RUNNING},
-	    {ended, ARRAY_SIZE(ended), RULE_ENDED},
-	};
-	bool first = true;
-	int r = 0;
-
-	fputs(" AND (", b->f);
-	for (size_t g = 0; g < ARRAY_SIZE(groups) && r == 0; g++)
-		r = qb_state_group(b, mask, groups[g].states, groups[g].n, &first, groups[g].rule,
-				   start, end);
-	if (r < 0)
-		return r;
-	if (mask & (1u << ACCT_STATE_REQUEUED_BIT)) {
-		fprintf(b->f, "%s(state & %u) != 0", first ? "(" : " OR (", JOB_REQUEUE);
-		if (end) {
-			fputs(" AND end_time != 0 AND end_time BETWEEN ", b->f);
-			r = qb_param(b, start, NULL);
-			fputs(" AND ", b->f);
-			r = r ?: qb_param(b, end, NULL);
-		}
-		fputc(')', b->f);
-		first = false;
-	}
-	fputs(first ? "0)" : ")", b->f); /* no known state asked: nothing matches */
-	return r;
-}
-
-/* col BETWEEN min AND max when is_on. */
-static int qb_range(struct qbuild *b, bool is_on, const char *col, uint32_t min, uint32_t max)
-{
-	int r;
-
-	if (!is_on)
-		return 0;
-	fprintf(b->f, " AND %s BETWEEN ", col);
-	r = qb_param(b, min, NULL);
-	fputs(" AND ", b->f);
-	return r ?: qb_param(b, max, NULL);
-}
-
-static int qb_filters(struct qbuild *b, const struct acct_query_req *q)
-{
-	time_t start = q->start, end = q->end;
-	int r = 0;
-
-	if ((start || end) && !end)
-		end = time(NULL); /* a start alone: up to now */
-	if (q->job_ids && (r = qb_job_ids(b, q->job_ids)) < 0)
-		return r;
-	if (q->uids && (r = qb_in_list(b, "uid", q->uids, true)) < 0)
-		return r;
-	if (q->accounts && (r = qb_in_list(b, "account", q->accounts, false)) < 0)
-		return r;
-	if (q->partitions && (r = qb_in_list(b, "partition", q->partitions, false)) < 0)
-		return r;
-	if (q->names && (r = qb_in_list(b, "name", q->names, false)) < 0)
-		return r;
-	if (q->gids && (r = qb_in_list(b, "gid", q->gids, true)) < 0)
-		return r;
-	if (q->qos && (r = qb_in_list(b, "qos", q->qos, false)) < 0)
-		return r;
-	if (q->nodes) {
-		fputs(" AND sl_nodes_meet(nodes, ", b->f);
-		if ((r = qb_param(b, 0, q->nodes)) < 0)
-			return r;
-		fputc(')', b->f);
-	}
-	if ((r = qb_range(b, q->flags & ACCT_Q_NODES, "nnodes", q->nodes_min, q->nodes_max)) < 0
-	    || (r = qb_range(b, q->flags & ACCT_Q_CPUS, "ncpus", q->cpus_min, q->cpus_max)) < 0
-	    || (r = qb_range(b, q->flags & ACCT_Q_TIME_LIMIT, "time_limit", q->time_limit_min,
-			     q->time_limit_max))
-		   < 0)
-		return r;
-	if (q->state_mask)
-		return qb_states(b, q->state_mask, start, end);
-	if (!end)
-		return 0;
-	/* Slurm's rule without states: eligible by the end, not ended before the start. */
-	fputs(" AND eligible != 0 AND eligible <= ", b->f);
-	r = qb_param(b, end, NULL);
-	fputs(" AND (end_time >= ", b->f);
-	r = r ?: qb_param(b, start, NULL);
-	fputs(" OR end_time = 0)", b->f);
-	return r;
-}
-
-static void qb_done(struct qbuild *b)
-{
-	if (b->f)
-		fclose(b->f);
-	free(b->sql);
-	free(b->p);
-	for (size_t i = 0; i < b->ncopies; i++)
-		free(b->copies[i]);
-}
-
 /* The page's statement, every parameter bound. */
 static int query_prepare(struct acct_store *st, const struct acct_query_req *q, uint32_t limit,
 			 uint64_t hi, sqlite3_stmt **ret)
 {
-	_cleanup_(qb_done) struct qbuild b = {0};
+	_cleanup_(acct_filter_done) struct acct_filter b = {0};
 	sqlite3_stmt *s = NULL;
 	int r, rc;
 
 	if (!(b.f = open_memstream(&b.sql, &b.sql_len)))
 		return -ENOMEM;
 	fprintf(b.f, "%s WHERE inx > ", st->job_select);
-	r = qb_param(&b, q->after > INT64_MAX ? INT64_MAX : (int64_t)q->after, NULL);
+	r = acct_filter_param(&b, q->after > INT64_MAX ? INT64_MAX : (int64_t)q->after, NULL);
 	fputs(" AND inx <= ", b.f);
-	r = r ?: qb_param(&b, hi > INT64_MAX ? INT64_MAX : (int64_t)hi, NULL);
-	r = r ?: qb_filters(&b, q);
+	r = r ?: acct_filter_param(&b, hi > INT64_MAX ? INT64_MAX : (int64_t)hi, NULL);
+	r = r ?: acct_filter_where(&b, q);
 	fputs(" ORDER BY inx LIMIT ", b.f);
-	r = r ?: qb_param(&b, (int64_t)limit + 1, NULL); /* one more: is there more */
+	r = r ?: acct_filter_param(&b, (int64_t)limit + 1, NULL); /* one more: is there more */
 	if (r < 0)
 		return r;
 	if (b.n > STORE_PARAMS_MAX)
@@ -1098,9 +797,10 @@ static size_t slen(const char *s)
 /* About what a row packs to (msg_acct.c): fixed fields plus its strings. */
 static size_t rec_size(const struct acct_job_rec *j)
 {
-	size_t n = 170 + slen(j->array_task_str) + slen(j->name) + slen(j->user)
+	size_t n = 174 + slen(j->array_task_str) + slen(j->name) + slen(j->user)
 		   + slen(j->account) + slen(j->partition) + slen(j->qos) + slen(j->nodes)
-		   + slen(j->work_dir) + slen(j->comment) + slen(j->tres_req) + slen(j->tres_alloc);
+		   + slen(j->work_dir) + slen(j->comment) + slen(j->tres_req) + slen(j->tres_alloc)
+		   + slen(j->resv_name);
 
 	for (uint32_t i = 0; i < j->step_count; i++) {
 		const struct acct_step_rec *t = &j->steps[i];

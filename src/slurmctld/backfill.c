@@ -15,6 +15,9 @@
  * Cost: O(nodes x segments) per try; a job is tried at most BF_TRIES times.
  * A job no k nodes could host within the window is remembered (the last
  * BF_FAILS): a later one asking at least as much is BF_NEVER at once.
+ * Reservations are counted on the segments apart from the use (blocked):
+ * a blocked node hosts nothing then, except a job of that reservation
+ * when it is FLEX (bf_job.own).
  */
 #include "backfill.h"
 
@@ -31,7 +34,13 @@
 struct seg { /* use from t until the next segment (or forever) */
 	time_t t;
 	uint32_t cpus;
-	uint32_t excl; /* exclusive holders */
+	union { /* nonzero: no job may be added (but see seg_blocked) */
+		struct {
+			uint16_t excl;	  /* exclusive holders */
+			uint16_t blocked; /* reservations holding the node (lines_block) */
+		};
+		uint32_t held;
+	};
 	uint64_t mem;
 	uint64_t gpus; /* GPU indexes in use */
 };
@@ -76,6 +85,11 @@ struct planner {
 	bool *is_ok;	       /* per node: usable and not excluded, for this job */
 	uint32_t *order;       /* bf_busy_nodes: busy nodes first, for select */
 	time_t horizon;	       /* now + window */
+	/* the job being planned: its FLEX reservation (NULL: none), from when
+	 * it holds its nodes, and which nodes */
+	const struct bf_block *own;
+	time_t own_from;
+	bool *in_own;
 	struct failed fails[BF_FAILS];
 	uint32_t fail_count, fail_next;
 };
@@ -135,9 +149,9 @@ static uint32_t line_at(const struct line *l, time_t t)
 	return lo;
 }
 
-/* Add (or, with is_release, take away) a's use on [from, to); to 0: forever. */
-static int line_apply(struct line *l, time_t from, time_t to, const struct sel_alloc *a,
-		      bool is_excl, bool is_release)
+/* The segments [*ret_i, *ret_j) that cover [from, to) exactly; to 0:
+ * forever. */
+static int line_range(struct line *l, time_t from, time_t to, uint32_t *ret_i, uint32_t *ret_j)
 {
 	uint32_t i, j = 0;
 
@@ -147,6 +161,19 @@ static int line_apply(struct line *l, time_t from, time_t to, const struct sel_a
 		j = l->n;
 	else /* the second split may have moved the first segment */
 		i = line_at(l, from);
+	*ret_i = i;
+	*ret_j = j;
+	return 0;
+}
+
+/* Add (or, with is_release, take away) a's use on [from, to); to 0: forever. */
+static int line_apply(struct line *l, time_t from, time_t to, const struct sel_alloc *a,
+		      bool is_excl, bool is_release)
+{
+	uint32_t i, j;
+
+	if (line_range(l, from, to, &i, &j) < 0)
+		return -ENOMEM;
 	for (uint32_t k = i; k < j; k++) {
 		struct seg *s = &l->s[k];
 
@@ -243,13 +270,38 @@ static struct need need_of(const struct sel_node *nd, const struct share *sh)
 /* Could a node with use s host the need? */
 static inline bool need_fits(const struct need *n, const struct seg *s)
 {
-	if (s->excl || (n->is_exclusive && (s->cpus || s->mem || s->gpus)))
+	if (s->held || (n->is_exclusive && (s->cpus || s->mem || s->gpus)))
 		return false;
 	if (s->cpus + n->cpus > n->node_cpus)
 		return false;
 	if (n->is_whole_memory ? s->mem != 0 : s->mem + n->mem > n->node_mem)
 		return false;
 	return !n->gpus || (uint32_t)__builtin_popcountll(n->gpu_mask & ~s->gpus) >= n->gpus;
+}
+
+/* A reservation holds node i over segment s, and not (only) the job's own
+ * FLEX one: the segments split where each window starts and ends. */
+static inline bool seg_blocked(const struct planner *pl, uint32_t i, const struct seg *s)
+{
+	if (!s->blocked)
+		return false;
+	if (s->blocked > 1 || !pl->own || !pl->in_own[i])
+		return true;
+	return s->t < pl->own_from || (pl->own->end && s->t >= pl->own->end);
+}
+
+/* need_fits() said no to s, which a reservation holds: does it say yes
+ * once the job's own FLEX reservation is out of the way? */
+static bool fits_in_own(const struct planner *pl, uint32_t i, const struct need *n,
+			const struct seg *s)
+{
+	struct seg t;
+
+	if (seg_blocked(pl, i, s))
+		return false;
+	t = *s;
+	t.blocked = 0;
+	return need_fits(n, &t);
 }
 
 /* Earliest t >= now at which the node could host the share over [t, t+limit)
@@ -265,7 +317,8 @@ static time_t lone_fit(const struct planner *pl, uint32_t i, const struct share 
 
 		if (cs > pl->horizon)
 			return BF_NEVER_T;
-		if (!need_fits(&n, &l->s[k])) {
+		if (!need_fits(&n, &l->s[k])
+		    && !(l->s[k].blocked && fits_in_own(pl, i, &n, &l->s[k]))) {
 			cs = is_last ? BF_NEVER_T : l->s[k + 1].t;
 			continue;
 		}
@@ -290,6 +343,8 @@ static void peak_into(struct planner *pl, uint32_t i, time_t t, uint32_t limit)
 		pk.mem = s->mem > pk.mem ? s->mem : pk.mem;
 		pk.gpus |= s->gpus;
 		pk.excl |= s->excl;
+		if (s->blocked && seg_blocked(pl, i, s))
+			pk.excl = 1;
 	}
 	*w = pl->nodes[i];
 	w->cpus_used = (uint16_t)(pk.cpus < w->cpus ? pk.cpus : w->cpus);
@@ -462,7 +517,7 @@ static uint32_t nodes_needed(const struct sel_req *r, uint32_t n)
 
 static bool is_cacheable(const struct bf_job *j)
 {
-	return !j->req.is_required && !j->req.is_excluded && !j->req.gpus_total;
+	return !j->req.is_required && !j->req.is_excluded && !j->req.gpus_total && !j->own;
 }
 
 static bool limit_covers(uint32_t a, uint32_t b)
@@ -504,7 +559,7 @@ static void remember_failure(struct planner *pl, const struct bf_job *j, const s
 		pl->fail_count++;
 }
 
-static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
+static int plan_window(struct planner *pl, struct bf_job *j, struct bf_stats *st)
 {
 	struct share sh = share_of(&j->req);
 	uint32_t nodes = nodes_needed(&j->req, pl->n);
@@ -543,6 +598,28 @@ static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
 		t = next_change(pl, t);
 	}
 	return 0;
+}
+
+/* Mark (or unmark) the job's own FLEX reservation for seg_blocked. */
+static void own_set(struct planner *pl, const struct bf_block *own, bool is_on)
+{
+	pl->own = is_on ? own : NULL;
+	if (!own)
+		return;
+	pl->own_from = own->start > pl->p->now ? own->start : pl->p->now;
+	for (uint32_t k = 0; k < own->node_count; k++)
+		if (own->nodes[k] < pl->n)
+			pl->in_own[own->nodes[k]] = is_on;
+}
+
+static int plan_job(struct planner *pl, struct bf_job *j, struct bf_stats *st)
+{
+	int r;
+
+	own_set(pl, j->own, true);
+	r = plan_window(pl, j, st);
+	own_set(pl, j->own, false);
+	return r;
 }
 
 /* Each node's timeline from the running jobs. */
@@ -587,8 +664,9 @@ static int lines_build(struct planner *pl, const struct bf_run *runs, uint32_t r
 	return 0;
 }
 
-/* Each reservation's window taken whole on its nodes: no job is planned
- * into it (the jobs of a reservation are not planned here). */
+/* Each reservation's window counted on its nodes: no job is planned into
+ * it, but for a job of a FLEX one (a reservation's other jobs are not
+ * planned here). */
 static int lines_block(struct planner *pl)
 {
 	const struct bf_params *p = pl->p;
@@ -600,19 +678,14 @@ static int lines_block(struct planner *pl)
 		if (bk->end && bk->end <= from)
 			continue;
 		for (uint32_t k = 0; k < bk->node_count; k++) {
-			uint32_t i = bk->nodes[k];
-			const struct sel_node *nd;
-			struct sel_alloc all;
+			uint32_t i = bk->nodes[k], at, to;
 
 			if (i >= pl->n)
 				continue;
-			nd = &pl->nodes[i];
-			all = (struct sel_alloc){.node = i,
-						 .cpus = nd->cpus,
-						 .mem = nd->real_memory,
-						 .gpus = gpu_mask(nd->gpus)};
-			if (line_apply(&pl->lines[i], from, bk->end, &all, true, false) < 0)
+			if (line_range(&pl->lines[i], from, bk->end, &at, &to) < 0)
 				return -ENOMEM;
+			for (; at < to; at++)
+				pl->lines[i].s[at].blocked++;
 		}
 	}
 	return 0;
@@ -643,6 +716,7 @@ static void planner_free(struct planner *pl)
 	free(pl->kth);
 	free(pl->is_ok);
 	free(pl->order);
+	free(pl->in_own);
 }
 
 int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t node_count,
@@ -664,8 +738,10 @@ int bf_plan(const struct bf_params *p, const struct sel_node *nodes, uint32_t no
 	pl.kth = calloc(node_count + 1, sizeof(*pl.kth));
 	pl.is_ok = calloc(node_count + 1, sizeof(*pl.is_ok));
 	pl.order = calloc(node_count + 1, sizeof(*pl.order));
+	pl.in_own = calloc(node_count + 1, sizeof(*pl.in_own));
 	if (!users || !counts || !pl.lines || !pl.work || !pl.fit || !pl.kth || !pl.is_ok
-	    || !pl.order || lines_build(&pl, runs, run_count) < 0 || lines_block(&pl) < 0)
+	    || !pl.order || !pl.in_own || lines_build(&pl, runs, run_count) < 0
+	    || lines_block(&pl) < 0)
 		goto out;
 	for (uint32_t i = 0; i < job_count; i++) {
 		struct bf_job *j = &jobs[i];

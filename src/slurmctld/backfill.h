@@ -37,12 +37,15 @@ struct bf_run { /* a running job: what it holds, until when */
 	bool is_exclusive;
 };
 
+struct bf_block;
+
 struct bf_job { /* a pending job, in priority order */
 	uint32_t job_id;
 	uint32_t user;	       /* for max_job_user */
 	struct sel_req req;    /* is_required/is_excluded belong to the caller */
 	const bool *is_usable; /* per node: in its partition and up (caller's) */
 	uint32_t limit;	       /* seconds; 0 = no time limit */
+	const struct bf_block *own; /* its reservation when FLEX: open to it (NULL: none) */
 	/* results */
 	enum bf_outcome outcome;
 	time_t start;	       /* BF_NOW: now; BF_LATER: the estimate */
@@ -50,7 +53,8 @@ struct bf_job { /* a pending job, in priority order */
 	uint32_t after_job;    /* the job whose end lets it start (0: none) */
 };
 
-struct bf_block { /* nodes no planned job may use in [start, end): a reservation */
+struct bf_block { /* nodes no planned job may use in [start, end): a reservation
+		   * (but its own jobs, when it is FLEX) */
 	time_t start, end;     /* end 0: it never ends */
 	const uint32_t *nodes; /* node indexes */
 	uint32_t node_count;

@@ -68,7 +68,7 @@ struct ctld {
 	uint32_t part_edit_count;
 	struct resv *resvs;	     /* resv.c: advanced reservations, creation order */
 	uint32_t resv_count;
-	uint32_t resv_seq;	     /* resv.c: the number in generated names */
+	uint32_t resv_seq;	     /* resv.c: the last create's number (names, ResvIDs) */
 	time_t resv_last_update;
 	struct license *licenses;    /* license.c: Licenses=, config order */
 	uint32_t license_count;

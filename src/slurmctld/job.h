@@ -91,6 +91,9 @@ struct job {
 	struct step *steps;
 	uint32_t step_count;
 	uint32_t next_step_id;        /* journaled: a step id is never given twice in a job */
+	/* the ResvID of the reservation it started in (journaled; 0: none; a
+	 * pending job's is its reservation's, looked up: acct_rec.c) */
+	uint32_t resv_id;
 	/* interactive allocations (salloc, srun): desc->alloc_port != 0 */
 	bool is_grant_sent;           /* the client has its allocation (reply or grant) */
 	time_t last_client_ping;      /* last time the client answered SRUN_PING */

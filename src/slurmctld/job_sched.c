@@ -91,7 +91,9 @@ static void job_start(struct ctld *c, struct job *job, struct sel_result *res, t
 	job->start_time = now;
 	job->end_time = job->time_limit == INFINITE ? 0 : now + (time_t)job->time_limit * 60;
 	resv = resv_mask_job_resv(c, job);
-	if (resv && (!job->end_time || job->end_time > resv->end))
+	job->resv_id = resv ? resv->id : 0;
+	if (resv && !(resv->flags & RESV_FLAG_FLEX)
+	    && (!job->end_time || job->end_time > resv->end))
 		job->end_time = resv->end; /* it ends with its reservation (ResvOverRun=0) */
 	job_res_charge(c, job);
 	job_changed(c, job);
@@ -112,6 +114,8 @@ static enum job_state_reason job_blocker(const struct job *job, const struct par
 {
 	struct part_request req;
 
+	if (job->state & JOB_RESV_DEL_HOLD) /* held when its reservation went */
+		return WAIT_RESV_DELETED;
 	if (job->priority == 0) /* a failed Prolog's hold keeps saying so */
 		return job->is_user_hold			   ? WAIT_HELD_USER
 		       : job->reason == WAIT_HELD_LAUNCH_FAILED ? WAIT_HELD_LAUNCH_FAILED
@@ -182,8 +186,8 @@ struct job *job_sched_start(struct ctld *c, struct job *job, struct sel_result *
 	return task;
 }
 
-/* A job of a reservation waits for its start (and for ever for one that
- * was deleted: ReservationDeleted, until moved or cancelled). */
+/* A job of a reservation waits for its start (a FLEX one need not), and
+ * past its end until the tick lets it go (resv_tick). */
 static bool job_resv_waits(const struct ctld *c, const struct job *job, time_t now)
 {
 	const struct resv *r;
@@ -191,7 +195,7 @@ static bool job_resv_waits(const struct ctld *c, const struct job *job, time_t n
 	if (!job->desc || !job->desc->reservation || !*job->desc->reservation)
 		return false;
 	r = resv_mask_job_resv(c, job);
-	return !r || now < r->start;
+	return !r || now >= r->end || (now < r->start && !(r->flags & RESV_FLAG_FLEX));
 }
 
 /* Why a job that did not fit waits when reservations hold nodes it could
@@ -199,6 +203,7 @@ static bool job_resv_waits(const struct ctld *c, const struct job *job, time_t n
  * the jobs behind it, which may fit elsewhere); otherwise Resources. */
 static bool job_no_fit_reason(struct ctld *c, struct job *job, const struct part *p, time_t now)
 {
+	const struct resv *own = resv_mask_job_resv(c, job);
 	struct resv_mask_why why = {0};
 	bool *exc = NULL;
 	const char *desc = NULL;
@@ -209,7 +214,7 @@ static bool job_no_fit_reason(struct ctld *c, struct job *job, const struct part
 		job->state_desc = NULL;
 		job_info_touch(job);
 	}
-	if (!c->resv_count || resv_mask_job_resv(c, job)
+	if (!c->resv_count || (own && !(own->flags & RESV_FLAG_FLEX))
 	    || resv_mask_exclude(c, job, now, &exc, &why) < 0 || !why.excluded
 	    || !job_place_fits_without_resv(c, job, p)) {
 		free(exc);
@@ -244,8 +249,8 @@ static enum job_state_reason job_gates(struct ctld *c, struct job *job, const st
 		why = WAIT_LICENSES;
 	if (why == WAIT_NO_REASON && job_resv_waits(c, job, now))
 		why = WAIT_RESERVATION;
-	if (job->state_desc && why != WAIT_NO_REASON) {
-		free(job->state_desc); /* only ReqNodeNotAvail sets it, and it is stale */
+	if (job->state_desc && why != WAIT_NO_REASON && why != WAIT_RESV_DELETED) {
+		free(job->state_desc); /* ReqNodeNotAvail's is stale */
 		job->state_desc = NULL;
 		job_info_touch(job);
 	}

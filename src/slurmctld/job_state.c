@@ -639,6 +639,7 @@ int job_state_pack(const struct job *job, job_state_node_name_fn *name_fn, void 
 	pack_steps(job, name_fn, arg, b);
 	pack_blobs(job, b);
 	pack_epilogs(job, name_fn, arg, b);
+	pack_u32(b, job->resv_id); /* version 5 */
 	return b->err;
 }
 
@@ -669,6 +670,8 @@ int job_state_unpack(const uint8_t *data, size_t len, job_state_node_index_fn *i
 		unpack_blobs(job, &b);
 	if (ver >= 4) /* before: no Epilog waited for */
 		unpack_epilogs(job, index_fn, arg, &b);
+	if (ver >= 5) /* before: no ResvID */
+		unpack_u32(&b, &job->resv_id);
 	r = unpack_end(&b);
 	if (r < 0) {
 		job_free(job);

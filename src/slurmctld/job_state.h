@@ -28,9 +28,9 @@ enum journal_rec_type {
 	JOURNAL_REC_GONE = 3, /* a job purged: replay forgets it */
 };
 
-#define JOB_STATE_VERSION 4     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps;
+#define JOB_STATE_VERSION 5     /* JOURNAL_REC_JOB body; 2: + batch_usage, steps;
 				 * 3: + blob references; 4: + nodes owing an Epilog,
-				 * EpilogSlurmctld running */
+				 * EpilogSlurmctld running; 5: + ResvID */
 #define JOB_STATE_SEQ_VERSION 1 /* JOURNAL_REC_SEQ body */
 #define JOB_STATE_GONE_VERSION 1 /* JOURNAL_REC_GONE body */
 

@@ -154,6 +154,12 @@ static int job_update_apply(struct ctld *c, struct job *job, const struct update
 		job->priority = m->priority;
 		job->is_prio_fixed = true; /* multifactor leaves it as set */
 	}
+	if (job->priority && (job->state & JOB_RESV_DEL_HOLD)) {
+		job->state &= ~JOB_RESV_DEL_HOLD; /* released: its reservation's words go */
+		job->reason = WAIT_NO_REASON;
+		free(job->state_desc);
+		job->state_desc = NULL;
+	}
 	if (m->time_limit != NO_VAL) {
 		job->time_limit = m->time_limit;
 		if (job->start_time && !job_is_pending(job))

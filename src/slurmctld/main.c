@@ -154,7 +154,9 @@ static int state_init(struct ctld *c)
 		return -ENOMEM;
 	if (c->resv_count)
 		info("Recovered state of %u reservations", c->resv_count);
-	resv_tick(c, time(NULL)); /* the nodes' RESERVED/MAINT flags */
+	/* the nodes' RESERVED/MAINT flags; what ended meanwhile ends at the
+	 * first tick, once the jobs it lets go are back */
+	resv_nodes_mark(c, time(NULL));
 	return 0;
 }
 

@@ -6,8 +6,8 @@
  *   u64 old slurmd instance | bool ASAP } | (3:) u32 edits | edits x { u16
  *   type | part_edit_msg } | (4:) u32 last reservation number | u32
  *   reservations | x { str name | time start | time end | str nodes | str
- *   partition | str users | str accounts | u32 flags } | 32-byte SHA-256 of
- *   everything before it.
+ *   partition | str users | str accounts | u32 flags | (5:) u32 id } |
+ *   32-byte SHA-256 of everything before it.
  * Nodes no longer in slurm.conf are skipped on load.
  */
 #include "node_state.h"
@@ -38,8 +38,9 @@
 #include "resv.h"
 
 #define NODE_STATE_MAGIC "SL_NODE_STATE"
-#define NODE_STATE_VERSION 4 /* 4: reservations; 3: partition edits; 2: a
-			       * reboot requested or issued; 1 to 3 are read */
+/* 5: a reservation's ResvID; 4: reservations; 3: partition edits; 2: a
+ * reboot requested or issued; 1 to 4 are read */
+#define NODE_STATE_VERSION 5
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -147,6 +148,7 @@ int node_state_save(struct ctld *c)
 		pack_str(&b, v->users);
 		pack_str(&b, v->accounts);
 		pack_u32(&b, v->flags);
+		pack_u32(&b, v->id); /* version 5 */
 	}
 	if (b.err == 0) {
 		iov = (struct iovec){ .iov_base = b.data, .iov_len = b.len };
@@ -258,8 +260,8 @@ static void unpack_part_edits(struct ctld *c, struct pack_buf *b)
 }
 
 /* The saved reservations into c->resvs (resv_table_resolve() finds their
- * nodes). */
-static void unpack_resvs(struct ctld *c, struct pack_buf *b)
+ * nodes). Before version 5 they had no ResvID: each gets the next number. */
+static void unpack_resvs(struct ctld *c, struct pack_buf *b, uint16_t version)
 {
 	uint32_t n;
 
@@ -284,6 +286,10 @@ static void unpack_resvs(struct ctld *c, struct pack_buf *b)
 		unpack_str(b, &r->users, SL_STR_MAX);
 		unpack_str(b, &r->accounts, SL_STR_MAX);
 		unpack_u32(b, &r->flags);
+		if (version >= 5)
+			unpack_u32(b, &r->id);
+		else
+			r->id = ++c->resv_seq;
 		if (!b->err && !r->name)
 			b->err = -EBADMSG;
 	}
@@ -351,7 +357,7 @@ int node_state_load(struct ctld *c)
 	if (version >= 3)
 		unpack_part_edits(c, &b);
 	if (version >= 4)
-		unpack_resvs(c, &b);
+		unpack_resvs(c, &b, version);
 	if (b.err)
 		return -EBADMSG;
 	info("Recovered state of %u nodes", count);

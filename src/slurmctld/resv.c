@@ -10,6 +10,8 @@
  * is a MAINT one); a running job on the nodes
  * that ends after the start (unless IGNORE_JOBS); NodeCnt= picks free
  * nodes of the partition (the default one when none is named).
+ * A reservation that ends or is deleted lets its pending jobs go
+ * (jobs_let_go): held, or free to run anywhere with NO_HOLD_JOBS_AFTER.
  */
 #include "resv.h"
 
@@ -341,6 +343,19 @@ static char *generate_name(struct ctld *c, const struct resv_desc_msg *m)
 	return s;
 }
 
+/* Slurm's ResvID: the create's number, or the next one no reservation has. */
+static uint32_t new_id(const struct ctld *c)
+{
+	for (uint32_t id = c->resv_seq;; id++) {
+		bool is_used = id == 0;
+
+		for (uint32_t i = 0; i < c->resv_count && !is_used; i++)
+			is_used = c->resvs[i].id == id;
+		if (!is_used)
+			return id;
+	}
+}
+
 static int add(struct ctld *c, struct resv *r)
 {
 	struct resv *t = realloc(c->resvs, (c->resv_count + 1) * sizeof(*t));
@@ -373,6 +388,7 @@ int resv_create(struct ctld *c, const struct resv_desc_msg *m, time_t now, char 
 	r.name = m->name ? strdup(m->name) : generate_name(c, m);
 	if (!r.name)
 		return -ENOMEM;
+	r.id = new_id(c);
 	rc = resv_build(c, &r, m, now, NULL);
 	if (rc == 0 && !(*ret_name = strdup(r.name)))
 		rc = -ENOMEM;
@@ -391,7 +407,8 @@ int resv_create(struct ctld *c, const struct resv_desc_msg *m, time_t now, char 
 
 static int copy(struct resv *dst, const struct resv *src)
 {
-	*dst = (struct resv){.start = src->start, .end = src->end, .flags = src->flags};
+	*dst =
+	    (struct resv){.start = src->start, .end = src->end, .flags = src->flags, .id = src->id};
 	dst->name = sdup(src->name);
 	dst->node_list = sdup(src->node_list);
 	dst->partition = sdup(src->partition);
@@ -432,6 +449,36 @@ int resv_update(struct ctld *c, const struct resv_desc_msg *m, time_t now)
 	return 0;
 }
 
+/* r goes (ended or deleted): each job still pending in it loses it, as
+ * Slurm does. Held (an admin's own hold stays as it was) unless r has
+ * NO_HOLD_JOBS_AFTER; then it may run anywhere. Running and finished
+ * jobs keep its name: their accounting rows say where they ran. */
+static void jobs_let_go(struct ctld *c, const struct resv *r)
+{
+	for (uint32_t i = 0; i < c->job_count; i++) {
+		struct job *job = c->jobs[i];
+		struct job_desc *d = job->desc;
+
+		if ((job->state & JOB_STATE_BASE) != JOB_PENDING || !d || !d->reservation
+		    || strcmp(d->reservation, r->name))
+			continue;
+		info("JobId=%u linked to defunct reservation %s, clearing that reservation",
+		     job->job_id, r->name);
+		job_desc_set_str(d, &d->reservation, NULL); /* no copy to make: cannot fail */
+		job->resv_id = 0;
+		if (!(r->flags & RESV_FLAG_NO_HOLD_JOBS_AFTER) && job->reason != WAIT_HELD) {
+			free(job->state_desc);
+			if (asprintf(&job->state_desc, "Reservation %s was deleted", r->name) < 0)
+				job->state_desc = NULL;
+			job->state |= JOB_RESV_DEL_HOLD;
+			job->reason = WAIT_RESV_DELETED;
+			job->priority = 0;
+			job->is_user_hold = false;
+		}
+		job_changed(c, job);
+	}
+}
+
 int resv_delete(struct ctld *c, const char *name)
 {
 	struct resv *r = resv_find(c, name);
@@ -447,6 +494,7 @@ int resv_delete(struct ctld *c, const char *name)
 			return -ESLURM_RESERVATION_BUSY;
 	}
 	info("sched: Deleted reservation=%s", name);
+	jobs_let_go(c, r);
 	i = (uint32_t)(r - c->resvs);
 	resv_done(r);
 	memmove(&c->resvs[i], &c->resvs[i + 1], (c->resv_count - i - 1) * sizeof(*c->resvs));
@@ -514,20 +562,27 @@ bool resv_tick(struct ctld *c, time_t now)
 			changed = true;
 		} else if (r->end <= now) {
 			info("sched: reservation=%s ended", r->name);
+			jobs_let_go(c, r);
 			resv_done(r);
 			memmove(r, r + 1, (c->resv_count - i - 1) * sizeof(*r));
 			c->resv_count--;
 			changed = true;
 			continue;
 		}
-		r->is_active = r->start <= now && now < r->end;
 		i++;
 	}
-	if (node_flags(c))
-		c->node_last_update = now;
+	resv_nodes_mark(c, now);
 	if (changed)
 		c->resv_last_update = now;
 	return changed;
+}
+
+void resv_nodes_mark(struct ctld *c, time_t now)
+{
+	for (uint32_t i = 0; i < c->resv_count; i++)
+		c->resvs[i].is_active = c->resvs[i].start <= now && now < c->resvs[i].end;
+	if (node_flags(c))
+		c->node_last_update = now;
 }
 
 int resv_info_fill(const struct ctld *c, const struct resv *r, struct resv_info *ret)

@@ -6,8 +6,13 @@
  *
  * A reservation holds its nodes from StartTime to EndTime: other jobs are
  * kept off them for any part of that window (resv_mask.c), its own jobs
- * (Users= or Accounts=) run only there and only then. Reservations are
- * saved with the nodes' state (node_state.c) and survive a restart.
+ * (Users= or Accounts=) run only there and only then, and end with it;
+ * with FLEX they may also run before, after and outside it, and outlive
+ * it. When one ends or is deleted, the jobs still pending in it lose it:
+ * they are held (RESV_DEL_HOLD, reason ReservationDeleted, priority 0)
+ * unless it has NO_HOLD_JOBS_AFTER, when they may run anywhere.
+ * Reservations are saved with the nodes' state (node_state.c) and survive
+ * a restart.
  */
 #pragma once
 #include <stdbool.h>
@@ -28,6 +33,7 @@ struct resv {
 	char *partition;	/* NULL none */
 	char *users, *accounts; /* comma lists, NULL none */
 	uint32_t flags;		/* RESV_FLAG_* */
+	uint32_t id;		/* Slurm's ResvID: the create's number, unique while it lasts */
 	/* derived (resv_table_resolve): node indexes, and whether the tick saw
 	 * it active */
 	uint32_t *node_idx;
@@ -47,15 +53,18 @@ struct resv {
 int resv_create(struct ctld *c, const struct resv_desc_msg *m, time_t now, char **ret_name);
 int resv_update(struct ctld *c, const struct resv_desc_msg *m, time_t now);
 /* -ESLURM_RESERVATION_INVALID, -ESLURM_RESERVATION_BUSY (a job runs in
- * it). Pending jobs of it stay pending: they wait, reason
- * ReservationDeleted, until the admin moves or cancels them. */
+ * it). Its pending jobs lose it (held unless NO_HOLD_JOBS_AFTER; each
+ * change goes through job_changed()). */
 int resv_delete(struct ctld *c, const char *name);
 struct resv *resv_find(const struct ctld *c, const char *name);
 
 /* Each second: ended windows move on (DAILY...) or the reservation is
- * removed; nodes get or lose RESERVED / MAINT. true when a reservation
- * changed (to be saved). */
+ * removed (its pending jobs lose it, as with resv_delete); nodes get or
+ * lose RESERVED / MAINT. true when a reservation changed (to be saved). */
 bool resv_tick(struct ctld *c, time_t now);
+/* The nodes' RESERVED / MAINT flags alone, ending nothing: at start, before
+ * the jobs are back (the first resv_tick ends what ended meanwhile). */
+void resv_nodes_mark(struct ctld *c, time_t now);
 /* Node indexes from each node_list (at start and after reconfigure:
  * nodes gone from slurm.conf drop out). 0 or -ENOMEM. */
 int resv_table_resolve(struct ctld *c);

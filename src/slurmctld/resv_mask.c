@@ -44,7 +44,7 @@ int resv_mask_exclude(const struct ctld *c, const struct job *job, time_t now, b
 
 	if (why)
 		*why = (struct resv_mask_why){0};
-	if (own) { /* only its nodes */
+	if (own && !(own->flags & RESV_FLAG_FLEX)) { /* only its nodes */
 		bool *in = calloc(c->node_count + 1, sizeof(bool));
 
 		if (!in)
@@ -62,8 +62,8 @@ int resv_mask_exclude(const struct ctld *c, const struct job *job, time_t now, b
 	for (uint32_t r = 0; r < c->resv_count; r++) {
 		const struct resv *v = &c->resvs[r];
 
-		if (v->end <= now || v->start >= until)
-			continue; /* its window and the job's do not meet */
+		if (v == own || v->end <= now || v->start >= until)
+			continue; /* FLEX: its own nodes at any time; or the windows do not meet */
 		for (uint32_t k = 0; k < v->node_count; k++)
 			if (set(c, exc, v->node_idx[k], why) < 0)
 				return -ENOMEM;

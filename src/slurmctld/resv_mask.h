@@ -19,7 +19,8 @@ struct resv *resv_mask_job_resv(const struct ctld *c, const struct job *job);
 /* Nodes the job may not use at now: for a job of reservation r, every
  * node outside r; for any other job, the nodes of each reservation whose
  * window meets [now, now + its time limit) (any future one for a job
- * without a limit). Set in *exc (allocated, node_count + 1 flags, when it
+ * without a limit). A job of a FLEX reservation is the other kind, but
+ * its own reservation's nodes are open to it at any time. Set in *exc (allocated, node_count + 1 flags, when it
  * is NULL and a node is set). 0 or -ENOMEM; *why (may be NULL) says how
  * many nodes were set and whether a MAINT reservation ahead was one. */
 int resv_mask_exclude(const struct ctld *c, const struct job *job, time_t now, bool **exc,

@@ -11,6 +11,7 @@
 #include "common/rpc_server.h"
 #include "common/sl_errno.h"
 #include "ctld.h"
+#include "durable.h"
 #include "node_state.h"
 #include "resv.h"
 
@@ -48,16 +49,21 @@ int rpc_resv_update(struct ctld *c, struct rpc_req *req)
 	return r;
 }
 
+/* Its pending jobs' changes are journaled: answered once they are on disk. */
 int rpc_resv_delete(struct ctld *c, struct rpc_req *req)
 {
 	const struct resv_name_msg *m = req->body;
-	int r = resv_delete(c, m->name);
+	struct rc_msg *rc = calloc(1, sizeof(*rc));
+	int r = rc ? resv_delete(c, m->name) : -ENOMEM;
 
 	if (r == 0)
 		r = changed(c);
-	if (r == 0)
-		rpc_reply_rc(req, 0);
-	return r;
+	if (r < 0) {
+		free(rc);
+		return r;
+	}
+	rpc_reply_durable(c, req, RESPONSE_SLURM_RC, rc);
+	return 0;
 }
 
 int rpc_resv_info(struct ctld *c, struct rpc_req *req)

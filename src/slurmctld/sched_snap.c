@@ -14,6 +14,7 @@
 #include "node.h"
 #include "part.h"
 #include "resv.h"
+#include "resv_mask.h"
 
 static int runs_take(struct ctld *c, struct sched_snap *s)
 {
@@ -90,12 +91,17 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 {
 	struct part *p = part_find(c, job->partition);
 	struct bf_job *j = &s->jobs[s->job_count];
+	const struct resv *own = resv_mask_job_resv(c, job);
 	bool *req = NULL, *exc = NULL;
 	struct sel_feat *feat = NULL;
 	int r;
 
-	if (!p || (job->desc && job->desc->reservation && *job->desc->reservation))
-		return 0; /* a reservation's jobs start in its window, by the main pass */
+	/* a reservation's jobs start in its window, by the main pass; a FLEX
+	 * one's may start anywhere, its own window open to them */
+	if (!p
+	    || (job->desc && job->desc->reservation && *job->desc->reservation
+		&& (!own || !(own->flags & RESV_FLAG_FLEX))))
+		return 0;
 	r = job_place_request(c, job, p, false, false, &j->req, &req, &exc, &feat);
 	if (r == -ENOMEM)
 		return r;
@@ -107,6 +113,7 @@ static int job_take(struct ctld *c, struct sched_snap *s, struct job *job)
 	s->flags[s->flag_count++] = feat;
 	j->job_id = job->job_id;
 	j->user = job->uid;
+	j->own = own ? &s->blocks[own - c->resvs] : NULL; /* blocks_take: one per reservation */
 	j->is_usable = &s->part_usable[(size_t)(p - c->parts) * c->node_count];
 	j->limit =
 	    job->time_limit == INFINITE || job->time_limit == NO_VAL ? 0 : job->time_limit * 60;

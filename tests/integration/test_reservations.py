@@ -6,8 +6,14 @@
   for its window (ReqNodeNotAvail texts), its own jobs run only there and
   only then (Reservation), and end with it;
 * users not listed are refused; a reservation in use cannot be deleted;
-* backfill plans jobs around reservation windows (squeue --start);
-* reservations survive a controller restart.
+* backfill plans jobs around reservation windows (squeue --start), also
+  a job kept off an active reservation's nodes: it starts at its end;
+* reservations survive a controller restart;
+* FLEX: its jobs start before it, use nodes outside it and outlive it;
+* deleting a reservation holds its pending jobs (RESV_DEL_HOLD, priority
+  0, "Reservation NAME was deleted"), or with NO_HOLD_JOBS_AFTER lets them
+  run anywhere; both survive a restart;
+* sacct -o Reservation,ReservationId gives the name and its ResvID.
 """
 
 import re
@@ -209,3 +215,91 @@ def test_jobs_end_with_their_reservation(cluster, clean):
     assert 0 <= (ended - resv_end).total_seconds() <= 5, (ended, resv_end)
     wait_for(lambda: scontrol(cluster, "show", "reservation", "short").returncode == 1,
              timeout=30, what="the reservation to end")
+
+
+def sacct_resv(cluster, job_id):
+    return cluster.out("sacct", "-X", "-n", "-P", "-j", str(job_id), "-o",
+                       "JobID,Reservation,ReservationId").strip()
+
+
+def test_jobs_kept_off_an_active_reservation_start_at_its_end(cluster, clean, cancel_after):
+    create(cluster, "ReservationName=blk", "StartTime=now", "Duration=30", "Nodes=n[1-2]",
+           "Users=root")
+    end = resv(cluster, "blk")["EndTime"]
+    wide = sleeper(cluster, "-N3", "-t", "10")
+    cancel_after.append(wide)
+    wait_for(lambda: job(cluster, wide)["Reason"].startswith("ReqNodeNotAvail")
+             or job(cluster, wide)["Reason"] == "Nodes_required_for_job_are_DOWN,_DRAINED_or_"
+                                                "reserved_for_jobs_in_higher_priority_partitions",
+             timeout=20, what="the wide job to wait for the reserved nodes")
+    wait_for(lambda: job(cluster, wide)["StartTime"] not in ("Unknown", "None"), timeout=20,
+             what="backfill to plan the wide job")
+    rec = job(cluster, wide)
+    assert rec["StartTime"] >= end, (rec["StartTime"], end)
+    assert rec["SchedNodeList"] == "n[1-3]"
+    start_col = cluster.out("squeue", "--start", "-h", "-j", str(wide), "-o", "%S").strip()
+    assert start_col >= end, start_col
+
+
+def test_flex_jobs_start_early_outside_it_and_outlive_it(cluster, clean, cancel_after):
+    create(cluster, "ReservationName=fx", "StartTime=now", "Duration=1", "Nodes=n1",
+           "Users=root", "Flags=FLEX")
+    create(cluster, "ReservationName=soon", "StartTime=now+1hour", "Duration=60", "Nodes=n3",
+           "Users=root", "Flags=FLEX")
+    assert resv(cluster, "fx")["Flags"] == "FLEX,SPEC_NODES"
+    fx_end = resv(cluster, "fx")["EndTime"]
+    # on its node and one outside it, for longer than it lasts
+    wide = sleeper(cluster, "--reservation=fx", "-N2", "-t", "10")
+    cancel_after.append(wide)
+    rec = wait_state(cluster, wide, "RUNNING")
+    assert rec["NodeList"] == "n[1-2]"
+    assert rec["EndTime"] > fx_end, (rec["EndTime"], fx_end)
+    # before its reservation starts (kept off fx's node, as other jobs are)
+    early = sleeper(cluster, "--reservation=soon", "-t", "5")
+    cancel_after.append(early)
+    assert wait_state(cluster, early, "RUNNING")["NodeList"] != "n1"
+    # fx ends; its job runs on
+    wait_for(lambda: scontrol(cluster, "show", "reservation", "fx").returncode == 1,
+             timeout=90, what="fx to end")
+    assert job(cluster, wide)["JobState"] == "RUNNING"
+    wait_for(lambda: re.fullmatch(rf"{wide}\|fx\|\d+", sacct_resv(cluster, wide)), timeout=20,
+             what="the accounting row")
+
+
+def test_a_deleted_reservations_pending_jobs_are_held_or_let_go(cluster, clean, cancel_after):
+    create(cluster, "ReservationName=h", "StartTime=now+1hour", "Duration=60", "Nodes=n1",
+           "Users=root")
+    create(cluster, "ReservationName=nh", "StartTime=now+1hour", "Duration=60", "Nodes=n2",
+           "Users=root", "Flags=NO_HOLD_JOBS_AFTER")
+    assert resv(cluster, "nh")["Flags"] == "SPEC_NODES,NO_HOLD_JOBS_AFTER_END"
+    held = sleeper(cluster, "--reservation=h", "-t", "5")
+    freed = sleeper(cluster, "--reservation=nh", "-t", "5")
+    cancel_after.extend([held, freed])
+    for j in (held, freed):
+        wait_for(lambda: job(cluster, j)["Reason"] == "Reservation", timeout=20)
+    # the ids the jobs' rows carry while they wait
+    wait_for(lambda: re.fullmatch(rf"{held}\|h\|\d+", sacct_resv(cluster, held)), timeout=20,
+             what="the pending job's accounting row")
+    for name in ("h", "nh"):
+        r = scontrol(cluster, "delete", f"ReservationName={name}")
+        assert (r.returncode, r.stderr) == (0, "")
+
+    def held_as_slurm_does():
+        rec = job(cluster, held)
+        assert (rec["JobState"], rec["Reason"], rec["Priority"], rec.get("Reservation")) == (
+            "RESV_DEL_HOLD", "Reservation_h_was_deleted", "0", None), rec
+        assert cluster.out("squeue", "-h", "-j", str(held), "-o", "%T|%t|%r|%Q") == (
+            "RESV_DEL_HOLD|RD|Reservation h was deleted|0\n")
+
+    held_as_slurm_does()
+    rec = wait_state(cluster, freed, "RUNNING")  # anywhere, as any job
+    assert "Reservation" not in rec
+    cluster.restart_slurmctld()
+    held_as_slurm_does()
+    assert job(cluster, freed)["JobState"] == "RUNNING"
+    wait_for(lambda: sacct_resv(cluster, held) == f"{held}||", timeout=20,
+             what="the held job's row without its reservation")
+    # an admin's release makes it a job like any other
+    cluster.run("scontrol", "release", str(held))
+    rec = wait_state(cluster, held, "RUNNING")
+    assert "Reservation" not in rec

@@ -3,7 +3,7 @@
  * codes: 0:0 on a cancelled or timed-out job, 0:15 on its batch step,
  * SIG_OOM on both for OUT_OF_MEMORY), srun steps with their usage and
  * DerivedExitCode, a requeued run, array meta records, interactive jobs,
- * requested versus allocated resources.
+ * requested versus allocated resources, the reservation and its ResvID.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +21,7 @@
 #include "slurmctld/acct_rec.h"
 #include "slurmctld/ctld.h"
 #include "slurmctld/job.h"
+#include "slurmctld/resv.h"
 #include "slurmctld/step.h"
 
 #define T0	  1700000000
@@ -406,10 +407,38 @@ static void test_cancelled_step_names_who(void **state)
 	job_free(job);
 }
 
+/* A pending job's ResvID is its reservation's now; a started one keeps
+ * the one it started in, after the reservation is gone too. */
+static void test_the_reservation_and_its_id(void **state)
+{
+	struct resv rv = {.name = "maint", .id = 5};
+	struct ctld c = {.resvs = &rv, .resv_count = 1};
+	struct job *job = job_new_batch(JOB_PENDING);
+	struct acct_job_rec r;
+
+	(void)state;
+	assert_int_equal(acct_rec_from_job(&c, job, &r), 0);
+	assert_null(r.resv_name);
+	assert_int_equal(r.resv_id, 0);
+	acct_job_rec_done(&r);
+	job->desc->reservation = strdup("maint");
+	assert_int_equal(acct_rec_from_job(&c, job, &r), 0);
+	assert_string_equal(r.resv_name, "maint");
+	assert_int_equal(r.resv_id, 5);
+	acct_job_rec_done(&r);
+	job->resv_id = 3; /* it started in an earlier "maint" */
+	assert_int_equal(acct_rec_from_job(&ctld, job, &r), 0);
+	assert_string_equal(r.resv_name, "maint");
+	assert_int_equal(r.resv_id, 3);
+	acct_job_rec_done(&r);
+	job_free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pending_job_shows_its_request),
+	    cmocka_unit_test(test_the_reservation_and_its_id),
 	    cmocka_unit_test(test_running_job_and_steps_have_no_end),
 	    cmocka_unit_test(test_gpu_job_and_steps_carry_gres_gpu),
 	    cmocka_unit_test(test_final_states_of_job_and_batch_step),

@@ -101,6 +101,8 @@ static struct acct_job_rec job_rec(uint32_t id, uint32_t restart_cnt)
 	    .comment = NULL,
 	    .tres_req = "cpu=4,mem=200M,node=2,billing=4",
 	    .tres_alloc = "cpu=4,mem=200M,node=2,billing=4",
+	    .resv_name = "maint",
+	    .resv_id = 7 + id,
 	};
 }
 
@@ -179,6 +181,8 @@ static void assert_job_eq(const struct acct_job_rec *a, const struct acct_job_re
 	assert_str_eq(a->comment, b->comment);
 	assert_str_eq(a->tres_req, b->tres_req);
 	assert_str_eq(a->tres_alloc, b->tres_alloc);
+	assert_str_eq(a->resv_name, b->resv_name);
+	assert_int_equal(a->resv_id, b->resv_id);
 }
 
 static void assert_step_eq(const struct acct_step_rec *a, const struct acct_step_rec *b)
@@ -669,6 +673,47 @@ static void test_reopening_keeps_everything(void **state)
 	resp_done(&resp);
 }
 
+/* A file of schema version 1 (no reservation columns) is brought up to
+ * date when opened: its rows read with no reservation, new rows keep one. */
+static void test_a_version_1_file_gains_the_reservation_columns(void **state)
+{
+	struct fixture *f = *state;
+	struct acct_job_rec old = job_rec(50, 0), now = job_rec(51, 0);
+	struct acct_query_req q = {.limit = 10};
+	struct acct_query_resp resp;
+	sqlite3 *db;
+
+	assert_int_equal(acct_store_put(f->st, &old), 0);
+	acct_store_close(f->st);
+	f->st = NULL;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "ALTER TABLE job DROP COLUMN resv_name;"
+				      "ALTER TABLE job DROP COLUMN resv_id;"
+				      "PRAGMA user_version = 1",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(acct_store_open(f->path, &f->st), 0);
+	assert_int_equal(acct_store_put(f->st, &now), 0);
+	assert_int_equal(query(f->st, &q, &resp), 0);
+	assert_int_equal(resp.count, 2);
+	old.resv_name = NULL;
+	old.resv_id = 0;
+	assert_job_eq(&resp.jobs[0], &old);
+	assert_job_eq(&resp.jobs[1], &now);
+	resp_done(&resp);
+	/* and it says version 2 from now on */
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	sqlite3_stmt *s = NULL;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 2);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
 static void test_bad_files_give_an_error_not_a_crash(void **state)
 {
 	struct fixture *f = *state;
@@ -688,10 +733,10 @@ static void test_bad_files_give_an_error_not_a_crash(void **state)
 	assert_true(acct_store_open(bad, &st) < 0);
 	assert_ptr_equal(st, (void *)1);
 
-	/* a newer schema than ours */
+	/* a newer schema than ours (2) */
 	snprintf(newer, sizeof(newer), "%s/newer.db", f->dir);
 	assert_int_equal(sqlite3_open(newer, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(acct_store_open(newer, &st), -ESLURM_DB_CONNECTION);
 
@@ -803,6 +848,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_paging_gives_every_row_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_steps_gives_job_rows_only, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reopening_keeps_everything, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_a_version_1_file_gains_the_reservation_columns,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_files_give_an_error_not_a_crash, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_big_rows_cut_the_page_by_size, setup, teardown),

@@ -1,7 +1,8 @@
 /* test_backfill.c - sched/backfill's planner on a fake clock: the head
  * job's start is never delayed, a short job fills the hole before it, a
  * long one does not, estimates move when jobs end early, GPUs, exclusive
- * nodes, the job caps and the job whose end lets a job start.
+ * nodes, the job caps and the job whose end lets a job start; reservation
+ * windows, which the jobs of a FLEX one may use.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -361,6 +362,69 @@ static void test_reservation_windows(void **state)
 	bf_jobs_done(jobs, 3);
 }
 
+/* Nodes 0-1 reserved from now to +3600, nodes 2-3 busy until +7200: a
+ * job kept off the reservation starts at its end, on its nodes. */
+static void test_reserved_nodes_free_at_the_reservation_end(void **state)
+{
+	static const uint32_t resv_nodes[] = {0, 1};
+	struct bf_block block = {
+	    .start = NOW - 60, .end = NOW + 3600, .nodes = resv_nodes, .node_count = 2};
+	struct bf_params p = params();
+	struct bf_job jobs[2] = {job(10, 2, 8, 1800), job(11, 1, 1, 600)};
+	struct bf_stats st;
+
+	(void)state;
+	nodes_init(0);
+	run_add(1, 2, 4, 0, 7200);
+	run_add(2, 3, 4, 0, 7200);
+	p.blocks = &block;
+	p.block_count = 1;
+	plan(&p, jobs, 2, &st);
+	assert_int_equal(jobs[0].outcome, BF_LATER);
+	assert_int_equal(jobs[0].start, NOW + 3600);
+	assert_int_equal(node_of(&jobs[0], 0), 0);
+	assert_int_equal(node_of(&jobs[0], 1), 1);
+	assert_int_equal(jobs[1].outcome, BF_LATER); /* after the first, then */
+	assert_int_equal(jobs[1].start, NOW + 5400);
+	bf_jobs_done(jobs, 2);
+}
+
+/* A FLEX reservation on nodes 0-1 from +600 to +4200, another one on node
+ * 2 from now to +3600, node 3 busy until +7200. A job of the FLEX one
+ * starts now across its window's start; another job of it follows on its
+ * nodes at +1800; a job of neither waits for node 2 (+3600), kept off both
+ * windows. */
+static void test_flex_jobs_use_their_reservations_window(void **state)
+{
+	static const uint32_t flex_nodes[] = {0, 1}, other_nodes[] = {2};
+	struct bf_block blocks[2] = {
+	    {.start = NOW + 600, .end = NOW + 4200, .nodes = flex_nodes, .node_count = 2},
+	    {.start = NOW, .end = NOW + 3600, .nodes = other_nodes, .node_count = 1},
+	};
+	struct bf_params p = params();
+	struct bf_job jobs[3] = {job(10, 2, 8, 1800), job(11, 1, 4, 1800), job(12, 1, 4, 1800)};
+	struct bf_stats st;
+
+	(void)state;
+	nodes_init(0);
+	run_add(1, 3, 4, 0, 7200);
+	p.blocks = blocks;
+	p.block_count = 2;
+	jobs[0].own = &blocks[0];
+	jobs[2].own = &blocks[0];
+	plan(&p, jobs, 3, &st);
+	assert_int_equal(jobs[0].outcome, BF_NOW);
+	assert_int_equal(node_of(&jobs[0], 0), 0);
+	assert_int_equal(node_of(&jobs[0], 1), 1);
+	assert_int_equal(jobs[1].outcome, BF_LATER);
+	assert_int_equal(jobs[1].start, NOW + 3600);
+	assert_int_equal(node_of(&jobs[1], 0), 2);
+	assert_int_equal(jobs[2].outcome, BF_LATER);
+	assert_int_equal(jobs[2].start, NOW + 1800);
+	assert_true(node_of(&jobs[2], 0) < 2);
+	bf_jobs_done(jobs, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +438,8 @@ int main(void)
 	    cmocka_unit_test(test_required_node),
 	    cmocka_unit_test(test_busy_nodes),
 	    cmocka_unit_test(test_reservation_windows),
+	    cmocka_unit_test(test_reserved_nodes_free_at_the_reservation_end),
+	    cmocka_unit_test(test_flex_jobs_use_their_reservations_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,7 +178,7 @@ static struct job *full_job(void)
 		.submit_time = 1700000000, .eligible_time = 1700000001,
 		.start_time = 1700000002, .end_time = 1700000003, .last_sched_eval = 1700000004,
 		.alloc = { .nodes = a, .count = 3, .total_cpus = 18 },
-		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8,
+		.nodes = strdup("n[1,3-4]"), .batch_host = strdup("n1"), .exit_code = 15 << 8, .resv_id = 42,
 		.restart_cnt = 3, .is_cancelled = true, .is_timed_out = true, .cancelled_by = 7,
 		.is_requeued = true, .is_requeue_hold = true, .is_warned = true,
 		.array_job_id = 40, .array_task_id = 7, .array_throttle = 2,
@@ -316,6 +316,7 @@ static void assert_job_equal(const struct job *a, const struct job *b)
 	assert_str_eq(a->nodes, b->nodes);
 	assert_str_eq(a->batch_host, b->batch_host);
 	assert_int_equal(a->exit_code, b->exit_code);
+	assert_int_equal(a->resv_id, b->resv_id);
 	assert_int_equal(a->restart_cnt, b->restart_cnt);
 	assert_int_equal(a->is_cancelled, b->is_cancelled);
 	assert_int_equal(a->is_timed_out, b->is_timed_out);
@@ -599,14 +600,15 @@ static void test_steps_follow_their_node_names_into_a_new_conf(void **state)
 	pack_buf_done(&b);
 }
 
-/* No node owes job an Epilog, no EpilogSlurmctld runs: version 4 then
- * appends a zero u32 and a zero bool. */
+/* No node owes job an Epilog, no EpilogSlurmctld runs, no ResvID:
+ * version 4 then appends a zero u32 and a zero bool, version 5 a zero u32. */
 static void drop_epilogs(struct job *job)
 {
 	free(job->epilog_nodes);
 	job->epilog_nodes = NULL;
 	job->epilog_count = 0;
 	job->is_epilog_ctld = false;
+	job->resv_id = 0;
 }
 
 static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
@@ -615,8 +617,8 @@ static void test_a_version_1_record_reads_without_steps_or_usage(void **state)
 	_cleanup_(job_freep) struct job *back = NULL;
 	/* version 2 appends the batch usage (six u64, three u32) and a u32
 	 * step count, version 3 two bools (no blob references), version 4 a
-	 * u32 (no Epilog owed) and a bool */
-	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2 + 4 + 1;
+	 * u32 (no Epilog owed) and a bool, version 5 a u32 (no ResvID) */
+	const size_t v2_tail = 6 * 8 + 3 * 4 + 4 + 2 + 4 + 1 + 4;
 	struct pack_buf b;
 
 	(void)state;
@@ -659,10 +661,10 @@ static void test_a_version_2_record_reads_without_blob_references(void **state)
 	blob_unref(job->env_blob);
 	job->script_blob = job->env_blob = NULL;
 	pack_job(job, &names_a, &b);
-	for (size_t i = b.len - 7; i < b.len; i++)
-		assert_int_equal(b.data[i], 0); /* no script, no environment, no Epilog owed */
+	for (size_t i = b.len - 11; i < b.len; i++)
+		assert_int_equal(b.data[i], 0); /* no script, environment, Epilog owed, ResvID */
 	b.data[2] = 2;
-	assert_int_equal(job_state_unpack(b.data, b.len - 7, index_of, (void *)&names_a, &back),
+	assert_int_equal(job_state_unpack(b.data, b.len - 11, index_of, (void *)&names_a, &back),
 			 0);
 	assert_job_equal(job, back);
 	assert_null(back->script_blob);
@@ -687,12 +689,33 @@ static void test_a_version_3_record_reads_without_epilogs_owed(void **state)
 	drop_epilogs(job);
 	pack_job(job, &names_a, &b);
 	b.data[2] = 3;
-	assert_int_equal(job_state_unpack(b.data, b.len - 5, index_of, (void *)&names_a, &back),
+	assert_int_equal(job_state_unpack(b.data, b.len - 9, index_of, (void *)&names_a, &back),
 			 0);
 	assert_job_equal(job, back);
 	assert_null(back->epilog_nodes);
 	back = job_free(back);
 	/* a version 3 record with the version 4 tail has leftover bytes */
+	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
+			 -EBADMSG);
+	pack_buf_done(&b);
+}
+
+static void test_a_version_4_record_reads_without_a_resv_id(void **state)
+{
+	_cleanup_(job_freep) struct job *job = full_job();
+	_cleanup_(job_freep) struct job *back = NULL;
+	struct pack_buf b;
+
+	(void)state;
+	pack_job(job, &names_a, &b);
+	b.data[2] = 4;
+	assert_int_equal(job_state_unpack(b.data, b.len - 4, index_of, (void *)&names_a, &back),
+			 0);
+	assert_int_equal(back->resv_id, 0);
+	back->resv_id = job->resv_id;
+	assert_job_equal(job, back);
+	back = job_free(back);
+	/* a version 4 record with the version 5 tail has leftover bytes */
 	assert_int_equal(job_state_unpack(b.data, b.len, index_of, (void *)&names_a, &back),
 			 -EBADMSG);
 	pack_buf_done(&b);
@@ -848,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_a_version_1_record_reads_without_steps_or_usage),
 		cmocka_unit_test(test_a_version_2_record_reads_without_blob_references),
 		cmocka_unit_test(test_a_version_3_record_reads_without_epilogs_owed),
+		cmocka_unit_test(test_a_version_4_record_reads_without_a_resv_id),
 		cmocka_unit_test(test_a_finished_step_on_a_node_gone_is_kept_without_its_nodes),
 		cmocka_unit_test(test_a_running_step_on_a_node_gone_is_enoent),
 		cmocka_unit_test(test_packing_a_step_node_without_a_name_is_enoent),

@@ -237,7 +237,7 @@ static void *sample_new(const struct msg_type *t)
 			.req_cpus = 2, .req_nodes = 1, .req_mem_mb = 200, .mem_per_cpu = 1, .time_limit = 60,
 			.submit = 1, .eligible = 2, .start = 3, .end = 4, .work_dir = s("/tmp"),
 			.comment = s("c"), .tres_req = s("cpu=2"), .tres_alloc = s("cpu=2"),
-			.step_count = 1,
+			.resv_name = s("maint"), .resv_id = 3, .step_count = 1,
 		};
 		j->steps = calloc(1, sizeof(*j->steps));
 		j->steps[0] = (struct acct_step_rec){

@@ -1,6 +1,8 @@
 /* test_resv.c - advanced reservations on the controller: create checks,
  * NodeCnt picks, overlap and busy nodes, update and delete, windows that
- * end or repeat, the nodes' flags, and what they do to placement. */
+ * end or repeat, the nodes' flags, and what they do to placement; the
+ * ResvID; FLEX; the pending jobs of a reservation that goes (held, or
+ * free with NO_HOLD_JOBS_AFTER). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +21,9 @@
 #include "ctld_fixture.h"
 #include "slurmctld/job.h"
 #include "slurmctld/job_sched.h"
+#include "slurmctld/job_update.h"
 #include "slurmctld/node.h"
+#include "slurmctld/node_state.h"
 #include "slurmctld/resv.h"
 #include "slurmctld/resv_mask.h"
 
@@ -205,6 +209,186 @@ static void test_masks_keep_other_jobs_off(void **state)
 	assert_int_equal(resv_mask_exclude(&f->c, job, NOW, &exc, NULL), 0);
 	assert_true(exc[0] && !exc[1] && exc[2] && exc[3]);
 	free(exc);
+	exc = NULL;
+	/* ... unless "late" is FLEX: then anything the others leave it */
+	resv_find(&f->c, "late")->flags |= RESV_FLAG_FLEX;
+	assert_int_equal(resv_mask_exclude(&f->c, job, NOW, &exc, NULL), 0);
+	assert_true(exc[0] && !exc[1] && !exc[2] && !exc[3]);
+	free(exc);
+}
+
+/* A pending job of reservation name (set after the submission: the test
+ * user need not be listed), not held, limit minutes, at least nodes. */
+static struct job *resv_job(struct ctld_fixture *f, const char *name, uint32_t minutes,
+			    uint32_t nodes)
+{
+	struct job_desc *d = fixture_desc();
+	struct job *job;
+
+	d->time_limit = minutes;
+	d->min_nodes = nodes;
+	job = fixture_submit(f, d);
+	if (name)
+		assert_int_equal(job_desc_set_str(job->desc, &job->desc->reservation, name), 0);
+	return job;
+}
+
+static void test_ids_count_every_create_and_stay_on_update(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct resv_desc_msg up = {.name = "a", .duration = 120, .node_cnt = NO_VAL};
+
+	assert_int_equal(create(f, desc("a", "n1", NOW, 60)), 0);
+	assert_int_equal(create(f, desc("a", "n2", NOW, 60)), -ESLURM_RESERVATION_NAME_DUP);
+	assert_int_equal(create(f, desc("b", "n2", NOW, 60)), 0);
+	assert_int_equal(resv_find(&f->c, "a")->id, 1);
+	assert_int_equal(resv_find(&f->c, "b")->id, 3); /* the refused create counted */
+	assert_int_equal(resv_update(&f->c, &up, NOW), 0);
+	assert_int_equal(resv_find(&f->c, "a")->id, 1);
+	/* after a wrap the next free number: 1 is taken */
+	f->c.resv_seq = 0;
+	assert_int_equal(create(f, desc("c", "n3", NOW, 60)), 0);
+	assert_int_equal(resv_find(&f->c, "c")->id, 2);
+}
+
+static void test_a_deleted_reservations_pending_jobs_are_held_until_released(void **state)
+{
+	struct ctld_fixture *f = *state;
+	time_t now = time(NULL);
+	struct update_job_msg rel = {.time_limit = NO_VAL,
+				     .min_nodes = NO_VAL,
+				     .max_nodes = NO_VAL,
+				     .nice = NO_VAL,
+				     .priority = INFINITE};
+	struct job *job, *held;
+	uint32_t changed;
+
+	assert_int_equal(create_at(f, desc("r", "n1", now + 3600, 60), now), 0);
+	job = resv_job(f, "r", 10, 1);
+	held = resv_job(f, "r", 10, 1);
+	held->priority = 0; /* an admin's hold */
+	held->reason = WAIT_HELD;
+	job_sched_pass(&f->c);
+	assert_int_equal(job->reason, WAIT_RESERVATION); /* it waits for the start */
+	assert_int_equal(held->reason, WAIT_HELD);
+	changed = f->changed;
+	assert_int_equal(resv_delete(&f->c, "r"), 0);
+	assert_int_equal(f->changed, changed + 2); /* both journaled */
+	assert_null(job->desc->reservation);
+	assert_null(held->desc->reservation);
+	assert_int_equal(job->priority, 0);
+	assert_true(job->state & JOB_RESV_DEL_HOLD);
+	assert_int_equal(job->reason, WAIT_RESV_DELETED);
+	assert_string_equal(job->state_desc, "Reservation r was deleted");
+	assert_false(held->state & JOB_RESV_DEL_HOLD); /* the admin's hold says so still */
+	assert_int_equal(held->reason, WAIT_HELD);
+	job_sched_pass(&f->c); /* the pass keeps what it says */
+	assert_true(job_is_pending(job));
+	assert_int_equal(job->reason, WAIT_RESV_DELETED);
+	assert_string_equal(job->state_desc, "Reservation r was deleted");
+	/* released by an admin: a job like any other */
+	assert_int_equal(job_update(&f->c, job, &rel, 0, true), 0);
+	assert_false(job->state & JOB_RESV_DEL_HOLD);
+	assert_null(job->state_desc);
+	assert_true(job->priority > 0);
+	job_sched_pass(&f->c);
+	assert_true(job_is_running(job));
+}
+
+static void test_at_its_end_pending_jobs_are_held_or_with_the_flag_let_go(void **state)
+{
+	struct ctld_fixture *f = *state;
+	time_t now = time(NULL), then = now - 7200; /* both windows are over */
+	struct resv_desc_msg m = desc("free", "n2", then, 60);
+	struct job *held, *freed;
+
+	m.flags = RESV_FLAG_NO_HOLD_JOBS_AFTER;
+	assert_int_equal(create_at(f, desc("hold", "n1", then, 60), then), 0);
+	assert_int_equal(create_at(f, m, then), 0);
+	held = resv_job(f, "hold", 10, 1);
+	freed = resv_job(f, "free", 10, 1);
+	job_sched_pass(&f->c); /* past their ends: they wait for the tick */
+	assert_true(job_is_pending(held) && job_is_pending(freed));
+	assert_true(resv_tick(&f->c, now));
+	assert_null(resv_find(&f->c, "hold"));
+	assert_null(resv_find(&f->c, "free"));
+	assert_int_equal(held->reason, WAIT_RESV_DELETED);
+	assert_int_equal(held->priority, 0);
+	assert_null(freed->desc->reservation);
+	assert_false(freed->state & JOB_RESV_DEL_HOLD);
+	assert_true(freed->priority > 0);
+	job_sched_pass(&f->c);
+	assert_true(job_is_running(freed)); /* anywhere */
+	assert_true(job_is_pending(held));
+}
+
+static void test_flex_jobs_start_early_outside_and_outlive_it(void **state)
+{
+	struct ctld_fixture *f = *state;
+	time_t now = time(NULL);
+	struct resv_desc_msg fx = desc("fx", "n1", now + 60, 10);
+	struct job *flex, *plain;
+
+	fx.flags = RESV_FLAG_FLEX;
+	assert_int_equal(create_at(f, fx, now), 0);
+	assert_int_equal(create_at(f, desc("nf", "n3", now, 10), now), 0);
+	/* before its start, on its node and one outside it */
+	flex = resv_job(f, "fx", 30, 2);
+	plain = resv_job(f, "nf", 30, 1);
+	job_sched_pass(&f->c);
+	assert_true(job_is_running(flex));
+	assert_string_equal(flex->nodes, "n[1-2]");
+	assert_int_equal(flex->resv_id, resv_find(&f->c, "fx")->id);
+	assert_int_equal(flex->end_time, flex->start_time + 30 * 60); /* past fx's end */
+	assert_true(job_is_running(plain));
+	assert_string_equal(plain->nodes, "n3");
+	assert_int_equal(plain->end_time, resv_find(&f->c, "nf")->end); /* ends with nf */
+	/* the end of fx leaves its running job as it is */
+	resv_tick(&f->c, now + 11 * 60);
+	assert_null(resv_find(&f->c, "fx"));
+	assert_true(job_is_running(flex));
+	assert_string_equal(flex->desc->reservation, "fx");
+	assert_int_equal(flex->end_time, flex->start_time + 30 * 60);
+}
+
+/* Saved with the nodes' state: the ResvID and the count come back. */
+static void test_ids_survive_a_restart(void **state)
+{
+	struct ctld_fixture *f = *state;
+	struct resv_desc_msg m = desc("b", "n2", NOW, 60);
+
+	m.flags = RESV_FLAG_FLEX | RESV_FLAG_NO_HOLD_JOBS_AFTER;
+	assert_int_equal(create(f, desc("a", "n1", NOW, 60)), 0);
+	assert_int_equal(create(f, m), 0);
+	assert_int_equal(resv_delete(&f->c, "a"), 0);
+	assert_int_equal(node_state_save(&f->c), 0);
+	resv_table_free(&f->c);
+	f->c.resv_seq = 0;
+	assert_int_equal(node_state_load(&f->c), 0);
+	assert_int_equal(resv_table_resolve(&f->c), 0);
+	assert_int_equal(f->c.resv_count, 1);
+	assert_int_equal(resv_find(&f->c, "b")->id, 2);
+	assert_int_equal(resv_find(&f->c, "b")->flags,
+			 RESV_FLAG_FLEX | RESV_FLAG_NO_HOLD_JOBS_AFTER | RESV_FLAG_SPEC_NODES);
+	assert_int_equal(create(f, desc("c", "n3", NOW, 60)), 0);
+	assert_int_equal(resv_find(&f->c, "c")->id, 3);
+}
+
+/* Slurm's words: NO_HOLD_JOBS_AFTER_END printed last, either word taken. */
+static void test_flag_words(void **state)
+{
+	char buf[128];
+	uint32_t set, clear;
+
+	(void)state;
+	assert_string_equal(
+	    resv_flags_string(RESV_FLAG_NO_HOLD_JOBS_AFTER | RESV_FLAG_SPEC_NODES | RESV_FLAG_FLEX,
+			      buf, sizeof(buf)),
+	    "FLEX,SPEC_NODES,NO_HOLD_JOBS_AFTER_END");
+	assert_int_equal(resv_flags_parse("flex,NO_HOLD_JOBS_AFTER", false, &set, &clear), 0);
+	assert_int_equal(set, RESV_FLAG_FLEX | RESV_FLAG_NO_HOLD_JOBS_AFTER);
+	assert_int_equal(resv_flags_parse("-no_hold_jobs_after_end", true, &set, &clear), 0);
+	assert_int_equal(clear, RESV_FLAG_NO_HOLD_JOBS_AFTER);
 }
 
 int main(void)
@@ -218,6 +402,16 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_windows_end_or_repeat_and_flag_nodes, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_masks_keep_other_jobs_off, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ids_count_every_create_and_stay_on_update, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_a_deleted_reservations_pending_jobs_are_held_until_released, setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_at_its_end_pending_jobs_are_held_or_with_the_flag_let_go, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_flex_jobs_start_early_outside_and_outlive_it,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ids_survive_a_restart, setup, teardown),
+	    cmocka_unit_test(test_flag_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

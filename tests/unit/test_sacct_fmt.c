@@ -172,6 +172,29 @@ static void test_brief(void **state)
 	      "11201.batch   COMPLETED      0:0 \n");
 }
 
+/* Reservation and ReservationId on job rows only; none: blank. */
+static void test_reservation_fields(void **state)
+{
+	struct sacct_out o = {.now = T0}, p = {.now = T0, .parsable = SACCT_PARSABLE2};
+	struct acct_job_rec v[2];
+
+	(void)state;
+	fill();
+	v[0] = jobs[1], v[1] = jobs[3];
+	v[1].resv_name = "maint_window_of_the_week";
+	v[1].resv_id = 12;
+	check("JobID,Reservation,ReservationId", &o, v, 2, false,
+	      "JobID                 Reservation Reservat \n"
+	      "------------ -------------------- -------- \n"
+	      "11199                                      \n"
+	      "11199.batch                                \n"
+	      "11201        maint_window_of_the+       12 \n"
+	      "11201.batch                                \n");
+	check("JobID,Reservation,ReservationId", &p, &v[1], 1, true,
+	      "JobID|Reservation|ReservationId\n"
+	      "11201|maint_window_of_the_week|12\n");
+}
+
 static void test_parsable_steps(void **state)
 {
 	struct sacct_out o = {.parsable = SACCT_PARSABLE2, .now = T0};
@@ -653,6 +676,7 @@ int main(void)
 	    cmocka_unit_test(test_job_selection),  cmocka_unit_test(test_sort_dedup),
 	    cmocka_unit_test(test_field_names),	   cmocka_unit_test(test_ranges),
 	    cmocka_unit_test(test_truncate),	   cmocka_unit_test(test_window_line),
+	    cmocka_unit_test(test_reservation_fields),
 	};
 
 	setenv("TZ", "UTC", 1);
