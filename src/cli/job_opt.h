@@ -327,6 +327,12 @@ int job_opt_fail(struct job_opt_err *err, const char *prog, int exit_code, const
     __attribute__((format(printf, 4, 5)));
 int job_opt_fatal(struct job_opt_err *err, const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An option that would change where or how the job runs and that this
+ * cluster cannot honour: job_opt_fail() with the text naming it (exit 255). */
+int job_opt_refuse(struct job_opt_err *err, const char *prog, const char *name);
+/* salloc's and srun's -I[=secs] (Slurm's parse_int): *ret the seconds, 1
+ * without a value or with 0. 0, or -EINVAL with err filled (exit 1). */
+int job_opt_immediate(struct job_opt_err *err, const char *prog, const char *arg, int *ret);
 /* Append text as it is (Slurm's bare fprintf lines). */
 void job_opt_raw(struct job_opt_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/macros.h"
@@ -49,6 +51,26 @@ int job_opt_fail(struct job_opt_err *e, const char *prog, int exit_code, const c
 	r = err_line(e, prog, "error", exit_code, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int job_opt_refuse(struct job_opt_err *e, const char *prog, const char *name)
+{
+	return job_opt_fail(e, prog, JOB_OPT_EXIT_ARG,
+			    "%s is not supported by this cluster: it would change where or how "
+			    "the job runs, and is refused rather than ignored",
+			    name);
+}
+
+int job_opt_immediate(struct job_opt_err *e, const char *prog, const char *arg, int *ret)
+{
+	char *end = NULL;
+	long v = arg ? strtol(arg, &end, 10) : 1;
+
+	if (arg && (!*arg || *end || v < 0 || v > INT32_MAX))
+		return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL,
+				    "Invalid numeric value \"%s\" for immediate.", arg);
+	*ret = v ? (int)v : 1;
+	return 0;
 }
 
 int job_opt_fatal(struct job_opt_err *e, const char *prog, const char *fmt, ...)

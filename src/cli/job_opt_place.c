@@ -28,13 +28,11 @@
 #include "cli/job_opt.h"
 #include "common/macros.h"
 #include "common/parse_mem.h"
+#include "common/read_bounded.h"
 
 static int refuse(struct job_opts *o, const char *name, struct job_opt_err *e)
 {
-	return job_opt_fail(e, o->prog, JOB_OPT_EXIT_ARG,
-			    "%s is not supported by this cluster: it would change where or how "
-			    "the job runs, and is refused rather than ignored",
-			    name);
+	return job_opt_refuse(e, o->prog, name);
 }
 
 /* A count: digits only, 0..max. */
@@ -170,24 +168,17 @@ int job_opt_p_gid(struct job_opts *o, const char *arg, struct job_opt_err *e)
 
 int job_opt_read_nodefile(const char *path, char **ret)
 {
-	char *buf = malloc(JOB_OPT_NODEFILE_MAX + 1), *out;
-	size_t len = 0, n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = NULL, *out;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
 	*ret = NULL;
-	if (fd < 0 || !buf) {
-		int r = fd < 0 ? -errno : -ENOMEM;
-
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return r;
-	}
-	for (ssize_t k; len < JOB_OPT_NODEFILE_MAX; len += (size_t)k)
-		if ((k = read(fd, buf + len, JOB_OPT_NODEFILE_MAX - len)) <= 0)
-			break;
+	if (fd < 0)
+		return -errno;
+	r = read_bounded(fd, JOB_OPT_NODEFILE_MAX, &buf, NULL);
 	close(fd);
-	buf[len] = '\0';
+	if (r < 0)
+		return r;
 	out = buf; /* in place: words joined by single commas */
 	for (char *w = strtok(buf, " \t\r\n,"); w; w = strtok(NULL, " \t\r\n,")) {
 		size_t wl = strlen(w);

@@ -267,16 +267,8 @@ static int salloc_own(void *arg, int id, const char *optarg_, enum job_opt_src s
 	case SA_NO_BELL:
 		s->bell = -1;
 		break;
-	case SA_IMMEDIATE: { /* Slurm's parse_int: a number, at least 0 */
-		char *end = NULL;
-		long v = optarg_ ? strtol(optarg_, &end, 10) : 1;
-
-		if (optarg_ && (!*optarg_ || *end || v < 0 || v > INT32_MAX))
-			return job_opt_fail(e, cli_prog(), JOB_OPT_EXIT_FATAL,
-					    "Invalid numeric value \"%s\" for immediate.", optarg_);
-		s->immediate = v ? (int)v : 1;
-		break;
-	}
+	case SA_IMMEDIATE:
+		return job_opt_immediate(e, cli_prog(), optarg_, &s->immediate);
 	case SA_KILL_CMD:
 		if (!optarg_) { /* SIGHUP for a terminal session, SIGTERM otherwise */
 			s->kill_sig = isatty(STDIN_FILENO) ? SIGHUP : SIGTERM;

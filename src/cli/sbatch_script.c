@@ -30,6 +30,7 @@
 #include "common/macros.h"
 #include "common/msg_job.h"
 #include "common/pack.h"
+#include "common/read_bounded.h"
 
 int sbatch_script_read(const char *prog, const char *path, int fd, char **ret, size_t *ret_len,
 		       struct job_opt_err *err)
@@ -431,30 +432,24 @@ static int put_export_list(const struct job_opts *o, const struct job_env *proc,
 static int put_export_file(const struct job_opts *o, struct job_env *job, char *warn, size_t n)
 {
 	const char *arg = o->raw[JOPT_EXPORT_FILE];
-	char *end = NULL, *buf;
+	char *end = NULL, *buf = NULL;
 	long fdn = strtol(arg, &end, 10);
 	bool is_fd = *arg && !*end && fdn >= 3 && fdn < INT32_MAX;
 	int fd = is_fd ? (int)fdn : open(arg, O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
-	ssize_t k;
 	char sep;
-	int r = 0;
+	int r = fd < 0 ? -errno : read_bounded(fd, EXPORT_FILE_MAX, &buf, &len);
 
-	if (fd < 0 || !(buf = malloc(EXPORT_FILE_MAX + 1))) {
-		if (fd >= 0 && !is_fd)
-			close(fd);
-		if (fd >= 0)
-			return -ENOMEM;
+	if (fd >= 0 && !is_fd)
+		close(fd);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
 		if (warn && n)
 			snprintf(warn, n, "%s: error: --export-file: %s: %s\n", o->prog, arg,
-				 strerror(errno));
+				 strerror(-r));
 		return -EINVAL;
 	}
-	while (len < EXPORT_FILE_MAX && (k = read(fd, buf + len, EXPORT_FILE_MAX - len)) > 0)
-		len += (size_t)k;
-	if (!is_fd)
-		close(fd);
-	buf[len] = '\0';
 	sep = memchr(buf, '\0', len) ? '\0' : '\n';
 	for (size_t i = 0; i < len && r == 0;) {
 		char *e = buf + i, *stop = memchr(e, sep, len - i);

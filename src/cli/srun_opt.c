@@ -6,7 +6,6 @@
 #include "cli/srun_opt.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,24 +430,15 @@ static int relative(struct srun_opts *s, char *const *envp, struct job_opt_err *
 static int multi_prog(struct srun_opts *s, struct job_opt_err *e)
 {
 	const char *path = s->argv[0];
-	_cleanup_free_ char *text = malloc(MULTI_PROG_MAX + 1);
+	_cleanup_free_ char *text = NULL;
 	char cwd[4096];
-	size_t len = 0;
-	ssize_t k;
 	uint32_t n = 0;
 	unsigned line = 0;
-	int fd, any = 0;
+	int r = multi_prog_read(path, &text), any = 0;
 
-	if (!text)
-		return job_opt_fatal(e, s->job.prog, "Out of memory");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (r < 0)
 		return job_opt_fail(e, s->job.prog, JOB_OPT_EXIT_FATAL,
-				    "Unable to open configuration file %s: %s", path, strerror(errno));
-	while (len < MULTI_PROG_MAX && (k = read(fd, text + len, MULTI_PROG_MAX - len)) > 0)
-		len += (size_t)k;
-	close(fd);
-	text[len] = '\0';
+				    "Unable to open configuration file %s: %s", path, strerror(-r));
 	if (multi_prog_check(text, &n, &any, &line) < 0)
 		return job_opt_fail(e, s->job.prog, JOB_OPT_EXIT_FATAL,
 				    "Invalid line %u of configuration file %s", line, path);
@@ -464,20 +454,6 @@ static int multi_prog(struct srun_opts *s, struct job_opt_err *e)
 		s->multi_prog_path = NULL;
 	if (s->multi_prog_path)
 		s->argv[0] = s->multi_prog_path;
-	return 0;
-}
-
-/* -I[=secs]: Slurm's parse_int, 1 without a value (or with 0). */
-static int immediate_arg(struct srun_opts *s, const char *prog, const char *v,
-			 struct job_opt_err *e)
-{
-	char *end = NULL;
-	long n = v ? strtol(v, &end, 10) : 1;
-
-	if (v && (!*v || *end || n < 0 || n > INT32_MAX))
-		return job_opt_fail(e, prog, JOB_OPT_EXIT_FATAL,
-				    "Invalid numeric value \"%s\" for immediate.", v);
-	s->immediate = n ? (int)n : 1;
 	return 0;
 }
 
@@ -543,17 +519,14 @@ static int srun_own(void *arg, int id, const char *v, enum job_opt_src src, stru
 	case SR_ERROR: return set_str(&s->efname, v);
 	case SR_INPUT: return set_str(&s->ifname, v);
 	case SR_PRESERVE_ENV: s->preserve_env = true; return 0;
-	case SR_IMMEDIATE: return immediate_arg(s, prog, v, e);
+	case SR_IMMEDIATE: return job_opt_immediate(e, prog, v, &s->immediate);
 	case SR_RELATIVE: return int_arg(prog, "--relative", v, &s->relative, e);
 	case SR_MULTI_PROG: s->multi_prog = true; return 0;
 	case SR_BCAST:
 	case SR_HET_GROUP:
 	case SR_NO_ALLOCATE:
 	case SR_RESV_PORTS:
-		return job_opt_fail(e, prog, JOB_OPT_EXIT_ARG,
-				    "%s is not supported by this cluster: it would change where or "
-				    "how the job runs, and is refused rather than ignored",
-				    refused_name[id - SR_BCAST]);
+		return job_opt_refuse(e, prog, refused_name[id - SR_BCAST]);
 	default: return 0;
 	}
 }

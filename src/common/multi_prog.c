@@ -3,10 +3,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "read_bounded.h"
 
 #define RANK_MAX 0x7fffffffu
 
@@ -111,6 +115,17 @@ static bool ranks_of(const struct line *l, uint32_t task, bool *is_named, uint32
 	return true;
 }
 
+int multi_prog_read(const char *path, char **ret_text)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = read_bounded(fd, MULTI_PROG_MAX, ret_text, NULL);
+	close(fd);
+	return r;
+}
+
 int multi_prog_check(const char *text, uint32_t *ret_ntasks, int *ret_any, unsigned *ret_line)
 {
 	const char *cursor = text;
@@ -171,7 +186,8 @@ static int split_words(const char *p, const char *end, uint32_t task, uint32_t o
 		       struct argv_buf *out)
 {
 	while ((p = skip_space(p, end)) < end) {
-		size_t cap = (size_t)(end - p) * 11 + 1, n = 0; /* each %t at most 10 digits */
+		/* "%t" or "%o" (2 bytes) becomes at most 10 digits */
+		size_t cap = (size_t)(end - p) * 5 + 1, n = 0;
 		char *w = malloc(cap), quote = 0;
 		int r;
 

@@ -19,6 +19,11 @@
 
 #define MULTI_PROG_MAX (1u << 20) /* bytes of a configuration file read */
 
+/* The file at path (opened by whoever calls: srun and the stepd's task,
+ * both as the user) into *ret_text (malloc'd, NUL-terminated), at most
+ * MULTI_PROG_MAX bytes. 0 or -errno. */
+int multi_prog_read(const char *path, char **ret_text);
+
 /* The tasks the file names: 1 + the highest rank, in *ret_ntasks, and
  * whether a "*" line takes every other task (*ret_any). 0, or -EINVAL
  * with *ret_line the first bad line (1-based). */

@@ -213,7 +213,7 @@ static bool job_end_excise(struct ctld *c, struct job *job, uint32_t node_index)
 	}
 	error("Removing failed node %s from JobId=%u (--no-kill): it goes on on %s", name,
 	      job->job_id, job->nodes);
-	step_node_lost(c, job, node_index, k, job->nodes);
+	step_node_lost(c, job, node_index, k);
 	notify_client(c, job, SRUN_NODE_FAIL, 0, name); /* salloc: "Node failure on X" */
 	job_changed(c, job);
 	return true;

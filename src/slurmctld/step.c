@@ -122,25 +122,34 @@ static void notice_done_cb(void *arg, int rc, uint16_t type, void *msg)
 	(void)type;
 	(void)msg;
 	if (rc < 0)
-		debug("SRUN_JOB_COMPLETE for %s not delivered: %s", (char *)arg, sl_strerror(rc));
+		debug("notice to the srun of %s not delivered: %s", (char *)arg, sl_strerror(rc));
 	free(arg);
 }
 
-void step_notify_srun(struct ctld *c, const struct job *job, const struct step *s, uint16_t reason)
+/* type {job, step, reason, node_name} to the step's srun (async; a failure
+ * is only logged). */
+static void notify_srun(struct ctld *c, const struct job *job, const struct step *s,
+			uint16_t type, uint16_t reason, const char *node_name)
 {
-	struct srun_notice_msg m = {.job_id = job->job_id, .step_id = s->step_id, .reason = reason};
+	struct srun_notice_msg m = {.job_id = job->job_id,
+				    .step_id = s->step_id,
+				    .reason = reason,
+				    .node_name = (char *)node_name};
 	char *id = NULL;
 
 	if (!s->srun_host || !s->srun_port)
 		return;
 	if (asprintf(&id, "StepId=%u.%u", job->job_id, s->step_id) < 0)
 		return;
-	if (ctld_send(c, s->srun_host, s->srun_port, SRUN_JOB_COMPLETE, &m, job->uid,
-		      notice_done_cb, id)
-	    < 0) {
+	if (ctld_send(c, s->srun_host, s->srun_port, type, &m, job->uid, notice_done_cb, id) < 0) {
 		debug("%s: cannot reach srun at %s:%u", id, s->srun_host, s->srun_port);
 		free(id);
 	}
+}
+
+void step_notify_srun(struct ctld *c, const struct job *job, const struct step *s, uint16_t reason)
+{
+	notify_srun(c, job, s, SRUN_JOB_COMPLETE, reason, NULL);
 }
 
 static void step_signal_done_cb(void *arg, int rc, uint16_t type, void *msg)
@@ -251,29 +260,9 @@ out:
 	return str;
 }
 
-/* SRUN_NODE_FAIL to the step's srun: its tasks on node are gone. */
-static void step_node_fail_srun(struct ctld *c, const struct job *job, const struct step *s,
-				uint32_t node)
+void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job_node)
 {
-	struct srun_notice_msg m = {
-	    .job_id = job->job_id,
-	    .step_id = s->step_id,
-	    .node_name = (char *)(node < c->node_count ? node_name(&c->nodes[node]) : "?"),
-	};
-	char *id = NULL;
-
-	if (!s->srun_host || !s->srun_port
-	    || asprintf(&id, "StepId=%u.%u", job->job_id, s->step_id) < 0)
-		return;
-	if (ctld_send(c, s->srun_host, s->srun_port, SRUN_NODE_FAIL, &m, job->uid, notice_done_cb,
-		      id)
-	    < 0)
-		free(id);
-}
-
-void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job_node,
-		    const char *job_nodes)
-{
+	const char *name = node_name(&c->nodes[node]);
 	time_t now = time(NULL);
 
 	for (uint32_t i = 0; i < job->step_count; i++) {
@@ -302,20 +291,20 @@ void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job
 			memmove(lost, lost + 1,
 				(size_t)(&s->nodes[s->node_count] - (lost + 1)) * sizeof(*lost));
 			s->node_count--;
-			str = s->step_id == SL_EXTERN_STEP ? sdup(job_nodes) : step_nodes_string(c, s);
+			str = step_nodes_string(c, s);
 			if (str) { /* out of memory: the old list stays, naming one node more */
 				free(s->nodes_str);
 				s->nodes_str = str;
 			}
 			if (s->step_id != SL_EXTERN_STEP) {
 				info("StepId=%u.%u (--no-kill) goes on without node %s", job->job_id,
-				     s->step_id, node_name(&c->nodes[node]));
-				step_node_fail_srun(c, job, s, node);
+				     s->step_id, name);
+				notify_srun(c, job, s, SRUN_NODE_FAIL, 0, name);
 			}
 			continue;
 		}
 		info("StepId=%u.%u ran on %s, which failed: the step ends NODE_FAIL", job->job_id,
-		     s->step_id, node < c->node_count ? node_name(&c->nodes[node]) : "?");
+		     s->step_id, name);
 		if (!lost->is_done) {
 			lost->is_done = true;
 			s->nodes_done++;

@@ -33,12 +33,11 @@ uint32_t step_job_ending(struct ctld *c, struct job *job, uint32_t step_state,
 /* A --no-kill job lost node (c->nodes index), which was job_node in its
  * allocation before it left (job_res_release_node): its steps there end
  * NODE_FAIL (their tasks on the other nodes are killed, their sruns told),
- * except the extern step (nodes_str becomes job_nodes) and an srun
- * --no-kill step on several nodes (its srun gets SRUN_NODE_FAIL), which
- * go on without it; every running step's job_node past it moves down
- * one. The caller calls job_changed(). */
-void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job_node,
-		    const char *job_nodes);
+ * except the extern step and an srun --no-kill step on several nodes
+ * (its srun gets SRUN_NODE_FAIL), which go on without it; every running
+ * step's job_node past it moves down one. The caller calls
+ * job_changed(). */
+void step_node_lost(struct ctld *c, struct job *job, uint32_t node, uint32_t job_node);
 /* From the timer: steps past their own time limit get
  * REQUEST_KILL_TIMELIMIT and end TIMEOUT when their nodes report. */
 void step_timer(struct ctld *c, time_t now);

@@ -116,11 +116,27 @@ def stepds_on(cluster, name):
     return pids
 
 
-def test_a_no_kill_job_goes_on_without_its_failed_node(fresh_cluster):
+def idle_cluster(fresh_cluster):
+    """A cluster of its own (these tests take a node down), both nodes idle."""
     cluster = fresh_cluster(**CLUSTER_KWARGS)
-    wd = workdir(cluster)
     for n in ("n1", "n2"):
         cluster.wait_node_state(n, {"idle"})
+    return cluster
+
+
+def lose_n2(cluster, job_id):
+    """n2 goes, with everything that ran there; the --no-kill job goes on
+    on n1. Returns its record."""
+    cluster.kill_slurmd("n2", signal.SIGKILL)
+    for pid in stepds_on(cluster, "n2"):
+        kill_tree(pid)
+    return wait_for(lambda: (r := job(cluster, job_id))["NodeList"] == "n1" and r, timeout=30,
+                    what="n2 leaves the job")
+
+
+def test_a_no_kill_job_goes_on_without_its_failed_node(fresh_cluster):
+    cluster = idle_cluster(fresh_cluster)
+    wd = workdir(cluster)
     out = os.path.join(wd, "nokill.out")
     script = ("srun -N2 -n2 sleep 300; echo \"first step rc=$?\"; "
               "srun -N1 -n1 hostname; echo \"second step rc=$?\"; sleep 300")
@@ -129,11 +145,7 @@ def test_a_no_kill_job_goes_on_without_its_failed_node(fresh_cluster):
     wait_for(lambda: f"StepId={job_id}.0: 1 task(s) launched" in cluster.log_text("slurmd-n2"),
              what="the two-node step runs on n2")
     assert job(cluster, job_id)["BatchHost"] == "n1"
-    cluster.kill_slurmd("n2", signal.SIGKILL)
-    for pid in stepds_on(cluster, "n2"):  # the node is gone with what ran there
-        kill_tree(pid)
-    rec = wait_for(lambda: (r := job(cluster, job_id))["NodeList"] == "n1" and r, timeout=30,
-                   what="n2 leaves the job")
+    rec = lose_n2(cluster, job_id)
     assert (rec["JobState"], rec["NumNodes"]) == ("RUNNING", "1"), rec
     text = wait_for(lambda: "second step rc=" in (t := open(out).read()) and t, timeout=30,
                     what="the script goes on")
@@ -147,10 +159,8 @@ def test_a_no_kill_job_goes_on_without_its_failed_node(fresh_cluster):
 
 
 def test_an_srun_no_kill_step_goes_on_without_the_failed_node(fresh_cluster):
-    cluster = fresh_cluster(**CLUSTER_KWARGS)
+    cluster = idle_cluster(fresh_cluster)
     wd = workdir(cluster)
-    for n in ("n1", "n2"):
-        cluster.wait_node_state(n, {"idle"})
     out, flag = os.path.join(wd, "nokillstep.out"), os.path.join(wd, "nokillstep.flag")
     task = (f"if [ $SLURM_NODEID = 0 ]; then while [ ! -e {flag} ]; do sleep 0.1; done; "
             "echo survivor-done; else sleep 300; fi")
@@ -159,11 +169,7 @@ def test_an_srun_no_kill_step_goes_on_without_the_failed_node(fresh_cluster):
                     "--wrap", script)
     wait_for(lambda: f"StepId={job_id}.0: 1 task(s) launched" in cluster.log_text("slurmd-n2"),
              what="the step runs on n2")
-    cluster.kill_slurmd("n2", signal.SIGKILL)
-    for pid in stepds_on(cluster, "n2"):
-        kill_tree(pid)
-    wait_for(lambda: job(cluster, job_id)["NodeList"] == "n1", timeout=30,
-             what="n2 leaves the job")
+    lose_n2(cluster, job_id)
     assert f"StepId={job_id}.0 (--no-kill) goes on without node n2" in cluster.log_text()
     open(flag, "w").close()
     text = wait_for(lambda: "step rc=" in (t := open(out).read()) and t, timeout=30,
@@ -176,10 +182,8 @@ def test_an_srun_no_kill_step_goes_on_without_the_failed_node(fresh_cluster):
 
 
 def test_without_no_kill_the_same_failure_ends_the_job(fresh_cluster):
-    cluster = fresh_cluster(**CLUSTER_KWARGS)
+    cluster = idle_cluster(fresh_cluster)
     wd = workdir(cluster)
-    for n in ("n1", "n2"):
-        cluster.wait_node_state(n, {"idle"})
     job_id = submit(cluster, "-D", wd, "-N2", "--no-requeue", "--wrap", "sleep 300")
     wait_for(lambda: job(cluster, job_id)["JobState"] == "RUNNING", what="runs")
     wait_for(lambda: stepds_on(cluster, "n1"), what="the batch stepd")
@@ -189,9 +193,7 @@ def test_without_no_kill_the_same_failure_ends_the_job(fresh_cluster):
 
 
 def test_a_no_kill_salloc_is_told_and_keeps_its_allocation(fresh_cluster):
-    c = fresh_cluster(**CLUSTER_KWARGS)
-    for n in ("n1", "n2"):
-        c.wait_node_state(n, {"idle"})
+    c = idle_cluster(fresh_cluster)
     p = c.popen("salloc", "-N2", "--no-kill", "sleep", "300")
     try:
         line = wait_for(lambda: re.search(r"Granted job allocation (\d+)", p.stderr.readline()),

@@ -100,6 +100,24 @@ def test_immediate_gives_up_when_nothing_is_free(cluster, cancel_after):
     assert r.returncode == 0, r.stderr
 
 
+def test_immediate_bounds_a_step_that_cannot_start(cluster, tmp_path):
+    # inside a one-cpu allocation a second step has to wait for the first:
+    # with -I it gives up instead
+    srun, squeue = str(cluster.bin_dir / "srun"), str(cluster.bin_dir / "squeue")
+    script = tmp_path / "steps.sh"
+    script.write_text(f"""#!/bin/bash
+{srun} -n1 sleep 60 &
+until {squeue} -h -s -j $SLURM_JOB_ID -o %i | grep -q '\\.0$'; do sleep 0.1; done
+{srun} -n1 -I true
+echo "second rc=$?"
+kill %1
+""")
+    script.chmod(0o755)
+    r = cluster.run("salloc", "-Q", "-w", "n1", "-n1", str(script), timeout=60)
+    assert "second rc=1" in r.stdout, (r.stdout, r.stderr)
+    assert "Unable to create step for job" in r.stderr, r.stderr
+
+
 def test_salloc_kill_command_signals_the_command_on_revocation(cluster):
     p = cluster.popen("salloc", "-N1", "--kill-command=USR1", "bash", "-c",
                       'trap "echo got-usr1; exit 0" USR1; echo ready; sleep 300 & wait')

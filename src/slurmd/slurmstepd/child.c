@@ -180,22 +180,15 @@ static bool is_multi_prog(const struct stepd *s)
 static char **child_multi_prog(const struct stepd *s, const struct step_task *t)
 {
 	const char *path = s->exec.argv[0];
-	char *text = malloc(MULTI_PROG_MAX + 1), **argv = NULL;
-	size_t len = 0, n_extra = 0;
+	char *text = NULL, **argv = NULL;
+	size_t n_extra = 0;
 	unsigned line = 0;
-	ssize_t k;
-	int fd = text ? open(path, O_RDONLY | O_CLOEXEC) : -1, r;
+	int r = multi_prog_read(path, &text);
 
-	if (fd < 0) {
-		child_error(s, "Unable to open configuration file %s: %s", path,
-			    strerror(text ? errno : ENOMEM));
-		free(text);
+	if (r < 0) {
+		child_error(s, "Unable to open configuration file %s: %s", path, strerror(-r));
 		return NULL;
 	}
-	while (len < MULTI_PROG_MAX && (k = read(fd, text + len, MULTI_PROG_MAX - len)) > 0)
-		len += (size_t)k;
-	close(fd);
-	text[len] = '\0';
 	while (s->exec.argv[1 + n_extra])
 		n_extra++;
 	r = multi_prog_argv(text, t->gtid, s->exec.argv + 1, n_extra, &argv, &line);
